@@ -1,0 +1,107 @@
+import { createHash } from "node:crypto";
+import { type Measure, measureEnv } from "./measure.ts";
+
+/**
+ * A measure's on-disk and on-cluster identity: the determinant, the slot (eval
+ * dir) and the job name, byte-identical to the reference's `_det`, `_slot`
+ * and `_job_name` so a run dir written by either implementation reads in the
+ * other.
+ *
+ * Python slices and sorts strings by CODE POINT; JavaScript indexes and
+ * compares UTF-16 units. The two differ on astral characters (emoji, 𝔘), so
+ * slicing and sorting here go by code point explicitly.
+ *
+ * Lone surrogates: Python's `str.encode()` raises on them, so the reference
+ * has no identity for such a measure; JavaScript would silently hash U+FFFD
+ * instead. Rather than invent an identity the reference cannot reproduce,
+ * every function here refuses them with a `TypeError` naming the field.
+ */
+
+/** The first `n` code points of `s` — Python's `s[:n]`. */
+export function codePointPrefix(s: string, n: number): string {
+  return Array.from(s).slice(0, n).join("");
+}
+
+/**
+ * Compares by code point — Python's `str` order. UTF-16 order differs only
+ * when one unit is a surrogate (an astral char) and the other is in
+ * U+E000–U+FFFF; remapping those two ranges at the first differing unit
+ * (ICU's fix-up) puts astral characters after the whole BMP.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return fixup(x) - fixup(y);
+  }
+  return a.length - b.length;
+}
+
+function fixup(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+}
+
+/** Refuses a string Python could not UTF-8 encode (a lone surrogate). */
+function assertEncodable(field: string, value: string): void {
+  if (!value.isWellFormed()) {
+    throw new TypeError(
+      `Cannot build a measure identity: the ${field} ${JSON.stringify(value)} contains a lone surrogate, ` +
+        "which has no UTF-8 encoding (the Python reference refuses it too); remove it",
+    );
+  }
+}
+
+function sha1Hex(text: string): string {
+  return createHash("sha1").update(text, "utf8").digest("hex");
+}
+
+/**
+ * Everything a measure's RESULT depends on that can vary across a park and
+ * resume: the image, the role, the tree, the command, the metric and the
+ * env sorted by key, NUL-separated so `a`+`bc` differs from `ab`+`c`.
+ * (Account and walltime change whether a job completes, not its value.)
+ */
+export function determinant(image: string, m: Measure): string {
+  assertEncodable("image", image);
+  assertEncodable("measure name", m.name);
+  assertEncodable("tree sha", m.treeSha);
+  assertEncodable("command", m.command);
+  assertEncodable("metric", m.metric);
+  const entries = Object.entries(measureEnv(m)).sort(([a], [b]) => compareCodePoints(a, b));
+  let env = "";
+  for (const [key, value] of entries) {
+    assertEncodable("env key", key);
+    assertEncodable(`value of env ${JSON.stringify(key)}`, value);
+    env += `\0${key}=${value}`;
+  }
+  return `${image}\0${m.name}\0${m.treeSha}\0${m.command}\0${m.metric}${env}`;
+}
+
+/**
+ * The storage identity, nothing truncated: `<name>-<full tree sha>-<sha1 hex
+ * of the determinant>`. The eval dir is the durable result cache, so any
+ * prefix could alias two measurements into one stale read.
+ */
+export function slot(image: string, m: Measure): string {
+  return `${m.name}-${m.treeSha}-${sha1Hex(determinant(image, m))}`;
+}
+
+/** The measure's eval directory name inside the run dir: `eval-<slot>`. */
+export function evalDirName(image: string, m: Measure): string {
+  return `eval-${slot(image, m)}`;
+}
+
+/**
+ * A LIVENESS HINT, not a durable key: `eval-<runTag[:10]>-<name[:12]>-<16
+ * hex>`, the hex over run tag + determinant. Slurm caps name length, so the
+ * hash is bounded (64 bits); a collision can only make one measure see
+ * another's job as live and park, never return a stale result. The run tag
+ * disambiguates runs sharing one account; the prefixes are for humans.
+ */
+export function jobName(runTag: string, image: string, m: Measure): string {
+  assertEncodable("run tag", runTag);
+  const h = sha1Hex(`${runTag}\0${determinant(image, m)}`).slice(0, 16);
+  return `eval-${codePointPrefix(runTag, 10)}-${codePointPrefix(m.name, 12)}-${h}`;
+}

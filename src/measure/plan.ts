@@ -1,0 +1,56 @@
+import { type Measure, seedEnvEntries, siblingEnv, type SiblingSpec } from "./measure.ts";
+import { validateName } from "./names.ts";
+
+/** The contract facts and committed shas a plan is a pure function of. */
+export interface PlanInput {
+  readonly command: string;
+  readonly metric: string;
+  readonly baseSha: string;
+  readonly candidateSha: string;
+  /** The benchmark's seed variable; "" = it does not resample. */
+  readonly seedEnv?: string;
+  /** The drawn seed shared by the pair; 0 = none recorded, injects nothing. */
+  readonly seed?: number;
+  /** Suite siblings, each measured on base and candidate on its own seed var. */
+  readonly siblings?: readonly SiblingSpec[];
+  /** The climbed benchmark's GPUs. */
+  readonly gpus?: number;
+}
+
+/**
+ * The measures a climb needs, as a pure function of its committed shas and
+ * contract facts — the same inputs a wake process reconstructs from the run
+ * record, so the plan is identical before and after a park.
+ *
+ * Always `baseline` @ base and `candidate` @ candidate, paired on the same
+ * seed (common random numbers). Then, per sibling in order,
+ * `sib-<name>-base` @ base and `sib-<name>-cand` @ candidate on the
+ * SIBLING's own seed var and GPUs — the reference's order exactly.
+ *
+ * Unlike the reference, refuses a sibling name `validateName` rejects and a
+ * sibling named twice: either would make two measures share a result key or
+ * an eval dir escape the run dir.
+ */
+export function planMeasures(input: PlanInput): Measure[] {
+  const { command, metric, baseSha, candidateSha } = input;
+  const gpus = input.gpus ?? 0;
+  const env = seedEnvEntries(input.seedEnv ?? "", input.seed ?? 0);
+  const plan: Measure[] = [
+    { name: "baseline", treeSha: baseSha, command, metric, extraEnv: env, gpus },
+    { name: "candidate", treeSha: candidateSha, command, metric, extraEnv: env, gpus },
+  ];
+  const seen = new Set<string>();
+  for (const sib of input.siblings ?? []) {
+    validateName("sibling", sib.name);
+    if (seen.has(sib.name)) {
+      throw new TypeError(
+        `Sibling ${JSON.stringify(sib.name)} is listed twice: give each sibling one entry`,
+      );
+    }
+    seen.add(sib.name);
+    const facts = { command: sib.command, metric: sib.metric, extraEnv: siblingEnv(sib), gpus: sib.gpus };
+    plan.push({ name: `sib-${sib.name}-base`, treeSha: baseSha, ...facts });
+    plan.push({ name: `sib-${sib.name}-cand`, treeSha: candidateSha, ...facts });
+  }
+  return plan;
+}
