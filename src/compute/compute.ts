@@ -28,7 +28,7 @@ export interface Compute {
    * The states of several jobs from one query (bounded in time so a recycled
    * id cannot match an old job). A job without a record is absent.
    */
-  statuses(jobIds: readonly string[]): Promise<Map<string, string>>;
+  statuses(jobIds: readonly string[], since?: Date): Promise<Map<string, string>>;
   /** Cancels; idempotent. A failure is logged, not thrown. */
   cancel(jobId: string): Promise<void>;
 }

@@ -1,0 +1,155 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
+import { log } from "../log.ts";
+import { spawn, type SpawnResult } from "../runtime/spawn.ts";
+import { assertJobId, type Compute } from "./compute.ts";
+import { SlurmError } from "./errors.ts";
+import { assertOneCommand, type JobSpec, withDefaults } from "./job_spec.ts";
+import { localJobEnv } from "./local_env.ts";
+import { localStateDir, persistState, readState } from "./local_state.ts";
+import { GONE } from "./states.ts";
+
+/** Local ids start far above any real Slurm id so the two never mix in a record. */
+const LOCAL_JOB_BASE = 9_000_000_000;
+const IDS_PER_PROCESS = 1_000_000;
+
+export interface LocalComputeOptions {
+  /** A walltime minute in ms; tests shrink it to exercise the kill. Default 60 000. */
+  readonly minuteMs?: number;
+  /** The environment jobs are filtered from and state root read from; default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Between the walltime TERM and the KILL; default 2000 ms. */
+  readonly graceMs?: number;
+  /** Bound on reading output after the kill; default 10 s. */
+  readonly drainMs?: number;
+}
+
+/**
+ * The same verbs run as subprocesses of this process — synchronously:
+ * `submit` resolves with the job already terminal, so a caller that looks for
+ * the result after submitting finds it on disk and nothing ever parks. The
+ * zero-cluster on-ramp; it runs the identical job scripts the cluster runs.
+ */
+export class LocalCompute implements Compute {
+  readonly #states = new Map<string, string>();
+  readonly #elapsed = new Map<string, number>();
+  readonly #minuteMs: number;
+  readonly #env: Readonly<Record<string, string | undefined>>;
+  readonly #graceMs: number;
+  readonly #drainMs: number;
+  #seq = 0;
+
+  constructor(options: LocalComputeOptions = {}) {
+    this.#minuteMs = options.minuteMs ?? 60_000;
+    this.#env = options.env ?? process.env;
+    this.#graceMs = options.graceMs ?? 2000;
+    this.#drainMs = options.drainMs ?? 10_000;
+  }
+
+  /** Runs the job to its end; resolves with its id. */
+  async submit(spec: JobSpec): Promise<string> {
+    assertOneCommand(spec);
+    const s = withDefaults(spec);
+    const jobId = this.#nextId();
+    const argv = s.script ? ["sh", s.script, ...s.scriptArgs] : ["sh", "-c", s.command];
+    let result: SpawnResult;
+    try {
+      result = await spawn({
+        argv,
+        env: localJobEnv(this.#env),
+        timeoutMs: s.timeMinutes * this.#minuteMs,
+        graceMs: this.#graceMs,
+        drainMs: this.#drainMs,
+        output: { file: outputFile(s.output, s.jobName) },
+        newSession: true, // the walltime kill must take the job's whole tree, as Slurm does
+      });
+    } catch (err) {
+      throw new SlurmError(`Local job ${s.jobName} failed to start: ${(err as Error).message}`, { cause: err });
+    }
+    const state = result.timedOut ? "TIMEOUT" : result.exitCode === 0 ? "COMPLETED" : "FAILED";
+    this.#record(jobId, state, s.jobName);
+    this.#elapsed.set(jobId, Math.round(result.durationMs / 1000));
+    log.info(`ran ${s.jobName} locally as job ${jobId}: ${state}`);
+    return jobId;
+  }
+
+  /** The terminal state of a job run by this or another process, or GONE. */
+  status(jobId: string): Promise<string> {
+    assertJobId(jobId);
+    const mine = this.#states.get(jobId);
+    if (mine) return Promise.resolve(mine);
+    const dir = localStateDir(this.#env);
+    return Promise.resolve((dir && readState(dir, jobId)) || GONE);
+  }
+
+  elapsedSeconds(jobId: string): Promise<number | null> {
+    assertJobId(jobId);
+    return Promise.resolve(this.#elapsed.get(jobId) ?? null);
+  }
+
+  async statuses(jobIds: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const id of jobIds) {
+      const state = await this.status(id);
+      if (state !== GONE) out.set(id, state);
+    }
+    return out;
+  }
+
+  /** Synchronous jobs are terminal at submit: never pending, never in a partition. */
+  pendingReason(jobId: string): Promise<string> {
+    assertJobId(jobId);
+    return Promise.resolve("");
+  }
+
+  jobPartition(jobId: string): Promise<string> {
+    assertJobId(jobId);
+    return Promise.resolve("");
+  }
+
+  activeJobNames(): Promise<string[]> {
+    return Promise.resolve([]);
+  }
+
+  jobIdForName(_name: string): Promise<string> {
+    return Promise.resolve("");
+  }
+
+  activeJobs(): Promise<Map<string, string[]>> {
+    return Promise.resolve(new Map());
+  }
+
+  /** Already terminal; cancelling a finished job is not an error. */
+  cancel(jobId: string): Promise<void> {
+    assertJobId(jobId);
+    return Promise.resolve();
+  }
+
+  #nextId(): string {
+    this.#seq += 1;
+    // a silent wraparound would let one process read another's state under a reused id
+    if (this.#seq >= IDS_PER_PROCESS) {
+      throw new SlurmError("Local job id space exhausted for this process: start a new process");
+    }
+    return String(LOCAL_JOB_BASE + (process.pid % 10_000) * IDS_PER_PROCESS + this.#seq);
+  }
+
+  #record(jobId: string, state: string, jobName: string): void {
+    this.#states.set(jobId, state);
+    const dir = localStateDir(this.#env);
+    if (!dir) return;
+    try {
+      persistState(dir, jobId, state);
+    } catch (err) {
+      log.warn(`local job ${jobName}: state persist failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** The job's output file, or /dev/null when its directory is missing (the job still runs). */
+function outputFile(output: string, jobName: string): string {
+  if (!output || output === "/dev/null") return "/dev/null";
+  if (existsSync(dirname(output))) return output;
+  log.warn(`local job ${jobName}: output directory of ${JSON.stringify(output)} does not exist; output discarded`);
+  return "/dev/null";
+}

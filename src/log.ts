@@ -1,0 +1,27 @@
+/**
+ * Logs and progress go to stderr, never stdout: stdout is for results (`--json`).
+ * `setLogLevel("quiet")` keeps only warnings; tests may swap the sink.
+ */
+export type LogLevel = "quiet" | "info";
+
+let level: LogLevel = "info";
+let sink: (line: string) => void = (line) => process.stderr.write(line + "\n");
+
+export function setLogLevel(next: LogLevel): void {
+  level = next;
+}
+
+export function setLogSink(next: (line: string) => void): () => void {
+  const previous = sink;
+  sink = next;
+  return () => (sink = previous);
+}
+
+export const log = {
+  info(message: string): void {
+    if (level === "info") sink(`outerloop: ${message}`);
+  },
+  warn(message: string): void {
+    sink(`outerloop: warning: ${message}`);
+  },
+};
