@@ -20,11 +20,28 @@ export class CommandTimeoutError extends Error {
   override name = "CommandTimeoutError";
 }
 
-/** The real runner: the runtime's spawn, stdout and stderr apart, in a clean scheduler env. */
-export const subprocessRunner: Runner = async (argv, timeoutMs) => {
-  const r = await spawn({ argv, env: schedulerEnv(process.env), timeoutMs, graceMs: 1000, drainMs: 2000, output: "separate" });
-  if (r.timedOut) {
-    throw new CommandTimeoutError(`${argv[0]} did not finish within ${Math.round(timeoutMs / 1000)} s`);
-  }
-  return { exitCode: r.exitCode ?? 128, stdout: r.stdout, stderr: r.stderr };
-};
+/**
+ * A runner over the runtime's spawn, stdout and stderr apart, in a clean
+ * scheduler environment derived from `env` (read at each call).
+ */
+export function makeSubprocessRunner(
+  env: () => Readonly<Record<string, string | undefined>> = () => process.env,
+): Runner {
+  return async (argv, timeoutMs) => {
+    const r = await spawn({
+      argv,
+      env: schedulerEnv(env()),
+      timeoutMs,
+      graceMs: 1000,
+      drainMs: 2000,
+      output: "separate",
+    });
+    if (r.timedOut) {
+      throw new CommandTimeoutError(`${argv[0]} did not finish within ${Math.round(timeoutMs / 1000)} s`);
+    }
+    return { exitCode: r.exitCode ?? 128, stdout: r.stdout, stderr: r.stderr };
+  };
+}
+
+/** The real runner, over this process's environment. */
+export const subprocessRunner: Runner = makeSubprocessRunner();

@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parseElapsed } from "../src/compute/elapsed.ts";
+import { localJobEnv } from "../src/compute/local_env.ts";
+import { modeFromEnv } from "../src/compute/mode.ts";
+import { schedulerEnv } from "../src/compute/scheduler_env.ts";
+import { firstLine, parseActiveJobs, parseSbatchId, parseStates } from "../src/compute/slurm_parse.ts";
+import { GONE, isPending, isTerminal, TERMINAL_STATES } from "../src/compute/states.ts";
+
+describe("parseElapsed()", () => {
+  it("reads MM:SS, HH:MM:SS and D-HH:MM:SS", () => {
+    assert.equal(parseElapsed("01:05"), 65);
+    assert.equal(parseElapsed("02:00:03"), 7203);
+    assert.equal(parseElapsed("1-00:00:10"), 86410);
+    assert.equal(parseElapsed("00:00:00"), 0);
+    assert.equal(parseElapsed("42"), 42);
+  });
+  it("gives null for anything else", () => {
+    for (const bad of ["", "x", "1:2:3:4", "a-01:00:00", "-01:00", "01:xx", "1-", "01:-1", "1.5:00", " 1:00"]) {
+      assert.equal(parseElapsed(bad), null, JSON.stringify(bad));
+    }
+  });
+});
+
+describe("states", () => {
+  it("matches terminal states by prefix", () => {
+    assert.ok(isTerminal("CANCELLED by 0"));
+    for (const s of TERMINAL_STATES) assert.ok(isTerminal(s));
+    for (const s of ["RUNNING", "PENDING", "REQUEUED", GONE, ""]) assert.equal(isTerminal(s), false, s);
+  });
+  it("does not count GONE as terminal and knows PENDING", () => {
+    assert.equal(isTerminal(GONE), false);
+    assert.ok(isPending("PENDING"));
+    assert.equal(isPending("RUNNING"), false);
+  });
+});
+
+describe("modeFromEnv()", () => {
+  it("selects local only for AUTORESEARCH_COMPUTE=local, any case or padding", () => {
+    assert.equal(modeFromEnv({ AUTORESEARCH_COMPUTE: " Local " }), "local");
+    assert.equal(modeFromEnv({ AUTORESEARCH_COMPUTE: "slurm" }), "slurm");
+    assert.equal(modeFromEnv({ AUTORESEARCH_COMPUTE: "locale" }), "slurm");
+    assert.equal(modeFromEnv({}), "slurm");
+  });
+});
+
+describe("localJobEnv()", () => {
+  it("passes the allowlist and the config prefixes but no secret-named variables", () => {
+    const env = localJobEnv({
+      PATH: "/bin", HOME: "/h", LANG: "C", TMPDIR: "/t", SLURM_TMPDIR: "/s", USER: "u", LOGNAME: "u",
+      AUTORESEARCH_ROOT: "/r", OUTERLOOP_GPU_PARTITION: "gpu", AUTORESEARCH_KEY_FILE: "/k",
+      AUTORESEARCH_GITHUB_PAT: "x", OUTERLOOP_TOKEN: "x", AUTORESEARCH_SECRET: "x",
+      OUTERLOOP_DB_PASSWORD: "x", AUTORESEARCH_API_KEY: "x",
+      AWS_SECRET_ACCESS_KEY: "x", GITHUB_TOKEN: "x", APPTAINERENV_FOO: "x", SHELL: "/bin/sh",
+    });
+    assert.deepEqual(Object.keys(env).sort(), [
+      "AUTORESEARCH_KEY_FILE", "AUTORESEARCH_ROOT", "HOME", "LANG", "LOGNAME",
+      "OUTERLOOP_GPU_PARTITION", "PATH", "SLURM_TMPDIR", "TMPDIR", "USER",
+    ]);
+  });
+});
+
+describe("schedulerEnv()", () => {
+  it("drops inherited SLURM_, SBATCH_, SRUN_ and SALLOC_ variables but keeps SLURM_CONF", () => {
+    const env = schedulerEnv({
+      SLURM_CONF: "/etc/slurm.conf", SLURM_JOB_ID: "5", SBATCH_PARTITION: "gpu", SRUN_CPUS_PER_TASK: "2",
+      SALLOC_ACCOUNT: "a", PATH: "/bin", HOME: "/h",
+    });
+    assert.deepEqual(env, { SLURM_CONF: "/etc/slurm.conf", PATH: "/bin", HOME: "/h" });
+  });
+});
+
+describe("scheduler output parsers", () => {
+  it("reads sbatch --parsable ids with and without a cluster", () => {
+    assert.equal(parseSbatchId("123\n"), "123");
+    assert.equal(parseSbatchId("456;cluster\n"), "456");
+    assert.equal(parseSbatchId(""), null);
+    assert.equal(parseSbatchId("Submitted batch job 5"), null);
+  });
+  it("reads the first line of query output", () => {
+    assert.equal(firstLine("\n  RUNNING \nCOMPLETED\n"), "RUNNING");
+    assert.equal(firstLine("  \n"), "");
+  });
+  it("groups squeue %i|%j lines by name, keeping duplicate names", () => {
+    const jobs = parseActiveJobs("10|a\n11|b\n12|a\n\ngarbage\n13|x|y\n");
+    assert.deepEqual([...jobs], [["a", ["10", "12"]], ["b", ["11"]], ["x|y", ["13"]]]);
+  });
+  it("reads sacct JobID|State lines, first record per id", () => {
+    const states = parseStates("10|COMPLETED\n11|CANCELLED by 0\n10|FAILED\nbad\n");
+    assert.deepEqual([...states], [["10", "COMPLETED"], ["11", "CANCELLED by 0"]]);
+  });
+});

@@ -1,0 +1,163 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { SlurmError, SlurmQueryError } from "../src/compute/errors.ts";
+import { type CommandResult, makeSubprocessRunner, type Runner } from "../src/compute/runner.ts";
+import { SlurmCompute } from "../src/compute/slurm.ts";
+import { GONE } from "../src/compute/states.ts";
+import { setLogSink } from "../src/log.ts";
+
+const spec = { jobName: "j", account: "a", partition: "", timeMinutes: 1, command: "true" };
+
+/** A runner that answers from a script and records every argv. */
+function scripted(answer: (argv: readonly string[]) => CommandResult | Error): { runner: Runner; calls: string[][] } {
+  const calls: string[][] = [];
+  const runner: Runner = (argv) => {
+    calls.push([...argv]);
+    const a = answer(argv);
+    return a instanceof Error ? Promise.reject(a) : Promise.resolve(a);
+  };
+  return { runner, calls };
+}
+const ok = (stdout: string): CommandResult => ({ exitCode: 0, stdout, stderr: "" });
+
+describe("SlurmCompute through a scripted runner", () => {
+  it("submits and reads the id, with or without a cluster suffix", async () => {
+    for (const out of ["4242\n", "4242;cluster\n"]) {
+      const { runner, calls } = scripted(() => ok(out));
+      assert.equal(await new SlurmCompute({ runner }).submit(spec), "4242");
+      assert.equal(calls[0]![0], "sbatch");
+    }
+  });
+
+  it("raises SlurmError with sbatch's stderr when it fails", async () => {
+    const { runner } = scripted(() => ({ exitCode: 1, stdout: "", stderr: "sbatch: error: Invalid account\n" }));
+    await assert.rejects(new SlurmCompute({ runner }).submit(spec), (e: unknown) =>
+      e instanceof SlurmError && e.message === "sbatch failed (1): sbatch: error: Invalid account");
+  });
+
+  it("raises SlurmError for output that is not a job id", async () => {
+    const { runner } = scripted(() => ok("Submitted batch job\n"));
+    await assert.rejects(new SlurmCompute({ runner }).submit(spec), /sbatch returned no job id: "Submitted batch job"/);
+  });
+
+  it("raises SlurmError when sbatch cannot run or times out", async () => {
+    const { runner } = scripted(() => new Error("timed out"));
+    await assert.rejects(new SlurmCompute({ runner }).submit(spec), (e: unknown) => e instanceof SlurmError);
+  });
+
+  it("reads the state, GONE only for a successful empty answer", async () => {
+    assert.equal(await new SlurmCompute({ runner: scripted(() => ok("CANCELLED by 0\n")).runner }).status("7"), "CANCELLED by 0");
+    assert.equal(await new SlurmCompute({ runner: scripted(() => ok("")).runner }).status("7"), GONE);
+    assert.equal(await new SlurmCompute({ runner: scripted(() => ok("\n \n")).runner }).status("7"), GONE);
+  });
+
+  it("raises SlurmQueryError, never GONE, when sacct fails or does not run", async () => {
+    const failed = scripted(() => ({ exitCode: 1, stdout: "", stderr: "slurmdbd down" })).runner;
+    await assert.rejects(new SlurmCompute({ runner: failed }).status("7"), (e: unknown) =>
+      e instanceof SlurmQueryError && /slurmdbd down/.test(e.message));
+    const threw = scripted(() => new Error("timed out")).runner;
+    await assert.rejects(new SlurmCompute({ runner: threw }).status("7"), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ runner: threw }).elapsedSeconds("7"), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ runner: threw }).pendingReason("7"), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ runner: threw }).jobPartition("7"), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ runner: threw }).activeJobNames(), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ runner: threw }).jobIdForName("n"), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ runner: threw }).activeJobs(), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ runner: threw }).statuses(["1"]), SlurmQueryError);
+  });
+
+  it("refuses a non-numeric job id before any command runs", async () => {
+    const { runner, calls } = scripted(() => ok(""));
+    const c = new SlurmCompute({ runner });
+    for (const bad of ["", "12a", "1;rm", "-1", "1 2"]) {
+      await assert.rejects(c.status(bad), TypeError);
+      await assert.rejects(c.elapsedSeconds(bad), TypeError);
+      await assert.rejects(c.pendingReason(bad), TypeError);
+      await assert.rejects(c.jobPartition(bad), TypeError);
+      await assert.rejects(c.cancel(bad), TypeError);
+      await assert.rejects(c.statuses(["1", bad]), TypeError);
+    }
+    assert.equal(calls.length, 0);
+  });
+
+  it("reads elapsed seconds, null without a record", async () => {
+    assert.equal(await new SlurmCompute({ runner: scripted(() => ok("00:01:05\n")).runner }).elapsedSeconds("7"), 65);
+    assert.equal(await new SlurmCompute({ runner: scripted(() => ok("")).runner }).elapsedSeconds("7"), null);
+  });
+
+  it("finds a job id by name and all live jobs with one squeue", async () => {
+    const byName = scripted(() => ok("11\n12\n"));
+    assert.equal(await new SlurmCompute({ runner: byName.runner }).jobIdForName("n"), "11");
+    assert.deepEqual(byName.calls[0], ["squeue", "--me", "--name", "n", "--noheader", "-o", "%i"]);
+    const all = scripted(() => ok("11|n\n12|n\n13|m\n"));
+    assert.deepEqual([...await new SlurmCompute({ runner: all.runner }).activeJobs()], [["n", ["11", "12"]], ["m", ["13"]]]);
+    assert.equal(all.calls.length, 1);
+  });
+
+  it("queries many states in one bounded sacct", async () => {
+    const { runner, calls } = scripted(() => ok("1|COMPLETED\n2|TIMEOUT\n"));
+    const states = await new SlurmCompute({ runner }).statuses(["1", "2", "3"], new Date(2026, 0, 2, 3, 4, 5));
+    assert.deepEqual([...states], [["1", "COMPLETED"], ["2", "TIMEOUT"]]);
+    assert.deepEqual(calls, [[
+      "sacct", "-j", "1,2,3", "--parsable2", "--noheader", "-X", "-o", "JobID,State", "-S", "2026-01-02T03:04:05",
+    ]]);
+  });
+
+  it("logs a failed cancel instead of throwing", async () => {
+    const lines: string[] = [];
+    const restore = setLogSink((l) => lines.push(l));
+    try {
+      await new SlurmCompute({ runner: scripted(() => ({ exitCode: 1, stdout: "", stderr: "boom" })).runner }).cancel("7");
+      await new SlurmCompute({ runner: scripted(() => new Error("gone")).runner }).cancel("7");
+    } finally {
+      restore();
+    }
+    assert.equal(lines.length, 2);
+    assert.match(lines[0]!, /scancel 7: boom/);
+  });
+});
+
+describe("SlurmCompute through fake scheduler executables on PATH", () => {
+  const fakebin = join(import.meta.dirname!, "fixtures", "fakebin");
+  function compute(mode: string, out = "", timeoutMs = 5000) {
+    const log = join(mkdtempSync(join(tmpdir(), "fakeslurm-")), "argv.log");
+    const env = { PATH: `${fakebin}:/usr/bin:/bin`, FAKE_SLURM_MODE: mode, FAKE_SLURM_OUT: out, FAKE_SLURM_LOG: log, SBATCH_PARTITION: "leak", SLURM_JOB_ID: "1", SLURM_CONF: "/x" };
+    const c = new SlurmCompute({ runner: makeSubprocessRunner(() => env), commandTimeoutMs: timeoutMs });
+    return { c, argvLog: () => readFileSync(log, "utf8") };
+  }
+
+  it("submits through a real sbatch executable and reads its id", async () => {
+    const { c, argvLog } = compute("ok", "77\\n");
+    assert.equal(await c.submit({ ...spec, command: "echo 'a b'" }), "77");
+    // one line: the argv, and no `leaked` line for SBATCH_PARTITION / SLURM_JOB_ID
+    assert.match(argvLog(), /^sbatch \[--parsable\] \[--job-name=j\].* \[--wrap=echo 'a b'\]\n$/);
+  });
+
+  it("turns a failing, hanging, garbled or silent sbatch into SlurmError", async () => {
+    await assert.rejects(compute("fail").c.submit(spec), /sbatch failed \(1\): sbatch: error: Unable to contact/);
+    await assert.rejects(compute("hang", "", 300).c.submit(spec), /sbatch did not run: sbatch did not finish/);
+    await assert.rejects(compute("garbage").c.submit(spec), /sbatch returned no job id: "@@@ not slurm output @@@"/);
+    await assert.rejects(compute("empty").c.submit(spec), /sbatch returned no job id: ""/);
+  });
+
+  it("turns a failing or hanging sacct/squeue into SlurmQueryError", async () => {
+    await assert.rejects(compute("fail").c.status("5"), SlurmQueryError);
+    await assert.rejects(compute("hang", "", 300).c.status("5"), SlurmQueryError);
+    await assert.rejects(compute("fail").c.activeJobs(), SlurmQueryError);
+    await assert.rejects(compute("hang", "", 300).c.jobIdForName("x"), SlurmQueryError);
+  });
+
+  it("reads GONE from a silent sacct and the raw line from a garbled one", async () => {
+    assert.equal(await compute("empty").c.status("5"), GONE);
+    assert.equal(await compute("garbage").c.status("5"), "@@@ not slurm output @@@");
+  });
+
+  it("names a scheduler command that is not installed", async () => {
+    const c = new SlurmCompute({ runner: makeSubprocessRunner(() => ({ PATH: "/nonexistent" })) });
+    await assert.rejects(c.status("5"), /sacct did not run: Command not found: "sacct"/);
+    await assert.rejects(c.submit(spec), /sbatch did not run: Command not found: "sbatch"/);
+  });
+});
