@@ -22,6 +22,8 @@ export interface LocalComputeOptions {
   readonly graceMs?: number;
   /** Bound on reading output after the kill; default 10 s. */
   readonly drainMs?: number;
+  /** The sequence number before the first job's; a test seam for the exhaustion check. */
+  readonly startSeq?: number;
 }
 
 /**
@@ -44,6 +46,7 @@ export class LocalCompute implements Compute {
     this.#env = options.env ?? process.env;
     this.#graceMs = options.graceMs ?? 2000;
     this.#drainMs = options.drainMs ?? 10_000;
+    this.#seq = options.startSeq ?? 0;
   }
 
   /** Runs the job to its end; resolves with its id. */
@@ -74,17 +77,17 @@ export class LocalCompute implements Compute {
   }
 
   /** The terminal state of a job run by this or another process, or GONE. */
-  status(jobId: string): Promise<string> {
+  async status(jobId: string): Promise<string> {
     assertJobId(jobId);
     const mine = this.#states.get(jobId);
-    if (mine) return Promise.resolve(mine);
+    if (mine) return mine;
     const dir = localStateDir(this.#env);
-    return Promise.resolve((dir && readState(dir, jobId)) || GONE);
+    return (dir && readState(dir, jobId)) || GONE;
   }
 
-  elapsedSeconds(jobId: string): Promise<number | null> {
+  async elapsedSeconds(jobId: string): Promise<number | null> {
     assertJobId(jobId);
-    return Promise.resolve(this.#elapsed.get(jobId) ?? null);
+    return this.#elapsed.get(jobId) ?? null;
   }
 
   async statuses(jobIds: readonly string[]): Promise<Map<string, string>> {
@@ -97,32 +100,31 @@ export class LocalCompute implements Compute {
   }
 
   /** Synchronous jobs are terminal at submit: never pending, never in a partition. */
-  pendingReason(jobId: string): Promise<string> {
+  async pendingReason(jobId: string): Promise<string> {
     assertJobId(jobId);
-    return Promise.resolve("");
+    return "";
   }
 
-  jobPartition(jobId: string): Promise<string> {
+  async jobPartition(jobId: string): Promise<string> {
     assertJobId(jobId);
-    return Promise.resolve("");
+    return "";
   }
 
-  activeJobNames(): Promise<string[]> {
-    return Promise.resolve([]);
+  async activeJobNames(): Promise<string[]> {
+    return [];
   }
 
-  jobIdForName(_name: string): Promise<string> {
-    return Promise.resolve("");
+  async jobIdForName(_name: string): Promise<string> {
+    return "";
   }
 
-  activeJobs(): Promise<Map<string, string[]>> {
-    return Promise.resolve(new Map());
+  async activeJobs(): Promise<Map<string, string[]>> {
+    return new Map();
   }
 
   /** Already terminal; cancelling a finished job is not an error. */
-  cancel(jobId: string): Promise<void> {
+  async cancel(jobId: string): Promise<void> {
     assertJobId(jobId);
-    return Promise.resolve();
   }
 
   #nextId(): string {
