@@ -33,9 +33,14 @@ export interface Compute {
   cancel(jobId: string): Promise<void>;
 }
 
+/** A job id that is not all digits: refused before any command runs. */
+export class InvalidJobIdError extends TypeError {
+  override name = "InvalidJobIdError";
+}
+
 /** Refuses a non-numeric job id before any command runs. */
 export function assertJobId(jobId: string): void {
   if (!/^[0-9]+$/.test(jobId)) {
-    throw new TypeError(`Not a job id: ${JSON.stringify(jobId)}`);
+    throw new InvalidJobIdError(`Not a job id: ${JSON.stringify(jobId)} (expected digits only)`);
   }
 }

@@ -1,0 +1,10 @@
+/** The compute layer's public surface. */
+export { type Compute, assertJobId, InvalidJobIdError } from "./compute.ts";
+export { SlurmError, SlurmQueryError } from "./errors.ts";
+export { computeFor } from "./from_mode.ts";
+export { type JobSpec, toArgv } from "./job_spec.ts";
+export { LocalCompute } from "./local.ts";
+export { type ComputeMode, modeFromEnv } from "./mode.ts";
+export { quoteCommand, quoteWord } from "./quote.ts";
+export { SlurmCompute } from "./slurm.ts";
+export { GONE, isPending, isTerminal, TERMINAL_STATES } from "./states.ts";

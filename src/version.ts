@@ -1,0 +1,2 @@
+/** The release version; kept equal to package.json's by a test. */
+export const VERSION = "0.1.0";
