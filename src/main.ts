@@ -1,7 +1,10 @@
 /**
- * The entry point: the only place that exits. Everything below throws or
- * returns an exit code.
+ * The entry point: the only place that sets the exit code. Everything below
+ * throws or returns one. (No top-level await: `bun build --bytecode` emits
+ * CommonJS, where it is not allowed.)
  */
 import { runCli } from "./cli/run_cli.ts";
 
-process.exitCode = await runCli(process.argv.slice(2));
+runCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds the single executables into dist/: the native one (dist/outerloop),
+# linux-arm64, and an x64 "baseline" build for CPUs without AVX2.
+# The two --no-compile-autoload-* flags stop the binary from reading .env and
+# bunfig.toml from whatever directory it runs in. `deno compile` is not used:
+# it downloads a runtime, which fails offline.
+# Usage: scripts/build.sh [--native-only]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p dist
+flags=(--compile --minify --bytecode --no-compile-autoload-dotenv --no-compile-autoload-bunfig)
+build() { # outfile [target]
+  local out=$1 target=${2:-}
+  bun build "${flags[@]}" ${target:+--target="$target"} src/main.ts --outfile "$out" >&2
+  echo "built $out ($(du -m "$out" | cut -f1) MB)" >&2
+}
+build dist/outerloop
+if [[ "${1:-}" != "--native-only" ]]; then
+  build dist/outerloop-linux-arm64 bun-linux-arm64
+  build dist/outerloop-linux-x64-baseline bun-linux-x64-baseline
+fi
