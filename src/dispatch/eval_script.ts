@@ -1,0 +1,198 @@
+import { join } from "node:path";
+import { quoteWord } from "../compute/quote.ts";
+
+/** The files of an eval dir (`<run dir>/eval-<slot>/`), shared by the job script and its readers. */
+export const EVAL_FILES = {
+  script: "job.sh",
+  /** The job's start: an ISO time and the node. */
+  started: "started",
+  /** The command's stdout and stderr, as written (stdout reaches it through a tee, so nearly in order). */
+  output: "output.log",
+  /** The command's stdout alone: its last non-empty line is a result channel. */
+  stdout: "stdout.log",
+  /** What the command wrote to `$OUTERLOOP_RESULT`. */
+  result: "result.json",
+  /** Written last and atomically: its presence means the job is over. */
+  exitCode: "exit-code",
+  /** The scheduler's own log of the job script (setup messages). */
+  slurmOut: "slurm.out",
+} as const;
+
+/** The eval dir of one slot; the slot must be one path component. */
+export function evalDir(runDir: string, slot: string): string {
+  if (slot === "" || slot.includes("/") || slot.includes("\0") || slot === "." || slot === "..") {
+    throw new TypeError(`Invalid eval slot ${JSON.stringify(slot)}: expected one path component`);
+  }
+  return join(runDir, `eval-${slot}`);
+}
+
+/**
+ * The variables a job's command gets from the job's own environment (when
+ * set), besides the measure's env and `OUTERLOOP_RESULT`. The job starts its
+ * git and its command with `env -i`: the submitter's environment holds live
+ * keys, `GIT_DIR`-like variables that would misdirect the checkout, and any
+ * `APPTAINERENV_*` that would cross `--cleanenv`. The reference's local list,
+ * plus what a job needs to use its allocation as Slurm granted it: the GPUs it
+ * may see (`CUDA_VISIBLE_DEVICES`, `ROCR_VISIBLE_DEVICES`) and its CPU count
+ * and id (`SLURM_CPUS_PER_TASK`, `SLURM_JOB_ID`). Nothing secret-shaped.
+ */
+export const DEFAULT_ALLOWED_ENV: readonly string[] = [
+  "PATH", "HOME", "LANG", "TMPDIR", "USER", "LOGNAME", "SLURM_TMPDIR",
+  "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "SLURM_JOB_ID", "SLURM_CPUS_PER_TASK",
+];
+
+/**
+ * Host paths and the host's PATH mean nothing inside a container (apptainer
+ * sets its own PATH and HOME, and binds /tmp): these stay outside it.
+ */
+const HOST_ONLY = new Set(["PATH", "HOME", "TMPDIR", "SLURM_TMPDIR"]);
+
+/** Everything the script embeds; validated by `writeEvalJob`. */
+export interface EvalScriptInput {
+  /** Absolute. */
+  readonly evalDir: string;
+  /** Absolute. */
+  readonly repoRoot: string;
+  readonly sha: string;
+  readonly command: string;
+  /** "" runs the command on the host. */
+  readonly image: string;
+  readonly gpus: number;
+  /** Absolute, or "" for none. */
+  readonly seedCache: string;
+  /** The measure's env, in the order to set it. */
+  readonly env: readonly (readonly [string, string])[];
+  readonly allowedEnv: readonly string[];
+}
+
+/**
+ * The POSIX `sh` eval job. Every user value is assigned once, quoted, at the
+ * top; the body reads them only as "$variables", so no value is ever parsed
+ * as shell code — except the command, which `sh -c` runs on purpose.
+ */
+export function renderEvalScript(i: EvalScriptInput): string {
+  const q = quoteWord;
+  const container = i.image !== "";
+  const prefix = container ? "APPTAINERENV_" : "";
+  const keep = (name: string, as: string) =>
+    `if [ "\${${name}+x}" = x ]; then set -- "$@" "${as}=$${name}"; fi`;
+  const allowed = i.allowedEnv.map((n) => keep(n, n));
+  const intoContainer = container ? i.allowedEnv.filter((n) => !HOST_ONLY.has(n)).map((n) => keep(n, prefix + n)) : [];
+  const measureEnv = [...i.env, ["OUTERLOOP_RESULT", join(i.evalDir, EVAL_FILES.result)] as const]
+    .map(([k, v]) => `set -- "$@" ${q(`${prefix}${k}=${v}`)}`);
+  const launch = container
+    ? `apptainer exec --cleanenv${i.gpus > 0 ? " --nv" : ""} --bind "$ol_dir" --bind "$ol_tree" --pwd "$ol_tree" "$ol_image" sh -c "$ol_cmd"`
+    : `sh -c "$ol_cmd"`;
+  const bindCheck = container
+    ? `case $ol_tree in *[,:]*) ol_fail "Cannot bind $ol_tree into the container: the path holds ',' or ':' (set TMPDIR elsewhere)";; esac`
+    : "";
+  const parts: Record<string, string> = {
+    VALUES: [
+      `ol_dir=${q(i.evalDir)}`,
+      `ol_repo=${q(i.repoRoot)}`,
+      `ol_sha=${q(i.sha)}`,
+      `ol_cmd=${q(i.command)}`,
+      `ol_image=${q(i.image)}`,
+      `ol_seed=${q(i.seedCache)}`,
+    ].join("\n"),
+    ALLOWED: allowed.join("\n"),
+    MEASURE_ENV: [...intoContainer, ...measureEnv].join("\n"),
+    BIND_CHECK: bindCheck,
+    LAUNCH: launch,
+  };
+  // one pass with a replacer function: inserted values are never rescanned for
+  // placeholders, and "$&"-like patterns in them are not expanded
+  return TEMPLATE.replace(/@([A-Z_]+)@/g, (_, key: string) => {
+    const part = parts[key];
+    if (part === undefined) throw new Error(`Eval script template has an unknown placeholder "@${key}@"`);
+    return part;
+  });
+}
+
+const TEMPLATE = `#!/bin/sh
+# outerloop eval job (written by writeEvalJob): check out the sealed sha into a
+# fresh directory, run the contract command there, record its output, then
+# exit-code LAST and atomically, then remove the checkout.
+@VALUES@
+
+ol_work= ol_tree= ol_pid= ol_rc= ol_done=
+
+ol_log() {
+  printf 'outerloop-job: %s\\n' "$*" >>"$ol_dir/output.log"
+  printf 'outerloop-job: %s\\n' "$*" >&2
+}
+# exit-code is the "job over" mark: after the output and the result, once, by rename
+ol_record() {
+  [ -n "$ol_done" ] && return 0
+  ol_done=1
+  printf %s "$1" >"$ol_dir/exit-code.tmp" && mv -f "$ol_dir/exit-code.tmp" "$ol_dir/exit-code"
+}
+ol_cleanup() {
+  [ -n "$ol_work" ] || return 0
+  chmod -R u+w "$ol_work" 2>/dev/null
+  rm -rf "$ol_work"
+}
+ol_finish() { ol_record "$1"; ol_cleanup; exit "$1"; }
+ol_fail() { ol_log "$1"; ol_finish 125; }
+# walltime, scancel and preemption all send TERM: record 143 (or the command's
+# code when it already ended), stop the command's group, KILL it after 5 s
+ol_on_signal() {
+  trap '' TERM INT HUP
+  if [ -n "$ol_rc" ]; then ol_record "$ol_rc"; else ol_log "terminated by a signal: exit code 143"; ol_record 143; fi
+  if [ -n "$ol_pid" ]; then
+    kill -s TERM -- "-$ol_pid" 2>/dev/null || kill -s TERM "$ol_pid" 2>/dev/null
+    (sleep 5; kill -s KILL -- "-$ol_pid" 2>/dev/null || kill -s KILL "$ol_pid") >/dev/null 2>&1 &
+    ol_killer=$!
+    wait "$ol_pid"
+    kill "$ol_killer" 2>/dev/null
+  fi
+  ol_cleanup
+  exit 143
+}
+trap ol_on_signal TERM INT HUP
+
+cd "$ol_dir" || { echo "outerloop-job: cannot enter the eval dir $ol_dir" >&2; exit 125; }
+rm -f exit-code exit-code.tmp result.json
+: >output.log
+: >stdout.log
+printf '%s %s\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(uname -n)" >started
+
+# git and the command start from env -i plus these (when set)
+set --
+@ALLOWED@
+
+ol_base=\${SLURM_TMPDIR:-\${TMPDIR:-/tmp}}
+ol_work=$(mktemp -d "$ol_base/outerloop-eval.XXXXXX") || ol_fail "Cannot create a checkout directory under $ol_base"
+ol_tree=$ol_work/tree
+@BIND_CHECK@
+# --shared: objects are read in place, so any sha the repo holds (pinned under
+# refs/dispatch/) checks out, and nothing is copied
+env -i "$@" git clone --quiet --shared --no-checkout -- "$ol_repo" "$ol_tree" >>"$ol_dir/output.log" 2>&1 ||
+  ol_fail "Cannot clone $ol_repo into $ol_tree"
+env -i "$@" git -C "$ol_tree" -c advice.detachedHead=false checkout --quiet --detach "$ol_sha" >>"$ol_dir/output.log" 2>&1 ||
+  ol_fail "Cannot check out $ol_sha from $ol_repo (is it pinned as refs/dispatch/$ol_sha?)"
+if [ -n "$ol_seed" ]; then
+  # merged into the checkout; the committed tree wins any clash
+  [ -d "$ol_seed" ] || ol_fail "Seed cache $ol_seed is not a directory"
+  cp -pR "$ol_seed/." "$ol_tree/" >>"$ol_dir/output.log" 2>&1 || ol_fail "Cannot copy the seed cache $ol_seed into the checkout"
+  env -i "$@" git -C "$ol_tree" reset --quiet --hard >>"$ol_dir/output.log" 2>&1 ||
+    ol_fail "Cannot restore the committed tree over the seed cache"
+fi
+
+@MEASURE_ENV@
+mkfifo "$ol_work/stdout" || ol_fail "Cannot create a fifo in $ol_work"
+cd "$ol_tree" || ol_fail "Cannot enter the checkout $ol_tree"
+# its own session, so TERM reaches the command's whole group
+ol_setsid=
+if command -v setsid >/dev/null 2>&1; then ol_setsid=setsid; fi
+tee -a "$ol_dir/stdout.log" <"$ol_work/stdout" >>"$ol_dir/output.log" &
+ol_tee=$!
+$ol_setsid env -i "$@" @LAUNCH@ >"$ol_work/stdout" 2>>"$ol_dir/output.log" &
+ol_pid=$!
+wait "$ol_pid"
+ol_rc=$?
+# whatever the command left running would hold its stdout open: the job is over
+kill -s KILL -- "-$ol_pid" 2>/dev/null
+wait "$ol_tee"
+ol_finish "$ol_rc"
+`;

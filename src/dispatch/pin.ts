@@ -1,0 +1,77 @@
+import process from "node:process";
+import { spawn } from "../runtime/spawn.ts";
+
+/** What a git command printed and how it ended. */
+export interface GitResult {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs one git argv; injected so tests can script answers. */
+export type GitRun = (argv: readonly string[]) => Promise<GitResult>;
+
+/**
+ * Variables that point git at a different repository, index or ref namespace
+ * than the `-C` directory (git sets them for hooks): inherited, they would
+ * make us pin or resolve in the wrong repo.
+ */
+const REDIRECTING = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR", "GIT_NAMESPACE"];
+
+/** The real runner: the runtime's spawn, stdout and stderr apart, without repo-redirecting variables. */
+export const gitRun: GitRun = async (argv) => {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !REDIRECTING.includes(k)) env[k] = v;
+  }
+  const r = await spawn({ argv, env, output: "separate", timeoutMs: 120_000 });
+  return { exitCode: r.timedOut ? null : r.exitCode, stdout: r.stdout, stderr: r.stderr };
+};
+
+/** A full object name: 40 hex (SHA-1 repos) or 64 hex (SHA-256 repos), lower case. */
+export const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** The ref that keeps a sealed sha alive: `refs/dispatch/<sha>`. */
+export function dispatchRef(sha: string): string {
+  return `refs/dispatch/${sha}`;
+}
+
+/**
+ * Pins `sha` in the repo as `refs/dispatch/<sha>`, so the eval jobs that
+ * check it out later still find it after the branch moves, a rebase, or a
+ * `git gc` prunes what no ref reaches. Idempotent. Returns the ref.
+ */
+export async function pinSha(repoRoot: string, sha: string, run: GitRun = gitRun): Promise<string> {
+  if (!FULL_SHA.test(sha)) {
+    throw new TypeError(`Cannot pin ${JSON.stringify(sha)} in ${JSON.stringify(repoRoot)}: expected a full lower-case commit sha (resolve the ref first)`);
+  }
+  const ref = dispatchRef(sha);
+  const r = await run(["git", "-C", repoRoot, "update-ref", ref, sha]);
+  if (r.exitCode !== 0) {
+    throw new Error(`Cannot pin ${JSON.stringify(sha)} as ${JSON.stringify(ref)} in ${JSON.stringify(repoRoot)}: ${detail(r)}`);
+  }
+  return ref;
+}
+
+/**
+ * The full commit sha that `ref` (a branch, tag, `HEAD~2`, a sha prefix…)
+ * names in the repo. Peels tags to the commit; refuses anything that is not
+ * a commit, and refs that git would read as options.
+ */
+export async function resolveRef(repoRoot: string, ref: string, run: GitRun = gitRun): Promise<string> {
+  if (ref === "" || ref.startsWith("-")) {
+    throw new TypeError(`Cannot resolve ${JSON.stringify(ref)} in ${JSON.stringify(repoRoot)}: not a git ref`);
+  }
+  const r = await run(["git", "-C", repoRoot, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+  const sha = r.stdout.trim();
+  if (r.exitCode !== 0 || !FULL_SHA.test(sha)) {
+    const why = r.exitCode === 0 ? `git printed ${JSON.stringify(sha)}` : detail(r) || "no such commit";
+    throw new Error(`Cannot resolve ${JSON.stringify(ref)} to a commit in ${JSON.stringify(repoRoot)}: ${why}`);
+  }
+  return sha;
+}
+
+function detail(r: GitResult): string {
+  if (r.exitCode === null) return "git did not finish in time";
+  return r.stderr.trim() || `git exited with code ${r.exitCode}`;
+}

@@ -1,0 +1,101 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { EvalError } from "./eval_error.ts";
+import { EVAL_FILES, evalDir } from "./eval_script.ts";
+
+/** How many lines of `output.log` an EvalError shows. */
+export const TAIL_LINES = 20;
+
+/**
+ * The metric of a finished eval job, from `result.json` when the command
+ * wrote one (that file then decides, even when it is bad), else from the last
+ * non-empty line of its stdout. The value must be a JSON number and finite: a
+ * numeric string is refused too, so a metric that is "12.5" by accident of
+ * formatting is fixed at its source rather than guessed at. Anything else —
+ * not finished, a non-zero exit code, no JSON object, a missing key, a
+ * non-number — is an EvalError naming what was found, with the output's tail.
+ */
+export function readEvalResult(runDir: string, slot: string, metric: string): number {
+  const dir = evalDir(runDir, slot);
+  const code = readText(join(dir, EVAL_FILES.exitCode));
+  if (code === undefined) fail(dir, `Eval job has not finished: no ${EVAL_FILES.exitCode} in ${JSON.stringify(dir)}`);
+  const rc = code.trim();
+  if (!/^-?\d+$/.test(rc)) fail(dir, `Eval job left an unreadable exit code ${JSON.stringify(rc)} in ${JSON.stringify(dir)}`);
+  if (rc !== "0") fail(dir, `Eval command exited with code ${rc}`);
+
+  const resultFile = join(dir, EVAL_FILES.result);
+  const fileText = readText(resultFile);
+  let source: string;
+  let obj: Record<string, unknown> | string;
+  if (fileText !== undefined) {
+    source = JSON.stringify(resultFile);
+    obj = parseObject(fileText);
+    if (typeof obj === "string") fail(dir, `Eval result ${source} ${obj}`);
+  } else {
+    source = "the last line of stdout";
+    const line = lastLine(readText(join(dir, EVAL_FILES.stdout)) ?? "");
+    if (line === undefined) fail(dir, `Eval command gave no result: no ${EVAL_FILES.result} and nothing on stdout`);
+    obj = parseObject(line);
+    if (typeof obj === "string") fail(dir, `Eval command gave no result: no ${EVAL_FILES.result}, and the last line of stdout ${obj}`);
+  }
+  if (!Object.hasOwn(obj, metric)) {
+    const keys = Object.keys(obj).map((k) => JSON.stringify(k)).join(", ") || "none";
+    fail(dir, `Eval result has no metric ${JSON.stringify(metric)} in ${source}: keys present are ${keys}`);
+  }
+  const value = obj[metric];
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    const what = typeof value === "string"
+      ? `the string ${JSON.stringify(value)}; write the metric as a JSON number`
+      : `${typeof value === "number" ? String(value) : JSON.stringify(value)}, not a finite number`;
+    fail(dir, `Eval metric ${JSON.stringify(metric)} in ${source} is ${what}`);
+  }
+  return value;
+}
+
+function fail(dir: string, what: string): never {
+  throw new EvalError(what + tail(dir));
+}
+
+/** The parsed JSON object, or why the text is not one (a phrase to follow the source). */
+function parseObject(text: string): Record<string, unknown> | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    // Python's json.dumps writes NaN / Infinity, which no JSON parser reads
+    const bare = /\b(NaN|-?Infinity)\b/.exec(text);
+    if (bare) return `holds ${bare[1]}, not a finite number: ${clip(text)}`;
+    return `is not JSON (${(err as Error).message}): ${clip(text)}`;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return `is not a JSON object: ${clip(text)}`;
+  }
+  return value as Record<string, unknown>;
+}
+
+function lastLine(text: string): string | undefined {
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  return lines.at(-1);
+}
+
+function clip(text: string): string {
+  const t = text.trim();
+  return JSON.stringify(t.length > 200 ? `${t.slice(0, 200)}…` : t);
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new EvalError(`Cannot read ${JSON.stringify(path)}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** The last lines of the job's output, as a block to append to a message; "" when there is none. */
+function tail(dir: string): string {
+  const text = readText(join(dir, EVAL_FILES.output))?.trimEnd() ?? "";
+  if (text === "") return "";
+  const lines = text.split("\n").slice(-TAIL_LINES);
+  return `\n--- last ${lines.length} line(s) of ${join(dir, EVAL_FILES.output)} ---\n${lines.join("\n")}`;
+}
