@@ -177,6 +177,27 @@ describe("eval job script", () => {
     assert.match(read(evalDir, "output.log"), /terminated by a signal/);
   });
 
+  it("KILLs a command that ignores TERM and removes the checkout even when the script is killed first", { timeout: 20_000 }, async () => {
+    const s = setup();
+    const script = job(s, "g2", { command: `trap '' TERM; pwd > "$OUTERLOOP_RESULT.where"; echo $$ > "$OUTERLOOP_RESULT.pid"; sleep 60` });
+    const child = spawnChild("/bin/sh", [script], { env: jobEnv(s), stdio: "ignore", detached: true });
+    const exited = new Promise<string | null>((r) => child.on("exit", (_, signal) => r(signal)));
+    const evalDir = dirname(script);
+    const pid = Number(await waitFor("the command to start", () => {
+      const text = existsSync(join(evalDir, "result.json.pid")) ? read(evalDir, "result.json.pid").trim() : "";
+      return text === "" ? undefined : text;
+    }));
+    // what a local walltime does: TERM to the script's group, then KILL before it is done
+    process.kill(-(child.pid ?? 0), "SIGTERM");
+    await waitFor("exit code 143", () => (existsSync(join(evalDir, "exit-code")) ? true : undefined));
+    assert.equal(read(evalDir, "exit-code"), "143");
+    assert.equal(alive(pid), true, "the command should have ignored the TERM");
+    process.kill(-(child.pid ?? 0), "SIGKILL");
+    assert.equal(await exited, "SIGKILL");
+    await waitFor("the watchdog to KILL the command", () => (alive(pid) ? undefined : true), 15_000);
+    await waitFor("the watchdog to remove the checkout", () => (readdirSync(s.tmp).length === 0 ? true : undefined), 5_000);
+  });
+
   it("copies the seed cache into the checkout while the committed tree wins a clash", async () => {
     const s = setup();
     const seed = join(s.base, "seed cache");

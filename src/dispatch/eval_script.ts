@@ -115,7 +115,9 @@ const TEMPLATE = `#!/bin/sh
 # exit-code LAST and atomically, then remove the checkout.
 @VALUES@
 
-ol_work= ol_tree= ol_pid= ol_rc= ol_done=
+ol_work= ol_tree= ol_pid= ol_rc= ol_done= ol_setsid=
+# the command runs in its own session, so a TERM can reach its whole group
+if command -v setsid >/dev/null 2>&1; then ol_setsid=setsid; fi
 
 ol_log() {
   printf 'outerloop-job: %s\\n' "$*" >>"$ol_dir/output.log"
@@ -135,16 +137,19 @@ ol_cleanup() {
 ol_finish() { ol_record "$1"; ol_cleanup; exit "$1"; }
 ol_fail() { ol_log "$1"; ol_finish 125; }
 # walltime, scancel and preemption all send TERM: record 143 (or the command's
-# code when it already ended), stop the command's group, KILL it after 5 s
+# code when it already ended), then stop the command's group and remove the checkout
 ol_on_signal() {
   trap '' TERM INT HUP
   if [ -n "$ol_rc" ]; then ol_record "$ol_rc"; else ol_log "terminated by a signal: exit code 143"; ol_record 143; fi
   if [ -n "$ol_pid" ]; then
     kill -s TERM -- "-$ol_pid" 2>/dev/null || kill -s TERM "$ol_pid" 2>/dev/null
-    (sleep 5; kill -s KILL -- "-$ol_pid" 2>/dev/null || kill -s KILL "$ol_pid") >/dev/null 2>&1 &
-    ol_killer=$!
+    # a watchdog in its own session KILLs the group and removes the checkout 5 s
+    # on, even when this script is killed first (a local walltime KILLs our group)
+    $ol_setsid sh -c 'sleep 5; kill -s KILL -- "-$1" 2>/dev/null || kill -s KILL "$1"; chmod -R u+w "$2"; rm -rf "$2"' \
+      sh "$ol_pid" "$ol_work" </dev/null >/dev/null 2>&1 &
+    ol_watchdog=$!
     wait "$ol_pid"
-    kill "$ol_killer" 2>/dev/null
+    kill -s TERM -- "-$ol_watchdog" 2>/dev/null || kill -s TERM "$ol_watchdog" 2>/dev/null
   fi
   ol_cleanup
   exit 143
@@ -182,9 +187,6 @@ fi
 @MEASURE_ENV@
 mkfifo "$ol_work/stdout" || ol_fail "Cannot create a fifo in $ol_work"
 cd "$ol_tree" || ol_fail "Cannot enter the checkout $ol_tree"
-# its own session, so TERM reaches the command's whole group
-ol_setsid=
-if command -v setsid >/dev/null 2>&1; then ol_setsid=setsid; fi
 tee -a "$ol_dir/stdout.log" <"$ol_work/stdout" >>"$ol_dir/output.log" &
 ol_tee=$!
 $ol_setsid env -i "$@" @LAUNCH@ >"$ol_work/stdout" 2>>"$ol_dir/output.log" &

@@ -65,7 +65,10 @@ export async function resolveRef(repoRoot: string, ref: string, run: GitRun = gi
   const r = await run(["git", "-C", repoRoot, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   const sha = r.stdout.trim();
   if (r.exitCode !== 0 || !FULL_SHA.test(sha)) {
-    const why = r.exitCode === 0 ? `git printed ${JSON.stringify(sha)}` : detail(r) || "no such commit";
+    // --quiet: a ref that names no commit fails without a word
+    const why = r.exitCode === 0
+      ? `git printed ${JSON.stringify(sha)}`
+      : r.exitCode !== null && r.stderr.trim() === "" ? "no such commit" : detail(r);
     throw new Error(`Cannot resolve ${JSON.stringify(ref)} to a commit in ${JSON.stringify(repoRoot)}: ${why}`);
   }
   return sha;

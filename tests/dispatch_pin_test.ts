@@ -1,0 +1,116 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { dispatchRef, type GitRun, pinSha, resolveRef } from "../src/dispatch/pin.ts";
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" }).trim();
+}
+
+/** A repo with two commits on main, an annotated tag on the first. */
+function makeRepo(): { repo: string; first: string; second: string } {
+  const repo = mkdtempSync(join(tmpdir(), "dispatch-pin-"));
+  git(repo, "init", "-q", "-b", "main");
+  writeFileSync(join(repo, "f"), "1\n");
+  git(repo, "add", "f");
+  git(repo, "commit", "-q", "-m", "one");
+  git(repo, "tag", "-a", "-m", "release", "v1");
+  writeFileSync(join(repo, "f"), "2\n");
+  git(repo, "commit", "-q", "-am", "two");
+  return { repo, first: git(repo, "rev-parse", "HEAD~1"), second: git(repo, "rev-parse", "HEAD") };
+}
+
+describe("pinSha()", () => {
+  it("creates refs/dispatch/<sha>, idempotently", async () => {
+    const { repo, second } = makeRepo();
+    assert.equal(await pinSha(repo, second), `refs/dispatch/${second}`);
+    assert.equal(await pinSha(repo, second), dispatchRef(second));
+    assert.equal(git(repo, "rev-parse", `refs/dispatch/${second}`), second);
+  });
+
+  it("keeps the commit alive after its branch moves away and gc prunes", async () => {
+    const { repo, first, second } = makeRepo();
+    await pinSha(repo, second);
+    git(repo, "reset", "-q", "--hard", first);
+    git(repo, "reflog", "expire", "--expire=now", "--all");
+    git(repo, "gc", "-q", "--prune=now");
+    assert.equal(git(repo, "cat-file", "-t", second), "commit");
+  });
+
+  it("refuses anything but a full sha, naming the repo", async () => {
+    const { repo } = makeRepo();
+    await assert.rejects(pinSha(repo, "main"), /Cannot pin "main" in ".*dispatch-pin-.*": expected a full lower-case commit sha/);
+    await assert.rejects(pinSha(repo, "ABC".repeat(13) + "D"), TypeError);
+  });
+
+  it("reports a sha the repo does not hold, with git's reason", async () => {
+    const { repo } = makeRepo();
+    const missing = "1".repeat(40);
+    await assert.rejects(pinSha(repo, missing), (e: Error) => {
+      assert.match(e.message, new RegExp(`^Cannot pin "${missing}" as "refs/dispatch/${missing}" in ".*": .+`));
+      return true;
+    });
+  });
+
+  it("runs git update-ref through the injected runner", async () => {
+    const calls: (readonly string[])[] = [];
+    const run: GitRun = (argv) => {
+      calls.push(argv);
+      return Promise.resolve({ exitCode: 0, stdout: "", stderr: "" });
+    };
+    const sha = "a".repeat(40);
+    await pinSha("/repo", sha, run);
+    assert.deepEqual(calls, [["git", "-C", "/repo", "update-ref", `refs/dispatch/${sha}`, sha]]);
+  });
+});
+
+describe("resolveRef()", () => {
+  it("resolves branches, relative refs, sha prefixes and annotated tags to full commit shas", async () => {
+    const { repo, first, second } = makeRepo();
+    assert.equal(await resolveRef(repo, "main"), second);
+    assert.equal(await resolveRef(repo, "HEAD~1"), first);
+    assert.equal(await resolveRef(repo, second.slice(0, 10)), second);
+    assert.equal(await resolveRef(repo, "v1"), first, "the tag was not peeled to its commit");
+  });
+
+  it("names the repo and the ref when the ref does not exist", async () => {
+    const { repo } = makeRepo();
+    await assert.rejects(resolveRef(repo, "no-such-branch"), (e: Error) => {
+      assert.equal(e.message, `Cannot resolve "no-such-branch" to a commit in ${JSON.stringify(repo)}: no such commit`);
+      return true;
+    });
+  });
+
+  it("refuses a ref that is not a commit", async () => {
+    const { repo } = makeRepo();
+    const blob = git(repo, "rev-parse", "HEAD:f");
+    await assert.rejects(resolveRef(repo, blob), /Cannot resolve ".*" to a commit in/);
+  });
+
+  it("reports a directory that is not a git repo with git's reason", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dispatch-norepo-"));
+    mkdirSync(join(dir, "sub"));
+    await assert.rejects(resolveRef(join(dir, "sub"), "main"), /Cannot resolve "main" to a commit in ".*sub": .*not a git repository/i);
+  });
+
+  it("refuses refs that git would read as options", async () => {
+    await assert.rejects(resolveRef("/repo", "--all"), /Cannot resolve "--all" in "\/repo": not a git ref/);
+    await assert.rejects(resolveRef("/repo", ""), /not a git ref/);
+  });
+
+  it("ignores an inherited GIT_DIR that points at another repo", async () => {
+    const { repo, second } = makeRepo();
+    const other = makeRepo();
+    const saved = process.env["GIT_DIR"];
+    process.env["GIT_DIR"] = join(other.repo, ".git");
+    try {
+      assert.equal(await resolveRef(repo, "main"), second);
+    } finally {
+      if (saved === undefined) delete process.env["GIT_DIR"];
+      else process.env["GIT_DIR"] = saved;
+    }
+  });
+});

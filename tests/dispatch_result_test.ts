@@ -1,0 +1,106 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { EvalError } from "../src/dispatch/eval_error.ts";
+import { readEvalResult, TAIL_LINES } from "../src/dispatch/read_result.ts";
+
+/** A run dir with one finished eval dir holding exactly `files`; returns the run dir. */
+function evalDirWith(files: Record<string, string>): string {
+  const runDir = mkdtempSync(join(tmpdir(), "dispatch-result-"));
+  const dir = join(runDir, "eval-slot");
+  mkdirSync(dir);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return runDir;
+}
+
+function evalError(runDir: string, metric: string): EvalError {
+  try {
+    readEvalResult(runDir, "slot", metric);
+  } catch (err) {
+    assert.ok(err instanceof EvalError, `expected an EvalError, got ${String(err)}`);
+    assert.equal(err.name, "EvalError");
+    return err;
+  }
+  assert.fail("readEvalResult() returned instead of throwing");
+}
+
+describe("readEvalResult()", () => {
+  it("reads the metric from result.json, which wins over stdout", () => {
+    const run = evalDirWith({ "exit-code": "0", "result.json": `{"score": 12.5, "other": 1}`, "stdout.log": `{"score": 99}\n` });
+    assert.equal(readEvalResult(run, "slot", "score"), 12.5);
+  });
+
+  it("reads the metric from the last non-empty stdout line when there is no result.json", () => {
+    const run = evalDirWith({ "exit-code": "0\n", "stdout.log": `warming up\n{"score": -3e2}\n\n  \n` });
+    assert.equal(readEvalResult(run, "slot", "score"), -300);
+  });
+
+  it("says a job without an exit-code has not finished", () => {
+    const run = evalDirWith({ "stdout.log": `{"score": 1}\n`, "output.log": "still going\n" });
+    const e = evalError(run, "score");
+    assert.match(e.message, /has not finished: no exit-code/);
+    assert.match(e.message, /still going/);
+  });
+
+  it("reports a non-zero exit code with its value and the output's tail", () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    const run = evalDirWith({ "exit-code": "143", "result.json": `{"score": 1}`, "output.log": lines.join("\n") + "\n" });
+    const e = evalError(run, "score");
+    assert.match(e.message, /^Eval command exited with code 143\n/);
+    assert.match(e.message, new RegExp(`last ${TAIL_LINES} line\\(s\\) of .*output\\.log`));
+    assert.ok(e.message.endsWith(lines.slice(-TAIL_LINES).join("\n")));
+    assert.doesNotMatch(e.message, /line 10\n/);
+  });
+
+  it("names the missing metric and the keys that are present", () => {
+    const run = evalDirWith({ "exit-code": "0", "result.json": `{"loss": 1, "acc": 2}` });
+    assert.match(evalError(run, "score").message, /no metric "score" in .*result\.json.*: keys present are "loss", "acc"/);
+  });
+
+  it("refuses a numeric string and says to write a JSON number", () => {
+    const run = evalDirWith({ "exit-code": "0", "stdout.log": `{"score": "12.5"}\n` });
+    assert.match(evalError(run, "score").message, /"score" in the last line of stdout is the string "12\.5"; write the metric as a JSON number/);
+  });
+
+  it("refuses values that are not finite numbers, quoting them", () => {
+    for (const [json, shown] of [[`null`, "null"], [`true`, "true"], [`[1]`, "[1]"], [`1e400`, "Infinity"], [`{"a": 1}`, `{"a":1}`]]) {
+      const run = evalDirWith({ "exit-code": "0", "result.json": `{"score": ${json}}` });
+      const e = evalError(run, "score");
+      assert.ok(e.message.includes(`is ${shown}, not a finite number`), e.message);
+    }
+  });
+
+  it("explains the NaN that Python's json.dumps writes", () => {
+    const run = evalDirWith({ "exit-code": "0", "result.json": `{"score": NaN}` });
+    assert.match(evalError(run, "score").message, /result\.json" holds NaN, not a finite number: "\{\\"score\\": NaN\}"/);
+  });
+
+  it("reports a result.json that is not JSON rather than falling back to stdout", () => {
+    const run = evalDirWith({ "exit-code": "0", "result.json": `score=3`, "stdout.log": `{"score": 3}\n` });
+    assert.match(evalError(run, "score").message, /result\.json" is not JSON \(.*\): "score=3"/);
+  });
+
+  it("reports JSON that is not an object", () => {
+    const run = evalDirWith({ "exit-code": "0", "stdout.log": `[1, 2]\n` });
+    assert.match(evalError(run, "score").message, /last line of stdout is not a JSON object: "\[1, 2\]"/);
+  });
+
+  it("quotes the last stdout line when it is not JSON", () => {
+    const run = evalDirWith({ "exit-code": "0", "stdout.log": `{"score": 1}\ndone in 3s\n`, "output.log": "done in 3s\n" });
+    const e = evalError(run, "score");
+    assert.match(e.message, /no result\.json, and the last line of stdout is not JSON \(.*\): "done in 3s"/);
+    assert.match(e.message, /--- last 1 line\(s\) of .*output\.log ---\ndone in 3s$/);
+  });
+
+  it("says when there is neither a result file nor any stdout", () => {
+    const run = evalDirWith({ "exit-code": "0", "stdout.log": "\n\n" });
+    assert.match(evalError(run, "score").message, /no result\.json and nothing on stdout$/);
+  });
+
+  it("reports an unreadable exit code", () => {
+    const run = evalDirWith({ "exit-code": "", "result.json": `{"score": 1}` });
+    assert.match(evalError(run, "score").message, /unreadable exit code ""/);
+  });
+});
