@@ -1,0 +1,130 @@
+/**
+ * Whether the live Slurm suite runs, and the few tools its files share.
+ *
+ * The suite needs a real cluster started by `scripts/slurm-testbed`. Without
+ * one it is skipped with ONE loud line on stderr — unless
+ * `OUTERLOOP_REQUIRE_SLURM=1` (CI), where a missing testbed fails every live
+ * test: a green run must never hide that the real-cluster evidence is absent.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { spawn } from "../../src/runtime/spawn.ts";
+
+/** The command that runs the live suite, printed whenever it is skipped. */
+export const HOW_TO_RUN = "scripts/slurm-testbed up /tmp/tb && OUTERLOOP_SLURM_TESTBED=/tmp/tb deno task test";
+
+/** What the live suite does in this environment. */
+export type LiveDecision =
+  | { readonly kind: "run"; readonly dir: string; readonly conf: string }
+  | { readonly kind: "skip"; readonly why: string }
+  | { readonly kind: "fail"; readonly why: string };
+
+/** Decides from the environment; pure, so the rule itself is testable. */
+export function decideLive(
+  env: Readonly<Record<string, string | undefined>>,
+  exists: (p: string) => boolean = existsSync,
+): LiveDecision {
+  const dir = env["OUTERLOOP_SLURM_TESTBED"]?.trim() ?? "";
+  const required = env["OUTERLOOP_REQUIRE_SLURM"] === "1";
+  let why: string;
+  if (!dir) {
+    why = "OUTERLOOP_SLURM_TESTBED is not set";
+  } else {
+    const conf = path.join(path.resolve(dir), "etc", "slurm.conf");
+    if (exists(conf)) return { kind: "run", dir: path.resolve(dir), conf };
+    why = `OUTERLOOP_SLURM_TESTBED=${JSON.stringify(dir)} holds no testbed (no ${JSON.stringify(conf)})`;
+  }
+  return required
+    ? { kind: "fail", why: `OUTERLOOP_REQUIRE_SLURM=1 but ${why}: run ${HOW_TO_RUN}` }
+    : { kind: "skip", why };
+}
+
+/** This process's decision; when it runs, scheduler commands find the testbed through SLURM_CONF. */
+export const live: LiveDecision = decideLive(process.env);
+
+if (live.kind === "run") {
+  process.env["SLURM_CONF"] = live.conf;
+} else if (live.kind === "skip" && process.env["OUTERLOOP_SLURM_SKIP_NOTED"] !== "1") {
+  // once per process, however many live files import this
+  process.env["OUTERLOOP_SLURM_SKIP_NOTED"] = "1";
+  process.stderr.write(`*** live Slurm suite SKIPPED: ${live.why}. Run it with: ${HOW_TO_RUN}\n`);
+}
+
+/**
+ * A live test: runs against the testbed, is skipped (reported as skipped by
+ * both deno and bun) without one, and fails when a testbed is required but
+ * missing. Every live test needs an explicit timeout: bun's default is 5 s.
+ */
+export function liveIt(name: string, timeoutMs: number, fn: () => Promise<void>): void {
+  if (live.kind === "run") it(name, { timeout: timeoutMs }, fn);
+  else if (live.kind === "skip") it(name, { skip: live.why, timeout: timeoutMs }, fn);
+  else {
+    const why = live.why;
+    it(name, { timeout: timeoutMs }, () => {
+      throw new Error(why);
+    });
+  }
+}
+
+const SCRIPT = fileURLToPath(new URL("../../scripts/slurm-testbed", import.meta.url));
+
+/** Runs `scripts/slurm-testbed VERB DIR [DAEMON]` on the live testbed; throws with its stderr on failure. */
+export async function testbed(verb: "up" | "stop" | "start", daemon?: "slurmdbd" | "slurmctld"): Promise<void> {
+  if (live.kind !== "run") throw new Error("No live testbed: the suite should have been skipped");
+  const argv = [SCRIPT, verb, live.dir, ...(daemon ? [daemon] : [])];
+  const r = await spawn({ argv, timeoutMs: 120_000, output: "separate" });
+  if (r.exitCode !== 0) {
+    throw new Error(`${argv.join(" ")} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim()}`);
+  }
+}
+
+/** Runs a Slurm client command (scontrol, sacct) against the testbed; its stdout, or a throw. */
+export async function slurmCommand(argv: readonly string[]): Promise<string> {
+  const r = await spawn({ argv, timeoutMs: 30_000, output: "separate" });
+  if (r.exitCode !== 0) throw new Error(`${argv.join(" ")} failed (${r.exitCode}): ${r.stderr.trim()}`);
+  return r.stdout;
+}
+
+/**
+ * Polls `fn` until `pred` holds for its value, and returns that value. Slurm
+ * is eventually consistent (sacct knows nothing for ~0.5 s after sbatch and
+ * says PENDING for seconds after a start): wait for the condition, never sleep.
+ */
+export async function waitFor<T>(
+  fn: () => Promise<T>,
+  pred: (value: T) => boolean,
+  timeoutMs: number,
+  intervalMs = 250,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (pred(value)) return value;
+    if (Date.now() > deadline) {
+      throw new Error(`Condition not met within ${timeoutMs} ms: last value ${JSON.stringify(value)}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+const seen = { states: new Set<string>(), reasons: new Set<string>() };
+
+/** Records a state string the suite saw (for the closing summary) and passes it through. */
+export function observeState(state: string): string {
+  seen.states.add(state);
+  return state;
+}
+
+/** Records a pending reason the suite saw and passes it through. */
+export function observeReason(reason: string): string {
+  seen.reasons.add(reason);
+  return reason;
+}
+
+/** One line naming every state and pending reason observed, sorted. */
+export function observedSummary(): string {
+  const list = (s: Set<string>) => [...s].sort().map((v) => JSON.stringify(v)).join(", ");
+  return `live-slurm observed states: ${list(seen.states)}; pending reasons: ${list(seen.reasons)}`;
+}
