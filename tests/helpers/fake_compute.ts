@@ -1,0 +1,70 @@
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Compute } from "../../src/compute/compute.ts";
+import { withDefaults, type JobSpec } from "../../src/compute/job_spec.ts";
+import { GONE } from "../../src/compute/states.ts";
+
+/**
+ * A scripted Compute: every verb is recorded in `calls`; the queue listing,
+ * states and what a submit does are set by the test.
+ */
+export class FakeCompute implements Compute {
+  calls: string[] = [];
+  submitted: JobSpec[] = [];
+  /** name → ids the queue lists; `null` makes the listing fail. */
+  live: Map<string, string[]> | null = new Map();
+  /** id → state sacct reports; `null` makes sacct fail. */
+  states: Map<string, string> | null = new Map();
+  /** Called inside submit (e.g. to finish the job synchronously). */
+  onSubmit: (spec: JobSpec, jobId: string) => void = () => {};
+  #next = 1000;
+
+  async submit(spec: JobSpec): Promise<string> {
+    this.calls.push("sbatch");
+    this.submitted.push(spec);
+    const id = String(this.#next++);
+    this.onSubmit(spec, id);
+    return id;
+  }
+  async status(jobId: string): Promise<string> {
+    this.calls.push("sacct");
+    if (this.states === null) throw new Error("sacct failed");
+    return this.states.get(jobId) ?? GONE;
+  }
+  async statuses(jobIds: readonly string[]): Promise<Map<string, string>> {
+    this.calls.push("sacct");
+    if (this.states === null) throw new Error("sacct failed");
+    const states = this.states;
+    return new Map(jobIds.filter((id) => states.has(id)).map((id) => [id, states.get(id)!]));
+  }
+  async activeJobs(): Promise<Map<string, string[]>> {
+    this.calls.push("squeue");
+    if (this.live === null) throw new Error("squeue failed");
+    return new Map(this.live);
+  }
+  async jobIdForName(name: string): Promise<string> {
+    this.calls.push("squeue");
+    return (await this.activeJobs()).get(name)?.[0] ?? "";
+  }
+  async activeJobNames(): Promise<string[]> {
+    this.calls.push("squeue");
+    return [...(this.live ?? new Map()).keys()];
+  }
+  async elapsedSeconds(): Promise<number | null> {
+    return null;
+  }
+  async pendingReason(): Promise<string> {
+    return "";
+  }
+  async jobPartition(): Promise<string> {
+    return "";
+  }
+  async cancel(): Promise<void> {}
+}
+
+/** Writes what a finished eval job leaves: a result and, last, its exit code. */
+export function finishEvalJob(spec: JobSpec, result: Record<string, unknown> | null, exitCode = 0): void {
+  const dir = dirname(withDefaults(spec).script);
+  if (result) writeFileSync(join(dir, "result.json"), JSON.stringify(result));
+  writeFileSync(join(dir, "exit-code"), String(exitCode));
+}

@@ -1,0 +1,226 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { EvalError } from "../src/dispatch/eval_error.ts";
+import { DispatchSettings } from "../src/measure/dispatch_settings.ts";
+import type { Measure } from "../src/measure/measure.ts";
+import { DispatchedMeasurer } from "../src/measure/measurer.ts";
+import { MeasurementPending } from "../src/measure/pending.ts";
+import { FakeCompute, finishEvalJob } from "./helpers/fake_compute.ts";
+
+const SHA_A = "a".repeat(40);
+const SHA_B = "b".repeat(40);
+const measure = (name: string, sha = SHA_A, gpus = 0): Measure => ({
+  name, treeSha: sha, command: "python bench.py", metric: "score", extraEnv: [["SEED", "7"]], gpus,
+});
+const pair = [measure("baseline", SHA_A), measure("candidate", SHA_B)];
+
+function setup(compute = new FakeCompute(), extra: Partial<ConstructorParameters<typeof DispatchedMeasurer>[0]> = {}) {
+  const runDir = mkdtempSync(join(tmpdir(), "measurer-"));
+  const m = new DispatchedMeasurer({
+    compute, runDir, repoRoot: "/repo", image: "", account: "acct", partition: "cpu", evalMinutes: 5, runTag: "run1", ...extra,
+  });
+  return { m, compute, runDir };
+}
+
+/** Marks a measure finished with a value, as its job would. */
+function finish(m: DispatchedMeasurer, x: Measure, value: unknown, exitCode = 0): void {
+  mkdirSync(m.evalDir(x), { recursive: true });
+  writeFileSync(join(m.evalDir(x), "result.json"), JSON.stringify({ score: value }));
+  writeFileSync(join(m.evalDir(x), "exit-code"), String(exitCode));
+}
+
+function marker(m: DispatchedMeasurer, x: Measure, id: string): void {
+  mkdirSync(m.evalDir(x), { recursive: true });
+  writeFileSync(join(m.evalDir(x), "submitted"), id);
+}
+
+async function pendingOf(p: Promise<unknown>): Promise<MeasurementPending> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof MeasurementPending) return err;
+    throw err;
+  }
+  throw new Error("expected MeasurementPending");
+}
+
+describe("DispatchedMeasurer.results()", () => {
+  it("dispatches never-dispatched measures and parks on their ids", async () => {
+    const { m, compute } = setup();
+    const p = await pendingOf(m.results(pair));
+    assert.deepEqual(p.jobIds, ["1000", "1001"]);
+    assert.equal(p.afterany(), "afterany:1000:1001");
+    assert.equal(readFileSync(join(m.evalDir(pair[0]!), "submitted"), "utf8"), "1000");
+    assert.equal(compute.submitted[0]!.jobName, m.jobName(pair[0]!));
+    assert.equal(compute.submitted[0]!.script, join(m.evalDir(pair[0]!), "job.sh"));
+    assert.deepEqual(compute.calls, ["squeue", "sbatch", "sbatch", "sacct"]);
+  });
+
+  it("returns every value when all are done, asking the scheduler nothing", async () => {
+    const { m, compute } = setup();
+    finish(m, pair[0]!, 10);
+    finish(m, pair[1]!, 12.5);
+    assert.deepEqual(await m.results(pair), { baseline: 10, candidate: 12.5 });
+    assert.deepEqual(compute.calls, []);
+  });
+
+  it("parks on a live job found by name, without submitting", async () => {
+    const { m, compute } = setup();
+    finish(m, pair[0]!, 10);
+    compute.live = new Map([[m.jobName(pair[1]!), ["555"]]]);
+    const p = await pendingOf(m.results(pair));
+    assert.deepEqual(p.jobIds, ["555"]);
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("finds a live job even when its submitter died before writing the marker", async () => {
+    const { m, compute } = setup();
+    compute.live = new Map([[m.jobName(pair[0]!), ["777"]], [m.jobName(pair[1]!), ["778"]]]);
+    assert.deepEqual((await pendingOf(m.results(pair))).jobIds, ["777", "778"]);
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("fails a dispatched measure whose job vanished, and never resubmits it", async () => {
+    const { m, compute } = setup();
+    marker(m, pair[0]!, "42");
+    await assert.rejects(m.results(pair), (e: unknown) =>
+      e instanceof EvalError && e.message === "measure baseline: dispatched job vanished without a result");
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("says a vanished job hit its walltime when sacct says TIMEOUT", async () => {
+    const { m, compute } = setup();
+    marker(m, pair[0]!, "42");
+    compute.states = new Map([["42", "TIMEOUT"]]);
+    await assert.rejects(m.results(pair), /measure baseline: job 42 hit its walltime \(TIMEOUT\) before producing a result/);
+    compute.states = new Map([["42", "NODE_FAIL"]]);
+    await assert.rejects(m.results(pair), /measure baseline: job 42 ended NODE_FAIL without a result/);
+  });
+
+  it("parks on the markers, dispatching nothing, when the queue cannot be listed", async () => {
+    const { m, compute } = setup();
+    compute.live = null;
+    marker(m, pair[0]!, "42");
+    const p = await pendingOf(m.results(pair));
+    // candidate has no marker: blind, so no id, and no dispatch
+    assert.deepEqual(p.jobIds, ["42"]);
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("parks blind (no ids, no afterany) when nothing is known", async () => {
+    const { m, compute } = setup();
+    compute.live = null;
+    const p = await pendingOf(m.results(pair));
+    assert.deepEqual(p.jobIds, []);
+    assert.equal(p.afterany(), "");
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("flows straight through when the backend finishes jobs inside submit", async () => {
+    const { m, compute } = setup();
+    let value = 10;
+    compute.onSubmit = (spec) => finishEvalJob(spec, { score: value++ });
+    assert.deepEqual(await m.results(pair), { baseline: 10, candidate: 11 });
+    assert.deepEqual(compute.calls, ["squeue", "sbatch", "sbatch"]);
+  });
+
+  it("fails, rather than parks, when a job is already terminal right after submit", async () => {
+    const { m, compute } = setup();
+    compute.states = new Map([["1000", "FAILED"]]);
+    await assert.rejects(m.results(pair), /measure baseline: job 1000 ended FAILED without a result/);
+  });
+
+  it("parks when the state right after submit is unknown", async () => {
+    const { m, compute } = setup();
+    compute.states = null;
+    assert.deepEqual((await pendingOf(m.results(pair))).jobIds, ["1000", "1001"]);
+  });
+
+  it("explains an exit 143 from the scheduler's end state", async () => {
+    for (const [state, why] of [
+      ["TIMEOUT", "was killed at its walltime (exit 143); a slower run needs more minutes"],
+      ["CANCELLED by 0", "was cancelled (exit 143)"],
+      ["PREEMPTED", "was preempted (exit 143); nothing about the tree is known"],
+      ["", "was killed by a signal (exit 143)"],
+    ] as const) {
+      const { m, compute } = setup();
+      finish(m, pair[0]!, 10);
+      marker(m, pair[1]!, "99");
+      writeFileSync(join(m.evalDir(pair[1]!), "exit-code"), "143");
+      if (state) compute.states = new Map([["99", state]]);
+      await assert.rejects(m.results(pair), (e: unknown) =>
+        e instanceof EvalError && e.message.startsWith(`measure candidate ${why}`), state);
+      assert.deepEqual(compute.calls, ["sacct"]);
+    }
+  });
+
+  it("names the measure when its result is bad", async () => {
+    const { m } = setup();
+    finish(m, pair[0]!, 10);
+    finish(m, pair[1]!, "12");
+    await assert.rejects(m.results(pair), /^EvalError: measure candidate: Eval metric "score"/);
+  });
+});
+
+describe("scheduler commands per results() pass", () => {
+  for (const n of [1, 10, 100]) {
+    it(`is one squeue for ${n} pending measures already running`, async () => {
+      const { m, compute } = setup();
+      const ms = Array.from({ length: n }, (_, i) => measure(`m${i}`));
+      compute.live = new Map(ms.map((x, i) => [m.jobName(x), [String(5000 + i)]]));
+      const p = await pendingOf(m.results(ms));
+      assert.equal(p.jobIds.length, n);
+      assert.deepEqual(compute.calls, ["squeue"]);
+    });
+    it(`is one squeue and one sacct (plus the submissions) for ${n} fresh measures`, async () => {
+      const { m, compute } = setup();
+      const ms = Array.from({ length: n }, (_, i) => measure(`m${i}`));
+      await pendingOf(m.results(ms));
+      assert.equal(compute.calls.filter((c) => c === "squeue").length, 1);
+      assert.equal(compute.calls.filter((c) => c === "sacct").length, 1);
+      assert.equal(compute.calls.filter((c) => c === "sbatch").length, n);
+    });
+  }
+});
+
+describe("placement", () => {
+  it("puts a GPU measure on the GPU lane and its account", async () => {
+    const { m, compute } = setup(new FakeCompute(), { gpuPartition: "gpu", gpuAccount: "gacct" });
+    await pendingOf(m.results([measure("baseline", SHA_A, 2)]));
+    assert.equal(compute.submitted[0]!.partition, "gpu");
+    assert.equal(compute.submitted[0]!.account, "gacct");
+    assert.equal(compute.submitted[0]!.gpus, 2);
+  });
+
+  it("refuses a GPU measure with no lane, naming OUTERLOOP_GPU_PARTITION, before submitting", async () => {
+    const { m, compute } = setup();
+    await assert.rejects(m.results([measure("baseline", SHA_A, 1)]), /no GPU lane is configured \(set OUTERLOOP_GPU_PARTITION/);
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("has no lanes in local mode", () => {
+    const local = new DispatchSettings({ compute: new FakeCompute(), local: true, image: "", account: "a", partition: "p" });
+    assert.deepEqual(local.placement(4), { account: "a", partition: "p" });
+    const slurm = new DispatchSettings({ compute: new FakeCompute(), local: false, image: "", account: "a", partition: "p", gpuPartition: "g" });
+    assert.deepEqual(slurm.placement(1), { account: "a", partition: "g" });
+    assert.throws(() => new DispatchSettings({ compute: new FakeCompute(), local: false, image: "", account: "a", partition: "p" }).placement(1), /OUTERLOOP_GPU_PARTITION/);
+  });
+
+  it("binds the baseline cache beside the run dirs", () => {
+    const s = new DispatchSettings({ compute: new FakeCompute(), local: true, image: "", account: "a", partition: "p" });
+    assert.equal(s.measurer("/runs/r1", "/repo", 5, "t").o.baselineCache, "/runs/baselines");
+  });
+});
+
+describe("identities", () => {
+  it("gives each measure an eval dir named eval-<slot> and writes nothing before dispatch", () => {
+    const { m, runDir } = setup();
+    assert.equal(m.evalDir(pair[0]!), join(runDir, `eval-${m.slot(pair[0]!)}`));
+    assert.match(m.slot(pair[0]!), new RegExp(`^baseline-${SHA_A}-[0-9a-f]{40}$`));
+    assert.match(m.jobName(pair[0]!), /^eval-run1-baseline-[0-9a-f]{16}$/);
+    assert.equal(existsSync(m.evalDir(pair[0]!)), false);
+  });
+});
