@@ -1,0 +1,240 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { atomicWriteJson } from "../fs/atomic_write.ts";
+import { type Contract, contractFromJson, contractSchema, contractToJson } from "./contract.ts";
+
+/**
+ * `run.json`: every input the plan depends on, frozen when `measure` starts,
+ * so a wake process rebuilds the identical plan from the run dir alone —
+ * `resume` reads nothing else (not the contract file, not the branch refs,
+ * which may have moved). A damaged record is reported, never repaired or
+ * removed: it is the only copy of what the run was.
+ */
+
+/** The record's file name inside the run dir. */
+export const RUN_RECORD_FILE = "run.json";
+
+/** A commit sha: 40 hex digits (64 in a SHA-256 repository), lowercase as git prints it. */
+export const shaSchema = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, { error: "expected a full lowercase commit sha" });
+
+const runRecordSchema = z.strictObject({
+  format: z.literal(1, { error: "expected 1 (the only run record format this version reads)" }),
+  created_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+  repo: z.string().startsWith("/", { error: "expected an absolute path" }),
+  base_ref: z.string(),
+  candidate_ref: z.string(),
+  base_sha: shaSchema,
+  candidate_sha: shaSchema,
+  contract: contractSchema,
+  contract_path: z.string(),
+  seed: z.number().int({ error: "expected a whole number" }).min(0, { error: "expected a whole number >= 0" }),
+  run_tag: z.string().min(1, { error: "expected a non-empty string" }),
+  image: z.string(),
+  account: z.string(),
+  partition: z.string(),
+  gpu_partition: z.string(),
+  gpu_account: z.string(),
+  compute: z.enum(["local", "slurm"]),
+  seed_cache: z.string().nullable(),
+  command_line: z.array(z.string()),
+});
+
+/** The frozen inputs of one run. Strings that were not given are "". */
+export interface RunRecord {
+  readonly format: 1;
+  /** When `measure` froze the record (ISO 8601). */
+  readonly createdAt: string;
+  /** The repository, absolute. */
+  readonly repo: string;
+  /** The refs as the user gave them; informational, the shas are what count. */
+  readonly baseRef: string;
+  readonly candidateRef: string;
+  readonly baseSha: string;
+  readonly candidateSha: string;
+  readonly contract: Contract;
+  /** Where the contract was read from; informational, `contract` is what counts. */
+  readonly contractPath: string;
+  /** The seed shared by each base/candidate pair; 0 = none. */
+  readonly seed: number;
+  readonly runTag: string;
+  /** The apptainer image; "" = run on the host. */
+  readonly image: string;
+  readonly account: string;
+  readonly partition: string;
+  readonly gpuPartition: string;
+  readonly gpuAccount: string;
+  readonly compute: "local" | "slurm";
+  /** The seed cache copied into each checkout, or null for none. */
+  readonly seedCache: string | null;
+  /** How the run was started; informational, the wake runs `resume <run dir>`. */
+  readonly commandLine: readonly string[];
+}
+
+/** Why a run-dir file was refused. */
+export type RunRecordProblem = "missing" | "unreadable" | "damaged" | "invalid" | "other-run";
+
+/** A run-dir file that is missing, damaged, or belongs to another run; bad input (exit 2). */
+export class RunRecordError extends Error {
+  override name = "RunRecordError";
+  /** The file at fault. */
+  readonly path: string;
+  /** What is wrong with it: absent, not readable, not JSON, failing validation, or another run's. */
+  readonly problem: RunRecordProblem;
+  constructor(path: string, problem: RunRecordProblem, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.path = path;
+    this.problem = problem;
+  }
+}
+
+function toJson(rec: RunRecord): z.input<typeof runRecordSchema> {
+  return {
+    format: rec.format,
+    created_at: rec.createdAt,
+    repo: rec.repo,
+    base_ref: rec.baseRef,
+    candidate_ref: rec.candidateRef,
+    base_sha: rec.baseSha,
+    candidate_sha: rec.candidateSha,
+    contract: contractToJson(rec.contract),
+    contract_path: rec.contractPath,
+    seed: rec.seed,
+    run_tag: rec.runTag,
+    image: rec.image,
+    account: rec.account,
+    partition: rec.partition,
+    gpu_partition: rec.gpuPartition,
+    gpu_account: rec.gpuAccount,
+    compute: rec.compute,
+    seed_cache: rec.seedCache,
+    command_line: [...rec.commandLine],
+  };
+}
+
+function fromJson(j: z.output<typeof runRecordSchema>): RunRecord {
+  return {
+    format: j.format,
+    createdAt: j.created_at,
+    repo: j.repo,
+    baseRef: j.base_ref,
+    candidateRef: j.candidate_ref,
+    baseSha: j.base_sha,
+    candidateSha: j.candidate_sha,
+    contract: contractFromJson(j.contract),
+    contractPath: j.contract_path,
+    seed: j.seed,
+    runTag: j.run_tag,
+    image: j.image,
+    account: j.account,
+    partition: j.partition,
+    gpuPartition: j.gpu_partition,
+    gpuAccount: j.gpu_account,
+    compute: j.compute,
+    seedCache: j.seed_cache,
+    commandLine: j.command_line,
+  };
+}
+
+/** Fields that describe how and when, not what: a second `measure` of the same run may differ in them. */
+const INFORMATIONAL = new Set(["created_at", "command_line"]);
+
+/**
+ * Freezes `rec` as `<runDir>/run.json` (atomically). When the run dir
+ * already holds a record of the same run — equal in every field but
+ * `created_at` and `command_line` — it is kept as it is and returned, so a
+ * repeated `measure` continues the run it started. A record of a different
+ * run is never overwritten: `RunRecordError` names the fields that differ.
+ * Returns the record now in force.
+ */
+export function writeRunRecord(runDir: string, rec: RunRecord): RunRecord {
+  const path = join(runDir, RUN_RECORD_FILE);
+  const json = toJson(rec);
+  const checked = runRecordSchema.safeParse(json);
+  if (!checked.success) {
+    throw new TypeError(`Refusing to write an invalid run record:\n${z.prettifyError(checked.error)}`);
+  }
+  let existing: RunRecord | null;
+  try {
+    existing = readRunRecord(runDir);
+  } catch (err) {
+    if (err instanceof RunRecordError && err.problem === "missing") existing = null;
+    else throw err;
+  }
+  if (existing === null) {
+    mkdirSync(runDir, { recursive: true });
+    atomicWriteJson(path, json);
+    return rec;
+  }
+  const old = toJson(existing) as Record<string, unknown>;
+  const differ = Object.keys(json).filter((k) =>
+    !INFORMATIONAL.has(k) && JSON.stringify(old[k]) !== JSON.stringify((json as Record<string, unknown>)[k])
+  );
+  if (differ.length > 0) {
+    throw new RunRecordError(
+      path,
+      "other-run",
+      `Run dir ${JSON.stringify(runDir)} already holds another run (its ${differ.join(", ")} differ); ` +
+        `pick a new --run-dir, or \`outerloop resume\` the run it holds`,
+    );
+  }
+  return existing;
+}
+
+/**
+ * Reads `<runDir>/run.json`. Missing, unreadable, not JSON (a truncated
+ * file), or failing validation: a `RunRecordError` naming the file and each
+ * bad field. Only ever reads the file.
+ */
+export function readRunRecord(runDir: string): RunRecord {
+  const path = join(runDir, RUN_RECORD_FILE);
+  const json = readRunFile(path, runRecordSchema, "run record");
+  if (json === null) {
+    throw new RunRecordError(
+      path,
+      "missing",
+      `No run record at ${JSON.stringify(path)}: ${JSON.stringify(runDir)} is not a run dir made by \`outerloop measure\``,
+    );
+  }
+  return fromJson(json);
+}
+
+/**
+ * Reads and validates one JSON file of a run dir (`what` names it in
+ * messages): null when absent; a `RunRecordError` naming the file and each
+ * bad field when unreadable, not JSON or invalid. Never modifies the file:
+ * a damaged file stays for a person to look at.
+ */
+export function readRunFile<S extends z.ZodType>(path: string, schema: S, what: string): z.output<S> | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new RunRecordError(path, "unreadable", `Cannot read ${what} ${JSON.stringify(path)}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new RunRecordError(
+      path,
+      "damaged",
+      `The ${what} ${JSON.stringify(path)} is damaged (not JSON: ${(err as Error).message}); ` +
+        `it is left as it is for you to inspect`,
+      { cause: err },
+    );
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new RunRecordError(
+      path,
+      "invalid",
+      `The ${what} ${JSON.stringify(path)} is invalid; it is left as it is for you to inspect:\n` +
+        z.prettifyError(parsed.error),
+    );
+  }
+  return parsed.data;
+}

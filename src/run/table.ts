@@ -1,0 +1,74 @@
+import { type Decision, formatNumber } from "./decide.ts";
+
+/**
+ * Plain-text tables for people (stderr, `show`): no colours and no box
+ * characters, so they read the same in a terminal, a Slurm log file and an
+ * email. Machine readers use `--json` instead.
+ */
+
+/** Where a measure stands, as `show` reports it. */
+export type MeasureState = "done" | "pending" | "running" | "failed" | "not dispatched";
+
+/** One line of `show`'s measure table. */
+export interface MeasureStateRow {
+  readonly name: string;
+  readonly state: MeasureState;
+  /** The measured value, when done. */
+  readonly value?: number;
+  /** The scheduler job id, when one is known. */
+  readonly jobId?: string;
+  /** The scheduler's reason for a pending job (`Dependency`, `Resources`, …). */
+  readonly reason?: string;
+  /** Why a measure failed, in a sentence. */
+  readonly why?: string;
+}
+
+/** Columns padded to their widest cell; `right` columns right-aligned; trailing blanks trimmed. */
+function render(header: readonly string[], rows: readonly (readonly string[])[], right: ReadonlySet<number>): string {
+  const width = (s: string) => [...s].length;
+  const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ""))));
+  const line = (cells: readonly string[]) =>
+    cells.map((c, i) => {
+      const pad = " ".repeat((widths[i] ?? 0) - width(c));
+      return right.has(i) ? pad + c : c + pad;
+    }).join("  ").trimEnd();
+  return [line(header), ...rows.map(line)].join("\n");
+}
+
+/** A delta with its sign, so "+2" and "-0.5" read as changes. */
+function signed(n: number): string {
+  return n > 0 ? `+${formatNumber(n)}` : formatNumber(n);
+}
+
+/** The delta shown beside a candidate-side measure: `candidate` and `sib-<name>-cand`. */
+function deltaFor(decision: Decision, measure: string): number | undefined {
+  if (measure === "candidate") return decision.deltas["candidate"];
+  const sib = /^sib-(.*)-cand$/s.exec(measure);
+  return sib ? decision.deltas[`sib-${sib[1]}`] : undefined;
+}
+
+/**
+ * The decision for people: every measure with its value, the delta beside
+ * each candidate-side measure, then the verdict and every reason.
+ */
+export function formatDecisionTable(decision: Decision): string {
+  const rows = Object.entries(decision.values).map(([name, value]) => {
+    const delta = deltaFor(decision, name);
+    return [name, formatNumber(value), delta === undefined ? "" : signed(delta)];
+  });
+  const table = render(["measure", "value", "delta"], rows, new Set([1, 2]));
+  const reasons = decision.reasons.map((r) => `  - ${r}`);
+  return [table, "", `verdict: ${decision.verdict}`, ...reasons].join("\n") + "\n";
+}
+
+/** Where each measure of a run stands, for `outerloop show`. */
+export function formatMeasureStates(rows: readonly MeasureStateRow[]): string {
+  const cells = rows.map((r) => [
+    r.name,
+    r.state,
+    r.value === undefined ? "" : formatNumber(r.value),
+    r.jobId ?? "",
+    [r.reason, r.why].filter((s) => s !== undefined && s !== "").join("; "),
+  ]);
+  return render(["measure", "state", "value", "job", "detail"], cells, new Set([2])) + "\n";
+}
