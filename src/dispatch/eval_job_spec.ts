@@ -27,7 +27,9 @@ export interface EvalJobPlacement {
  * The JobSpec that runs an eval job script: the script itself (never
  * `--wrap`, since the script embeds user text), its log beside it, the
  * walltime clamped (it covers the checkout as well as the command), and the
- * GPUs per node the measure needs.
+ * GPUs per node the measure needs. Slurm reads `%` in `--output` as a
+ * pattern: a run dir holding one gets a differently named log (diagnostics
+ * only; the job's records are its own files).
  */
 export function evalJobSpec(script: string, p: EvalJobPlacement): JobSpec {
   if (!Number.isInteger(p.gpus) || p.gpus < 0) {

@@ -69,6 +69,21 @@ export interface EvalScriptInput {
  * The POSIX `sh` eval job. Every user value is assigned once, quoted, at the
  * top; the body reads them only as "$variables", so no value is ever parsed
  * as shell code — except the command, which `sh -c` runs on purpose.
+ *
+ * Choices a reader of the run dir relies on:
+ * - the checkout is `mktemp -d` under `$SLURM_TMPDIR`, else `$TMPDIR`, else
+ *   /tmp (node-local, never the user's working tree), cloned `--shared` so any
+ *   object the repo holds is readable in place without copying;
+ * - git and the command start from `env -i` plus the allowed variables; in a
+ *   container the measure env crosses `--cleanenv` as `APPTAINERENV_*` (any
+ *   value byte for byte, which `--env`'s comma-separated list cannot promise),
+ *   the eval dir and checkout are bound at their host paths;
+ * - setup failures (no checkout, no seed cache) record exit code 125 and say
+ *   why in output.log; TERM, INT and HUP all record 143 ("told to stop"), which
+ *   the measurer explains from the scheduler's end state;
+ * - the command runs in its own session: on a signal its group gets TERM, and
+ *   a watchdog outside the job's group KILLs it 5 s later and removes the
+ *   checkout even if the job script itself is killed first.
  */
 export function renderEvalScript(i: EvalScriptInput): string {
   const q = quoteWord;
