@@ -2,6 +2,9 @@ import type { CommandDef } from "citty";
 import { VERSION } from "../version.ts";
 import { cancelCommand } from "./cancel.ts";
 import { jobsCommand } from "./jobs.ts";
+import { measureCommand } from "./measure.ts";
+import { resumeCommand } from "./resume.ts";
+import { showCommand } from "./show.ts";
 import { statusCommand } from "./status.ts";
 import { submitCommand } from "./submit.ts";
 
@@ -12,6 +15,9 @@ export const subCommands: Record<string, CommandDef<any>> = {
   status: statusCommand,
   cancel: cancelCommand,
   jobs: jobsCommand,
+  measure: measureCommand,
+  resume: resumeCommand,
+  show: showCommand,
 };
 
 /** The root command, for usage text. */

@@ -31,6 +31,8 @@ const byName: Record<string, number> = {
   SlurmError: EXIT.scheduler,
   SlurmQueryError: EXIT.scheduler,
   CommandNotFoundError: EXIT.scheduler,
+  // another resume holds the run: it will carry it forward
+  RunLockedError: EXIT.parked,
 };
 
 /** The exit code for an error that reached the top. */
