@@ -1,0 +1,166 @@
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { describe, it } from "node:test";
+import { pathToFileURL } from "node:url";
+import { acquireRunLock, RunLockedError } from "../src/run/lock.ts";
+import { selfRunArgv } from "./helpers/self_runtime.ts";
+
+const runDir = () => mkdtempSync(join(tmpdir(), "ol-lock-"));
+const lockOf = (dir: string) => JSON.parse(readFileSync(join(dir, "lock"), "utf8")) as Record<string, unknown>;
+
+/** A pid that belonged to a process which has exited. */
+function deadPid(): number {
+  const r = spawnSync("sh", ["-c", "exit 0"]);
+  assert.equal(r.status, 0);
+  assert.ok(r.pid);
+  return r.pid;
+}
+
+function writeLock(dir: string, holder: { pid: number; host: string; acquired_at: string; token: string }): void {
+  writeFileSync(join(dir, "lock"), JSON.stringify(holder));
+}
+
+describe("acquireRunLock()", () => {
+  it("refuses a second acquire while the first holds the lock, and allows it after release", async () => {
+    const dir = runDir();
+    const first = await acquireRunLock(dir);
+    await assert.rejects(acquireRunLock(dir), (err: unknown) => {
+      assert.ok(err instanceof RunLockedError);
+      assert.equal(err.name, "RunLockedError");
+      assert.equal(err.holder?.pid, process.pid);
+      assert.match(err.message, new RegExp(`pid ${process.pid} on host "${hostname()}" since \\d{4}-`));
+      assert.match(err.message, /remove ".*\/lock"/);
+      return true;
+    });
+    first.release();
+    const third = await acquireRunLock(dir);
+    assert.equal(lockOf(dir)["pid"], process.pid);
+    third.release();
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it("breaks a lock whose holder on this host has exited, leaving nothing else behind", async () => {
+    const dir = runDir();
+    const pid = deadPid();
+    writeLock(dir, { pid, host: hostname(), acquired_at: new Date().toISOString(), token: "dead" });
+    const lock = await acquireRunLock(dir);
+    assert.equal(lockOf(dir)["pid"], process.pid);
+    assert.notEqual(lockOf(dir)["token"], "dead");
+    assert.deepEqual(readdirSync(dir), ["lock"]);
+    lock.release();
+  });
+
+  it("breaks a stale lock even when a crashed breaker left its break lock behind", async () => {
+    const dir = runDir();
+    const dead = { pid: deadPid(), host: hostname(), acquired_at: new Date().toISOString() };
+    writeLock(dir, { ...dead, token: "dead" });
+    writeFileSync(join(dir, "lock.break"), JSON.stringify({ ...dead, token: "dead-breaker" }));
+    const lock = await acquireRunLock(dir);
+    assert.equal(lockOf(dir)["pid"], process.pid);
+    assert.deepEqual(readdirSync(dir), ["lock"]);
+    lock.release();
+  });
+
+  it("respects a live holder's lock, on this host or another, until it is older than staleMs", async () => {
+    const dir = runDir();
+    const child = spawn("sh", ["-c", "read _"], { stdio: ["pipe", "ignore", "ignore"] });
+    try {
+      const t0 = Date.parse("2030-01-01T00:00:00Z");
+      writeLock(dir, { pid: child.pid!, host: hostname(), acquired_at: new Date(t0).toISOString(), token: "live" });
+      await assert.rejects(acquireRunLock(dir, { now: () => t0 + 1000 }), RunLockedError);
+      writeLock(dir, { pid: deadPid(), host: "elsewhere", acquired_at: new Date(t0).toISOString(), token: "far" });
+      await assert.rejects(acquireRunLock(dir, { now: () => t0 + 1000, staleMs: 5000 }), /host "elsewhere"/);
+      assert.equal(lockOf(dir)["token"], "far");
+      const lock = await acquireRunLock(dir, { now: () => t0 + 6000, staleMs: 5000 });
+      assert.equal(lockOf(dir)["pid"], process.pid);
+      lock.release();
+    } finally {
+      child.stdin.end();
+    }
+  });
+
+  it("respects an unreadable lock (one being written) until its file is older than staleMs", async () => {
+    const dir = runDir();
+    writeFileSync(join(dir, "lock"), "");
+    await assert.rejects(acquireRunLock(dir), (err: unknown) => {
+      assert.ok(err instanceof RunLockedError);
+      assert.equal(err.holder, null);
+      assert.match(err.message, /cannot be read/);
+      return true;
+    });
+    const lock = await acquireRunLock(dir, { now: () => Date.now() + 10_000, staleMs: 5000 });
+    assert.equal(lockOf(dir)["pid"], process.pid);
+    lock.release();
+  });
+
+  it("waits up to waitMs for a live holder to release", async () => {
+    const dir = runDir();
+    const first = await acquireRunLock(dir);
+    const second = acquireRunLock(dir, { waitMs: 10_000 });
+    setTimeout(() => first.release(), 100);
+    const lock = await second;
+    assert.equal(lockOf(dir)["pid"], process.pid);
+    lock.release();
+  });
+
+  it("release() of a lock that was broken and retaken leaves the new holder's lock", async () => {
+    const dir = runDir();
+    const lock = await acquireRunLock(dir);
+    writeLock(dir, { pid: process.pid, host: hostname(), acquired_at: new Date().toISOString(), token: "newer" });
+    lock.release();
+    assert.equal(lockOf(dir)["token"], "newer");
+  });
+});
+
+// Contender processes: each says "ready", waits for "go", tries once, says
+// "won" or "locked", and holds on (a winner keeps its lock) until stdin closes.
+const contender = `
+import { createInterface } from "node:readline";
+import { acquireRunLock, RunLockedError } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname!, "../src/run/lock.ts")).href)};
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+console.log("ready");
+await lines.next();
+try {
+  await acquireRunLock(process.argv[process.argv.length - 1]);
+  console.log("won");
+} catch (err) {
+  console.log(err instanceof RunLockedError ? "locked" : "error " + String(err));
+}
+await lines.next();
+`;
+
+async function race(dir: string, n: number): Promise<string[]> {
+  const script = join(mkdtempSync(join(tmpdir(), "ol-contender-")), "contender.ts");
+  writeFileSync(script, contender);
+  const [cmd, ...args] = selfRunArgv(script);
+  const kids = Array.from({ length: n }, () => spawn(cmd!, [...args, dir], { stdio: ["pipe", "pipe", "inherit"] }));
+  const readers = kids.map((k) => createInterface({ input: k.stdout! })[Symbol.asyncIterator]());
+  try {
+    for (const r of readers) assert.equal((await r.next()).value, "ready");
+    for (const k of kids) k.stdin!.write("go\n");
+    return await Promise.all(readers.map(async (r) => String((await r.next()).value)));
+  } finally {
+    for (const k of kids) k.stdin!.end();
+    await Promise.all(kids.map((k) => new Promise((res) => k.exitCode !== null ? res(null) : k.on("exit", res))));
+  }
+}
+
+describe("acquireRunLock() under contention", () => {
+  it("lets exactly one of 20 simultaneous processes take a free lock", async () => {
+    const results = await race(runDir(), 20);
+    assert.equal(results.filter((r) => r === "won").length, 1, results.join(","));
+    assert.equal(results.filter((r) => r === "locked").length, 19, results.join(","));
+  });
+
+  it("lets exactly one of 20 simultaneous processes break a dead holder's lock", async () => {
+    const dir = runDir();
+    writeLock(dir, { pid: deadPid(), host: hostname(), acquired_at: new Date().toISOString(), token: "dead" });
+    const results = await race(dir, 20);
+    assert.equal(results.filter((r) => r === "won").length, 1, results.join(","));
+    assert.equal(results.filter((r) => r === "locked").length, 19, results.join(","));
+  });
+});
