@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { spawn } from "../../src/runtime/spawn.ts";
+import { ensureBinary } from "../helpers/binary.ts";
+import { makeRepo } from "../helpers/git_repo.ts";
+
+/** A benchmark whose score is the content of `score`; `fail` makes it exit 1 after printing. */
+const bench = (score: string) => ({ "bench.sh": 'echo "working on $(cat score)"\nprintf \'{"score": %s}\\n\' "$(cat score)"\n', score });
+
+describe("outerloop measure (compiled binary, local backend)", () => {
+  let binary = "";
+  let repo = "";
+  let shas: string[] = [];
+  const home = mkdtempSync(join(tmpdir(), "e2e-home-"));
+
+  before(async () => {
+    binary = await ensureBinary();
+    ({ repo, shas } = await makeRepo([
+      bench("10"), // 0: base
+      bench("12"), // 1: better
+      bench("9"), // 2: worse
+      { "bench.sh": 'echo "loading data"\necho "Traceback: boom in layer 3" >&2\nexit 1\n' }, // 3: crashes
+      { "bench.sh": 'echo \'{"accuracy": 0.9}\'\n' }, // 4: wrong key
+      { "bench.sh": 'echo \'{"score": "fast"}\'\n' }, // 5: not a number
+      bench("13"), // 6: better again
+    ]));
+  });
+
+  function contract(extra: Record<string, unknown> = {}): string {
+    const file = join(mkdtempSync(join(tmpdir(), "contract-")), "contract.json");
+    writeFileSync(file, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1, ...extra }));
+    return file;
+  }
+
+  async function measure(base: number, cand: number, runDir: string, contractFile = contract(), ...more: string[]) {
+    return await spawn({
+      argv: [binary, "measure", "--compute", "local", "--repo", repo, "--base", shas[base]!, "--candidate", shas[cand]!,
+        "--contract", contractFile, "--run-dir", runDir, ...more],
+      env: { PATH: "/usr/bin:/bin", HOME: home },
+      timeoutMs: 60_000,
+    });
+  }
+  const runDir = () => join(mkdtempSync(join(tmpdir(), "e2e-runs-")), "run");
+
+  it("accepts a better candidate: exit 0, a table, and decision.json", async () => {
+    const dir = runDir();
+    const r = await measure(0, 1, dir);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stdout, /verdict: accept/);
+    const d = JSON.parse(readFileSync(join(dir, "decision.json"), "utf8"));
+    assert.equal(d.verdict, "accept");
+    assert.deepEqual(d.values, { baseline: 10, candidate: 12 });
+    assert.deepEqual(d.deltas, { candidate: 2 });
+    assert.equal(d.base_sha, shas[0]);
+  });
+
+  it("rejects a worse candidate with exit 10 and says why in JSON", async () => {
+    const r = await measure(0, 2, runDir(), contract(), "--json");
+    assert.equal(r.exitCode, 10, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.verdict, "reject");
+    assert.ok(out.reasons.length >= 1);
+  });
+
+  it("fails a crashing candidate with exit 3, showing the tail of its output", async () => {
+    const r = await measure(0, 3, runDir());
+    assert.equal(r.exitCode, 3, r.stderr);
+    assert.match(r.stderr, /measure candidate: Eval command exited with code 1/);
+    assert.match(r.stderr, /Traceback: boom in layer 3/);
+  });
+
+  it("fails a missing metric with exit 3 naming the keys found", async () => {
+    const r = await measure(0, 4, runDir());
+    assert.equal(r.exitCode, 3);
+    assert.match(r.stderr, /no metric "score".*keys present are "accuracy"/);
+  });
+
+  it("fails a non-numeric metric with exit 3 quoting the value", async () => {
+    const r = await measure(0, 5, runDir());
+    assert.equal(r.exitCode, 3);
+    assert.match(r.stderr, /is the string "fast"/);
+  });
+
+  it("reuses a cached baseline for a second candidate without running its job again", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "e2e-cache-"));
+    const cached = contract({ baseline: "cached" });
+    const first = await measure(0, 1, join(parent, "a"), cached);
+    assert.equal(first.exitCode, 0, first.stderr);
+    assert.ok(existsSync(join(parent, "baselines", `toy@${shas[0]}.json`)));
+    const second = await measure(0, 6, join(parent, "b"), cached, "--json");
+    assert.equal(second.exitCode, 0, second.stderr);
+    assert.equal(JSON.parse(second.stdout).baseline_source, "cached");
+    assert.deepEqual(JSON.parse(second.stdout).values, { baseline: 10, candidate: 13 });
+    assert.deepEqual(readdirSync(join(parent, "b")).filter((f) => f.startsWith("eval-baseline-")), []);
+  });
+
+  it("prints the same decision on resume of a decided run and changes nothing", async () => {
+    const dir = runDir();
+    const first = await measure(0, 1, dir);
+    const before = readFileSync(join(dir, "decision.json"), "utf8");
+    const files = readdirSync(dir).sort();
+    const again = await spawn({ argv: [binary, "resume", dir], env: { PATH: "/usr/bin:/bin", HOME: home } });
+    assert.equal(again.exitCode, 0, again.stderr);
+    assert.equal(again.stdout, first.stdout);
+    assert.equal(readFileSync(join(dir, "decision.json"), "utf8"), before);
+    assert.deepEqual(readdirSync(dir).sort(), files);
+  });
+
+  it("prints the plan on a dry run and writes nothing", async () => {
+    const dir = runDir();
+    const r = await measure(0, 1, dir, contract({ seed_env: "SEED" }), "--dry-run", "--json", "--seed", "5");
+    assert.equal(r.exitCode, 0, r.stderr);
+    const plan = JSON.parse(r.stdout);
+    assert.deepEqual(plan.measures.map((m: { name: string }) => m.name), ["baseline", "candidate"]);
+    assert.equal(plan.measures[1].tree_sha, shas[1]);
+    assert.deepEqual(plan.measures[0].env, { SEED: "5" });
+    assert.match(plan.measures[0].slot, new RegExp(`^baseline-${shas[0]}-[0-9a-f]{40}$`));
+    assert.match(plan.measures[0].job_name, /^eval-run-baseline-[0-9a-f]{16}$/);
+    assert.equal(existsSync(dir), false);
+  });
+
+  it("refuses a bad contract with exit 2 naming the file and the field", async () => {
+    const file = contract({ direction: "up" });
+    const r = await measure(0, 1, runDir(), file);
+    assert.equal(r.exitCode, 2);
+    assert.ok(r.stderr.includes(file), r.stderr);
+    assert.match(r.stderr, /direction/);
+  });
+
+  it("refuses a damaged run.json with exit 2 and leaves it as it was", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "e2e-damaged-"));
+    const damaged = '{"format": 1, "repo": ';
+    writeFileSync(join(dir, "run.json"), damaged);
+    const r = await spawn({ argv: [binary, "resume", dir], env: { PATH: "/usr/bin:/bin", HOME: home } });
+    assert.equal(r.exitCode, 2, r.stderr);
+    assert.match(r.stderr, /run\.json.*damaged/);
+    assert.equal(r.stderr.trim().split("\n").length, 1);
+    assert.equal(readFileSync(join(dir, "run.json"), "utf8"), damaged);
+    assert.deepEqual(readdirSync(dir), ["run.json"]);
+  });
+});
