@@ -26,8 +26,11 @@ const count = (min: number, fallback: number) =>
   z.number().int({ error: "expected a whole number" }).min(min, { error: `expected a whole number >= ${min}` })
     .default(fallback);
 
-/** An object refusing unknown keys, naming them and the keys it knows. */
-function strict<T extends z.core.$ZodLooseShape>(shape: T) {
+/**
+ * `z.strictObject` whose refusal of an unknown key names it and the keys it
+ * knows, so a typo reads as one. Shared by every run-dir file schema.
+ */
+export function strict<T extends z.core.$ZodLooseShape>(shape: T) {
   const known = Object.keys(shape).join(", ");
   return z.strictObject(shape, {
     error: (issue) =>

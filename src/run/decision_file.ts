@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { z } from "zod";
+import { strict } from "./contract.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import type { Decision } from "./decide.ts";
 import { readRunFile, shaSchema } from "./run_record.ts";
@@ -14,7 +15,7 @@ import { readRunFile, shaSchema } from "./run_record.ts";
 /** The file name inside the run dir. */
 export const DECISION_FILE = "decision.json";
 
-const decisionSchema = z.strictObject({
+const decisionSchema = strict({
   verdict: z.enum(["accept", "reject", "inconclusive"]),
   values: z.record(z.string(), z.number()),
   deltas: z.record(z.string(), z.number()),

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
-import { type Contract, contractFromJson, contractSchema, contractToJson } from "./contract.ts";
+import { type Contract, contractFromJson, contractSchema, contractToJson, strict } from "./contract.ts";
 
 /**
  * `run.json`: every input the plan depends on, frozen when `measure` starts,
@@ -18,7 +18,7 @@ export const RUN_RECORD_FILE = "run.json";
 /** A commit sha: 40 hex digits (64 in a SHA-256 repository), lowercase as git prints it. */
 export const shaSchema = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, { error: "expected a full lowercase commit sha" });
 
-const runRecordSchema = z.strictObject({
+const runRecordSchema = strict({
   format: z.literal(1, { error: "expected 1 (the only run record format this version reads)" }),
   created_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
   repo: z.string().startsWith("/", { error: "expected an absolute path" }),
@@ -174,7 +174,8 @@ export function writeRunRecord(runDir: string, rec: RunRecord): RunRecord {
     throw new RunRecordError(
       path,
       "other-run",
-      `Run dir ${JSON.stringify(runDir)} already holds another run (its ${differ.join(", ")} differ); ` +
+      `Run dir ${JSON.stringify(runDir)} already holds another run in ${JSON.stringify(path)} ` +
+        `(its ${differ.join(", ")} differ); ` +
         `pick a new --run-dir, or \`outerloop resume\` the run it holds`,
     );
   }

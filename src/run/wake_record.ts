@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { z } from "zod";
+import { strict } from "./contract.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import { readRunFile } from "./run_record.ts";
 
@@ -14,7 +15,7 @@ export const WAKE_RECORD_FILE = "wake.json";
 
 const jobId = z.string().regex(/^[0-9]+$/, { error: "expected a job id (digits only)" });
 
-const wakeSchema = z.strictObject({
+const wakeSchema = strict({
   job_id: jobId,
   dependency: z.string().nullable(),
   begin: z.string().nullable(),
