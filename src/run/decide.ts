@@ -38,6 +38,18 @@ function valueOf(values: Readonly<Record<string, number>>, name: string): number
   return v;
 }
 
+/** One base/candidate comparison: its delta, its improvement (signed by direction) and the words for it. */
+function compare(metric: string, direction: "maximize" | "minimize", base: number, cand: number) {
+  const delta = cand - base;
+  const better = direction === "maximize" ? "higher" : "lower";
+  const f = formatNumber;
+  return {
+    delta,
+    improvement: direction === "maximize" ? delta : -delta,
+    facts: `${metric} ${f(base)} -> ${f(cand)}, delta ${f(delta)}, ${better} is better`,
+  };
+}
+
 /**
  * Decides from the measured `values` (keyed by measure name). Improvement is
  * the delta for a maximized metric and minus the delta for a minimized one.
@@ -48,51 +60,44 @@ function valueOf(values: Readonly<Record<string, number>>, name: string): number
  * 4. Else it improved, but not by more than `minEffect`: inconclusive.
  */
 export function decide(contract: Contract, values: Readonly<Record<string, number>>): Decision {
-  const base = valueOf(values, "baseline");
-  const cand = valueOf(values, "candidate");
-  const delta = cand - base;
-  const deltas: Record<string, number> = { candidate: delta };
-  const improvement = contract.direction === "maximize" ? delta : -delta;
-  const better = contract.direction === "maximize" ? "higher" : "lower";
-  const pair = `${contract.metric} ${formatNumber(base)} -> ${formatNumber(cand)}, delta ${formatNumber(delta)}, ${better} is better`;
+  const f = formatNumber;
+  const main = compare(contract.metric, contract.direction, valueOf(values, "baseline"), valueOf(values, "candidate"));
+  const deltas: Record<string, number> = { candidate: main.delta };
 
   const sibReasons: string[] = [];
   const regressed: string[] = [];
   for (const sib of contract.siblings) {
-    const sBase = valueOf(values, `sib-${sib.name}-base`);
-    const sCand = valueOf(values, `sib-${sib.name}-cand`);
-    const sDelta = sCand - sBase;
-    deltas[`sib-${sib.name}`] = sDelta;
-    const sImprovement = sib.direction === "maximize" ? sDelta : -sDelta;
-    const sBetter = sib.direction === "maximize" ? "higher" : "lower";
-    const facts = `${sib.metric} ${formatNumber(sBase)} -> ${formatNumber(sCand)}, delta ${formatNumber(sDelta)}, ${sBetter} is better`;
-    if (sImprovement < -sib.tolerance) {
-      regressed.push(sib.name);
-      sibReasons.push(
-        `Sibling "${sib.name}" regressed beyond its tolerance ${formatNumber(sib.tolerance)}: ${facts}.`,
-      );
-    } else {
-      sibReasons.push(`Sibling "${sib.name}" held within its tolerance ${formatNumber(sib.tolerance)}: ${facts}.`);
-    }
+    const s = compare(
+      sib.metric,
+      sib.direction,
+      valueOf(values, `sib-${sib.name}-base`),
+      valueOf(values, `sib-${sib.name}-cand`),
+    );
+    deltas[`sib-${sib.name}`] = s.delta;
+    const held = s.improvement >= -sib.tolerance;
+    if (!held) regressed.push(`"${sib.name}"`);
+    const how = held ? "held within" : "regressed beyond";
+    sibReasons.push(`Sibling "${sib.name}" ${how} its tolerance ${f(sib.tolerance)}: ${s.facts}.`);
   }
 
   let verdict: Verdict;
-  let main: string;
+  let reason: string;
   if (regressed.length > 0) {
     verdict = "reject";
-    const on = improvement > 0 ? "improved" : "did not improve";
-    main = `The candidate ${on} on the benchmark (${pair}) but is rejected: ` +
-      `sibling${regressed.length > 1 ? "s" : ""} ${regressed.map((n) => `"${n}"`).join(", ")} regressed.`;
-  } else if (improvement > contract.minEffect) {
+    const on = main.improvement > 0 ? "improved" : "did not improve";
+    reason = `The candidate ${on} on the benchmark (${main.facts}) but is rejected: ` +
+      `sibling${regressed.length > 1 ? "s" : ""} ${regressed.join(", ")} regressed.`;
+  } else if (main.improvement > contract.minEffect) {
     verdict = "accept";
-    main = `The candidate improved on the baseline by ${formatNumber(improvement)}, above min_effect ${formatNumber(contract.minEffect)}: ` +
-      `${pair}.`;
-  } else if (improvement <= 0) {
+    reason = `The candidate improved on the baseline by ${f(main.improvement)}, ` +
+      `above min_effect ${f(contract.minEffect)}: ${main.facts}.`;
+  } else if (main.improvement <= 0) {
     verdict = "reject";
-    main = `The candidate did not improve on the baseline: ${pair}.`;
+    reason = `The candidate did not improve on the baseline: ${main.facts}.`;
   } else {
     verdict = "inconclusive";
-    main = `The candidate improved by ${formatNumber(improvement)}, at or below min_effect ${formatNumber(contract.minEffect)}: ${pair}.`;
+    reason = `The candidate improved by ${f(main.improvement)}, ` +
+      `at or below min_effect ${f(contract.minEffect)}: ${main.facts}.`;
   }
-  return { verdict, values: { ...values }, deltas, reasons: [main, ...sibReasons] };
+  return { verdict, values: { ...values }, deltas, reasons: [reason, ...sibReasons] };
 }

@@ -16,7 +16,9 @@ import { type Contract, contractFromJson, contractSchema, contractToJson, strict
 export const RUN_RECORD_FILE = "run.json";
 
 /** A commit sha: 40 hex digits (64 in a SHA-256 repository), lowercase as git prints it. */
-export const shaSchema = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, { error: "expected a full lowercase commit sha" });
+export const shaSchema = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
+  error: "expected a full lowercase commit sha",
+});
 
 const runRecordSchema = strict({
   format: z.literal(1, { error: "expected 1 (the only run record format this version reads)" }),
@@ -194,7 +196,8 @@ export function readRunRecord(runDir: string): RunRecord {
     throw new RunRecordError(
       path,
       "missing",
-      `No run record at ${JSON.stringify(path)}: ${JSON.stringify(runDir)} is not a run dir made by \`outerloop measure\``,
+      `No run record at ${JSON.stringify(path)}: ` +
+        `${JSON.stringify(runDir)} is not a run dir made by \`outerloop measure\``,
     );
   }
   return fromJson(json);
@@ -212,9 +215,8 @@ export function readRunFile<S extends z.ZodType>(path: string, schema: S, what: 
     text = readFileSync(path, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new RunRecordError(path, "unreadable", `Cannot read ${what} ${JSON.stringify(path)}: ${(err as Error).message}`, {
-      cause: err,
-    });
+    const why = (err as Error).message;
+    throw new RunRecordError(path, "unreadable", `Cannot read ${what} ${JSON.stringify(path)}: ${why}`, { cause: err });
   }
   let json: unknown;
   try {
