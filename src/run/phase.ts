@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Compute } from "../compute/compute.ts";
+import { SlurmError } from "../compute/errors.ts";
 import { log } from "../log.ts";
 import { DispatchSettings } from "../measure/dispatch_settings.ts";
 import { MeasurementPending } from "../measure/pending.ts";
@@ -71,8 +72,17 @@ async function pass(runDir: string, r: RunRecord, deps: PhaseDeps): Promise<Phas
   } catch (err) {
     if (!(err instanceof MeasurementPending)) throw err;
     if (r.compute === "local") throw new Error(`The local backend parked unexpectedly: ${err.message}`);
-    const wake = await submitWake(deps.compute, r, runDir, err, deps.self);
-    return { kind: "parked", pending: err.jobIds, wake };
+    try {
+      const wake = await submitWake(deps.compute, r, runDir, err, deps.self);
+      return { kind: "parked", pending: err.jobIds, wake };
+    } catch (submitErr) {
+      if (!(submitErr instanceof SlurmError)) throw submitErr;
+      throw new SlurmError(
+        `Cannot submit the wake job (${submitErr.message}). Nothing is lost: the dispatched jobs and the run ` +
+          `records are intact; run "outerloop resume ${runDir}" once the scheduler answers`,
+        { cause: submitErr },
+      );
+    }
   }
   const values: Record<string, number> = {};
   for (const m of plan) values[m.name] = m.name === "baseline" && cached !== null ? cached : measured[m.name]!;

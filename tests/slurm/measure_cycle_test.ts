@@ -1,0 +1,164 @@
+/**
+ * The main job on the real testbed: the measurer in-process (dispatch → park
+ * → jobs finish → results), then the compiled binary through the whole cycle
+ * — measure parks (75), the wake job runs `resume` inside Slurm, the decision
+ * appears — plus a cancelled eval job and a slurmctld outage during a resume.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SlurmCompute } from "../../src/compute/slurm.ts";
+import { pinSha } from "../../src/dispatch/pin.ts";
+import { DispatchSettings } from "../../src/measure/dispatch_settings.ts";
+import { MeasurementPending } from "../../src/measure/pending.ts";
+import { planMeasures } from "../../src/measure/plan.ts";
+import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
+import { ensureBinary } from "../helpers/binary.ts";
+import { makeRepo } from "../helpers/git_repo.ts";
+import { liveIt, observeState, slurmCommand, testbed, waitFor } from "../helpers/slurm_live.ts";
+
+/** Reports its score, the commit it runs on and where, so the test can check the checkout. */
+const bench = (score: string, sleep = "0") => ({
+  "bench.sh": `sleep ${sleep}\nprintf '{"score": %s, "sha": "%s", "cwd": "%s"}\\n' "$(cat score)" "$(git rev-parse HEAD)" "$PWD"\n`,
+  score,
+  sleep,
+});
+
+function contract(): string {
+  const file = join(mkdtempSync(join(tmpdir(), "live-contract-")), "contract.json");
+  writeFileSync(file, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", seed_env: "SEED", eval_minutes: 2 }));
+  return file;
+}
+
+async function cli(binary: string, ...args: string[]): Promise<SpawnResult> {
+  return await spawn({ argv: [binary, ...args], timeoutMs: 180_000, output: "separate" });
+}
+
+async function measure(binary: string, repo: string, base: string, cand: string, runDir: string): Promise<SpawnResult> {
+  return await cli(binary, "measure", "--compute", "slurm", "--account", "acct_a", "--partition", "cpu", "--repo", repo,
+    "--base", base, "--candidate", cand, "--contract", contract(), "--run-dir", runDir, "--json");
+}
+
+/** The eval dirs' result.json files, by measure name. */
+function results(runDir: string): Record<string, { score: number; sha: string; cwd: string }> {
+  const out: Record<string, { score: number; sha: string; cwd: string }> = {};
+  for (const d of readdirSync(runDir).filter((f) => f.startsWith("eval-"))) {
+    const name = d.slice(5).split("-")[0]!;
+    const lines = readFileSync(join(runDir, d, "stdout.log"), "utf8").trim().split("\n");
+    out[name] = JSON.parse(lines.at(-1)!);
+  }
+  return out;
+}
+
+liveIt("the measurer dispatches to Slurm, parks, and reads both results once the jobs finish", 120_000, async () => {
+  const { repo, shas } = await makeRepo([bench("10", "1"), bench("12", "1")]);
+  const [base, cand] = shas as [string, string];
+  await pinSha(repo, base);
+  await pinSha(repo, cand);
+  const runDir = join(mkdtempSync(join(tmpdir(), "live-measurer-")), "run");
+  const compute = new SlurmCompute();
+  const measurer = new DispatchSettings({ compute, local: false, image: "", account: "acct_a", partition: "cpu" })
+    .measurer(runDir, repo, 2, `lm${Date.now().toString(36)}`);
+  const plan = planMeasures({ command: "sh bench.sh", metric: "score", baseSha: base, candidateSha: cand, seedEnv: "SEED", seed: 3 });
+  const parked = await measurer.results(plan).then(() => null, (e) => e);
+  assert.ok(parked instanceof MeasurementPending, String(parked));
+  assert.equal(parked.jobIds.length, 2);
+  // a second pass while they are queued or running parks on the same ids, submitting nothing new
+  const again = await measurer.results(plan).then(() => null, (e) => e);
+  if (again instanceof MeasurementPending && again.jobIds.length > 0) assert.deepEqual(again.jobIds, parked.jobIds);
+  const values = await waitFor(
+    () => measurer.results(plan).catch((e) => (e instanceof MeasurementPending ? null : Promise.reject(e))),
+    (v) => v !== null,
+    90_000,
+    500,
+  );
+  assert.deepEqual(values, { baseline: 10, candidate: 12 });
+  for (const id of parked.jobIds) observeState(await compute.status(id));
+});
+
+liveIt("measure parks with exit 75, the wake job resumes inside Slurm, and the decision appears", 180_000, async () => {
+  const binary = await ensureBinary();
+  const { repo, shas } = await makeRepo([bench("10", "2"), bench("12", "2")]);
+  const [base, cand] = shas as [string, string];
+  writeFileSync(join(repo, "score"), "999"); // a dirty working tree the jobs must not see
+  const runDir = join(mkdtempSync(join(tmpdir(), "live-cycle-")), "cycle");
+  const started = Date.now();
+  const r = await measure(binary, repo, base, cand, runDir);
+  assert.equal(r.exitCode, 75, r.stderr);
+  const parked = JSON.parse(r.stdout);
+  assert.equal(parked.status, "parked");
+  assert.equal(parked.pending.length, 2);
+  assert.equal(parked.dependency, `afterany:${parked.pending.join(":")}`);
+  const wake = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8"));
+  assert.equal(wake.job_id, parked.wake_job);
+  // the wake job runs this binary's resume on the run dir
+  const command = await slurmCommand(["scontrol", "show", "job", wake.job_id]);
+  assert.match(command, /Dependency=afterany:/);
+
+  await waitFor(async () => existsSync(join(runDir, "decision.json")), Boolean, 150_000, 500);
+  const elapsed = Date.now() - started;
+  process.stderr.write(`live-slurm cycle: measure -> decision.json in ${elapsed} ms\n`);
+  const decision = JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8"));
+  assert.equal(decision.verdict, "accept");
+  assert.deepEqual(decision.values, { baseline: 10, candidate: 12 });
+  assert.match(readFileSync(join(runDir, "wake.out"), "utf8"), /verdict: accept/);
+  const res = results(runDir);
+  assert.equal(res["baseline"]!.sha, base);
+  assert.equal(res["candidate"]!.sha, cand);
+  for (const x of Object.values(res)) {
+    assert.notEqual(x.cwd, repo);
+    assert.match(x.cwd, /outerloop-eval\.[^/]+\/tree$/);
+    assert.equal(existsSync(x.cwd), false, "the checkout was not removed");
+  }
+  observeState(await new SlurmCompute().status(wake.job_id));
+});
+
+liveIt("a cancelled eval job fails the run with exit 3 explaining the cancel", 150_000, async () => {
+  const binary = await ensureBinary();
+  const { repo, shas } = await makeRepo([bench("10", "0"), bench("12", "300")]);
+  const runDir = join(mkdtempSync(join(tmpdir(), "live-cancel-")), "cancel");
+  const r = await measure(binary, repo, shas[0]!, shas[1]!, runDir);
+  assert.equal(r.exitCode, 75, r.stderr);
+  const candDir = readdirSync(runDir).find((f) => f.startsWith("eval-candidate-"))!;
+  const candJob = readFileSync(join(runDir, candDir, "submitted"), "utf8").trim();
+  const compute = new SlurmCompute();
+  await waitFor(() => compute.status(candJob), (s) => s === "RUNNING", 60_000);
+  await compute.cancel(candJob);
+  await waitFor(() => compute.status(candJob).then(observeState), (s) => s.startsWith("CANCELLED"), 60_000);
+  await waitFor(async () => existsSync(join(runDir, candDir, "exit-code")), Boolean, 30_000);
+  const resumed = await cli(binary, "resume", runDir);
+  assert.equal(resumed.exitCode, 3, resumed.stderr);
+  assert.match(resumed.stderr, /measure candidate was cancelled \(exit 143\)/);
+  assert.equal(existsSync(join(runDir, "decision.json")), false);
+});
+
+liveIt("a resume during a slurmctld outage exits 4 or 75 and loses nothing; the next resume completes", 180_000, async () => {
+  const binary = await ensureBinary();
+  const { repo, shas } = await makeRepo([bench("10", "3"), bench("9", "3")]);
+  const runDir = join(mkdtempSync(join(tmpdir(), "live-outage-")), "outage");
+  const r = await measure(binary, repo, shas[0]!, shas[1]!, runDir);
+  assert.equal(r.exitCode, 75, r.stderr);
+  const runJson = readFileSync(join(runDir, "run.json"), "utf8");
+  await testbed("stop", "slurmctld");
+  let during: SpawnResult;
+  try {
+    during = await cli(binary, "resume", runDir);
+  } finally {
+    await testbed("start", "slurmctld");
+  }
+  assert.ok(during.exitCode === 4 || during.exitCode === 75, `exit ${during.exitCode}: ${during.stderr}`);
+  assert.match(during.stderr, /resume/);
+  assert.equal(readFileSync(join(runDir, "run.json"), "utf8"), runJson);
+  const final = await waitFor(
+    async () => {
+      const x = await cli(binary, "resume", runDir, "--json");
+      return x.exitCode === 75 ? null : x;
+    },
+    (x) => x !== null,
+    150_000,
+    2000,
+  );
+  assert.equal(final!.exitCode, 10, final!.stderr);
+  assert.equal(JSON.parse(final!.stdout).verdict, "reject");
+});
