@@ -37,7 +37,12 @@ export async function runPhase(runDir: string, deps: PhaseDeps): Promise<PhaseOu
   const decided = readDecision(runDir);
   if (decided) return { kind: "decided", decision: decided, fresh: false };
   const record = readRunRecord(runDir);
-  const lock = await acquireRunLock(runDir, { waitMs: deps.lockWaitMs ?? 0 });
+  // a local pass measures synchronously and may outlast any age limit; its
+  // holder's liveness (same host, pid) is what decides there
+  const lock = await acquireRunLock(runDir, {
+    waitMs: deps.lockWaitMs ?? 0,
+    ...(record.compute === "local" ? { staleMs: Number.POSITIVE_INFINITY } : {}),
+  });
   try {
     // another pass may have decided while we waited for the lock
     const now = readDecision(runDir);

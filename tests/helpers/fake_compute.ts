@@ -59,7 +59,7 @@ export class FakeCompute implements Compute {
   async jobPartition(): Promise<string> {
     return "";
   }
-  async cancel(): Promise<void> {}
+  async cancel(_jobId: string): Promise<void> {}
 }
 
 /** Writes what a finished eval job leaves: a result and, last, its exit code. */

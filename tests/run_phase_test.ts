@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { SlurmError } from "../src/compute/errors.ts";
+import { withDefaults } from "../src/compute/job_spec.ts";
+import { quoteCommand } from "../src/compute/quote.ts";
+import { parseContract } from "../src/run/contract.ts";
+import { runPhase } from "../src/run/phase.ts";
+import { type RunRecord, writeRunRecord } from "../src/run/run_record.ts";
+import { BLIND_WAKE_SECONDS } from "../src/run/wake.ts";
+import { FakeCompute, finishEvalJob } from "./helpers/fake_compute.ts";
+
+const SELF = ["/opt/bin/outerloop"];
+
+function record(runDir: string): RunRecord {
+  const r: RunRecord = {
+    format: 1,
+    createdAt: new Date().toISOString(),
+    repo: "/repo",
+    baseRef: "main~1",
+    candidateRef: "main",
+    baseSha: "a".repeat(40),
+    candidateSha: "b".repeat(40),
+    contract: parseContract({ name: "toy", command: "sh bench.sh", metric: "score", seed_env: "SEED" }, "test"),
+    contractPath: "/c.json",
+    seed: 9,
+    runTag: "t1",
+    image: "",
+    account: "acct",
+    partition: "cpu",
+    gpuPartition: "",
+    gpuAccount: "",
+    compute: "slurm",
+    seedCache: null,
+    commandLine: [],
+  };
+  writeRunRecord(runDir, r);
+  return r;
+}
+
+const newRun = () => {
+  const runDir = mkdtempSync(join(tmpdir(), "phase-"));
+  return { runDir, rec: record(runDir) };
+};
+
+describe("runPhase()", () => {
+  it("parks behind one afterany wake that resumes this run dir", async () => {
+    const { runDir } = newRun();
+    const compute = new FakeCompute();
+    const outcome = await runPhase(runDir, { compute, self: SELF });
+    assert.equal(outcome.kind, "parked");
+    const wake = withDefaults(compute.submitted.at(-1)!);
+    assert.equal(wake.dependency, "afterany:1000:1001");
+    assert.equal(wake.command, quoteCommand([...SELF, "resume", runDir]));
+    assert.equal(wake.output, join(runDir, "wake.out"));
+    const recorded = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8"));
+    assert.equal(recorded.job_id, "1002");
+    assert.deepEqual(recorded.pending, ["1000", "1001"]);
+  });
+
+  it("submits a deadline wake when the queue cannot be read", async () => {
+    const { runDir } = newRun();
+    const compute = new FakeCompute();
+    compute.live = null;
+    const outcome = await runPhase(runDir, { compute, self: SELF });
+    assert.equal(outcome.kind, "parked");
+    assert.equal(compute.submitted.length, 1, "only the wake: nothing may be dispatched blind");
+    assert.equal(withDefaults(compute.submitted[0]!).begin, `now+${BLIND_WAKE_SECONDS}`);
+    assert.equal(withDefaults(compute.submitted[0]!).dependency, "");
+  });
+
+  it("falls back to a deadline wake when sbatch refuses the dependency", async () => {
+    const { runDir } = newRun();
+    const compute = new FakeCompute();
+    const submit = compute.submit.bind(compute);
+    compute.submit = async (spec) => {
+      if (spec.dependency) throw new SlurmError("sbatch failed (1): Job dependency problem");
+      return await submit(spec);
+    };
+    await runPhase(runDir, { compute, self: SELF });
+    assert.equal(JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8")).begin, `now+${BLIND_WAKE_SECONDS}`);
+  });
+
+  it("never dispatches a measure twice when two resumes run at once", async () => {
+    const { runDir } = newRun();
+    const compute = new FakeCompute();
+    const both = await Promise.allSettled([
+      runPhase(runDir, { compute, self: SELF }),
+      runPhase(runDir, { compute, self: SELF }),
+    ]);
+    const evalSubmits = compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
+    assert.equal(evalSubmits.length, 2);
+    assert.equal(new Set(evalSubmits.map((s) => s.jobName)).size, 2);
+    const rejected = both.filter((b) => b.status === "rejected");
+    for (const r of rejected) assert.equal((r as PromiseRejectedResult).reason.name, "RunLockedError");
+    // a later pass finds the jobs live and submits nothing but a new wake
+    compute.live = new Map(evalSubmits.map((s, i) => [s.jobName, [String(1000 + i)]]));
+    await runPhase(runDir, { compute, self: SELF });
+    assert.equal(compute.submitted.filter((s) => s.jobName.startsWith("eval-")).length, 2);
+  });
+
+  it("cancels the previous queued wake when it parks again", async () => {
+    const { runDir } = newRun();
+    const compute = new FakeCompute();
+    const cancelled: string[] = [];
+    compute.cancel = async (id: string) => {
+      cancelled.push(id);
+    };
+    await runPhase(runDir, { compute, self: SELF });
+    const firstWake = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8")).job_id;
+    compute.live = new Map(compute.submitted.filter((s) => s.jobName.startsWith("eval-")).map((s, i) => [s.jobName, [String(1000 + i)]]));
+    await runPhase(runDir, { compute, self: SELF });
+    assert.deepEqual(cancelled, [firstWake]);
+  });
+
+  it("decides once every job has finished, and a decided run answers unchanged", async () => {
+    const { runDir } = newRun();
+    const compute = new FakeCompute();
+    let score = 10;
+    compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { score: score++ });
+    const first = await runPhase(runDir, { compute, self: SELF });
+    assert.equal(first.kind, "decided");
+    assert.equal(first.kind === "decided" && first.decision.verdict, "accept");
+    const bytes = readFileSync(join(runDir, "decision.json"), "utf8");
+    const calls = compute.calls.length;
+    const again = await runPhase(runDir, { compute, self: SELF });
+    assert.equal(again.kind === "decided" && again.fresh, false);
+    assert.equal(compute.calls.length, calls);
+    assert.equal(readFileSync(join(runDir, "decision.json"), "utf8"), bytes);
+  });
+
+  it("explains a failed wake submission and keeps every record", async () => {
+    const { runDir } = newRun();
+    const compute = new FakeCompute();
+    const submit = compute.submit.bind(compute);
+    compute.submit = async (spec) => {
+      if (spec.jobName.startsWith("wake-")) throw new SlurmError("sbatch failed (1): Unable to contact slurm controller");
+      return await submit(spec);
+    };
+    const runJson = readFileSync(join(runDir, "run.json"), "utf8");
+    await assert.rejects(runPhase(runDir, { compute, self: SELF }), (e: unknown) =>
+      e instanceof SlurmError && /Cannot submit the wake job.*Nothing is lost.*outerloop resume/.test(e.message));
+    assert.equal(readFileSync(join(runDir, "run.json"), "utf8"), runJson);
+  });
+});
