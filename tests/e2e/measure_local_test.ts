@@ -57,6 +57,32 @@ describe("outerloop measure (compiled binary, local backend)", () => {
     assert.equal(d.base_sha, shas[0]);
   });
 
+  it("shows a decided run: every measure done with its value, and the verdict", async () => {
+    const dir = runDir();
+    await measure(0, 1, dir);
+    const r = await spawn({ argv: [binary, "show", dir, "--json"], env: { PATH: "/usr/bin:/bin", HOME: home } });
+    assert.equal(r.exitCode, 0, r.stderr);
+    const shown = JSON.parse(r.stdout);
+    assert.deepEqual(shown.measures.map((m: { name: string; state: string; value: number }) => [m.name, m.state, m.value]), [
+      ["baseline", "done", 10],
+      ["candidate", "done", 12],
+    ]);
+    assert.equal(shown.verdict, "accept");
+    const text = await spawn({ argv: [binary, "show", dir], env: { PATH: "/usr/bin:/bin", HOME: home } });
+    assert.match(text.stdout, /baseline\s+done\s+10/);
+    assert.match(text.stdout, /verdict: accept/);
+  });
+
+  it("shows a failed measure with why", async () => {
+    const dir = runDir();
+    await measure(0, 3, dir);
+    const r = await spawn({ argv: [binary, "show", dir, "--json"], env: { PATH: "/usr/bin:/bin", HOME: home } });
+    const cand = JSON.parse(r.stdout).measures[1];
+    assert.equal(cand.state, "failed");
+    assert.match(cand.why, /exited with code 1/);
+    assert.equal(JSON.parse(r.stdout).verdict, null);
+  });
+
   it("rejects a worse candidate with exit 10 and says why in JSON", async () => {
     const r = await measure(0, 2, runDir(), contract(), "--json");
     assert.equal(r.exitCode, 10, r.stderr);

@@ -92,9 +92,17 @@ liveIt("measure parks with exit 75, the wake job resumes inside Slurm, and the d
   assert.equal(parked.dependency, `afterany:${parked.pending.join(":")}`);
   const wake = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8"));
   assert.equal(wake.job_id, parked.wake_job);
-  // the wake job runs this binary's resume on the run dir
   const command = await slurmCommand(["scontrol", "show", "job", wake.job_id]);
   assert.match(command, /Dependency=afterany:/);
+  // show, while parked: each measure with its job id, the wake job, no verdict
+  const shown = await cli(binary, "show", runDir, "--json");
+  assert.equal(shown.exitCode, 0, shown.stderr);
+  const s = JSON.parse(shown.stdout);
+  for (const m of s.measures) {
+    assert.ok(["pending", "running", "done"].includes(m.state), JSON.stringify(m));
+    if (m.state !== "done") assert.ok(parked.pending.includes(m.job_id), JSON.stringify(m));
+  }
+  assert.equal(s.wake.job_id, wake.job_id);
 
   await waitFor(async () => existsSync(join(runDir, "decision.json")), Boolean, 150_000, 500);
   const elapsed = Date.now() - started;
