@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { alive } from "./helpers/proc.ts";
 import { SlurmError } from "../src/compute/errors.ts";
 import { LocalCompute } from "../src/compute/local.ts";
 import { GONE } from "../src/compute/states.ts";
@@ -10,13 +11,6 @@ import { GONE } from "../src/compute/states.ts";
 const tmp = () => mkdtempSync(join(tmpdir(), "local-"));
 const base = { jobName: "j", account: "", partition: "", timeMinutes: 1 };
 
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 describe("LocalCompute", () => {
   it("runs a command synchronously: COMPLETED at submit, output in the spec's file", async () => {

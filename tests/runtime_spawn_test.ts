@@ -3,17 +3,9 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { alive } from "./helpers/proc.ts";
 import { CommandNotFoundError, spawn } from "../src/runtime/spawn.ts";
 
-function alive(pid: number): boolean {
-  // a zombie is dead for our purposes
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return false;
-  }
-}
 
 describe("spawn()", () => {
   it("captures stdout and stderr apart with the exit code", async () => {

@@ -4,16 +4,10 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { alive } from "./helpers/proc.ts";
 import { selfRunArgv } from "./helpers/self_runtime.ts";
 import { waitFor } from "./helpers/wait.ts";
 
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 describe("a terminated outerloop process", () => {
   it("kills the process group of the job it was running", { timeout: 20_000 }, async () => {

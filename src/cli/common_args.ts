@@ -12,6 +12,12 @@ export const computeArgs = {
   json: { type: "boolean", description: "Machine-readable output on stdout" },
 } as const;
 
+/** The arguments of the commands that act on one run dir. */
+export const runDirArgs = {
+  runDir: { type: "positional", description: "The run directory", required: true },
+  json: { type: "boolean", description: "Machine-readable output on stdout" },
+} as const;
+
 /** The backend mode from `--compute`, else from AUTORESEARCH_COMPUTE. */
 export function resolveMode(flag: unknown, env = process.env): ComputeMode {
   if (flag === undefined || flag === "") return modeFromEnv(env);

@@ -4,6 +4,7 @@ import { computeFor } from "../compute/index.ts";
 import { runPhase } from "../run/phase.ts";
 import { readRunRecord } from "../run/run_record.ts";
 import { selfCommand } from "../runtime/self.ts";
+import { runDirArgs } from "./common_args.ts";
 import { reportOutcome } from "./run_output.ts";
 
 /** How long a resume waits for another process holding the run lock. */
@@ -12,10 +13,7 @@ const LOCK_WAIT_MS = 120_000;
 /** `outerloop resume RUN_DIR`: what the wake job runs; safe to run by hand, any number of times. */
 export const resumeCommand = defineCommand({
   meta: { name: "resume", description: "Continue a run from its run.json: read results, dispatch, park again, or decide" },
-  args: {
-    runDir: { type: "positional", description: "The run directory", required: true },
-    json: { type: "boolean", description: "Machine-readable output on stdout" },
-  },
+  args: runDirArgs,
   async run({ args }) {
     const runDir = resolve(args.runDir);
     const record = readRunRecord(runDir);

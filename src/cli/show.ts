@@ -4,15 +4,12 @@ import { computeFor } from "../compute/index.ts";
 import { readRunRecord } from "../run/run_record.ts";
 import { runStatus } from "../run/run_status.ts";
 import { formatDecisionTable, formatMeasureStates } from "../run/table.ts";
-import { out } from "./common_args.ts";
+import { out, runDirArgs } from "./common_args.ts";
 
 /** `outerloop show RUN_DIR`: where a run stands, changing nothing. */
 export const showCommand = defineCommand({
   meta: { name: "show", description: "Where a run stands: each measure's state, the wake job, the verdict" },
-  args: {
-    runDir: { type: "positional", description: "The run directory", required: true },
-    json: { type: "boolean", description: "Machine-readable output on stdout" },
-  },
+  args: runDirArgs,
   async run({ args }) {
     const runDir = resolve(args.runDir);
     const record = readRunRecord(runDir);
