@@ -30,12 +30,6 @@ export function resolveCompute(flag: unknown): Compute {
   return computeFor(resolveMode(flag));
 }
 
-/** A flag that may be repeated, as a list. */
-export function many(value: unknown): string[] {
-  if (value === undefined || value === false) return [];
-  return (Array.isArray(value) ? value : [value]).map(String);
-}
-
 /** A whole number flag ≥ `min`, or the default when absent. */
 export function intFlag(name: string, value: unknown, fallback: number, min = 0): number {
   if (value === undefined || value === "") return fallback;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { after } from "node:test";
+import { after, before } from "node:test";
 import { SlurmError, SlurmQueryError } from "../../src/compute/errors.ts";
 import type { JobSpec } from "../../src/compute/job_spec.ts";
 import { SlurmCompute } from "../../src/compute/slurm.ts";
@@ -62,9 +62,11 @@ async function showJob(id: string): Promise<Map<string, string>> {
   return fields;
 }
 
-setLogLevel("quiet");
+// SlurmCompute logs each submission; scoped to this file (bun shares modules across files)
+before(() => setLogLevel("quiet"));
 
 after(async () => {
+  setLogLevel("info");
   if (live.kind !== "run") return;
   for (const id of submitted) await compute.cancel(id);
   if (workDir) rmSync(workDir, { recursive: true, force: true });
