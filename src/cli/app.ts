@@ -1,23 +1,22 @@
 import type { CommandDef } from "citty";
 import { VERSION } from "../version.ts";
-import { cancelCommand } from "./cancel.ts";
-import { jobsCommand } from "./jobs.ts";
-import { measureCommand } from "./measure.ts";
-import { resumeCommand } from "./resume.ts";
-import { showCommand } from "./show.ts";
-import { statusCommand } from "./status.ts";
-import { submitCommand } from "./submit.ts";
 
-/** Every subcommand, by name. */
 // deno-lint-ignore no-explicit-any
-export const subCommands: Record<string, CommandDef<any>> = {
-  submit: submitCommand,
-  status: statusCommand,
-  cancel: cancelCommand,
-  jobs: jobsCommand,
-  measure: measureCommand,
-  resume: resumeCommand,
-  show: showCommand,
+type AnyCommand = CommandDef<any>;
+
+/**
+ * Every subcommand, by name, loaded on first use: `--version` and a wake's
+ * `resume` should not pay for evaluating every other command's modules
+ * (about half of the binary's cold start).
+ */
+export const subCommands: Record<string, () => Promise<AnyCommand>> = {
+  submit: () => import("./submit.ts").then((m) => m.submitCommand),
+  status: () => import("./status.ts").then((m) => m.statusCommand),
+  cancel: () => import("./cancel.ts").then((m) => m.cancelCommand),
+  jobs: () => import("./jobs.ts").then((m) => m.jobsCommand),
+  measure: () => import("./measure.ts").then((m) => m.measureCommand),
+  resume: () => import("./resume.ts").then((m) => m.resumeCommand),
+  show: () => import("./show.ts").then((m) => m.showCommand),
 };
 
 /** The root command, for usage text. */

@@ -35,10 +35,11 @@ export async function runCli(rawArgs: readonly string[], io: CliIo = processIo):
     return EXIT.ok;
   }
   try {
-    const command = subCommands[name];
-    if (!command) {
+    const load = Object.hasOwn(subCommands, name) ? subCommands[name] : undefined;
+    if (!load) {
       throw new UsageError(`Unknown command ${JSON.stringify(name)}: expected one of ${Object.keys(subCommands).join(", ")}`);
     }
+    const command = await load();
     if (rest.includes("--help") || rest.includes("-h")) {
       io.stdout((await renderUsage(command, rootCommand as CommandDef)) + "\n");
       return EXIT.ok;
