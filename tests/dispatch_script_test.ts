@@ -13,6 +13,7 @@ import { readEvalResult } from "../src/dispatch/read_result.ts";
 import { type EvalJobOptions, writeEvalJob } from "../src/dispatch/write_eval_job.ts";
 import { spawn } from "../src/runtime/spawn.ts";
 import { waitFor } from "./helpers/wait.ts";
+import { alive } from "./helpers/proc.ts";
 
 const FIXTURE_BIN = resolve(import.meta.dirname ?? ".", "fixtures", "bin");
 
@@ -305,10 +306,3 @@ describe("evalJobSpec()", () => {
   });
 });
 
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
