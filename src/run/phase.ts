@@ -2,12 +2,12 @@ import { join } from "node:path";
 import type { Compute } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
 import { log } from "../log.ts";
-import { DispatchSettings } from "../measure/dispatch_settings.ts";
 import { MeasurementPending } from "../measure/pending.ts";
 import { cachedBaseline, storeBaseline } from "./baseline_source.ts";
 import { decide } from "./decide.ts";
 import { type DecisionRecord, readDecision, writeDecision } from "./decision_file.ts";
 import { acquireRunLock } from "./lock.ts";
+import { measurerFor } from "./measurer_for.ts";
 import { planFromRecord } from "./plan_from_record.ts";
 import { readRunRecord, type RunRecord } from "./run_record.ts";
 import { submitWake } from "./wake.ts";
@@ -54,17 +54,7 @@ export async function runPhase(runDir: string, deps: PhaseDeps): Promise<PhaseOu
 }
 
 async function pass(runDir: string, r: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
-  const settings = new DispatchSettings({
-    compute: deps.compute,
-    local: r.compute === "local",
-    image: r.image,
-    account: r.account,
-    partition: r.partition,
-    gpuPartition: r.gpuPartition,
-    gpuAccount: r.gpuAccount,
-    seedCache: r.seedCache,
-  });
-  const measurer = settings.measurer(runDir, r.repo, r.contract.evalMinutes, r.runTag);
+  const measurer = measurerFor(runDir, r, deps.compute);
   const cacheDir = measurer.o.baselineCache ?? join(runDir, "..", "baselines");
   const plan = planFromRecord(r);
   const cached = cachedBaseline(runDir, r, cacheDir);

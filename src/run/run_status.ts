@@ -2,10 +2,10 @@ import type { Compute } from "../compute/compute.ts";
 import { isPending } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
-import { DispatchSettings } from "../measure/dispatch_settings.ts";
 import { noResultNote } from "../measure/notes.ts";
 import { cachedBaselineSnapshot } from "./baseline_source.ts";
 import { type DecisionRecord, readDecision } from "./decision_file.ts";
+import { measurerFor } from "./measurer_for.ts";
 import { planFromRecord } from "./plan_from_record.ts";
 import type { RunRecord } from "./run_record.ts";
 import type { MeasureStateRow } from "./table.ts";
@@ -26,10 +26,7 @@ export interface RunStatus {
  * and a pending reason per pending job.
  */
 export async function runStatus(runDir: string, r: RunRecord, compute: Compute): Promise<RunStatus> {
-  const measurer = new DispatchSettings({
-    compute, local: r.compute === "local", image: r.image, account: r.account, partition: r.partition,
-    gpuPartition: r.gpuPartition, gpuAccount: r.gpuAccount, seedCache: r.seedCache,
-  }).measurer(runDir, r.repo, r.contract.evalMinutes, r.runTag);
+  const measurer = measurerFor(runDir, r, compute);
   const plan = planFromRecord(r);
   const cached = cachedBaselineSnapshot(runDir);
   let live = new Map<string, string[]>();
