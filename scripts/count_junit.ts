@@ -15,7 +15,9 @@ const cases = [...xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)
   body: m[3] ?? "",
 }));
 const fullName = (c: { name: string; classname: string }) =>
-  c.classname.startsWith("ext:") || c.classname.startsWith("./") || c.classname.endsWith(".ts") ? c.name : `${c.classname} > ${c.name}`;
+  c.classname.startsWith("ext:") || c.classname.startsWith("./") || c.classname.endsWith(".ts")
+    ? c.name
+    : `${c.classname} > ${c.name}`;
 const names = cases.map(fullName);
 const leaves = cases.filter((c) => !names.some((n) => n.startsWith(fullName(c) + " > ")));
 const failed = leaves.filter((c) => /<failure|<error/.test(c.body)).length;
@@ -23,5 +25,6 @@ const skipped = leaves.filter((c) => /<skipped/.test(c.body)).length;
 console.log(`${leaves.length - failed - skipped} passed, ${failed} failed, ${skipped} skipped`);
 
 function decode(s: string): string {
-  return s.replaceAll("&gt;", ">").replaceAll("&lt;", "<").replaceAll("&quot;", '"').replaceAll("&apos;", "'").replaceAll("&amp;", "&");
+  return s.replaceAll("&gt;", ">").replaceAll("&lt;", "<").replaceAll("&quot;", '"').replaceAll("&apos;", "'")
+    .replaceAll("&amp;", "&");
 }

@@ -19,8 +19,10 @@ const work = mkdtempSync(join(tmpdir(), "outerloop-demo-"));
 const repo = join(work, "pi-bench");
 const env = {
   ...process.env,
-  GIT_AUTHOR_NAME: "outerloop demo", GIT_AUTHOR_EMAIL: "demo@example.invalid",
-  GIT_COMMITTER_NAME: "outerloop demo", GIT_COMMITTER_EMAIL: "demo@example.invalid",
+  GIT_AUTHOR_NAME: "outerloop demo",
+  GIT_AUTHOR_EMAIL: "demo@example.invalid",
+  GIT_COMMITTER_NAME: "outerloop demo",
+  GIT_COMMITTER_EMAIL: "demo@example.invalid",
 } as Record<string, string>;
 
 async function run(argv: string[], cwd = repo): Promise<void> {
@@ -40,18 +42,35 @@ try {
 
   const self = "Bun" in globalThis ? [process.execPath, "run"] : [process.execPath, "run", "-A"];
   const measure = [
-    ...self, join(root, "src", "main.ts"), "measure", "--compute", "local",
-    "--repo", repo, "--base", "baseline", "--candidate", "main",
-    "--contract", join(example, "contract.json"), "--run-dir", join(work, "runs", "demo"),
+    ...self,
+    join(root, "src", "main.ts"),
+    "measure",
+    "--compute",
+    "local",
+    "--repo",
+    repo,
+    "--base",
+    "baseline",
+    "--candidate",
+    "main",
+    "--contract",
+    join(example, "contract.json"),
+    "--run-dir",
+    join(work, "runs", "demo"),
     // a fixed seed keeps the demo's verdict the same on every machine
-    "--seed", "42",
+    "--seed",
+    "42",
     ...(process.argv.includes("--json") ? ["--json"] : []),
   ];
   const started = performance.now();
   const r = await spawn({ argv: measure, env, output: "separate" });
   process.stdout.write(r.stdout);
   process.stderr.write(r.stderr);
-  process.stderr.write(`demo: measure exited ${r.exitCode} after ${Math.round(performance.now() - started)} ms; run dir ${join(work, "runs", "demo")}\n`);
+  process.stderr.write(
+    `demo: measure exited ${r.exitCode} after ${Math.round(performance.now() - started)} ms; run dir ${
+      join(work, "runs", "demo")
+    }\n`,
+  );
   process.exitCode = r.exitCode ?? 1;
 } finally {
   if (!keep) rmSync(work, { recursive: true, force: true });

@@ -128,6 +128,7 @@ describe("writeBaselineCache()", () => {
     const path = join(dir, `tsp@${SHA}.json`);
     assert.equal(baselineCachePath(dir, "tsp", SHA), path);
     const text = readFileSync(path, "utf8");
+    // deno-lint-ignore no-control-regex -- control characters are what this checks
     assert.match(text, /^[\x00-\x7f]*$/);
     const data = JSON.parse(text);
     assert.deepEqual(Object.keys(data), [

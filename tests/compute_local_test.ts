@@ -12,7 +12,6 @@ import { GONE } from "../src/compute/states.ts";
 const tmp = () => mkdtempSync(join(tmpdir(), "local-"));
 const base = { jobName: "j", account: "", partition: "", timeMinutes: 1 };
 
-
 describe("LocalCompute", () => {
   it("runs a command synchronously: COMPLETED at submit, output in the spec's file", async () => {
     const dir = tmp();
@@ -46,10 +45,19 @@ describe("LocalCompute", () => {
     const dir = tmp();
     const out = join(dir, "env.log");
     const c = new LocalCompute({
-      env: { PATH: "/usr/bin:/bin", HOME: "/h", OUTERLOOP_MODE: "x", OUTERLOOP_API_TOKEN: "s3cret", GITHUB_TOKEN: "s3cret", EDITOR: "vi" },
+      env: {
+        PATH: "/usr/bin:/bin",
+        HOME: "/h",
+        OUTERLOOP_MODE: "x",
+        OUTERLOOP_API_TOKEN: "s3cret",
+        GITHUB_TOKEN: "s3cret",
+        EDITOR: "vi",
+      },
     });
     await c.submit({ ...base, command: "env", output: out });
-    const names = readFileSync(out, "utf8").trim().split("\n").map((l) => l.split("=")[0]).filter((n) => n !== "PWD" && n !== "SHLVL" && n !== "_");
+    const names = readFileSync(out, "utf8").trim().split("\n").map((l) => l.split("=")[0]).filter((n) =>
+      n !== "PWD" && n !== "SHLVL" && n !== "_"
+    );
     assert.deepEqual(names.sort(), ["HOME", "OUTERLOOP_MODE", "PATH"]);
     assert.ok(!readFileSync(out, "utf8").includes("s3cret"));
   });
@@ -125,7 +133,9 @@ describe("LocalCompute", () => {
     const c = new LocalCompute({ env: { PATH: "/usr/bin:/bin" }, startSeq: 999_998 });
     const last = await c.submit({ ...base, command: "true" });
     assert.equal(Number(last) % 1_000_000, 999_999);
-    await assert.rejects(c.submit({ ...base, command: "true" }), (e: unknown) =>
-      e instanceof SlurmError && /id space exhausted/.test(e.message));
+    await assert.rejects(
+      c.submit({ ...base, command: "true" }),
+      (e: unknown) => e instanceof SlurmError && /id space exhausted/.test(e.message),
+    );
   });
 });

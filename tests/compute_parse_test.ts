@@ -47,15 +47,37 @@ describe("modeFromEnv()", () => {
 describe("localJobEnv()", () => {
   it("passes the allowlist and the config prefixes but no secret-named variables", () => {
     const env = localJobEnv({
-      PATH: "/bin", HOME: "/h", LANG: "C", TMPDIR: "/t", SLURM_TMPDIR: "/s", USER: "u", LOGNAME: "u",
-      AUTORESEARCH_ROOT: "/r", OUTERLOOP_GPU_PARTITION: "gpu", AUTORESEARCH_KEY_FILE: "/k",
-      AUTORESEARCH_GITHUB_PAT: "x", OUTERLOOP_TOKEN: "x", AUTORESEARCH_SECRET: "x",
-      OUTERLOOP_DB_PASSWORD: "x", AUTORESEARCH_API_KEY: "x",
-      AWS_SECRET_ACCESS_KEY: "x", GITHUB_TOKEN: "x", APPTAINERENV_FOO: "x", SHELL: "/bin/sh",
+      PATH: "/bin",
+      HOME: "/h",
+      LANG: "C",
+      TMPDIR: "/t",
+      SLURM_TMPDIR: "/s",
+      USER: "u",
+      LOGNAME: "u",
+      AUTORESEARCH_ROOT: "/r",
+      OUTERLOOP_GPU_PARTITION: "gpu",
+      AUTORESEARCH_KEY_FILE: "/k",
+      AUTORESEARCH_GITHUB_PAT: "x",
+      OUTERLOOP_TOKEN: "x",
+      AUTORESEARCH_SECRET: "x",
+      OUTERLOOP_DB_PASSWORD: "x",
+      AUTORESEARCH_API_KEY: "x",
+      AWS_SECRET_ACCESS_KEY: "x",
+      GITHUB_TOKEN: "x",
+      APPTAINERENV_FOO: "x",
+      SHELL: "/bin/sh",
     });
     assert.deepEqual(Object.keys(env).sort(), [
-      "AUTORESEARCH_KEY_FILE", "AUTORESEARCH_ROOT", "HOME", "LANG", "LOGNAME",
-      "OUTERLOOP_GPU_PARTITION", "PATH", "SLURM_TMPDIR", "TMPDIR", "USER",
+      "AUTORESEARCH_KEY_FILE",
+      "AUTORESEARCH_ROOT",
+      "HOME",
+      "LANG",
+      "LOGNAME",
+      "OUTERLOOP_GPU_PARTITION",
+      "PATH",
+      "SLURM_TMPDIR",
+      "TMPDIR",
+      "USER",
     ]);
   });
 });
@@ -63,8 +85,13 @@ describe("localJobEnv()", () => {
 describe("schedulerEnv()", () => {
   it("drops inherited SLURM_, SBATCH_, SRUN_ and SALLOC_ variables but keeps SLURM_CONF", () => {
     const env = schedulerEnv({
-      SLURM_CONF: "/etc/slurm.conf", SLURM_JOB_ID: "5", SBATCH_PARTITION: "gpu", SRUN_CPUS_PER_TASK: "2",
-      SALLOC_ACCOUNT: "a", PATH: "/bin", HOME: "/h",
+      SLURM_CONF: "/etc/slurm.conf",
+      SLURM_JOB_ID: "5",
+      SBATCH_PARTITION: "gpu",
+      SRUN_CPUS_PER_TASK: "2",
+      SALLOC_ACCOUNT: "a",
+      PATH: "/bin",
+      HOME: "/h",
     });
     assert.deepEqual(env, { SLURM_CONF: "/etc/slurm.conf", PATH: "/bin", HOME: "/h" });
   });

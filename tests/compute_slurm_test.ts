@@ -34,8 +34,10 @@ describe("SlurmCompute through a scripted runner", () => {
 
   it("raises SlurmError with sbatch's stderr when it fails", async () => {
     const { runner } = scripted(() => ({ exitCode: 1, stdout: "", stderr: "sbatch: error: Invalid account\n" }));
-    await assert.rejects(new SlurmCompute({ runner }).submit(spec), (e: unknown) =>
-      e instanceof SlurmError && e.message === "sbatch failed (1): sbatch: error: Invalid account");
+    await assert.rejects(
+      new SlurmCompute({ runner }).submit(spec),
+      (e: unknown) => e instanceof SlurmError && e.message === "sbatch failed (1): sbatch: error: Invalid account",
+    );
   });
 
   it("raises SlurmError for output that is not a job id", async () => {
@@ -49,15 +51,20 @@ describe("SlurmCompute through a scripted runner", () => {
   });
 
   it("reads the state, GONE only for a successful empty answer", async () => {
-    assert.equal(await new SlurmCompute({ runner: scripted(() => ok("CANCELLED by 0\n")).runner }).status("7"), "CANCELLED by 0");
+    assert.equal(
+      await new SlurmCompute({ runner: scripted(() => ok("CANCELLED by 0\n")).runner }).status("7"),
+      "CANCELLED by 0",
+    );
     assert.equal(await new SlurmCompute({ runner: scripted(() => ok("")).runner }).status("7"), GONE);
     assert.equal(await new SlurmCompute({ runner: scripted(() => ok("\n \n")).runner }).status("7"), GONE);
   });
 
   it("raises SlurmQueryError, never GONE, when sacct fails or does not run", async () => {
     const failed = scripted(() => ({ exitCode: 1, stdout: "", stderr: "slurmdbd down" })).runner;
-    await assert.rejects(new SlurmCompute({ runner: failed }).status("7"), (e: unknown) =>
-      e instanceof SlurmQueryError && /slurmdbd down/.test(e.message));
+    await assert.rejects(
+      new SlurmCompute({ runner: failed }).status("7"),
+      (e: unknown) => e instanceof SlurmQueryError && /slurmdbd down/.test(e.message),
+    );
     const threw = scripted(() => new Error("timed out")).runner;
     await assert.rejects(new SlurmCompute({ runner: threw }).status("7"), SlurmQueryError);
     await assert.rejects(new SlurmCompute({ runner: threw }).elapsedSeconds("7"), SlurmQueryError);
@@ -93,7 +100,9 @@ describe("SlurmCompute through a scripted runner", () => {
     assert.equal(await new SlurmCompute({ runner: byName.runner }).jobIdForName("n"), "11");
     assert.deepEqual(byName.calls[0], ["squeue", "--me", "--name", "n", "--noheader", "-o", "%i"]);
     const all = scripted(() => ok("11|n\n12|n\n13|m\n"));
-    assert.deepEqual([...await new SlurmCompute({ runner: all.runner }).activeJobs()], [["n", ["11", "12"]], ["m", ["13"]]]);
+    assert.deepEqual([...await new SlurmCompute({ runner: all.runner }).activeJobs()], [["n", ["11", "12"]], ["m", [
+      "13",
+    ]]]);
     assert.equal(all.calls.length, 1);
   });
 
@@ -102,7 +111,16 @@ describe("SlurmCompute through a scripted runner", () => {
     const states = await new SlurmCompute({ runner }).statuses(["1", "2", "3"], new Date(2026, 0, 2, 3, 4, 5));
     assert.deepEqual([...states], [["1", "COMPLETED"], ["2", "TIMEOUT"]]);
     assert.deepEqual(calls, [[
-      "sacct", "-j", "1,2,3", "--parsable2", "--noheader", "-X", "-o", "JobID,State", "-S", "2026-01-02T03:04:05",
+      "sacct",
+      "-j",
+      "1,2,3",
+      "--parsable2",
+      "--noheader",
+      "-X",
+      "-o",
+      "JobID,State",
+      "-S",
+      "2026-01-02T03:04:05",
     ]]);
   });
 
@@ -110,7 +128,9 @@ describe("SlurmCompute through a scripted runner", () => {
     const lines: string[] = [];
     const restore = setLogSink((l) => lines.push(l));
     try {
-      await new SlurmCompute({ runner: scripted(() => ({ exitCode: 1, stdout: "", stderr: "boom" })).runner }).cancel("7");
+      await new SlurmCompute({ runner: scripted(() => ({ exitCode: 1, stdout: "", stderr: "boom" })).runner }).cancel(
+        "7",
+      );
       await new SlurmCompute({ runner: scripted(() => new Error("gone")).runner }).cancel("7");
     } finally {
       restore();
@@ -124,7 +144,15 @@ describe("SlurmCompute through fake scheduler executables on PATH", () => {
   const fakebin = join(import.meta.dirname!, "fixtures", "fakebin");
   function compute(mode: string, out = "", timeoutMs = 5000) {
     const log = join(mkdtempSync(join(tmpdir(), "fakeslurm-")), "argv.log");
-    const env = { PATH: `${fakebin}:/usr/bin:/bin`, FAKE_SLURM_MODE: mode, FAKE_SLURM_OUT: out, FAKE_SLURM_LOG: log, SBATCH_PARTITION: "leak", SLURM_JOB_ID: "1", SLURM_CONF: "/x" };
+    const env = {
+      PATH: `${fakebin}:/usr/bin:/bin`,
+      FAKE_SLURM_MODE: mode,
+      FAKE_SLURM_OUT: out,
+      FAKE_SLURM_LOG: log,
+      SBATCH_PARTITION: "leak",
+      SLURM_JOB_ID: "1",
+      SLURM_CONF: "/x",
+    };
     const c = new SlurmCompute({ runner: makeSubprocessRunner(() => env), commandTimeoutMs: timeoutMs });
     return { c, argvLog: () => readFileSync(log, "utf8") };
   }

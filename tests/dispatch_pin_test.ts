@@ -7,7 +7,10 @@ import { describe, it } from "node:test";
 import { dispatchRef, type GitRun, pinSha, resolveRef } from "../src/dispatch/pin.ts";
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" }).trim();
+  return execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
+    cwd,
+    encoding: "utf8",
+  }).trim();
 }
 
 /** A repo with two commits on main, an annotated tag on the first. */
@@ -42,7 +45,10 @@ describe("pinSha()", () => {
 
   it("refuses anything but a full sha, naming the repo", async () => {
     const { repo } = makeRepo();
-    await assert.rejects(pinSha(repo, "main"), /Cannot pin "main" in ".*dispatch-pin-.*": expected a full lower-case commit sha/);
+    await assert.rejects(
+      pinSha(repo, "main"),
+      /Cannot pin "main" in ".*dispatch-pin-.*": expected a full lower-case commit sha/,
+    );
     await assert.rejects(pinSha(repo, "ABC".repeat(13) + "D"), TypeError);
   });
 
@@ -93,7 +99,10 @@ describe("resolveRef()", () => {
   it("reports a directory that is not a git repo with git's reason", async () => {
     const dir = mkdtempSync(join(tmpdir(), "dispatch-norepo-"));
     mkdirSync(join(dir, "sub"));
-    await assert.rejects(resolveRef(join(dir, "sub"), "main"), /Cannot resolve "main" to a commit in ".*sub": .*not a git repository/i);
+    await assert.rejects(
+      resolveRef(join(dir, "sub"), "main"),
+      /Cannot resolve "main" to a commit in ".*sub": .*not a git repository/i,
+    );
   });
 
   it("refuses refs that git would read as options", async () => {

@@ -28,7 +28,11 @@ function evalError(runDir: string, metric: string): EvalError {
 
 describe("readEvalResult()", () => {
   it("reads the metric from result.json, which wins over stdout", () => {
-    const run = evalDirWith({ "exit-code": "0", "result.json": `{"score": 12.5, "other": 1}`, "stdout.log": `{"score": 99}\n` });
+    const run = evalDirWith({
+      "exit-code": "0",
+      "result.json": `{"score": 12.5, "other": 1}`,
+      "stdout.log": `{"score": 99}\n`,
+    });
     assert.equal(readEvalResult(run, "slot", "score"), 12.5);
   });
 
@@ -46,7 +50,11 @@ describe("readEvalResult()", () => {
 
   it("reports a non-zero exit code with its value and the output's tail", () => {
     const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
-    const run = evalDirWith({ "exit-code": "143", "result.json": `{"score": 1}`, "output.log": lines.join("\n") + "\n" });
+    const run = evalDirWith({
+      "exit-code": "143",
+      "result.json": `{"score": 1}`,
+      "output.log": lines.join("\n") + "\n",
+    });
     const e = evalError(run, "score");
     assert.match(e.message, /^Eval command exited with code 143\n/);
     assert.match(e.message, new RegExp(`last ${TAIL_LINES} line\\(s\\) of .*output\\.log`));
@@ -56,16 +64,27 @@ describe("readEvalResult()", () => {
 
   it("names the missing metric and the keys that are present", () => {
     const run = evalDirWith({ "exit-code": "0", "result.json": `{"loss": 1, "acc": 2}` });
-    assert.match(evalError(run, "score").message, /no metric "score" in .*result\.json.*: keys present are "loss", "acc"/);
+    assert.match(
+      evalError(run, "score").message,
+      /no metric "score" in .*result\.json.*: keys present are "loss", "acc"/,
+    );
   });
 
   it("refuses a numeric string and says to write a JSON number", () => {
     const run = evalDirWith({ "exit-code": "0", "stdout.log": `{"score": "12.5"}\n` });
-    assert.match(evalError(run, "score").message, /"score" in the last line of stdout is the string "12\.5"; write the metric as a JSON number/);
+    assert.match(
+      evalError(run, "score").message,
+      /"score" in the last line of stdout is the string "12\.5"; write the metric as a JSON number/,
+    );
   });
 
   it("refuses values that are not finite numbers, quoting them", () => {
-    for (const [json, shown] of [[`null`, "null"], [`true`, "true"], [`[1]`, "[1]"], [`1e400`, "Infinity"], [`{"a": 1}`, `{"a":1}`]]) {
+    for (
+      const [json, shown] of [[`null`, "null"], [`true`, "true"], [`[1]`, "[1]"], [`1e400`, "Infinity"], [
+        `{"a": 1}`,
+        `{"a":1}`,
+      ]]
+    ) {
       const run = evalDirWith({ "exit-code": "0", "result.json": `{"score": ${json}}` });
       const e = evalError(run, "score");
       assert.ok(e.message.includes(`is ${shown}, not a finite number`), e.message);
@@ -74,7 +93,10 @@ describe("readEvalResult()", () => {
 
   it("explains the NaN that Python's json.dumps writes", () => {
     const run = evalDirWith({ "exit-code": "0", "result.json": `{"score": NaN}` });
-    assert.match(evalError(run, "score").message, /result\.json" holds NaN, not a finite number: "\{\\"score\\": NaN\}"/);
+    assert.match(
+      evalError(run, "score").message,
+      /result\.json" holds NaN, not a finite number: "\{\\"score\\": NaN\}"/,
+    );
   });
 
   it("reports a result.json that is not JSON rather than falling back to stdout", () => {
@@ -88,7 +110,11 @@ describe("readEvalResult()", () => {
   });
 
   it("quotes the last stdout line when it is not JSON", () => {
-    const run = evalDirWith({ "exit-code": "0", "stdout.log": `{"score": 1}\ndone in 3s\n`, "output.log": "done in 3s\n" });
+    const run = evalDirWith({
+      "exit-code": "0",
+      "stdout.log": `{"score": 1}\ndone in 3s\n`,
+      "output.log": "done in 3s\n",
+    });
     const e = evalError(run, "score");
     assert.match(e.message, /no result\.json, and the last line of stdout is not JSON \(.*\): "done in 3s"/);
     assert.match(e.message, /--- last 1 line\(s\) of .*output\.log ---\ndone in 3s$/);

@@ -18,7 +18,10 @@ import { alive } from "./helpers/proc.ts";
 const FIXTURE_BIN = resolve(import.meta.dirname ?? ".", "fixtures", "bin");
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" }).trim();
+  return execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
+    cwd,
+    encoding: "utf8",
+  }).trim();
 }
 
 /** A repo with two commits (bench.txt "one" then "two") and uncommitted junk in its working tree. */
@@ -83,7 +86,8 @@ describe("eval job script", () => {
   it("runs the command in a fresh checkout of the committed tree at the sha, then removes it", async () => {
     const s = setup();
     const script = job(s, "a", {
-      command: `pwd > "$OUTERLOOP_RESULT.where"; ls -A > "$OUTERLOOP_RESULT.ls"; git rev-parse HEAD; cat bench.txt; echo '{"score": 1.5}' > "$OUTERLOOP_RESULT"`,
+      command:
+        `pwd > "$OUTERLOOP_RESULT.where"; ls -A > "$OUTERLOOP_RESULT.ls"; git rev-parse HEAD; cat bench.txt; echo '{"score": 1.5}' > "$OUTERLOOP_RESULT"`,
     });
     const r = await runJob(script, jobEnv(s));
     assert.equal(r.exitCode, 0, r.stderr);
@@ -105,7 +109,10 @@ describe("eval job script", () => {
     git(s.repo, "reset", "-q", "--hard", s.first);
     git(s.repo, "reflog", "expire", "--expire=now", "--all");
     git(s.repo, "gc", "-q", "--prune=now");
-    const script = job(s, "b", { snapshotSha: s.second, command: `echo "{\\"v\\": $(wc -l < bench.txt)}"; cat bench.txt >&2` });
+    const script = job(s, "b", {
+      snapshotSha: s.second,
+      command: `echo "{\\"v\\": $(wc -l < bench.txt)}"; cat bench.txt >&2`,
+    });
     const r = await runJob(script, jobEnv(s));
     assert.equal(read(r.evalDir, "exit-code"), "0", read(r.evalDir, "output.log"));
     assert.equal(readEvalResult(s.runDir, "b", "v"), 1);
@@ -153,7 +160,17 @@ describe("eval job script", () => {
     const r = await runJob(script, jobEnv(s, { LANG: "C", CUDA_VISIBLE_DEVICES: "1" }));
     assert.equal(read(r.evalDir, "exit-code"), "0", read(r.evalDir, "output.log"));
     const names = read(r.evalDir, "result.json.env").trim().split("\n").map((l) => l.split("=")[0]).sort();
-    assert.deepEqual(names, ["B_VAR", "CUDA_VISIBLE_DEVICES", "HOME", "LANG", "OUTERLOOP_RESULT", "PATH", "PWD", "SEED", "TMPDIR"]);
+    assert.deepEqual(names, [
+      "B_VAR",
+      "CUDA_VISIBLE_DEVICES",
+      "HOME",
+      "LANG",
+      "OUTERLOOP_RESULT",
+      "PATH",
+      "PWD",
+      "SEED",
+      "TMPDIR",
+    ]);
     const env = read(r.evalDir, "result.json.env");
     assert.match(env, /^SEED=42$/m);
     assert.ok(env.includes(`OUTERLOOP_RESULT=${join(r.evalDir, "result.json")}\n`));
@@ -161,14 +178,20 @@ describe("eval job script", () => {
 
   it("stops the command's whole group on TERM, records 143 and removes the checkout", async () => {
     const s = setup();
-    const script = job(s, "g", { command: `pwd > "$OUTERLOOP_RESULT.where"; sleep 60 & echo $! > "$OUTERLOOP_RESULT.bg"; wait` });
+    const script = job(s, "g", {
+      command: `pwd > "$OUTERLOOP_RESULT.where"; sleep 60 & echo $! > "$OUTERLOOP_RESULT.bg"; wait`,
+    });
     const child = spawnChild("/bin/sh", [script], { env: jobEnv(s), stdio: "ignore", detached: true });
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
     const evalDir = dirname(script);
-    const bg = Number(await waitFor("the command to start", () => {
-      const f = join(evalDir, "result.json.bg");
-      return existsSync(f) && read(evalDir, "result.json.bg").trim() !== "" ? read(evalDir, "result.json.bg") : undefined;
-    }));
+    const bg = Number(
+      await waitFor("the command to start", () => {
+        const f = join(evalDir, "result.json.bg");
+        return existsSync(f) && read(evalDir, "result.json.bg").trim() !== ""
+          ? read(evalDir, "result.json.bg")
+          : undefined;
+      }),
+    );
     process.kill(child.pid ?? 0, "SIGTERM"); // the script alone: it must pass the TERM on
     assert.equal(await exited, 143);
     assert.equal(read(evalDir, "exit-code"), "143");
@@ -178,16 +201,22 @@ describe("eval job script", () => {
     assert.match(read(evalDir, "output.log"), /terminated by a signal/);
   });
 
-  it("KILLs a command that ignores TERM and removes the checkout even when the script is killed first", { timeout: 20_000 }, async () => {
+  it("KILLs a command that ignores TERM and removes the checkout even when the script is killed first", {
+    timeout: 20_000,
+  }, async () => {
     const s = setup();
-    const script = job(s, "g2", { command: `trap '' TERM; pwd > "$OUTERLOOP_RESULT.where"; echo $$ > "$OUTERLOOP_RESULT.pid"; sleep 60` });
+    const script = job(s, "g2", {
+      command: `trap '' TERM; pwd > "$OUTERLOOP_RESULT.where"; echo $$ > "$OUTERLOOP_RESULT.pid"; sleep 60`,
+    });
     const child = spawnChild("/bin/sh", [script], { env: jobEnv(s), stdio: "ignore", detached: true });
     const exited = new Promise<string | null>((r) => child.on("exit", (_, signal) => r(signal)));
     const evalDir = dirname(script);
-    const pid = Number(await waitFor("the command to start", () => {
-      const text = existsSync(join(evalDir, "result.json.pid")) ? read(evalDir, "result.json.pid").trim() : "";
-      return text === "" ? undefined : text;
-    }));
+    const pid = Number(
+      await waitFor("the command to start", () => {
+        const text = existsSync(join(evalDir, "result.json.pid")) ? read(evalDir, "result.json.pid").trim() : "";
+        return text === "" ? undefined : text;
+      }),
+    );
     // what a local walltime does: TERM to the script's group, then KILL before it is done
     process.kill(-(child.pid ?? 0), "SIGTERM");
     await waitFor("exit code 143", () => (existsSync(join(evalDir, "exit-code")) ? true : undefined));
@@ -196,7 +225,11 @@ describe("eval job script", () => {
     process.kill(-(child.pid ?? 0), "SIGKILL");
     assert.equal(await exited, "SIGKILL");
     await waitFor("the watchdog to KILL the command", () => (alive(pid) ? undefined : true), 15_000);
-    await waitFor("the watchdog to remove the checkout", () => (readdirSync(s.tmp).length === 0 ? true : undefined), 5_000);
+    await waitFor(
+      "the watchdog to remove the checkout",
+      () => (readdirSync(s.tmp).length === 0 ? true : undefined),
+      5_000,
+    );
   });
 
   it("copies the seed cache into the checkout while the committed tree wins a clash", async () => {
@@ -205,7 +238,10 @@ describe("eval job script", () => {
     mkdirSync(join(seed, "warm"), { recursive: true });
     writeFileSync(join(seed, "warm", "kernel.bin"), "cached\n");
     writeFileSync(join(seed, "bench.txt"), "from the cache\n");
-    const script = job(s, "h", { seedCache: seed, command: `cat warm/kernel.bin bench.txt; git status --porcelain --untracked-files=no` });
+    const script = job(s, "h", {
+      seedCache: seed,
+      command: `cat warm/kernel.bin bench.txt; git status --porcelain --untracked-files=no`,
+    });
     const r = await runJob(script, jobEnv(s));
     assert.equal(read(r.evalDir, "exit-code"), "0", read(r.evalDir, "output.log"));
     assert.equal(read(r.evalDir, "stdout.log"), "cached\none\n");
@@ -230,7 +266,20 @@ describe("eval job script", () => {
       assert.equal(calls.length, 1);
       const argv = (calls[0] ?? "").split("\0").slice(0, -1);
       const where = read(r.evalDir, "result.json.where").trim();
-      const head = ["exec", "--cleanenv", ...(gpus ? ["--nv"] : []), "--bind", r.evalDir, "--bind", where, "--pwd", where, "/images/bench.sif", "sh", "-c"];
+      const head = [
+        "exec",
+        "--cleanenv",
+        ...(gpus ? ["--nv"] : []),
+        "--bind",
+        r.evalDir,
+        "--bind",
+        where,
+        "--pwd",
+        where,
+        "/images/bench.sif",
+        "sh",
+        "-c",
+      ];
       assert.deepEqual(argv.slice(0, -1), head);
       const env = read(r.evalDir, "result.json.env");
       assert.match(env, /^SEED=7$/m);
@@ -253,7 +302,9 @@ describe("eval job script", () => {
       repoRoot: repo2.repo,
       snapshotSha: repo2.second,
       extraEnv: { NASTY: value, B: "`touch " + canary + "`", LINE: JSON.stringify({ [metric]: 5 }) },
-      command: `printf %s "$NASTY" > "$OUTERLOOP_RESULT.nasty"; touch '${ran.replaceAll("'", `'"'"'`)}'; printf '%s\\n' "$LINE"`,
+      command: `printf %s "$NASTY" > "$OUTERLOOP_RESULT.nasty"; touch '${
+        ran.replaceAll("'", `'"'"'`)
+      }'; printf '%s\\n' "$LINE"`,
     });
     const r = await runJob(script, jobEnv(s));
     assert.equal(read(r.evalDir, "exit-code"), "0", read(r.evalDir, "output.log"));
@@ -266,13 +317,28 @@ describe("eval job script", () => {
 
   it("refuses env names that are not shell identifiers and a measure env that sets OUTERLOOP_RESULT", () => {
     const s = setup();
-    assert.throws(() => job(s, "k", { command: "true", extraEnv: { "A;touch x": "1" } }), /Invalid env variable name "A;touch x"/);
+    assert.throws(
+      () => job(s, "k", { command: "true", extraEnv: { "A;touch x": "1" } }),
+      /Invalid env variable name "A;touch x"/,
+    );
     assert.throws(() => job(s, "k", { command: "true", extraEnv: { "1A": "1" } }), /Invalid env variable name "1A"/);
-    assert.throws(() => job(s, "k", { command: "true", extraEnv: { OUTERLOOP_RESULT: "/x" } }), /set by the eval job itself/);
+    assert.throws(
+      () => job(s, "k", { command: "true", extraEnv: { OUTERLOOP_RESULT: "/x" } }),
+      /set by the eval job itself/,
+    );
     assert.throws(() => job(s, "k", { command: "true", allowedEnv: ["PATH", "$(x)"] }), /Invalid allowed env name/);
     assert.throws(() => job(s, "k", { command: "true", snapshotSha: "main" }), /Invalid snapshot sha "main"/);
     assert.throws(() => job(s, "k", { command: "true", image: "--x" }), /would read as an apptainer option/);
-    assert.throws(() => writeEvalJob(join(s.base, "a,b"), "k", { repoRoot: s.repo, snapshotSha: s.first, command: "true", image: "i.sif" }), /Cannot bind the eval dir/);
+    assert.throws(
+      () =>
+        writeEvalJob(join(s.base, "a,b"), "k", {
+          repoRoot: s.repo,
+          snapshotSha: s.first,
+          command: "true",
+          image: "i.sif",
+        }),
+      /Cannot bind the eval dir/,
+    );
     assert.throws(() => job(s, "../k", { command: "true" }), /Invalid eval slot/);
   });
 
@@ -288,15 +354,32 @@ describe("eval job script", () => {
 
 describe("evalJobSpec()", () => {
   it("submits the script itself with its log beside it and the GPUs per node", () => {
-    const spec = evalJobSpec("/runs/r/eval-x/job.sh", { jobName: "eval-r-x-0123", account: "acc", partition: "gpu", evalMinutes: 30, gpus: 1 });
+    const spec = evalJobSpec("/runs/r/eval-x/job.sh", {
+      jobName: "eval-r-x-0123",
+      account: "acc",
+      partition: "gpu",
+      evalMinutes: 30,
+      gpus: 1,
+    });
     assert.deepEqual(toArgv(spec), [
-      "sbatch", "--parsable", "--job-name=eval-r-x-0123", "--account=acc", "--time=30", "--cpus-per-task=1",
-      "--mem=2G", "--output=/runs/r/eval-x/slurm.out", "--partition=gpu", "--gpus-per-node=1", "/runs/r/eval-x/job.sh",
+      "sbatch",
+      "--parsable",
+      "--job-name=eval-r-x-0123",
+      "--account=acc",
+      "--time=30",
+      "--cpus-per-task=1",
+      "--mem=2G",
+      "--output=/runs/r/eval-x/slurm.out",
+      "--partition=gpu",
+      "--gpus-per-node=1",
+      "/runs/r/eval-x/job.sh",
     ]);
   });
 
   it("clamps the walltime to whole minutes between 1 and 7 days", () => {
-    const at = (evalMinutes: number) => evalJobSpec("/j.sh", { jobName: "n", account: "a", partition: "", evalMinutes, gpus: 0, output: "/o" }).timeMinutes;
+    const at = (evalMinutes: number) =>
+      evalJobSpec("/j.sh", { jobName: "n", account: "a", partition: "", evalMinutes, gpus: 0, output: "/o" })
+        .timeMinutes;
     assert.equal(at(0), 1);
     assert.equal(at(-5), 1);
     assert.equal(at(2.2), 3);
@@ -305,4 +388,3 @@ describe("evalJobSpec()", () => {
     assert.throws(() => at(Number.NaN), /Invalid eval minutes/);
   });
 });
-

@@ -10,9 +10,13 @@ import { planMeasures } from "../src/measure/plan.ts";
 import { git, makeRepo } from "./helpers/git_repo.ts";
 
 /** Baseline prints its metric on stdout; the candidate writes $OUTERLOOP_RESULT. */
-const BASE = { "bench.sh": `echo "seed=$SEED tree=$(cat version)" >&2\nprintf '{"score": %s}\\n' "$(cat version)"\n`, version: "10" };
+const BASE = {
+  "bench.sh": `echo "seed=$SEED tree=$(cat version)" >&2\nprintf '{"score": %s}\\n' "$(cat version)"\n`,
+  version: "10",
+};
 const CAND = {
-  "bench.sh": `echo "running candidate"\nprintf '{"score": %s, "seed": "%s"}' "$(cat version)" "$SEED" > "$OUTERLOOP_RESULT"\n`,
+  "bench.sh":
+    `echo "running candidate"\nprintf '{"score": %s, "seed": "%s"}' "$(cat version)" "$SEED" > "$OUTERLOOP_RESULT"\n`,
   version: "12.5",
 };
 
@@ -27,10 +31,22 @@ describe("the measurer on LocalCompute with real git repositories", () => {
     const runDir = join(mkdtempSync(join(tmpdir(), "runs-")), "run1");
     const settings = new DispatchSettings({
       compute: new LocalCompute({ env: { PATH: "/usr/bin:/bin", HOME: tmpdir() } }),
-      local: true, image: "", account: "", partition: "",
+      local: true,
+      image: "",
+      account: "",
+      partition: "",
     });
     const measurer = settings.measurer(runDir, repo, 1, "demo");
-    const plan = planMeasures({ command: "sh bench.sh", metric: "score", baseSha: base, candidateSha: cand, seedEnv: "SEED", seed: 7, siblings: [], gpus: 0 });
+    const plan = planMeasures({
+      command: "sh bench.sh",
+      metric: "score",
+      baseSha: base,
+      candidateSha: cand,
+      seedEnv: "SEED",
+      seed: 7,
+      siblings: [],
+      gpus: 0,
+    });
     const values = await measurer.results(plan);
     assert.deepEqual(values, { baseline: 10, candidate: 12.5 });
     const baseDir = measurer.evalDir(plan[0]!);
@@ -44,7 +60,12 @@ describe("the measurer on LocalCompute with real git repositories", () => {
     assert.equal(readFileSync(join(baseDir, "submitted"), "utf8"), before);
     // the checkouts were removed and the user's tree untouched
     assert.equal(readFileSync(join(repo, "version"), "utf8"), "999");
-    assert.deepEqual(readdirSync(tmpdir()).filter((d) => d.startsWith("outerloop-eval.") && existsSync(join(tmpdir(), d, "tree", "bench.sh"))), []);
+    assert.deepEqual(
+      readdirSync(tmpdir()).filter((d) =>
+        d.startsWith("outerloop-eval.") && existsSync(join(tmpdir(), d, "tree", "bench.sh"))
+      ),
+      [],
+    );
     assert.match(await git(repo, "for-each-ref", "refs/dispatch/"), new RegExp(cand));
   });
 });

@@ -13,14 +13,27 @@ import { FakeCompute, finishEvalJob } from "./helpers/fake_compute.ts";
 const SHA_A = "a".repeat(40);
 const SHA_B = "b".repeat(40);
 const measure = (name: string, sha = SHA_A, gpus = 0): Measure => ({
-  name, treeSha: sha, command: "python bench.py", metric: "score", extraEnv: [["SEED", "7"]], gpus,
+  name,
+  treeSha: sha,
+  command: "python bench.py",
+  metric: "score",
+  extraEnv: [["SEED", "7"]],
+  gpus,
 });
 const pair = [measure("baseline", SHA_A), measure("candidate", SHA_B)];
 
 function setup(compute = new FakeCompute(), extra: Partial<ConstructorParameters<typeof DispatchedMeasurer>[0]> = {}) {
   const runDir = mkdtempSync(join(tmpdir(), "measurer-"));
   const m = new DispatchedMeasurer({
-    compute, runDir, repoRoot: "/repo", image: "", account: "acct", partition: "cpu", evalMinutes: 5, runTag: "run1", ...extra,
+    compute,
+    runDir,
+    repoRoot: "/repo",
+    image: "",
+    account: "acct",
+    partition: "cpu",
+    evalMinutes: 5,
+    runTag: "run1",
+    ...extra,
   });
   return { m, compute, runDir };
 }
@@ -86,8 +99,11 @@ describe("DispatchedMeasurer.results()", () => {
   it("fails a dispatched measure whose job vanished, and never resubmits it", async () => {
     const { m, compute } = setup();
     marker(m, pair[0]!, "42");
-    await assert.rejects(m.results(pair), (e: unknown) =>
-      e instanceof EvalError && e.message === "measure baseline: dispatched job vanished without a result");
+    await assert.rejects(
+      m.results(pair),
+      (e: unknown) =>
+        e instanceof EvalError && e.message === "measure baseline: dispatched job vanished without a result",
+    );
     assert.equal(compute.submitted.length, 0);
   });
 
@@ -95,7 +111,10 @@ describe("DispatchedMeasurer.results()", () => {
     const { m, compute } = setup();
     marker(m, pair[0]!, "42");
     compute.states = new Map([["42", "TIMEOUT"]]);
-    await assert.rejects(m.results(pair), /measure baseline: job 42 hit its walltime \(TIMEOUT\) before producing a result/);
+    await assert.rejects(
+      m.results(pair),
+      /measure baseline: job 42 hit its walltime \(TIMEOUT\) before producing a result/,
+    );
     compute.states = new Map([["42", "NODE_FAIL"]]);
     await assert.rejects(m.results(pair), /measure baseline: job 42 ended NODE_FAIL without a result/);
   });
@@ -140,19 +159,24 @@ describe("DispatchedMeasurer.results()", () => {
   });
 
   it("explains an exit 143 from the scheduler's end state", async () => {
-    for (const [state, why] of [
-      ["TIMEOUT", "was killed at its walltime (exit 143); a slower run needs more minutes"],
-      ["CANCELLED by 0", "was cancelled (exit 143)"],
-      ["PREEMPTED", "was preempted (exit 143); nothing about the tree is known"],
-      ["", "was killed by a signal (exit 143)"],
-    ] as const) {
+    for (
+      const [state, why] of [
+        ["TIMEOUT", "was killed at its walltime (exit 143); a slower run needs more minutes"],
+        ["CANCELLED by 0", "was cancelled (exit 143)"],
+        ["PREEMPTED", "was preempted (exit 143); nothing about the tree is known"],
+        ["", "was killed by a signal (exit 143)"],
+      ] as const
+    ) {
       const { m, compute } = setup();
       finish(m, pair[0]!, 10);
       marker(m, pair[1]!, "99");
       writeFileSync(join(m.evalDir(pair[1]!), "exit-code"), "143");
       if (state) compute.states = new Map([["99", state]]);
-      await assert.rejects(m.results(pair), (e: unknown) =>
-        e instanceof EvalError && e.message.startsWith(`measure candidate ${why}`), state);
+      await assert.rejects(
+        m.results(pair),
+        (e: unknown) => e instanceof EvalError && e.message.startsWith(`measure candidate ${why}`),
+        state,
+      );
       assert.deepEqual(compute.calls, ["sacct"]);
     }
   });
@@ -197,20 +221,47 @@ describe("placement", () => {
 
   it("refuses a GPU measure with no lane, naming OUTERLOOP_GPU_PARTITION, before submitting", async () => {
     const { m, compute } = setup();
-    await assert.rejects(m.results([measure("baseline", SHA_A, 1)]), /no GPU lane is configured \(set OUTERLOOP_GPU_PARTITION/);
+    await assert.rejects(
+      m.results([measure("baseline", SHA_A, 1)]),
+      /no GPU lane is configured \(set OUTERLOOP_GPU_PARTITION/,
+    );
     assert.equal(compute.submitted.length, 0);
   });
 
   it("has no lanes in local mode", () => {
-    const local = new DispatchSettings({ compute: new FakeCompute(), local: true, image: "", account: "a", partition: "p" });
+    const local = new DispatchSettings({
+      compute: new FakeCompute(),
+      local: true,
+      image: "",
+      account: "a",
+      partition: "p",
+    });
     assert.deepEqual(local.placement(4), { account: "a", partition: "p" });
-    const slurm = new DispatchSettings({ compute: new FakeCompute(), local: false, image: "", account: "a", partition: "p", gpuPartition: "g" });
+    const slurm = new DispatchSettings({
+      compute: new FakeCompute(),
+      local: false,
+      image: "",
+      account: "a",
+      partition: "p",
+      gpuPartition: "g",
+    });
     assert.deepEqual(slurm.placement(1), { account: "a", partition: "g" });
-    assert.throws(() => new DispatchSettings({ compute: new FakeCompute(), local: false, image: "", account: "a", partition: "p" }).placement(1), /OUTERLOOP_GPU_PARTITION/);
+    assert.throws(
+      () =>
+        new DispatchSettings({ compute: new FakeCompute(), local: false, image: "", account: "a", partition: "p" })
+          .placement(1),
+      /OUTERLOOP_GPU_PARTITION/,
+    );
   });
 
   it("binds the baseline cache beside the run dirs", () => {
-    const s = new DispatchSettings({ compute: new FakeCompute(), local: true, image: "", account: "a", partition: "p" });
+    const s = new DispatchSettings({
+      compute: new FakeCompute(),
+      local: true,
+      image: "",
+      account: "a",
+      partition: "p",
+    });
     assert.equal(s.measurer("/runs/r1", "/repo", 5, "t").o.baselineCache, "/runs/baselines");
   });
 });

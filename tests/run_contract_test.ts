@@ -70,7 +70,16 @@ describe("loadContract() defaults", () => {
     const c = parseContract({ ...MINIMAL, siblings: [SIB] }, "x");
     const json = contractToJson(c);
     assert.deepEqual(Object.keys(json).sort(), [
-      "baseline", "command", "direction", "eval_minutes", "gpus", "metric", "min_effect", "name", "seed_env", "siblings",
+      "baseline",
+      "command",
+      "direction",
+      "eval_minutes",
+      "gpus",
+      "metric",
+      "min_effect",
+      "name",
+      "seed_env",
+      "siblings",
     ]);
     assert.deepEqual(parseContract(JSON.parse(JSON.stringify(json)), "x"), c);
   });
@@ -94,14 +103,49 @@ describe("loadContract() refuses a bad field, naming the file and the field's pa
     ["a negative min_effect", { ...MINIMAL, min_effect: -0.1 }, "min_effect", /expected a number >= 0/],
     ["a string min_effect", { ...MINIMAL, min_effect: "1" }, "min_effect", /expected number, received string/],
     ["siblings that are not a list", { ...MINIMAL, siblings: {} }, "siblings", /expected array/],
-    ["a bad sibling name", { ...MINIMAL, siblings: [{ ...SIB, name: "a|b" }] }, "siblings[0].name", /Invalid sibling name/],
-    ["a sibling without a command", { ...MINIMAL, siblings: [{ name: "s", metric: "m" }] }, "siblings[0].command", /expected string/],
-    ["a sibling with an empty metric", { ...MINIMAL, siblings: [{ ...SIB, metric: "" }] }, "siblings[0].metric", /non-empty/],
-    ["a sibling's numeric seed_env", { ...MINIMAL, siblings: [{ ...SIB, seed_env: 3 }] }, "siblings[0].seed_env", /expected string/],
+    [
+      "a bad sibling name",
+      { ...MINIMAL, siblings: [{ ...SIB, name: "a|b" }] },
+      "siblings[0].name",
+      /Invalid sibling name/,
+    ],
+    [
+      "a sibling without a command",
+      { ...MINIMAL, siblings: [{ name: "s", metric: "m" }] },
+      "siblings[0].command",
+      /expected string/,
+    ],
+    [
+      "a sibling with an empty metric",
+      { ...MINIMAL, siblings: [{ ...SIB, metric: "" }] },
+      "siblings[0].metric",
+      /non-empty/,
+    ],
+    [
+      "a sibling's numeric seed_env",
+      { ...MINIMAL, siblings: [{ ...SIB, seed_env: 3 }] },
+      "siblings[0].seed_env",
+      /expected string/,
+    ],
     ["a sibling's negative gpus", { ...MINIMAL, siblings: [{ ...SIB, gpus: -1 }] }, "siblings[0].gpus", />= 0/],
-    ["a sibling's unknown direction", { ...MINIMAL, siblings: [{ ...SIB, direction: "down" }] }, "siblings[0].direction", /"minimize"/],
-    ["a sibling's negative tolerance", { ...MINIMAL, siblings: [{ ...SIB, tolerance: -1 }] }, "siblings[0].tolerance", />= 0/],
-    ["a sibling listed twice", { ...MINIMAL, siblings: [SIB, SIB] }, "siblings[1].name", /Sibling name "lat" is listed twice/],
+    [
+      "a sibling's unknown direction",
+      { ...MINIMAL, siblings: [{ ...SIB, direction: "down" }] },
+      "siblings[0].direction",
+      /"minimize"/,
+    ],
+    [
+      "a sibling's negative tolerance",
+      { ...MINIMAL, siblings: [{ ...SIB, tolerance: -1 }] },
+      "siblings[0].tolerance",
+      />= 0/,
+    ],
+    [
+      "a sibling listed twice",
+      { ...MINIMAL, siblings: [SIB, SIB] },
+      "siblings[1].name",
+      /Sibling name "lat" is listed twice/,
+    ],
   ];
   for (const [what, json, at, expected] of cases) {
     it(`refuses ${what} at ${at}`, () => assertRefused(json, at, expected));
@@ -127,7 +171,10 @@ describe("loadContract() on a file it cannot use", () => {
     const path = join(mkdtempSync(join(tmpdir(), "ol-contract-")), "nope.json");
     assert.throws(() => loadContract(path), (err: unknown) => {
       assert.ok(err instanceof ContractError);
-      assert.equal(err.message, `Cannot read contract ${JSON.stringify(path)}: no such file; check the --contract path`);
+      assert.equal(
+        err.message,
+        `Cannot read contract ${JSON.stringify(path)}: no such file; check the --contract path`,
+      );
       return true;
     });
   });

@@ -104,7 +104,15 @@ describe("decide() with suite siblings", () => {
     const c = contract({
       siblings: ["a", "b", "c"].map((name) => ({ name, command: "x", metric: "m", tolerance: 1 })),
     });
-    const d = decide(c, { ...pair(10, 12), "sib-a-base": 5, "sib-a-cand": 3, "sib-b-base": 5, "sib-b-cand": 5, "sib-c-base": 5, "sib-c-cand": 2 });
+    const d = decide(c, {
+      ...pair(10, 12),
+      "sib-a-base": 5,
+      "sib-a-cand": 3,
+      "sib-b-base": 5,
+      "sib-b-cand": 5,
+      "sib-c-base": 5,
+      "sib-c-cand": 2,
+    });
     assert.equal(d.verdict, "reject");
     assert.equal(d.reasons.length, 4);
     assert.equal(
@@ -129,7 +137,9 @@ describe("VERDICT_EXIT", () => {
 
 describe("formatDecisionTable()", () => {
   it("lists every measure with its value, the delta beside each candidate side, then the verdict and reasons", () => {
-    const c = contract({ siblings: [{ name: "lat", command: "x", metric: "ms", direction: "minimize", tolerance: 0.5 }] });
+    const c = contract({
+      siblings: [{ name: "lat", command: "x", metric: "ms", direction: "minimize", tolerance: 0.5 }],
+    });
     const text = formatDecisionTable(decide(c, { ...pair(12.1, 12.3), "sib-lat-base": 10, "sib-lat-cand": 11 }));
     assert.equal(
       text,
@@ -146,6 +156,7 @@ describe("formatDecisionTable()", () => {
         "",
       ].join("\n"),
     );
+    // deno-lint-ignore no-control-regex -- control characters are what this checks
     assert.doesNotMatch(text, /\x1b/);
   });
 });

@@ -120,7 +120,9 @@ describe("acquireRunLock()", () => {
 // "won" or "locked", and holds on (a winner keeps its lock) until stdin closes.
 const contender = `
 import { createInterface } from "node:readline";
-import { acquireRunLock, RunLockedError } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname!, "../src/run/lock.ts")).href)};
+import { acquireRunLock, RunLockedError } from ${
+  JSON.stringify(pathToFileURL(join(import.meta.dirname!, "../src/run/lock.ts")).href)
+};
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 console.log("ready");
 await lines.next();

@@ -110,7 +110,9 @@ describe("runPhase()", () => {
     };
     await runPhase(runDir, { compute, self: SELF });
     const firstWake = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8")).job_id;
-    compute.live = new Map(compute.submitted.filter((s) => s.jobName.startsWith("eval-")).map((s, i) => [s.jobName, [String(1000 + i)]]));
+    compute.live = new Map(
+      compute.submitted.filter((s) => s.jobName.startsWith("eval-")).map((s, i) => [s.jobName, [String(1000 + i)]]),
+    );
     await runPhase(runDir, { compute, self: SELF });
     assert.deepEqual(cancelled, [firstWake]);
   });
@@ -136,12 +138,17 @@ describe("runPhase()", () => {
     const compute = new FakeCompute();
     const submit = compute.submit.bind(compute);
     compute.submit = async (spec) => {
-      if (spec.jobName.startsWith("wake-")) throw new SlurmError("sbatch failed (1): Unable to contact slurm controller");
+      if (spec.jobName.startsWith("wake-")) {
+        throw new SlurmError("sbatch failed (1): Unable to contact slurm controller");
+      }
       return await submit(spec);
     };
     const runJson = readFileSync(join(runDir, "run.json"), "utf8");
-    await assert.rejects(runPhase(runDir, { compute, self: SELF }), (e: unknown) =>
-      e instanceof SlurmError && /Cannot submit the wake job.*Nothing is lost.*outerloop resume/.test(e.message));
+    await assert.rejects(
+      runPhase(runDir, { compute, self: SELF }),
+      (e: unknown) =>
+        e instanceof SlurmError && /Cannot submit the wake job.*Nothing is lost.*outerloop resume/.test(e.message),
+    );
     assert.equal(readFileSync(join(runDir, "run.json"), "utf8"), runJson);
   });
 });

@@ -73,9 +73,25 @@ describe("writeRunRecord() and readRunRecord()", () => {
     assert.deepEqual(readRunRecord(dir), RECORD);
     const j = JSON.parse(readFileSync(runJson(dir), "utf8")) as Record<string, unknown>;
     assert.deepEqual(Object.keys(j), [
-      "format", "created_at", "repo", "base_ref", "candidate_ref", "base_sha", "candidate_sha", "contract",
-      "contract_path", "seed", "run_tag", "image", "account", "partition", "gpu_partition", "gpu_account",
-      "compute", "seed_cache", "command_line",
+      "format",
+      "created_at",
+      "repo",
+      "base_ref",
+      "candidate_ref",
+      "base_sha",
+      "candidate_sha",
+      "contract",
+      "contract_path",
+      "seed",
+      "run_tag",
+      "image",
+      "account",
+      "partition",
+      "gpu_partition",
+      "gpu_account",
+      "compute",
+      "seed_cache",
+      "command_line",
     ]);
     assert.equal((j["contract"] as Record<string, unknown>)["seed_env"], "SEED");
     assert.deepEqual(readdirSync(dir), ["run.json"]);
@@ -102,13 +118,21 @@ describe("writeRunRecord() and readRunRecord()", () => {
     writeRunRecord(dir, RECORD);
     const before = readFileSync(runJson(dir));
     const other = { ...RECORD, candidateSha: BASE, contract: { ...contract, minEffect: 1 } };
-    assertRunRecordError(() => writeRunRecord(dir, other), runJson(dir), "other-run", /already holds another run in ".*run.json" \(its candidate_sha, contract differ\); pick a new --run-dir/);
+    assertRunRecordError(
+      () => writeRunRecord(dir, other),
+      runJson(dir),
+      "other-run",
+      /already holds another run in ".*run.json" \(its candidate_sha, contract differ\); pick a new --run-dir/,
+    );
     assert.deepEqual(readFileSync(runJson(dir)), before);
   });
 
   it("refuses to write an invalid record", () => {
     const dir = runDir();
-    assert.throws(() => writeRunRecord(dir, { ...RECORD, seed: -1, baseSha: "HEAD" }), /invalid run record[^]*at base_sha[^]*at seed/);
+    assert.throws(
+      () => writeRunRecord(dir, { ...RECORD, seed: -1, baseSha: "HEAD" }),
+      /invalid run record[^]*at base_sha[^]*at seed/,
+    );
     assert.deepEqual(readdirSync(dir), []);
   });
 });
@@ -116,7 +140,12 @@ describe("writeRunRecord() and readRunRecord()", () => {
 describe("readRunRecord() on a missing or damaged run.json", () => {
   it("says a dir without run.json is not a run dir", () => {
     const dir = runDir();
-    assertRunRecordError(() => readRunRecord(dir), runJson(dir), "missing", /is not a run dir made by `outerloop measure`/);
+    assertRunRecordError(
+      () => readRunRecord(dir),
+      runJson(dir),
+      "missing",
+      /is not a run dir made by `outerloop measure`/,
+    );
   });
 
   it("reports a truncated run.json as damaged and leaves it byte-identical", () => {
@@ -125,24 +154,36 @@ describe("readRunRecord() on a missing or damaged run.json", () => {
     const whole = readFileSync(runJson(dir));
     const half = whole.subarray(0, whole.length >> 1);
     writeFileSync(runJson(dir), half);
-    assertRunRecordError(() => readRunRecord(dir), runJson(dir), "damaged", /is damaged \(not JSON: .*\); it is left as it is/);
+    assertRunRecordError(
+      () => readRunRecord(dir),
+      runJson(dir),
+      "damaged",
+      /is damaged \(not JSON: .*\); it is left as it is/,
+    );
     assertRunRecordError(() => writeRunRecord(dir, RECORD), runJson(dir), "damaged", /damaged/);
     assert.deepEqual(readFileSync(runJson(dir)), half);
     assert.deepEqual(readdirSync(dir), ["run.json"]);
   });
 
   const invalid: [string, (j: Record<string, unknown>) => void, RegExp][] = [
-    ["a short sha", (j) => (j["base_sha"] = "0123abc"), /expected a full lowercase commit sha\n  → at base_sha/],
-    ["a relative repo", (j) => (j["repo"] = "repo"), /expected an absolute path\n  → at repo/],
-    ["a fractional seed", (j) => (j["seed"] = 1.5), /expected a whole number\n  → at seed/],
+    ["a short sha", (j) => (j["base_sha"] = "0123abc"), /expected a full lowercase commit sha\n {2}→ at base_sha/],
+    ["a relative repo", (j) => (j["repo"] = "repo"), /expected an absolute path\n {2}→ at repo/],
+    ["a fractional seed", (j) => (j["seed"] = 1.5), /expected a whole number\n {2}→ at seed/],
     ["an unknown compute", (j) => (j["compute"] = "k8s"), /→ at compute/],
-    ["another format", (j) => (j["format"] = 2), /expected 1 \(the only run record format this version reads\)\n  → at format/],
+    [
+      "another format",
+      (j) => (j["format"] = 2),
+      /expected 1 \(the only run record format this version reads\)\n {2}→ at format/,
+    ],
     ["a missing field", (j) => delete j["run_tag"], /→ at run_tag/],
     ["an unknown field", (j) => (j["extra"] = 1), /Unknown key "extra"/],
     ["a bad timestamp", (j) => (j["created_at"] = "yesterday"), /→ at created_at/],
     [
       "a bad field inside the frozen contract",
-      (j) => (((j["contract"] as Record<string, unknown[]>)["siblings"]![0] as Record<string, unknown>)["tolerance"] = -1),
+      (
+        j,
+      ) => (((j["contract"] as Record<string, unknown[]>)["siblings"]![0] as Record<string, unknown>)["tolerance"] =
+        -1),
       /→ at contract\.siblings\[0\]\.tolerance/,
     ],
   ];
@@ -180,8 +221,16 @@ describe("wake.json", () => {
   it("reports a damaged wake.json naming the file and field, leaving it as it is", () => {
     const dir = runDir();
     const path = join(dir, "wake.json");
-    writeFileSync(path, JSON.stringify({ job_id: "x1", dependency: null, begin: null, submitted_at: WAKE.submittedAt, pending: [] }));
-    assertRunRecordError(() => readWakeRecord(dir), path, "invalid", /expected a job id \(digits only\)\n  → at job_id/);
+    writeFileSync(
+      path,
+      JSON.stringify({ job_id: "x1", dependency: null, begin: null, submitted_at: WAKE.submittedAt, pending: [] }),
+    );
+    assertRunRecordError(
+      () => readWakeRecord(dir),
+      path,
+      "invalid",
+      /expected a job id \(digits only\)\n {2}→ at job_id/,
+    );
     writeFileSync(path, "{");
     assertRunRecordError(() => readWakeRecord(dir), path, "damaged", /wake record/);
     assert.equal(readFileSync(path, "utf8"), "{");

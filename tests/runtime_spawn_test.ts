@@ -7,7 +7,6 @@ import { alive } from "./helpers/proc.ts";
 import { waitFor } from "./helpers/wait.ts";
 import { CommandNotFoundError, spawn } from "../src/runtime/spawn.ts";
 
-
 describe("spawn()", () => {
   it("captures stdout and stderr apart with the exit code", async () => {
     const r = await spawn({ argv: ["sh", "-c", "echo out; echo err >&2; exit 3"] });
@@ -45,8 +44,7 @@ describe("spawn()", () => {
   it("names a command that cannot be found", async () => {
     await assert.rejects(
       spawn({ argv: ["no-such-program-xyz"], env: { PATH: "/usr/bin:/bin" } }),
-      (err: unknown) =>
-        err instanceof CommandNotFoundError && err.message.includes('"no-such-program-xyz"'),
+      (err: unknown) => err instanceof CommandNotFoundError && err.message.includes('"no-such-program-xyz"'),
     );
   });
 

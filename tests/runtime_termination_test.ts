@@ -8,15 +8,16 @@ import { alive } from "./helpers/proc.ts";
 import { selfRunArgv } from "./helpers/self_runtime.ts";
 import { waitFor } from "./helpers/wait.ts";
 
-
 describe("a terminated outerloop process", () => {
   it("kills the process group of the job it was running", { timeout: 20_000 }, async () => {
     const pidFile = join(mkdtempSync(join(tmpdir(), "term-")), "pids");
     const [cmd, ...args] = selfRunArgv(join(import.meta.dirname!, "fixtures", "spawn_and_wait.ts"));
     const parent = nodeSpawn(cmd!, [...args, pidFile], { stdio: "ignore" });
     const exited = new Promise<number | string | null>((r) => parent.on("exit", (code, sig) => r(sig ?? code)));
-    const [job, grandchild] = await waitFor("the job to record its pids", () =>
-      existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim().split(" ").map(Number) : undefined);
+    const [job, grandchild] = await waitFor(
+      "the job to record its pids",
+      () => existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim().split(" ").map(Number) : undefined,
+    );
     assert.ok(alive(job!) && alive(grandchild!), "the job should be running before the TERM");
     parent.kill("SIGTERM");
     assert.equal(await exited, "SIGTERM");

@@ -7,7 +7,7 @@ import { measureEnv } from "../measure/measure.ts";
 import { loadContract } from "../run/contract.ts";
 import { runPhase } from "../run/phase.ts";
 import { planFromRecord } from "../run/plan_from_record.ts";
-import { type RunRecord, readRunRecord, RUN_RECORD_FILE, writeRunRecord } from "../run/run_record.ts";
+import { readRunRecord, RUN_RECORD_FILE, type RunRecord, writeRunRecord } from "../run/run_record.ts";
 import { drawSeed } from "../run/seed.ts";
 import { selfCommand } from "../runtime/self.ts";
 import { computeArgs, intFlag, out, resolveMode } from "./common_args.ts";
@@ -37,16 +37,22 @@ const args = {
 export const measureCommand = defineCommand({
   meta: {
     name: "measure",
-    description: "Measure --base and --candidate per --contract as batch jobs; park (exit 75) or decide (0 accept, 10 reject, 11 inconclusive)",
+    description:
+      "Measure --base and --candidate per --contract as batch jobs; park (exit 75) or decide (0 accept, 10 reject, 11 inconclusive)",
   },
   args,
   async run({ args }) {
     const env = process.env;
     const mode = resolveMode(args.compute);
     const repo = resolve(args.repo);
-    if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--repo ${JSON.stringify(args.repo)} is not a directory`);
+    if (!existsSync(repo) || !statSync(repo).isDirectory()) {
+      throw new UsageError(`--repo ${JSON.stringify(args.repo)} is not a directory`);
+    }
     const contract = loadContract(args.contract);
-    const [baseSha, candidateSha] = await Promise.all([ref(repo, args.base, "--base"), ref(repo, args.candidate, "--candidate")]);
+    const [baseSha, candidateSha] = await Promise.all([
+      ref(repo, args.base, "--base"),
+      ref(repo, args.candidate, "--candidate"),
+    ]);
     const runDir = resolve(args["run-dir"]);
     const flagSeed = args.seed === undefined ? undefined : intFlag("seed", args.seed, 0, 1);
     const existing = existsSync(`${runDir}/${RUN_RECORD_FILE}`) ? readRunRecord(runDir) : null;
@@ -60,7 +66,8 @@ export const measureCommand = defineCommand({
       candidateSha,
       contract,
       contractPath: resolve(args.contract),
-      seed: flagSeed ?? existing?.seed ?? (contract.seedEnv || contract.siblings.some((s) => s.seedEnv) ? drawSeed() : 0),
+      seed: flagSeed ?? existing?.seed ??
+        (contract.seedEnv || contract.siblings.some((s) => s.seedEnv) ? drawSeed() : 0),
       runTag: args["run-tag"] ?? existing?.runTag ?? basename(runDir),
       image: args.image ?? env["OUTERLOOP_IMAGE"] ?? "",
       account: args.account ?? env["OUTERLOOP_ACCOUNT"] ?? "",
@@ -105,5 +112,7 @@ function printPlan(r: RunRecord, json: boolean): void {
     out(JSON.stringify({ measures, seed: r.seed, run_tag: r.runTag, compute: r.compute }));
     return;
   }
-  for (const m of measures) out(`${m.name}\t${m.tree_sha.slice(0, 12)}\t${m.job_name}\tgpus=${m.gpus}\t${JSON.stringify(m.env)}`);
+  for (const m of measures) {
+    out(`${m.name}\t${m.tree_sha.slice(0, 12)}\t${m.job_name}\tgpus=${m.gpus}\t${JSON.stringify(m.env)}`);
+  }
 }

@@ -37,7 +37,9 @@ export async function runCli(rawArgs: readonly string[], io: CliIo = processIo):
   try {
     const load = Object.hasOwn(subCommands, name) ? subCommands[name] : undefined;
     if (!load) {
-      throw new UsageError(`Unknown command ${JSON.stringify(name)}: expected one of ${Object.keys(subCommands).join(", ")}`);
+      throw new UsageError(
+        `Unknown command ${JSON.stringify(name)}: expected one of ${Object.keys(subCommands).join(", ")}`,
+      );
     }
     const command = await load();
     if (rest.includes("--help") || rest.includes("-h")) {

@@ -9,11 +9,26 @@ export function reportOutcome(runDir: string, outcome: PhaseOutcome, json: boole
   if (outcome.kind === "parked") {
     const { pending, wake } = outcome;
     if (json) {
-      out(JSON.stringify({ status: "parked", run_dir: runDir, pending, wake_job: wake.jobId, dependency: wake.dependency, begin: wake.begin }));
+      out(
+        JSON.stringify({
+          status: "parked",
+          run_dir: runDir,
+          pending,
+          wake_job: wake.jobId,
+          dependency: wake.dependency,
+          begin: wake.begin,
+        }),
+      );
     } else {
-      const waiting = pending.length ? `job(s) ${pending.join(", ")}` : "a queue that could not be read (deadline wake)";
+      const waiting = pending.length
+        ? `job(s) ${pending.join(", ")}`
+        : "a queue that could not be read (deadline wake)";
       out(`parked: waiting on ${waiting}`);
-      out(`wake job ${wake.jobId} will run "outerloop resume ${runDir}" ${wake.dependency ? "when they end" : `at ${wake.begin}`}`);
+      out(
+        `wake job ${wake.jobId} will run "outerloop resume ${runDir}" ${
+          wake.dependency ? "when they end" : `at ${wake.begin}`
+        }`,
+      );
     }
     return EXIT.parked;
   }

@@ -20,18 +20,37 @@ export const showCommand = defineCommand({
         base_sha: record.baseSha,
         candidate_sha: record.candidateSha,
         measures: s.measures.map((m) => ({
-          name: m.name, state: m.state, value: m.value ?? null, job_id: m.jobId ?? null, reason: m.reason ?? null, why: m.why ?? null,
+          name: m.name,
+          state: m.state,
+          value: m.value ?? null,
+          job_id: m.jobId ?? null,
+          reason: m.reason ?? null,
+          why: m.why ?? null,
         })),
-        wake: s.wake && { job_id: s.wake.jobId, dependency: s.wake.dependency, begin: s.wake.begin, submitted_at: s.wake.submittedAt },
+        wake: s.wake &&
+          {
+            job_id: s.wake.jobId,
+            dependency: s.wake.dependency,
+            begin: s.wake.begin,
+            submitted_at: s.wake.submittedAt,
+          },
         verdict: s.decision?.verdict ?? null,
         scheduler_error: s.schedulerError,
       }));
       return 0;
     }
-    out(`run ${runDir}: ${record.contract.name}, base ${record.baseSha.slice(0, 12)} vs candidate ${record.candidateSha.slice(0, 12)}`);
+    out(
+      `run ${runDir}: ${record.contract.name}, base ${record.baseSha.slice(0, 12)} vs candidate ${
+        record.candidateSha.slice(0, 12)
+      }`,
+    );
     out(formatMeasureStates(s.measures));
     if (s.schedulerError) out(`scheduler unreachable: ${s.schedulerError}`);
-    if (s.wake) out(`wake job ${s.wake.jobId} (${s.wake.dependency ?? `begin ${s.wake.begin}`}), submitted ${s.wake.submittedAt}`);
+    if (s.wake) {
+      out(
+        `wake job ${s.wake.jobId} (${s.wake.dependency ?? `begin ${s.wake.begin}`}), submitted ${s.wake.submittedAt}`,
+      );
+    }
     if (s.decision) out(formatDecisionTable(s.decision));
     else out("no verdict yet");
     return 0;

@@ -15,7 +15,10 @@ export const statusCommand = defineCommand({
     if (args.json) {
       out(JSON.stringify({ job_id: args.id, state, elapsed_s: elapsed, pending_reason: reason || null }));
     } else {
-      out([`${args.id} ${state}`, elapsed === null ? "" : `${elapsed}s`, reason ? `(${reason})` : ""].filter(Boolean).join(" "));
+      out(
+        [`${args.id} ${state}`, elapsed === null ? "" : `${elapsed}s`, reason ? `(${reason})` : ""].filter(Boolean)
+          .join(" "),
+      );
     }
   },
 });

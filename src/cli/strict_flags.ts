@@ -23,7 +23,9 @@ export function assertKnownFlags(command: string, rawArgs: readonly string[], ar
     if (!raw.startsWith("-") || raw === "-" || /^-\d/.test(raw)) continue;
     const name = raw.replace(/^--?/, "").split("=")[0] ?? "";
     if (!known.has(name)) {
-      throw new UsageError(`Unknown option "${raw.split("=")[0]}" for "outerloop ${command}": see "outerloop ${command} --help"`);
+      throw new UsageError(
+        `Unknown option "${raw.split("=")[0]}" for "outerloop ${command}": see "outerloop ${command} --help"`,
+      );
     }
     if (takesValue.has(name) && !raw.includes("=")) i++; // its value may itself start with "-"
   }

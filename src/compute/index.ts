@@ -1,5 +1,5 @@
 /** The compute layer's public surface. */
-export { type Compute, assertJobId, InvalidJobIdError } from "./compute.ts";
+export { assertJobId, type Compute, InvalidJobIdError } from "./compute.ts";
 export { SlurmError, SlurmQueryError } from "./errors.ts";
 export { computeFor } from "./from_mode.ts";
 export { type JobSpec, toArgv } from "./job_spec.ts";

@@ -138,5 +138,7 @@ export class SlurmCompute implements Compute {
 /** sacct's `-S` takes local time without a zone. */
 function sacctTime(d: Date): string {
   const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${
+    p(d.getSeconds())
+  }`;
 }

@@ -37,8 +37,17 @@ export function evalDir(runDir: string, slot: string): string {
  * and id (`SLURM_CPUS_PER_TASK`, `SLURM_JOB_ID`). Nothing secret-shaped.
  */
 export const DEFAULT_ALLOWED_ENV: readonly string[] = [
-  "PATH", "HOME", "LANG", "TMPDIR", "USER", "LOGNAME", "SLURM_TMPDIR",
-  "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "SLURM_JOB_ID", "SLURM_CPUS_PER_TASK",
+  "PATH",
+  "HOME",
+  "LANG",
+  "TMPDIR",
+  "USER",
+  "LOGNAME",
+  "SLURM_TMPDIR",
+  "CUDA_VISIBLE_DEVICES",
+  "ROCR_VISIBLE_DEVICES",
+  "SLURM_JOB_ID",
+  "SLURM_CPUS_PER_TASK",
 ];
 
 /**
@@ -89,14 +98,15 @@ export function renderEvalScript(i: EvalScriptInput): string {
   const q = quoteWord;
   const container = i.image !== "";
   const prefix = container ? "APPTAINERENV_" : "";
-  const keep = (name: string, as: string) =>
-    `if [ "\${${name}+x}" = x ]; then set -- "$@" "${as}=$${name}"; fi`;
+  const keep = (name: string, as: string) => `if [ "\${${name}+x}" = x ]; then set -- "$@" "${as}=$${name}"; fi`;
   const allowed = i.allowedEnv.map((n) => keep(n, n));
   const intoContainer = container ? i.allowedEnv.filter((n) => !HOST_ONLY.has(n)).map((n) => keep(n, prefix + n)) : [];
   const measureEnv = [...i.env, ["OUTERLOOP_RESULT", join(i.evalDir, EVAL_FILES.result)] as const]
     .map(([k, v]) => `set -- "$@" ${q(`${prefix}${k}=${v}`)}`);
   const launch = container
-    ? `apptainer exec --cleanenv${i.gpus > 0 ? " --nv" : ""} --bind "$ol_dir" --bind "$ol_tree" --pwd "$ol_tree" "$ol_image" sh -c "$ol_cmd"`
+    ? `apptainer exec --cleanenv${
+      i.gpus > 0 ? " --nv" : ""
+    } --bind "$ol_dir" --bind "$ol_tree" --pwd "$ol_tree" "$ol_image" sh -c "$ol_cmd"`
     : `sh -c "$ol_cmd"`;
   const bindCheck = container
     ? `case $ol_tree in *[,:]*) ol_fail "Cannot bind $ol_tree into the container: the path holds ',' or ':' (set TMPDIR elsewhere)";; esac`

@@ -16,7 +16,14 @@ export type GitRun = (argv: readonly string[]) => Promise<GitResult>;
  * than the `-C` directory (git sets them for hooks): inherited, they would
  * make us pin or resolve in the wrong repo.
  */
-const REDIRECTING = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR", "GIT_NAMESPACE"];
+const REDIRECTING = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+];
 
 /** The real runner: the runtime's spawn, stdout and stderr apart, without repo-redirecting variables. */
 export const gitRun: GitRun = async (argv) => {
@@ -43,12 +50,18 @@ export function dispatchRef(sha: string): string {
  */
 export async function pinSha(repoRoot: string, sha: string, run: GitRun = gitRun): Promise<string> {
   if (!FULL_SHA.test(sha)) {
-    throw new TypeError(`Cannot pin ${JSON.stringify(sha)} in ${JSON.stringify(repoRoot)}: expected a full lower-case commit sha (resolve the ref first)`);
+    throw new TypeError(
+      `Cannot pin ${JSON.stringify(sha)} in ${
+        JSON.stringify(repoRoot)
+      }: expected a full lower-case commit sha (resolve the ref first)`,
+    );
   }
   const ref = dispatchRef(sha);
   const r = await run(["git", "-C", repoRoot, "update-ref", ref, sha]);
   if (r.exitCode !== 0) {
-    throw new Error(`Cannot pin ${JSON.stringify(sha)} as ${JSON.stringify(ref)} in ${JSON.stringify(repoRoot)}: ${detail(r)}`);
+    throw new Error(
+      `Cannot pin ${JSON.stringify(sha)} as ${JSON.stringify(ref)} in ${JSON.stringify(repoRoot)}: ${detail(r)}`,
+    );
   }
   return ref;
 }
@@ -68,7 +81,9 @@ export async function resolveRef(repoRoot: string, ref: string, run: GitRun = gi
     // --quiet: a ref that names no commit fails without a word
     const why = r.exitCode === 0
       ? `git printed ${JSON.stringify(sha)}`
-      : r.exitCode !== null && r.stderr.trim() === "" ? "no such commit" : detail(r);
+      : r.exitCode !== null && r.stderr.trim() === ""
+      ? "no such commit"
+      : detail(r);
     throw new Error(`Cannot resolve ${JSON.stringify(ref)} to a commit in ${JSON.stringify(repoRoot)}: ${why}`);
   }
   return sha;

@@ -20,7 +20,9 @@ export function readEvalResult(runDir: string, slot: string, metric: string): nu
   const code = readText(join(dir, EVAL_FILES.exitCode));
   if (code === undefined) fail(dir, `Eval job has not finished: no ${EVAL_FILES.exitCode} in ${JSON.stringify(dir)}`);
   const rc = code.trim();
-  if (!/^-?\d+$/.test(rc)) fail(dir, `Eval job left an unreadable exit code ${JSON.stringify(rc)} in ${JSON.stringify(dir)}`);
+  if (!/^-?\d+$/.test(rc)) {
+    fail(dir, `Eval job left an unreadable exit code ${JSON.stringify(rc)} in ${JSON.stringify(dir)}`);
+  }
   if (rc !== "0") fail(dir, `Eval command exited with code ${rc}`);
 
   const resultFile = join(dir, EVAL_FILES.result);
@@ -36,7 +38,9 @@ export function readEvalResult(runDir: string, slot: string, metric: string): nu
     const line = lastLine(readText(join(dir, EVAL_FILES.stdout)) ?? "");
     if (line === undefined) fail(dir, `Eval command gave no result: no ${EVAL_FILES.result} and nothing on stdout`);
     obj = parseObject(line);
-    if (typeof obj === "string") fail(dir, `Eval command gave no result: no ${EVAL_FILES.result}, and the last line of stdout ${obj}`);
+    if (typeof obj === "string") {
+      fail(dir, `Eval command gave no result: no ${EVAL_FILES.result}, and the last line of stdout ${obj}`);
+    }
   }
   if (!Object.hasOwn(obj, metric)) {
     const keys = Object.keys(obj).map((k) => JSON.stringify(k)).join(", ") || "none";

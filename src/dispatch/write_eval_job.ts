@@ -42,22 +42,40 @@ export function writeEvalJob(runDir: string, slot: string, opts: EvalJobOptions)
   const env = Object.entries(opts.extraEnv ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const allowedEnv = opts.allowedEnv ?? DEFAULT_ALLOWED_ENV;
   if (!FULL_SHA.test(opts.snapshotSha)) {
-    throw new TypeError(`Invalid snapshot sha ${JSON.stringify(opts.snapshotSha)}: expected a full lower-case commit sha`);
+    throw new TypeError(
+      `Invalid snapshot sha ${JSON.stringify(opts.snapshotSha)}: expected a full lower-case commit sha`,
+    );
   }
   if (opts.command.trim() === "") throw new TypeError("Eval command is empty: the contract needs a command");
-  if (!Number.isInteger(gpus) || gpus < 0) throw new RangeError(`Invalid GPU count ${JSON.stringify(gpus)}: expected a whole number >= 0`);
+  if (!Number.isInteger(gpus) || gpus < 0) {
+    throw new RangeError(`Invalid GPU count ${JSON.stringify(gpus)}: expected a whole number >= 0`);
+  }
   for (const [key] of env) {
     if (!IDENTIFIER.test(key)) {
-      throw new TypeError(`Invalid env variable name ${JSON.stringify(key)}: expected letters, digits and '_', not starting with a digit`);
+      throw new TypeError(
+        `Invalid env variable name ${JSON.stringify(key)}: expected letters, digits and '_', not starting with a digit`,
+      );
     }
-    if (key === "OUTERLOOP_RESULT") throw new TypeError(`Env variable "OUTERLOOP_RESULT" is set by the eval job itself: remove it from the measure's env`);
+    if (key === "OUTERLOOP_RESULT") {
+      throw new TypeError(
+        `Env variable "OUTERLOOP_RESULT" is set by the eval job itself: remove it from the measure's env`,
+      );
+    }
   }
   for (const name of allowedEnv) {
-    if (!IDENTIFIER.test(name)) throw new TypeError(`Invalid allowed env name ${JSON.stringify(name)}: expected a shell identifier`);
+    if (!IDENTIFIER.test(name)) {
+      throw new TypeError(`Invalid allowed env name ${JSON.stringify(name)}: expected a shell identifier`);
+    }
   }
-  if (image.startsWith("-")) throw new TypeError(`Invalid image ${JSON.stringify(image)}: it would read as an apptainer option`);
+  if (image.startsWith("-")) {
+    throw new TypeError(`Invalid image ${JSON.stringify(image)}: it would read as an apptainer option`);
+  }
   if (image !== "" && /[,:]/.test(dir)) {
-    throw new TypeError(`Cannot bind the eval dir ${JSON.stringify(dir)} into a container: apptainer reads ',' and ':' in a bind path as separators; use a run dir without them`);
+    throw new TypeError(
+      `Cannot bind the eval dir ${
+        JSON.stringify(dir)
+      } into a container: apptainer reads ',' and ':' in a bind path as separators; use a run dir without them`,
+    );
   }
   const seedCache = opts.seedCache ? resolve(opts.seedCache) : "";
   const repoRoot = resolve(opts.repoRoot);
@@ -67,17 +85,20 @@ export function writeEvalJob(runDir: string, slot: string, opts: EvalJobOptions)
     rmSync(join(dir, stale), { force: true });
   }
   const script = join(dir, EVAL_FILES.script);
-  atomicWriteFile(script, renderEvalScript({
-    evalDir: dir,
-    repoRoot,
-    sha: opts.snapshotSha,
-    command: opts.command,
-    image,
-    gpus,
-    seedCache,
-    env,
-    allowedEnv,
-  }));
+  atomicWriteFile(
+    script,
+    renderEvalScript({
+      evalDir: dir,
+      repoRoot,
+      sha: opts.snapshotSha,
+      command: opts.command,
+      image,
+      gpus,
+      seedCache,
+      env,
+      allowedEnv,
+    }),
+  );
   chmodSync(script, 0o755);
   return script;
 }

@@ -106,7 +106,13 @@ export class DispatchedMeasurer {
       gpus: m.gpus,
       seedCache: this.o.seedCache ?? null,
     });
-    const spec = evalJobSpec(script, { jobName: this.jobName(m), account, partition, evalMinutes: this.o.evalMinutes, gpus: m.gpus });
+    const spec = evalJobSpec(script, {
+      jobName: this.jobName(m),
+      account,
+      partition,
+      evalMinutes: this.o.evalMinutes,
+      gpus: m.gpus,
+    });
     const jobId = await this.o.compute.submit(spec);
     atomicWriteFile(join(this.evalDir(m), "submitted"), jobId);
     log.info(`dispatched measure ${m.name} (sha ${m.treeSha.slice(0, 12)}) as job ${jobId}`);
@@ -216,7 +222,9 @@ export class DispatchedMeasurer {
       } catch (err) {
         if (!(err instanceof EvalError)) throw err;
         const code = this.#exitCode(m);
-        const message = code === "143" ? explainSignalExit(m.name, states.get(this.marker(m)) ?? "", err.message) : err.message;
+        const message = code === "143"
+          ? explainSignalExit(m.name, states.get(this.marker(m)) ?? "", err.message)
+          : err.message;
         throw new EvalError(code === "143" ? message : `measure ${m.name}: ${message}`);
       }
     }

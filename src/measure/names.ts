@@ -46,6 +46,7 @@ function problemWith(name: string): string | null {
   // benchmark name needs two dots in a row.
   if (name.includes("..")) return 'it contains ".."';
   if (name.includes("|")) return 'it contains "|"';
+  // deno-lint-ignore no-control-regex -- control characters are what this checks
   const control = /[\u0000-\u001f\u007f]/.exec(name);
   if (control) {
     const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");

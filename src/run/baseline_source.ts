@@ -41,9 +41,20 @@ export function cachedBaseline(runDir: string, r: RunRecord, cacheDir: string): 
 
 /** Records a baseline this run measured, for every later run on the same base. */
 export function storeBaseline(cacheDir: string, r: RunRecord, value: number): void {
-  writeBaselineCache(cacheDir, r.contract.name, r.baseSha, { value, seed: r.seed, runTag: r.runTag, ...determinants(r) });
+  writeBaselineCache(cacheDir, r.contract.name, r.baseSha, {
+    value,
+    seed: r.seed,
+    runTag: r.runTag,
+    ...determinants(r),
+  });
 }
 
 function determinants(r: RunRecord) {
-  return { image: r.image, command: r.contract.command, metric: r.contract.metric, seedEnv: r.contract.seedEnv, gpus: r.contract.gpus };
+  return {
+    image: r.image,
+    command: r.contract.command,
+    metric: r.contract.metric,
+    seedEnv: r.contract.seedEnv,
+    gpus: r.contract.gpus,
+  };
 }

@@ -36,7 +36,9 @@ export async function runStatus(runDir: string, r: RunRecord, compute: Compute):
   if (open.length > 0) {
     try {
       live = await compute.activeJobs();
-      const ids = open.map((m) => live.get(measurer.jobName(m))?.[0] ?? measurer.marker(m)).filter((id) => /^\d+$/.test(id));
+      const ids = open.map((m) => live.get(measurer.jobName(m))?.[0] ?? measurer.marker(m)).filter((id) =>
+        /^\d+$/.test(id)
+      );
       states = await compute.statuses(ids, new Date(Date.now() - 7 * 24 * 3600_000));
     } catch (err) {
       schedulerError = (err as Error).message;
@@ -51,10 +53,20 @@ export async function runStatus(runDir: string, r: RunRecord, compute: Compute):
     const marker = measurer.marker(m);
     if (measurer.done(m)) {
       try {
-        rows.push({ name: m.name, state: "done", value: readEvalResult(runDir, measurer.slot(m), m.metric), ...(marker ? { jobId: marker } : {}) });
+        rows.push({
+          name: m.name,
+          state: "done",
+          value: readEvalResult(runDir, measurer.slot(m), m.metric),
+          ...(marker ? { jobId: marker } : {}),
+        });
       } catch (err) {
         if (!(err instanceof EvalError)) throw err;
-        rows.push({ name: m.name, state: "failed", why: err.message.split("\n")[0]!, ...(marker ? { jobId: marker } : {}) });
+        rows.push({
+          name: m.name,
+          state: "failed",
+          why: err.message.split("\n")[0]!,
+          ...(marker ? { jobId: marker } : {}),
+        });
       }
       continue;
     }
@@ -62,7 +74,12 @@ export async function runStatus(runDir: string, r: RunRecord, compute: Compute):
     if (liveId) {
       const state = states.get(liveId) ?? "";
       const reason = isPending(state) || state === "" ? await compute.pendingReason(liveId).catch(() => "") : "";
-      rows.push({ name: m.name, state: reason || isPending(state) ? "pending" : "running", jobId: liveId, ...(reason ? { reason } : {}) });
+      rows.push({
+        name: m.name,
+        state: reason || isPending(state) ? "pending" : "running",
+        jobId: liveId,
+        ...(reason ? { reason } : {}),
+      });
     } else if (schedulerError !== null && marker) {
       rows.push({ name: m.name, state: "pending", jobId: marker, reason: "scheduler unreachable" });
     } else if (marker) {

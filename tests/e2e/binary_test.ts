@@ -25,17 +25,21 @@ describe("the compiled binary", () => {
     // a PATH with a shell and env(1) only — no deno, bun or node
     const bin = join(work, "bin");
     mkdirSync(bin);
-    for (const tool of ["sh", "env"]) symlinkSync(`/usr/bin/${tool}`.replace("/usr/bin/sh", "/bin/sh"), join(bin, tool));
+    for (const tool of ["sh", "env"]) {
+      symlinkSync(`/usr/bin/${tool}`.replace("/usr/bin/sh", "/bin/sh"), join(bin, tool));
+    }
     const home = join(work, "home");
     mkdirSync(home);
     env = { PATH: bin, HOME: home };
     writeFileSync(join(work, ".env"), "OUTERLOOP_DOTENV_CANARY=read\nAUTORESEARCH_COMPUTE=slurm\n");
-    writeFileSync(join(work, "preload.ts"), `require("fs").writeFileSync(${JSON.stringify(join(work, "bunfig-was-read"))}, "1");\n`);
+    writeFileSync(
+      join(work, "preload.ts"),
+      `require("fs").writeFileSync(${JSON.stringify(join(work, "bunfig-was-read"))}, "1");\n`,
+    );
     writeFileSync(join(work, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
   });
 
-  const run = (...args: string[]) =>
-    spawn({ argv: [binary, ...args], env, cwd: work, timeoutMs: 60_000 });
+  const run = (...args: string[]) => spawn({ argv: [binary, ...args], env, cwd: work, timeoutMs: 60_000 });
 
   it("prints its version", async () => {
     const r = await run("--version");
@@ -45,7 +49,18 @@ describe("the compiled binary", () => {
 
   it("runs a local job without Deno, Bun or node_modules, reading neither .env nor bunfig.toml", async () => {
     const out = join(work, "job.log");
-    const r = await run("submit", "--compute", "local", "--job-name", "e2e", "--command", "env", "--output", out, "--json");
+    const r = await run(
+      "submit",
+      "--compute",
+      "local",
+      "--job-name",
+      "e2e",
+      "--command",
+      "env",
+      "--output",
+      out,
+      "--json",
+    );
     assert.equal(r.exitCode, 0, r.stderr);
     assert.ok(Number(JSON.parse(r.stdout).job_id) >= 9_000_000_000, r.stdout);
     const jobEnv = readFileSync(out, "utf8");
@@ -54,10 +69,32 @@ describe("the compiled binary", () => {
   });
 
   it("prints the reference's argv on a dry run", async () => {
-    const r = await run("submit", "--job-name", "j", "--account", "a", "--time", "5", "--command", "echo hi", "--dry-run", "--json");
+    const r = await run(
+      "submit",
+      "--job-name",
+      "j",
+      "--account",
+      "a",
+      "--time",
+      "5",
+      "--command",
+      "echo hi",
+      "--dry-run",
+      "--json",
+    );
     assert.equal(r.exitCode, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), {
-      argv: ["sbatch", "--parsable", "--job-name=j", "--account=a", "--time=5", "--cpus-per-task=1", "--mem=2G", "--output=/dev/null", "--wrap=echo hi"],
+      argv: [
+        "sbatch",
+        "--parsable",
+        "--job-name=j",
+        "--account=a",
+        "--time=5",
+        "--cpus-per-task=1",
+        "--mem=2G",
+        "--output=/dev/null",
+        "--wrap=echo hi",
+      ],
     });
   });
 

@@ -8,7 +8,10 @@ import { ensureBinary } from "../helpers/binary.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
 
 /** A benchmark whose score is the content of `score`; `fail` makes it exit 1 after printing. */
-const bench = (score: string) => ({ "bench.sh": 'echo "working on $(cat score)"\nprintf \'{"score": %s}\\n\' "$(cat score)"\n', score });
+const bench = (score: string) => ({
+  "bench.sh": 'echo "working on $(cat score)"\nprintf \'{"score": %s}\\n\' "$(cat score)"\n',
+  score,
+});
 
 describe("outerloop measure (compiled binary, local backend)", () => {
   let binary = "";
@@ -23,7 +26,7 @@ describe("outerloop measure (compiled binary, local backend)", () => {
       bench("12"), // 1: better
       bench("9"), // 2: worse
       { "bench.sh": 'echo "loading data"\necho "Traceback: boom in layer 3" >&2\nexit 1\n' }, // 3: crashes
-      { "bench.sh": 'echo \'{"accuracy": 0.9}\'\n' }, // 4: wrong key
+      { "bench.sh": "echo '{\"accuracy\": 0.9}'\n" }, // 4: wrong key
       { "bench.sh": 'echo \'{"score": "fast"}\'\n' }, // 5: not a number
       bench("13"), // 6: better again
     ]));
@@ -31,14 +34,32 @@ describe("outerloop measure (compiled binary, local backend)", () => {
 
   function contract(extra: Record<string, unknown> = {}): string {
     const file = join(mkdtempSync(join(tmpdir(), "contract-")), "contract.json");
-    writeFileSync(file, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1, ...extra }));
+    writeFileSync(
+      file,
+      JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1, ...extra }),
+    );
     return file;
   }
 
   async function measure(base: number, cand: number, runDir: string, contractFile = contract(), ...more: string[]) {
     return await spawn({
-      argv: [binary, "measure", "--compute", "local", "--repo", repo, "--base", shas[base]!, "--candidate", shas[cand]!,
-        "--contract", contractFile, "--run-dir", runDir, ...more],
+      argv: [
+        binary,
+        "measure",
+        "--compute",
+        "local",
+        "--repo",
+        repo,
+        "--base",
+        shas[base]!,
+        "--candidate",
+        shas[cand]!,
+        "--contract",
+        contractFile,
+        "--run-dir",
+        runDir,
+        ...more,
+      ],
       env: { PATH: "/usr/bin:/bin", HOME: home },
       timeoutMs: 60_000,
     });
@@ -63,10 +84,13 @@ describe("outerloop measure (compiled binary, local backend)", () => {
     const r = await spawn({ argv: [binary, "show", dir, "--json"], env: { PATH: "/usr/bin:/bin", HOME: home } });
     assert.equal(r.exitCode, 0, r.stderr);
     const shown = JSON.parse(r.stdout);
-    assert.deepEqual(shown.measures.map((m: { name: string; state: string; value: number }) => [m.name, m.state, m.value]), [
-      ["baseline", "done", 10],
-      ["candidate", "done", 12],
-    ]);
+    assert.deepEqual(
+      shown.measures.map((m: { name: string; state: string; value: number }) => [m.name, m.state, m.value]),
+      [
+        ["baseline", "done", 10],
+        ["candidate", "done", 12],
+      ],
+    );
     assert.equal(shown.verdict, "accept");
     const text = await spawn({ argv: [binary, "show", dir], env: { PATH: "/usr/bin:/bin", HOME: home } });
     assert.match(text.stdout, /baseline\s+done\s+10/);

@@ -18,7 +18,12 @@ function newestSource(dir: string): number {
 /** Builds dist/outerloop (native only) when it is missing or older than src/. */
 export async function ensureBinary(): Promise<string> {
   if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= newestSource(join(root, "src"))) return BINARY;
-  const r = await spawn({ argv: ["bash", "scripts/build.sh", "--native-only"], cwd: root, output: "combined", timeoutMs: 300_000 });
+  const r = await spawn({
+    argv: ["bash", "scripts/build.sh", "--native-only"],
+    cwd: root,
+    output: "combined",
+    timeoutMs: 300_000,
+  });
   if (r.exitCode !== 0) throw new Error(`Building the binary failed:\n${r.stdout}`);
   return BINARY;
 }

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Compute } from "../../src/compute/compute.ts";
-import { withDefaults, type JobSpec } from "../../src/compute/job_spec.ts";
+import { type JobSpec, withDefaults } from "../../src/compute/job_spec.ts";
 import { GONE } from "../../src/compute/states.ts";
 
 /**

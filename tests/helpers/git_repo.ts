@@ -6,8 +6,10 @@ import { spawn } from "../../src/runtime/spawn.ts";
 const GIT_ENV = {
   PATH: "/usr/bin:/bin",
   HOME: tmpdir(),
-  GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid",
-  GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid",
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.invalid",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.invalid",
   GIT_CONFIG_NOSYSTEM: "1",
 };
 

@@ -47,20 +47,24 @@ liveIt("outerloop submit prints the id and status --json follows the job to COMP
   assert.equal(done.pending_reason, null);
 });
 
-liveIt("a waiting job shows its reason in status --json, is listed by jobs --json, and cancel ends it", 90_000, async () => {
-  const id = await submit("--command", "true", "--begin", "now+120");
-  const pending = await waitFor(() => status(id), (s) => s.pending_reason === "BeginTime", 20_000);
-  assert.equal(pending.state, "PENDING");
-  const jobs = await cli("jobs", "--json");
-  assert.equal(jobs.exitCode, 0, jobs.stderr);
-  const listed = (JSON.parse(jobs.stdout) as { jobs: { job_id: string; name: string }[] }).jobs;
-  assert.deepEqual(listed.filter((j) => j.job_id === id), [{ job_id: id, name: NAME }]);
-  const cancel = await cli("cancel", id);
-  assert.equal(cancel.exitCode, 0, cancel.stderr);
-  assert.equal(cancel.stdout, `cancelled ${id}\n`);
-  const ended = await waitFor(() => status(id), (s) => s.state.startsWith("CANCELLED"), 20_000);
-  assert.equal(ended.state, "CANCELLED by 0");
-});
+liveIt(
+  "a waiting job shows its reason in status --json, is listed by jobs --json, and cancel ends it",
+  90_000,
+  async () => {
+    const id = await submit("--command", "true", "--begin", "now+120");
+    const pending = await waitFor(() => status(id), (s) => s.pending_reason === "BeginTime", 20_000);
+    assert.equal(pending.state, "PENDING");
+    const jobs = await cli("jobs", "--json");
+    assert.equal(jobs.exitCode, 0, jobs.stderr);
+    const listed = (JSON.parse(jobs.stdout) as { jobs: { job_id: string; name: string }[] }).jobs;
+    assert.deepEqual(listed.filter((j) => j.job_id === id), [{ job_id: id, name: NAME }]);
+    const cancel = await cli("cancel", id);
+    assert.equal(cancel.exitCode, 0, cancel.stderr);
+    assert.equal(cancel.stdout, `cancelled ${id}\n`);
+    const ended = await waitFor(() => status(id), (s) => s.state.startsWith("CANCELLED"), 20_000);
+    assert.equal(ended.state, "CANCELLED by 0");
+  },
+);
 
 liveIt("status --json of an id Slurm never saw is GONE with a null elapsed_s", 60_000, async () => {
   assert.deepEqual(await status("987654321"), {

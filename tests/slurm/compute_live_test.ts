@@ -82,7 +82,10 @@ liveIt("the testbed is up and a --time=1 job is started first, to end in TIMEOUT
 
 liveIt("submit passes every field of a script job through to Slurm", 60_000, async () => {
   const script = path.join(work(), "args.sh");
-  writeFileSync(script, '#!/bin/sh\nprintf "arg:%s\\n" "$@"\necho "cpus=$SLURM_CPUS_PER_TASK account=$SLURM_JOB_ACCOUNT"\n');
+  writeFileSync(
+    script,
+    '#!/bin/sh\nprintf "arg:%s\\n" "$@"\necho "cpus=$SLURM_CPUS_PER_TASK account=$SLURM_JOB_ACCOUNT"\n',
+  );
   chmodSync(script, 0o755);
   const output = path.join(work(), "args.out");
   const id = await submit({
@@ -115,11 +118,16 @@ liveIt("submit passes every field of a script job through to Slurm", 60_000, asy
 liveIt("status follows a command job to COMPLETED and elapsedSeconds reads its run time", 60_000, async () => {
   const id = await submit({ jobName: `${TAG}-ok`, command: "sleep 3" });
   const seen: string[] = [];
-  await waitFor(async () => {
-    const s = await state(id);
-    if (seen.at(-1) !== s) seen.push(s);
-    return s;
-  }, is("COMPLETED"), 30_000, 100);
+  await waitFor(
+    async () => {
+      const s = await state(id);
+      if (seen.at(-1) !== s) seen.push(s);
+      return s;
+    },
+    is("COMPLETED"),
+    30_000,
+    100,
+  );
   // never a step backwards: (GONE) (PENDING) (RUNNING) COMPLETED
   const order = [GONE, "PENDING", "RUNNING", "COMPLETED"];
   assert.deepEqual(seen, [...seen].sort((a, b) => order.indexOf(a) - order.indexOf(b)), seen.join(" → "));
@@ -206,8 +214,15 @@ liveIt("two live jobs with one name are both found by name, and statuses reads t
 
 liveIt("an unknown account is refused with a SlurmError carrying sbatch's stderr", 30_000, async () => {
   await assert.rejects(
-    compute.submit({ jobName: `${TAG}-badacct`, account: "no_such_account", partition: "", timeMinutes: 1, command: "true" }),
-    (err: unknown) => err instanceof SlurmError && /Invalid account or account\/partition combination/.test(err.message),
+    compute.submit({
+      jobName: `${TAG}-badacct`,
+      account: "no_such_account",
+      partition: "",
+      timeMinutes: 1,
+      command: "true",
+    }),
+    (err: unknown) =>
+      err instanceof SlurmError && /Invalid account or account\/partition combination/.test(err.message),
   );
 });
 
@@ -216,22 +231,26 @@ liveIt("an id that was never submitted is GONE with no elapsed time", 30_000, as
   assert.equal(await compute.elapsedSeconds(NEVER_SUBMITTED), null);
 });
 
-liveIt("with slurmdbd down status raises SlurmQueryError, never GONE, and is right again once it is back", 120_000, async () => {
-  const id = await submit({ jobName: `${TAG}-dbd`, command: "true" });
-  await untilState(id, is("COMPLETED"));
-  await testbed("stop", "slurmdbd");
-  let during = "";
-  try {
-    await assert.rejects(compute.status(id), SlurmQueryError);
-    await assert.rejects(compute.elapsedSeconds(id), SlurmQueryError);
-    await assert.rejects(compute.statuses([id]), SlurmQueryError);
-    during = await submit({ jobName: `${TAG}-during-dbd`, command: "true" });
-  } finally {
-    await testbed("start", "slurmdbd");
-  }
-  assert.equal(await state(id), "COMPLETED");
-  assert.equal(await untilState(during, is("COMPLETED")), "COMPLETED");
-});
+liveIt(
+  "with slurmdbd down status raises SlurmQueryError, never GONE, and is right again once it is back",
+  120_000,
+  async () => {
+    const id = await submit({ jobName: `${TAG}-dbd`, command: "true" });
+    await untilState(id, is("COMPLETED"));
+    await testbed("stop", "slurmdbd");
+    let during = "";
+    try {
+      await assert.rejects(compute.status(id), SlurmQueryError);
+      await assert.rejects(compute.elapsedSeconds(id), SlurmQueryError);
+      await assert.rejects(compute.statuses([id]), SlurmQueryError);
+      during = await submit({ jobName: `${TAG}-during-dbd`, command: "true" });
+    } finally {
+      await testbed("start", "slurmdbd");
+    }
+    assert.equal(await state(id), "COMPLETED");
+    assert.equal(await untilState(during, is("COMPLETED")), "COMPLETED");
+  },
+);
 
 liveIt("with slurmctld down squeue verbs raise SlurmQueryError and submit raises SlurmError", 120_000, async () => {
   const id = await submit({ jobName: `${TAG}-ctld`, command: "true" });
@@ -245,7 +264,10 @@ liveIt("with slurmctld down squeue verbs raise SlurmQueryError and submit raises
       assert.rejects(compute.activeJobNames(), SlurmQueryError),
       assert.rejects(compute.jobIdForName(`${TAG}-ctld`), SlurmQueryError),
       assert.rejects(compute.activeJobs(), SlurmQueryError),
-      assert.rejects(compute.submit({ jobName: `${TAG}-noctld`, account: "acct_a", partition: "", timeMinutes: 1, command: "true" }), SlurmError),
+      assert.rejects(
+        compute.submit({ jobName: `${TAG}-noctld`, account: "acct_a", partition: "", timeMinutes: 1, command: "true" }),
+        SlurmError,
+      ),
       compute.cancel(id),
     ]);
     // sacct asks slurmdbd, not the controller

@@ -25,7 +25,9 @@ it("decideLive() skips, saying why, when no testbed is named or the named one is
 });
 
 it("decideLive() fails instead of skipping when OUTERLOOP_REQUIRE_SLURM=1 and the testbed is missing", () => {
-  for (const env of [{ OUTERLOOP_REQUIRE_SLURM: "1" }, { OUTERLOOP_REQUIRE_SLURM: "1", OUTERLOOP_SLURM_TESTBED: "/x" }]) {
+  for (
+    const env of [{ OUTERLOOP_REQUIRE_SLURM: "1" }, { OUTERLOOP_REQUIRE_SLURM: "1", OUTERLOOP_SLURM_TESTBED: "/x" }]
+  ) {
     const decision = decideLive(env, has());
     assert.equal(decision.kind, "fail");
     assert.ok(decision.kind === "fail" && decision.why.includes(HOW_TO_RUN), JSON.stringify(decision));

@@ -20,14 +20,18 @@ import { liveIt, observeState, slurmCommand, testbed, waitFor } from "../helpers
 
 /** Reports its score, the commit it runs on and where, so the test can check the checkout. */
 const bench = (score: string, sleep = "0") => ({
-  "bench.sh": `sleep ${sleep}\nprintf '{"score": %s, "sha": "%s", "cwd": "%s"}\\n' "$(cat score)" "$(git rev-parse HEAD)" "$PWD"\n`,
+  "bench.sh":
+    `sleep ${sleep}\nprintf '{"score": %s, "sha": "%s", "cwd": "%s"}\\n' "$(cat score)" "$(git rev-parse HEAD)" "$PWD"\n`,
   score,
   sleep,
 });
 
 function contract(): string {
   const file = join(mkdtempSync(join(tmpdir(), "live-contract-")), "contract.json");
-  writeFileSync(file, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", seed_env: "SEED", eval_minutes: 2 }));
+  writeFileSync(
+    file,
+    JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", seed_env: "SEED", eval_minutes: 2 }),
+  );
   return file;
 }
 
@@ -36,8 +40,27 @@ async function cli(binary: string, ...args: string[]): Promise<SpawnResult> {
 }
 
 async function measure(binary: string, repo: string, base: string, cand: string, runDir: string): Promise<SpawnResult> {
-  return await cli(binary, "measure", "--compute", "slurm", "--account", "acct_a", "--partition", "cpu", "--repo", repo,
-    "--base", base, "--candidate", cand, "--contract", contract(), "--run-dir", runDir, "--json");
+  return await cli(
+    binary,
+    "measure",
+    "--compute",
+    "slurm",
+    "--account",
+    "acct_a",
+    "--partition",
+    "cpu",
+    "--repo",
+    repo,
+    "--base",
+    base,
+    "--candidate",
+    cand,
+    "--contract",
+    contract(),
+    "--run-dir",
+    runDir,
+    "--json",
+  );
 }
 
 /** The eval dirs' result.json files, by measure name. */
@@ -60,7 +83,14 @@ liveIt("the measurer dispatches to Slurm, parks, and reads both results once the
   const compute = new SlurmCompute();
   const measurer = new DispatchSettings({ compute, local: false, image: "", account: "acct_a", partition: "cpu" })
     .measurer(runDir, repo, 2, `lm${Date.now().toString(36)}`);
-  const plan = planMeasures({ command: "sh bench.sh", metric: "score", baseSha: base, candidateSha: cand, seedEnv: "SEED", seed: 3 });
+  const plan = planMeasures({
+    command: "sh bench.sh",
+    metric: "score",
+    baseSha: base,
+    candidateSha: cand,
+    seedEnv: "SEED",
+    seed: 3,
+  });
   const parked = await measurer.results(plan).then(() => null, (e) => e);
   assert.ok(parked instanceof MeasurementPending, String(parked));
   assert.equal(parked.jobIds.length, 2);
@@ -141,32 +171,36 @@ liveIt("a cancelled eval job fails the run with exit 3 explaining the cancel", 1
   assert.equal(existsSync(join(runDir, "decision.json")), false);
 });
 
-liveIt("a resume during a slurmctld outage exits 4 or 75 and loses nothing; the next resume completes", 180_000, async () => {
-  const binary = await ensureBinary();
-  const { repo, shas } = await makeRepo([bench("10", "3"), bench("9", "3")]);
-  const runDir = join(mkdtempSync(join(tmpdir(), "live-outage-")), "outage");
-  const r = await measure(binary, repo, shas[0]!, shas[1]!, runDir);
-  assert.equal(r.exitCode, 75, r.stderr);
-  const runJson = readFileSync(join(runDir, "run.json"), "utf8");
-  await testbed("stop", "slurmctld");
-  let during: SpawnResult;
-  try {
-    during = await cli(binary, "resume", runDir);
-  } finally {
-    await testbed("start", "slurmctld");
-  }
-  assert.ok(during.exitCode === 4 || during.exitCode === 75, `exit ${during.exitCode}: ${during.stderr}`);
-  assert.match(during.stderr, /resume/);
-  assert.equal(readFileSync(join(runDir, "run.json"), "utf8"), runJson);
-  const final = await waitFor(
-    async () => {
-      const x = await cli(binary, "resume", runDir, "--json");
-      return x.exitCode === 75 ? null : x;
-    },
-    (x) => x !== null,
-    150_000,
-    2000,
-  );
-  assert.equal(final!.exitCode, 10, final!.stderr);
-  assert.equal(JSON.parse(final!.stdout).verdict, "reject");
-});
+liveIt(
+  "a resume during a slurmctld outage exits 4 or 75 and loses nothing; the next resume completes",
+  180_000,
+  async () => {
+    const binary = await ensureBinary();
+    const { repo, shas } = await makeRepo([bench("10", "3"), bench("9", "3")]);
+    const runDir = join(mkdtempSync(join(tmpdir(), "live-outage-")), "outage");
+    const r = await measure(binary, repo, shas[0]!, shas[1]!, runDir);
+    assert.equal(r.exitCode, 75, r.stderr);
+    const runJson = readFileSync(join(runDir, "run.json"), "utf8");
+    await testbed("stop", "slurmctld");
+    let during: SpawnResult;
+    try {
+      during = await cli(binary, "resume", runDir);
+    } finally {
+      await testbed("start", "slurmctld");
+    }
+    assert.ok(during.exitCode === 4 || during.exitCode === 75, `exit ${during.exitCode}: ${during.stderr}`);
+    assert.match(during.stderr, /resume/);
+    assert.equal(readFileSync(join(runDir, "run.json"), "utf8"), runJson);
+    const final = await waitFor(
+      async () => {
+        const x = await cli(binary, "resume", runDir, "--json");
+        return x.exitCode === 75 ? null : x;
+      },
+      (x) => x !== null,
+      150_000,
+      2000,
+    );
+    assert.equal(final!.exitCode, 10, final!.stderr);
+    assert.equal(JSON.parse(final!.stdout).verdict, "reject");
+  },
+);
