@@ -1,7 +1,7 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -69,7 +69,7 @@ describe("readBaselineCache() agrees with the reference's read_baseline_cache", 
   for (const [i, v] of fixture.baseline_reads.entries()) {
     const expected = v.result.kind === "entry" ? `value ${v.result.value_repr}` : "no entry";
     it(`reads ${v.why} as ${expected}${v.result.kind === "raises" ? " where the reference crashes" : ""}`, () => {
-      const dir = mkdtempSync(join(tmpdir(), "ol-bc-"));
+      const dir = tempDir("ol-bc-");
       const bench = `b${i}`;
       if (v.file_hex !== null) writeFileSync(baselineCachePath(dir, bench, SHA), Buffer.from(v.file_hex, "hex"));
       const got = readBaselineCache(dir, bench, SHA, toWant(v.want));
@@ -86,14 +86,14 @@ describe("readBaselineCache() agrees with the reference's read_baseline_cache", 
   }
 
   it("reads a NaN token the reference's writer could emit as no entry (a documented divergence)", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ol-bc-"));
+    const dir = tempDir("ol-bc-");
     writeFileSync(baselineCachePath(dir, "b", SHA), '{"value": NaN}');
     assert.equal(readBaselineCache(dir, "b", SHA), null);
   });
 
   it("reads a file written by the reference's write_baseline_cache", () => {
     const w = fixture.python_written_cache;
-    const dir = mkdtempSync(join(tmpdir(), "ol-bc-"));
+    const dir = tempDir("ol-bc-");
     writeFileSync(baselineCachePath(dir, w.benchmark, w.base_sha), Buffer.from(w.file_hex, "hex"));
     const got = readBaselineCache(dir, w.benchmark, w.base_sha, {
       image: String(w.args["image"]),
@@ -123,7 +123,7 @@ describe("writeBaselineCache()", () => {
   };
 
   it("creates the directory and writes the reference's keys in order, ASCII only", () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "ol-bc-")), "nested", "baselines");
+    const dir = join(tempDir("ol-bc-"), "nested", "baselines");
     writeBaselineCache(dir, "tsp", SHA, rec);
     const path = join(dir, `tsp@${SHA}.json`);
     assert.equal(baselineCachePath(dir, "tsp", SHA), path);
@@ -156,7 +156,7 @@ describe("writeBaselineCache()", () => {
   });
 
   it("writes an entry that reads back only under the same determinants", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ol-bc-"));
+    const dir = tempDir("ol-bc-");
     writeBaselineCache(dir, "tsp", SHA, rec);
     const same = { image: rec.image, command: rec.command, metric: rec.metric, seedEnv: rec.seedEnv, gpus: rec.gpus };
     assert.equal(readBaselineCache(dir, "tsp", SHA, same)?.value, 0.5);
@@ -166,13 +166,13 @@ describe("writeBaselineCache()", () => {
   });
 
   it("refuses a value that JSON cannot carry", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ol-bc-"));
+    const dir = tempDir("ol-bc-");
     assert.throws(() => writeBaselineCache(dir, "tsp", SHA, { ...rec, value: NaN }), /finite number, got NaN/);
     assert.deepEqual(readdirSync(dir), []);
   });
 
   it("writes a file the reference's read_baseline_cache accepts", { skip: noPython ?? false }, () => {
-    const dir = mkdtempSync(join(tmpdir(), "ol-bc-"));
+    const dir = tempDir("ol-bc-");
     writeBaselineCache(dir, "tsp", SHA, rec);
     const want = { image: rec.image, command: rec.command, metric: rec.metric, seed_env: rec.seedEnv, gpus: rec.gpus };
     const out = execFileSync("python3", [vectorsScript, "--read", dir, "tsp", SHA, JSON.stringify(want)], {
@@ -197,8 +197,8 @@ describe("writeBaselineCache()", () => {
   });
 
   it("leaves one whole file and no temporary files when processes write concurrently", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "ol-bc-"));
-    const work = mkdtempSync(join(tmpdir(), "ol-bc-writer-"));
+    const dir = tempDir("ol-bc-");
+    const work = tempDir("ol-bc-writer-");
     const writer = join(work, "writer.ts");
     const mod = pathToFileURL(join(root, "src", "measure", "baseline_cache.ts")).href;
     writeFileSync(

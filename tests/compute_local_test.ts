@@ -1,15 +1,16 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { alive } from "./helpers/proc.ts";
 import { waitFor } from "./helpers/wait.ts";
-import { SlurmError } from "../src/compute/errors.ts";
+import { InvalidJobIdError } from "../src/compute/compute.ts";
+import { LocalComputeError } from "../src/compute/errors.ts";
 import { LocalCompute } from "../src/compute/local.ts";
 import { GONE } from "../src/compute/states.ts";
 
-const tmp = () => mkdtempSync(join(tmpdir(), "local-"));
+const tmp = () => tempDir("local-");
 const base = { jobName: "j", account: "", partition: "", timeMinutes: 1 };
 
 describe("LocalCompute", () => {
@@ -109,8 +110,8 @@ describe("LocalCompute", () => {
   it("answers GONE for an unknown id and refuses non-numeric ids", async () => {
     const c = new LocalCompute({ env: { PATH: "/usr/bin:/bin" } });
     assert.equal(await c.status("9000000001"), GONE);
-    await assert.rejects(c.status("abc"), TypeError);
-    await assert.rejects(c.cancel("1;x"), TypeError);
+    await assert.rejects(c.status("abc"), InvalidJobIdError);
+    await assert.rejects(c.cancel("1;x"), InvalidJobIdError);
   });
 
   it("has the no-op verbs of a synchronous backend", async () => {
@@ -135,7 +136,7 @@ describe("LocalCompute", () => {
     assert.equal(Number(last) % 1_000_000, 999_999);
     await assert.rejects(
       c.submit({ ...base, command: "true" }),
-      (e: unknown) => e instanceof SlurmError && /id space exhausted/.test(e.message),
+      (e: unknown) => e instanceof LocalComputeError && /id space exhausted/.test(e.message),
     );
   });
 });

@@ -108,9 +108,21 @@ describe("scheduler output parsers", () => {
     assert.equal(firstLine("\n  RUNNING \nCOMPLETED\n"), "RUNNING");
     assert.equal(firstLine("  \n"), "");
   });
-  it("groups squeue %i|%j lines by name, keeping duplicate names", () => {
-    const jobs = parseActiveJobs("10|a\n11|b\n12|a\n\ngarbage\n13|x|y\n");
-    assert.deepEqual([...jobs], [["a", ["10", "12"]], ["b", ["11"]], ["x|y", ["13"]]]);
+  it("groups squeue %i|%T|%r|%P|%j lines by name, keeping duplicates and a | in a name", () => {
+    const jobs = parseActiveJobs(
+      "10|PENDING|Dependency|cpu|a\n11|RUNNING|None|gpu|b\n12|PENDING|BeginTime|cpu|a\n\ngarbage\n13|PENDING|Priority|cpu|x|y\nab|RUNNING|None|cpu|z\n",
+    );
+    assert.deepEqual([...jobs].map(([n, js]) => [n, js.map((j) => j.id)]), [["a", ["10", "12"]], ["b", ["11"]], [
+      "x|y",
+      ["13"],
+    ]]);
+    assert.deepEqual(jobs.get("a")![1], {
+      id: "12",
+      name: "a",
+      state: "PENDING",
+      reason: "BeginTime",
+      partition: "cpu",
+    });
   });
   it("reads sacct JobID|State lines, first record per id", () => {
     const states = parseStates("10|COMPLETED\n11|CANCELLED by 0\n10|FAILED\nbad\n");

@@ -1,8 +1,9 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { InvalidJobIdError } from "../src/compute/compute.ts";
 import { SlurmError, SlurmQueryError } from "../src/compute/errors.ts";
 import { type CommandResult, makeSubprocessRunner, type Runner } from "../src/compute/runner.ts";
 import { SlurmCompute } from "../src/compute/slurm.ts";
@@ -80,12 +81,12 @@ describe("SlurmCompute through a scripted runner", () => {
     const { runner, calls } = scripted(() => ok(""));
     const c = new SlurmCompute({ runner });
     for (const bad of ["", "12a", "1;rm", "-1", "1 2"]) {
-      await assert.rejects(c.status(bad), TypeError);
-      await assert.rejects(c.elapsedSeconds(bad), TypeError);
-      await assert.rejects(c.pendingReason(bad), TypeError);
-      await assert.rejects(c.jobPartition(bad), TypeError);
-      await assert.rejects(c.cancel(bad), TypeError);
-      await assert.rejects(c.statuses(["1", bad]), TypeError);
+      await assert.rejects(c.status(bad), InvalidJobIdError);
+      await assert.rejects(c.elapsedSeconds(bad), InvalidJobIdError);
+      await assert.rejects(c.pendingReason(bad), InvalidJobIdError);
+      await assert.rejects(c.jobPartition(bad), InvalidJobIdError);
+      await assert.rejects(c.cancel(bad), InvalidJobIdError);
+      await assert.rejects(c.statuses(["1", bad]), InvalidJobIdError);
     }
     assert.equal(calls.length, 0);
   });
@@ -99,11 +100,11 @@ describe("SlurmCompute through a scripted runner", () => {
     const byName = scripted(() => ok("11\n12\n"));
     assert.equal(await new SlurmCompute({ runner: byName.runner }).jobIdForName("n"), "11");
     assert.deepEqual(byName.calls[0], ["squeue", "--me", "--name", "n", "--noheader", "-o", "%i"]);
-    const all = scripted(() => ok("11|n\n12|n\n13|m\n"));
-    assert.deepEqual([...await new SlurmCompute({ runner: all.runner }).activeJobs()], [["n", ["11", "12"]], ["m", [
-      "13",
-    ]]]);
-    assert.equal(all.calls.length, 1);
+    const all = scripted(() => ok("11|PENDING|Dependency|cpu|n\n12|RUNNING|None|gpu|n\n13|PENDING|Priority|cpu|m\n"));
+    const jobs = await new SlurmCompute({ runner: all.runner }).activeJobs();
+    assert.deepEqual([...jobs].map(([name, js]) => [name, js.map((j) => j.id)]), [["n", ["11", "12"]], ["m", ["13"]]]);
+    assert.deepEqual(jobs.get("n")![1], { id: "12", name: "n", state: "RUNNING", reason: "None", partition: "gpu" });
+    assert.deepEqual(all.calls, [["squeue", "--me", "--noheader", "-o", "%i|%T|%r|%P|%j"]]);
   });
 
   it("queries many states in one bounded sacct", async () => {
@@ -143,7 +144,7 @@ describe("SlurmCompute through a scripted runner", () => {
 describe("SlurmCompute through fake scheduler executables on PATH", () => {
   const fakebin = join(import.meta.dirname!, "fixtures", "fakebin");
   function compute(mode: string, out = "", timeoutMs = 5000) {
-    const log = join(mkdtempSync(join(tmpdir(), "fakeslurm-")), "argv.log");
+    const log = join(tempDir("fakeslurm-"), "argv.log");
     const env = {
       PATH: `${fakebin}:/usr/bin:/bin`,
       FAKE_SLURM_MODE: mode,

@@ -1,7 +1,7 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { dispatchRef, type GitRun, pinSha, resolveRef } from "../src/dispatch/pin.ts";
@@ -15,7 +15,7 @@ function git(cwd: string, ...args: string[]): string {
 
 /** A repo with two commits on main, an annotated tag on the first. */
 function makeRepo(): { repo: string; first: string; second: string } {
-  const repo = mkdtempSync(join(tmpdir(), "dispatch-pin-"));
+  const repo = tempDir("dispatch-pin-");
   git(repo, "init", "-q", "-b", "main");
   writeFileSync(join(repo, "f"), "1\n");
   git(repo, "add", "f");
@@ -97,7 +97,7 @@ describe("resolveRef()", () => {
   });
 
   it("reports a directory that is not a git repo with git's reason", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "dispatch-norepo-"));
+    const dir = tempDir("dispatch-norepo-");
     mkdirSync(join(dir, "sub"));
     await assert.rejects(
       resolveRef(join(dir, "sub"), "main"),

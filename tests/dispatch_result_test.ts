@@ -1,6 +1,6 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { EvalError } from "../src/dispatch/eval_error.ts";
@@ -8,7 +8,7 @@ import { readEvalResult, TAIL_LINES } from "../src/dispatch/read_result.ts";
 
 /** A run dir with one finished eval dir holding exactly `files`; returns the run dir. */
 function evalDirWith(files: Record<string, string>): string {
-  const runDir = mkdtempSync(join(tmpdir(), "dispatch-result-"));
+  const runDir = tempDir("dispatch-result-");
   const dir = join(runDir, "eval-slot");
   mkdirSync(dir);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);

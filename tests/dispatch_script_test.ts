@@ -1,7 +1,7 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { execFileSync, spawn as spawnChild } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { toArgv } from "../src/compute/job_spec.ts";
@@ -51,7 +51,7 @@ interface Setup {
 }
 
 function setup(runDirName = "run"): Setup {
-  const base = mkdtempSync(join(tmpdir(), "dispatch-script-"));
+  const base = tempDir("dispatch-script-");
   const tmp = join(base, "tmp");
   mkdirSync(tmp);
   return { base, tmp, runDir: join(base, runDirName), ...makeRepo(base) };

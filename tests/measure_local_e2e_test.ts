@@ -1,11 +1,12 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { LocalCompute } from "../src/compute/local.ts";
 import { pinSha } from "../src/dispatch/pin.ts";
-import { DispatchSettings } from "../src/measure/dispatch_settings.ts";
+import { testMeasurer } from "./helpers/run_fixture.ts";
 import { planMeasures } from "../src/measure/plan.ts";
 import { git, makeRepo } from "./helpers/git_repo.ts";
 
@@ -28,15 +29,13 @@ describe("the measurer on LocalCompute with real git repositories", () => {
     await pinSha(repo, cand);
     // the user's working tree is dirty: jobs must not see it
     writeFileSync(join(repo, "version"), "999");
-    const runDir = join(mkdtempSync(join(tmpdir(), "runs-")), "run1");
-    const settings = new DispatchSettings({
-      compute: new LocalCompute({ env: { PATH: "/usr/bin:/bin", HOME: tmpdir() } }),
-      local: true,
-      image: "",
-      account: "",
-      partition: "",
+    const runDir = join(tempDir("runs-"), "run1");
+    const measurer = testMeasurer(runDir, new LocalCompute({ env: { PATH: "/usr/bin:/bin", HOME: tmpdir() } }), {
+      repoRoot: repo,
+      lanes: { account: "", partition: "", gpuPartition: "", gpuAccount: "", scheduled: false },
+      evalMinutes: 1,
+      runTag: "demo",
     });
-    const measurer = settings.measurer(runDir, repo, 1, "demo");
     const plan = planMeasures({
       command: "sh bench.sh",
       metric: "score",

@@ -1,14 +1,15 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { EvalError } from "../src/dispatch/eval_error.ts";
-import { DispatchSettings } from "../src/measure/dispatch_settings.ts";
 import type { Measure } from "../src/measure/measure.ts";
-import { DispatchedMeasurer } from "../src/measure/measurer.ts";
+import type { DispatchedMeasurer } from "../src/measure/measurer.ts";
 import { MeasurementPending } from "../src/measure/pending.ts";
+import { type Lanes, NoGpuLaneError, placement } from "../src/measure/placement.ts";
 import { FakeCompute, finishEvalJob } from "./helpers/fake_compute.ts";
+import { testMeasurer } from "./helpers/run_fixture.ts";
 
 const SHA_A = "a".repeat(40);
 const SHA_B = "b".repeat(40);
@@ -22,18 +23,10 @@ const measure = (name: string, sha = SHA_A, gpus = 0): Measure => ({
 });
 const pair = [measure("baseline", SHA_A), measure("candidate", SHA_B)];
 
-function setup(compute = new FakeCompute(), extra: Partial<ConstructorParameters<typeof DispatchedMeasurer>[0]> = {}) {
-  const runDir = mkdtempSync(join(tmpdir(), "measurer-"));
-  const m = new DispatchedMeasurer({
-    compute,
-    runDir,
-    repoRoot: "/repo",
-    image: "",
-    account: "acct",
-    partition: "cpu",
-    evalMinutes: 5,
-    runTag: "run1",
-    ...extra,
+function setup(compute = new FakeCompute(), lanes: Partial<Lanes> = {}) {
+  const runDir = tempDir("measurer-");
+  const m = testMeasurer(runDir, compute, {
+    lanes: { account: "acct", partition: "cpu", gpuPartition: "", gpuAccount: "", scheduled: true, ...lanes },
   });
   return { m, compute, runDir };
 }
@@ -219,50 +212,24 @@ describe("placement", () => {
     assert.equal(compute.submitted[0]!.gpus, 2);
   });
 
-  it("refuses a GPU measure with no lane, naming OUTERLOOP_GPU_PARTITION, before submitting", async () => {
+  it("refuses a GPU measure with no lane, naming --gpu-partition, before submitting", async () => {
     const { m, compute } = setup();
     await assert.rejects(
       m.results([measure("baseline", SHA_A, 1)]),
-      /no GPU lane is configured \(set OUTERLOOP_GPU_PARTITION/,
+      (e: unknown) => e instanceof NoGpuLaneError && /no GPU lane is configured: pass --gpu-partition/.test(e.message),
     );
     assert.equal(compute.submitted.length, 0);
   });
 
-  it("has no lanes in local mode", () => {
-    const local = new DispatchSettings({
-      compute: new FakeCompute(),
-      local: true,
-      image: "",
+  it("has no lanes on an unscheduled (local) backend", () => {
+    const lanes = { account: "a", partition: "p", gpuPartition: "", gpuAccount: "", scheduled: false };
+    assert.deepEqual(placement(lanes, 4, "m"), { account: "a", partition: "p" });
+    assert.deepEqual(placement({ ...lanes, scheduled: true, gpuPartition: "g" }, 1, "m"), {
       account: "a",
-      partition: "p",
+      partition: "g",
     });
-    assert.deepEqual(local.placement(4), { account: "a", partition: "p" });
-    const slurm = new DispatchSettings({
-      compute: new FakeCompute(),
-      local: false,
-      image: "",
-      account: "a",
-      partition: "p",
-      gpuPartition: "g",
-    });
-    assert.deepEqual(slurm.placement(1), { account: "a", partition: "g" });
-    assert.throws(
-      () =>
-        new DispatchSettings({ compute: new FakeCompute(), local: false, image: "", account: "a", partition: "p" })
-          .placement(1),
-      /OUTERLOOP_GPU_PARTITION/,
-    );
-  });
-
-  it("binds the baseline cache beside the run dirs", () => {
-    const s = new DispatchSettings({
-      compute: new FakeCompute(),
-      local: true,
-      image: "",
-      account: "a",
-      partition: "p",
-    });
-    assert.equal(s.measurer("/runs/r1", "/repo", 5, "t").o.baselineCache, "/runs/baselines");
+    assert.deepEqual(placement({ ...lanes, scheduled: true }, 0, "m"), { account: "a", partition: "p" });
+    assert.throws(() => placement({ ...lanes, scheduled: true }, 1, "Measure x"), /^NoGpuLaneError: Measure x needs 1/);
   });
 });
 

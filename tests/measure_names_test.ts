@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { BadInputError } from "../src/errors.ts";
 import { describe, it } from "node:test";
 import { BadNameError, MAX_NAME_BYTES, validateName } from "../src/measure/names.ts";
 
@@ -50,7 +51,7 @@ describe("validateName()", () => {
 
   it("names the kind, quotes the value and says what is allowed", () => {
     const e = refusal("benchmark", "a/b\n");
-    assert.ok(e instanceof TypeError);
+    assert.ok(e instanceof BadInputError);
     assert.equal(e.name, "BadNameError");
     assert.equal(
       e.message,

@@ -1,6 +1,6 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { ContractError, contractToJson, loadContract, parseContract } from "../src/run/contract.ts";
@@ -10,7 +10,7 @@ const SIB = { name: "lat", command: "python lat.py", metric: "ms" };
 
 /** Writes `json` (or raw text) to a fresh contract file and returns its path. */
 function contractFile(json: unknown, raw?: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), "ol-contract-")), "contract.json");
+  const path = join(tempDir("ol-contract-"), "contract.json");
   writeFileSync(path, raw ?? JSON.stringify(json));
   return path;
 }
@@ -168,7 +168,7 @@ describe("loadContract() refuses unknown keys, naming them", () => {
 
 describe("loadContract() on a file it cannot use", () => {
   it("names a missing file and the flag to fix", () => {
-    const path = join(mkdtempSync(join(tmpdir(), "ol-contract-")), "nope.json");
+    const path = join(tempDir("ol-contract-"), "nope.json");
     assert.throws(() => loadContract(path), (err: unknown) => {
       assert.ok(err instanceof ContractError);
       assert.equal(

@@ -1,15 +1,17 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { RunDir } from "../src/run/run_dir.ts";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { acquireRunLock, RunLockedError } from "../src/run/lock.ts";
 import { selfRunArgv } from "./helpers/self_runtime.ts";
 
-const runDir = () => mkdtempSync(join(tmpdir(), "ol-lock-"));
+const runDir = () => tempDir("ol-lock-");
 const lockOf = (dir: string) => JSON.parse(readFileSync(join(dir, "lock"), "utf8")) as Record<string, unknown>;
 
 /** A pid that belonged to a process which has exited. */
@@ -27,8 +29,8 @@ function writeLock(dir: string, holder: { pid: number; host: string; acquired_at
 describe("acquireRunLock()", () => {
   it("refuses a second acquire while the first holds the lock, and allows it after release", async () => {
     const dir = runDir();
-    const first = await acquireRunLock(dir);
-    await assert.rejects(acquireRunLock(dir), (err: unknown) => {
+    const first = await acquireRunLock(new RunDir(dir));
+    await assert.rejects(acquireRunLock(new RunDir(dir)), (err: unknown) => {
       assert.ok(err instanceof RunLockedError);
       assert.equal(err.name, "RunLockedError");
       assert.equal(err.holder?.pid, process.pid);
@@ -37,7 +39,7 @@ describe("acquireRunLock()", () => {
       return true;
     });
     first.release();
-    const third = await acquireRunLock(dir);
+    const third = await acquireRunLock(new RunDir(dir));
     assert.equal(lockOf(dir)["pid"], process.pid);
     third.release();
     assert.deepEqual(readdirSync(dir), []);
@@ -47,7 +49,7 @@ describe("acquireRunLock()", () => {
     const dir = runDir();
     const pid = deadPid();
     writeLock(dir, { pid, host: hostname(), acquired_at: new Date().toISOString(), token: "dead" });
-    const lock = await acquireRunLock(dir);
+    const lock = await acquireRunLock(new RunDir(dir));
     assert.equal(lockOf(dir)["pid"], process.pid);
     assert.notEqual(lockOf(dir)["token"], "dead");
     assert.deepEqual(readdirSync(dir), ["lock"]);
@@ -59,7 +61,7 @@ describe("acquireRunLock()", () => {
     const dead = { pid: deadPid(), host: hostname(), acquired_at: new Date().toISOString() };
     writeLock(dir, { ...dead, token: "dead" });
     writeFileSync(join(dir, "lock.break"), JSON.stringify({ ...dead, token: "dead-breaker" }));
-    const lock = await acquireRunLock(dir);
+    const lock = await acquireRunLock(new RunDir(dir));
     assert.equal(lockOf(dir)["pid"], process.pid);
     assert.deepEqual(readdirSync(dir), ["lock"]);
     lock.release();
@@ -71,11 +73,14 @@ describe("acquireRunLock()", () => {
     try {
       const t0 = Date.parse("2030-01-01T00:00:00Z");
       writeLock(dir, { pid: child.pid!, host: hostname(), acquired_at: new Date(t0).toISOString(), token: "live" });
-      await assert.rejects(acquireRunLock(dir, { now: () => t0 + 1000 }), RunLockedError);
+      await assert.rejects(acquireRunLock(new RunDir(dir), { now: () => t0 + 1000 }), RunLockedError);
       writeLock(dir, { pid: deadPid(), host: "elsewhere", acquired_at: new Date(t0).toISOString(), token: "far" });
-      await assert.rejects(acquireRunLock(dir, { now: () => t0 + 1000, staleMs: 5000 }), /host "elsewhere"/);
+      await assert.rejects(
+        acquireRunLock(new RunDir(dir), { now: () => t0 + 1000, staleMs: 5000 }),
+        /host "elsewhere"/,
+      );
       assert.equal(lockOf(dir)["token"], "far");
-      const lock = await acquireRunLock(dir, { now: () => t0 + 6000, staleMs: 5000 });
+      const lock = await acquireRunLock(new RunDir(dir), { now: () => t0 + 6000, staleMs: 5000 });
       assert.equal(lockOf(dir)["pid"], process.pid);
       lock.release();
     } finally {
@@ -86,21 +91,21 @@ describe("acquireRunLock()", () => {
   it("respects an unreadable lock (one being written) until its file is older than staleMs", async () => {
     const dir = runDir();
     writeFileSync(join(dir, "lock"), "");
-    await assert.rejects(acquireRunLock(dir), (err: unknown) => {
+    await assert.rejects(acquireRunLock(new RunDir(dir)), (err: unknown) => {
       assert.ok(err instanceof RunLockedError);
       assert.equal(err.holder, null);
       assert.match(err.message, /cannot be read/);
       return true;
     });
-    const lock = await acquireRunLock(dir, { now: () => Date.now() + 10_000, staleMs: 5000 });
+    const lock = await acquireRunLock(new RunDir(dir), { now: () => Date.now() + 10_000, staleMs: 5000 });
     assert.equal(lockOf(dir)["pid"], process.pid);
     lock.release();
   });
 
   it("waits up to waitMs for a live holder to release", async () => {
     const dir = runDir();
-    const first = await acquireRunLock(dir);
-    const second = acquireRunLock(dir, { waitMs: 10_000 });
+    const first = await acquireRunLock(new RunDir(dir));
+    const second = acquireRunLock(new RunDir(dir), { waitMs: 10_000 });
     setTimeout(() => first.release(), 100);
     const lock = await second;
     assert.equal(lockOf(dir)["pid"], process.pid);
@@ -109,7 +114,7 @@ describe("acquireRunLock()", () => {
 
   it("release() of a lock that was broken and retaken leaves the new holder's lock", async () => {
     const dir = runDir();
-    const lock = await acquireRunLock(dir);
+    const lock = await acquireRunLock(new RunDir(dir));
     writeLock(dir, { pid: process.pid, host: hostname(), acquired_at: new Date().toISOString(), token: "newer" });
     lock.release();
     assert.equal(lockOf(dir)["token"], "newer");
@@ -123,11 +128,12 @@ import { createInterface } from "node:readline";
 import { acquireRunLock, RunLockedError } from ${
   JSON.stringify(pathToFileURL(join(import.meta.dirname!, "../src/run/lock.ts")).href)
 };
+import { RunDir } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname!, "../src/run/run_dir.ts")).href)};
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 console.log("ready");
 await lines.next();
 try {
-  await acquireRunLock(process.argv[process.argv.length - 1]);
+  await acquireRunLock(new RunDir(process.argv[process.argv.length - 1]));
   console.log("won");
 } catch (err) {
   console.log(err instanceof RunLockedError ? "locked" : "error " + String(err));
@@ -136,7 +142,7 @@ await lines.next();
 `;
 
 async function race(dir: string, n: number): Promise<string[]> {
-  const script = join(mkdtempSync(join(tmpdir(), "ol-contender-")), "contender.ts");
+  const script = join(tempDir("ol-contender-"), "contender.ts");
   writeFileSync(script, contender);
   const [cmd, ...args] = selfRunArgv(script);
   const kids = Array.from({ length: n }, () => spawn(cmd!, [...args, dir], { stdio: ["pipe", "pipe", "inherit"] }));

@@ -1,47 +1,29 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { RunDir } from "../src/run/run_dir.ts";
 import { describe, it } from "node:test";
 import { SlurmError } from "../src/compute/errors.ts";
 import { withDefaults } from "../src/compute/job_spec.ts";
 import { quoteCommand } from "../src/compute/quote.ts";
-import { parseContract } from "../src/run/contract.ts";
 import { runPhase } from "../src/run/phase.ts";
 import { type RunRecord, writeRunRecord } from "../src/run/run_record.ts";
 import { BLIND_WAKE_SECONDS } from "../src/run/wake.ts";
 import { FakeCompute, finishEvalJob } from "./helpers/fake_compute.ts";
+import { runRecordFixture } from "./helpers/run_fixture.ts";
 
 const SELF = ["/opt/bin/outerloop"];
+const deps = (compute: FakeCompute) => ({ compute, self: SELF, now: Date.now, env: {} });
 
 function record(runDir: string): RunRecord {
-  const r: RunRecord = {
-    format: 1,
-    createdAt: new Date().toISOString(),
-    repo: "/repo",
-    baseRef: "main~1",
-    candidateRef: "main",
-    baseSha: "a".repeat(40),
-    candidateSha: "b".repeat(40),
-    contract: parseContract({ name: "toy", command: "sh bench.sh", metric: "score", seed_env: "SEED" }, "test"),
-    contractPath: "/c.json",
-    seed: 9,
-    runTag: "t1",
-    image: "",
-    account: "acct",
-    partition: "cpu",
-    gpuPartition: "",
-    gpuAccount: "",
-    compute: "slurm",
-    seedCache: null,
-    commandLine: [],
-  };
-  writeRunRecord(runDir, r);
+  const r = runRecordFixture({ createdAt: new Date().toISOString() });
+  writeRunRecord(new RunDir(runDir), r);
   return r;
 }
 
 const newRun = () => {
-  const runDir = mkdtempSync(join(tmpdir(), "phase-"));
+  const runDir = tempDir("phase-");
   return { runDir, rec: record(runDir) };
 };
 
@@ -49,7 +31,7 @@ describe("runPhase()", () => {
   it("parks behind one afterany wake that resumes this run dir", async () => {
     const { runDir } = newRun();
     const compute = new FakeCompute();
-    const outcome = await runPhase(runDir, { compute, self: SELF });
+    const outcome = await runPhase(new RunDir(runDir), deps(compute));
     assert.equal(outcome.kind, "parked");
     const wake = withDefaults(compute.submitted.at(-1)!);
     assert.equal(wake.dependency, "afterany:1000:1001");
@@ -64,7 +46,7 @@ describe("runPhase()", () => {
     const { runDir } = newRun();
     const compute = new FakeCompute();
     compute.live = null;
-    const outcome = await runPhase(runDir, { compute, self: SELF });
+    const outcome = await runPhase(new RunDir(runDir), deps(compute));
     assert.equal(outcome.kind, "parked");
     assert.equal(compute.submitted.length, 1, "only the wake: nothing may be dispatched blind");
     assert.equal(withDefaults(compute.submitted[0]!).begin, `now+${BLIND_WAKE_SECONDS}`);
@@ -79,7 +61,7 @@ describe("runPhase()", () => {
       if (spec.dependency) throw new SlurmError("sbatch failed (1): Job dependency problem");
       return await submit(spec);
     };
-    await runPhase(runDir, { compute, self: SELF });
+    await runPhase(new RunDir(runDir), deps(compute));
     assert.equal(JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8")).begin, `now+${BLIND_WAKE_SECONDS}`);
   });
 
@@ -87,17 +69,18 @@ describe("runPhase()", () => {
     const { runDir } = newRun();
     const compute = new FakeCompute();
     const both = await Promise.allSettled([
-      runPhase(runDir, { compute, self: SELF }),
-      runPhase(runDir, { compute, self: SELF }),
+      runPhase(new RunDir(runDir), deps(compute)),
+      runPhase(new RunDir(runDir), deps(compute)),
     ]);
     const evalSubmits = compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
     assert.equal(evalSubmits.length, 2);
     assert.equal(new Set(evalSubmits.map((s) => s.jobName)).size, 2);
     const rejected = both.filter((b) => b.status === "rejected");
-    for (const r of rejected) assert.equal((r as PromiseRejectedResult).reason.name, "RunLockedError");
+    assert.equal(rejected.length, 1, "the second pass must find the run locked");
+    assert.equal((rejected[0] as PromiseRejectedResult).reason.name, "RunLockedError");
     // a later pass finds the jobs live and submits nothing but a new wake
     compute.live = new Map(evalSubmits.map((s, i) => [s.jobName, [String(1000 + i)]]));
-    await runPhase(runDir, { compute, self: SELF });
+    await runPhase(new RunDir(runDir), deps(compute));
     assert.equal(compute.submitted.filter((s) => s.jobName.startsWith("eval-")).length, 2);
   });
 
@@ -108,12 +91,12 @@ describe("runPhase()", () => {
     compute.cancel = async (id: string) => {
       cancelled.push(id);
     };
-    await runPhase(runDir, { compute, self: SELF });
+    await runPhase(new RunDir(runDir), deps(compute));
     const firstWake = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8")).job_id;
     compute.live = new Map(
       compute.submitted.filter((s) => s.jobName.startsWith("eval-")).map((s, i) => [s.jobName, [String(1000 + i)]]),
     );
-    await runPhase(runDir, { compute, self: SELF });
+    await runPhase(new RunDir(runDir), deps(compute));
     assert.deepEqual(cancelled, [firstWake]);
   });
 
@@ -122,12 +105,12 @@ describe("runPhase()", () => {
     const compute = new FakeCompute();
     let score = 10;
     compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { score: score++ });
-    const first = await runPhase(runDir, { compute, self: SELF });
+    const first = await runPhase(new RunDir(runDir), deps(compute));
     assert.equal(first.kind, "decided");
     assert.equal(first.kind === "decided" && first.decision.verdict, "accept");
     const bytes = readFileSync(join(runDir, "decision.json"), "utf8");
     const calls = compute.calls.length;
-    const again = await runPhase(runDir, { compute, self: SELF });
+    const again = await runPhase(new RunDir(runDir), deps(compute));
     assert.equal(again.kind === "decided" && again.fresh, false);
     assert.equal(compute.calls.length, calls);
     assert.equal(readFileSync(join(runDir, "decision.json"), "utf8"), bytes);
@@ -145,7 +128,7 @@ describe("runPhase()", () => {
     };
     const runJson = readFileSync(join(runDir, "run.json"), "utf8");
     await assert.rejects(
-      runPhase(runDir, { compute, self: SELF }),
+      runPhase(new RunDir(runDir), deps(compute)),
       (e: unknown) =>
         e instanceof SlurmError && /Cannot submit the wake job.*Nothing is lost.*outerloop resume/.test(e.message),
     );

@@ -1,7 +1,8 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { RunDir } from "../src/run/run_dir.ts";
 import { describe, it } from "node:test";
 import { parseContract } from "../src/run/contract.ts";
 import { decide } from "../src/run/decide.ts";
@@ -42,7 +43,7 @@ const RECORD: RunRecord = {
   commandLine: ["/opt/outerloop", "measure", "--repo", "/work/repo"],
 };
 
-const runDir = () => mkdtempSync(join(tmpdir(), "ol-run-"));
+const runDir = () => tempDir("ol-run-");
 const runJson = (dir: string) => join(dir, "run.json");
 
 /** Asserts `fn` throws a RunRecordError with `problem` whose message names `path` and matches `re`. */
@@ -60,7 +61,7 @@ function assertRunRecordError(fn: () => unknown, path: string, problem: string, 
 
 /** Writes a run.json from RECORD's JSON form with `patch(json)` applied, bypassing validation. */
 function writePatched(dir: string, patch: (j: Record<string, unknown>) => void): void {
-  writeRunRecord(dir, RECORD);
+  writeRunRecord(new RunDir(dir), RECORD);
   const j = JSON.parse(readFileSync(runJson(dir), "utf8")) as Record<string, unknown>;
   patch(j);
   writeFileSync(runJson(dir), JSON.stringify(j));
@@ -69,8 +70,8 @@ function writePatched(dir: string, patch: (j: Record<string, unknown>) => void):
 describe("writeRunRecord() and readRunRecord()", () => {
   it("round-trip every field, stored with snake_case keys", () => {
     const dir = runDir();
-    writeRunRecord(dir, RECORD);
-    assert.deepEqual(readRunRecord(dir), RECORD);
+    writeRunRecord(new RunDir(dir), RECORD);
+    assert.deepEqual(readRunRecord(new RunDir(dir)), RECORD);
     const j = JSON.parse(readFileSync(runJson(dir), "utf8")) as Record<string, unknown>;
     assert.deepEqual(Object.keys(j), [
       "format",
@@ -99,27 +100,27 @@ describe("writeRunRecord() and readRunRecord()", () => {
 
   it("creates the run dir when it does not exist yet", () => {
     const dir = join(runDir(), "a", "b");
-    writeRunRecord(dir, RECORD);
-    assert.deepEqual(readRunRecord(dir), RECORD);
+    writeRunRecord(new RunDir(dir), RECORD);
+    assert.deepEqual(readRunRecord(new RunDir(dir)), RECORD);
   });
 
   it("accepts the same run again and keeps the record first written, created_at included", () => {
     const dir = runDir();
-    writeRunRecord(dir, RECORD);
+    writeRunRecord(new RunDir(dir), RECORD);
     const before = readFileSync(runJson(dir));
-    assert.deepEqual(writeRunRecord(dir, RECORD), RECORD);
+    assert.deepEqual(writeRunRecord(new RunDir(dir), RECORD), RECORD);
     const again = { ...RECORD, createdAt: "2025-06-01T00:00:00.000Z", commandLine: ["outerloop", "measure", "--json"] };
-    assert.deepEqual(writeRunRecord(dir, again), RECORD);
+    assert.deepEqual(writeRunRecord(new RunDir(dir), again), RECORD);
     assert.deepEqual(readFileSync(runJson(dir)), before);
   });
 
   it("refuses to overwrite another run's record, naming what differs, and leaves it byte-identical", () => {
     const dir = runDir();
-    writeRunRecord(dir, RECORD);
+    writeRunRecord(new RunDir(dir), RECORD);
     const before = readFileSync(runJson(dir));
     const other = { ...RECORD, candidateSha: BASE, contract: { ...contract, minEffect: 1 } };
     assertRunRecordError(
-      () => writeRunRecord(dir, other),
+      () => writeRunRecord(new RunDir(dir), other),
       runJson(dir),
       "other-run",
       /already holds another run in ".*run.json" \(its candidate_sha, contract differ\); pick a new --run-dir/,
@@ -130,7 +131,7 @@ describe("writeRunRecord() and readRunRecord()", () => {
   it("refuses to write an invalid record", () => {
     const dir = runDir();
     assert.throws(
-      () => writeRunRecord(dir, { ...RECORD, seed: -1, baseSha: "HEAD" }),
+      () => writeRunRecord(new RunDir(dir), { ...RECORD, seed: -1, baseSha: "HEAD" }),
       /invalid run record[^]*at base_sha[^]*at seed/,
     );
     assert.deepEqual(readdirSync(dir), []);
@@ -141,7 +142,7 @@ describe("readRunRecord() on a missing or damaged run.json", () => {
   it("says a dir without run.json is not a run dir", () => {
     const dir = runDir();
     assertRunRecordError(
-      () => readRunRecord(dir),
+      () => readRunRecord(new RunDir(dir)),
       runJson(dir),
       "missing",
       /is not a run dir made by `outerloop measure`/,
@@ -150,17 +151,17 @@ describe("readRunRecord() on a missing or damaged run.json", () => {
 
   it("reports a truncated run.json as damaged and leaves it byte-identical", () => {
     const dir = runDir();
-    writeRunRecord(dir, RECORD);
+    writeRunRecord(new RunDir(dir), RECORD);
     const whole = readFileSync(runJson(dir));
     const half = whole.subarray(0, whole.length >> 1);
     writeFileSync(runJson(dir), half);
     assertRunRecordError(
-      () => readRunRecord(dir),
+      () => readRunRecord(new RunDir(dir)),
       runJson(dir),
       "damaged",
       /is damaged \(not JSON: .*\); it is left as it is/,
     );
-    assertRunRecordError(() => writeRunRecord(dir, RECORD), runJson(dir), "damaged", /damaged/);
+    assertRunRecordError(() => writeRunRecord(new RunDir(dir), RECORD), runJson(dir), "damaged", /damaged/);
     assert.deepEqual(readFileSync(runJson(dir)), half);
     assert.deepEqual(readdirSync(dir), ["run.json"]);
   });
@@ -192,7 +193,7 @@ describe("readRunRecord() on a missing or damaged run.json", () => {
       const dir = runDir();
       writePatched(dir, patch);
       const before = readFileSync(runJson(dir));
-      assertRunRecordError(() => readRunRecord(dir), runJson(dir), "invalid", re);
+      assertRunRecordError(() => readRunRecord(new RunDir(dir)), runJson(dir), "invalid", re);
       assert.deepEqual(readFileSync(runJson(dir)), before);
     });
   }
@@ -209,12 +210,12 @@ describe("wake.json", () => {
 
   it("reads null before the first park, then round-trips the latest wake", () => {
     const dir = runDir();
-    assert.equal(readWakeRecord(dir), null);
-    writeWakeRecord(dir, WAKE);
-    assert.deepEqual(readWakeRecord(dir), WAKE);
+    assert.equal(readWakeRecord(new RunDir(dir)), null);
+    writeWakeRecord(new RunDir(dir), WAKE);
+    assert.deepEqual(readWakeRecord(new RunDir(dir)), WAKE);
     const deadline = { ...WAKE, jobId: "43", dependency: null, begin: "now+600", pending: [] };
-    writeWakeRecord(dir, deadline);
-    assert.deepEqual(readWakeRecord(dir), deadline);
+    writeWakeRecord(new RunDir(dir), deadline);
+    assert.deepEqual(readWakeRecord(new RunDir(dir)), deadline);
     assert.deepEqual(readdirSync(dir), ["wake.json"]);
   });
 
@@ -226,13 +227,13 @@ describe("wake.json", () => {
       JSON.stringify({ job_id: "x1", dependency: null, begin: null, submitted_at: WAKE.submittedAt, pending: [] }),
     );
     assertRunRecordError(
-      () => readWakeRecord(dir),
+      () => readWakeRecord(new RunDir(dir)),
       path,
       "invalid",
       /expected a job id \(digits only\)\n {2}→ at job_id/,
     );
     writeFileSync(path, "{");
-    assertRunRecordError(() => readWakeRecord(dir), path, "damaged", /wake record/);
+    assertRunRecordError(() => readWakeRecord(new RunDir(dir)), path, "damaged", /wake record/);
     assert.equal(readFileSync(path, "utf8"), "{");
   });
 });
@@ -251,9 +252,9 @@ describe("decision.json", () => {
 
   it("reads null before the run is decided, then round-trips the decision with snake_case keys", () => {
     const dir = runDir();
-    assert.equal(readDecision(dir), null);
-    writeDecision(dir, RECORD_D);
-    assert.deepEqual(readDecision(dir), RECORD_D);
+    assert.equal(readDecision(new RunDir(dir)), null);
+    writeDecision(new RunDir(dir), RECORD_D);
+    assert.deepEqual(readDecision(new RunDir(dir)), RECORD_D);
     const j = JSON.parse(readFileSync(join(dir, "decision.json"), "utf8")) as Record<string, unknown>;
     assert.equal(j["verdict"], "accept");
     assert.deepEqual(j["values"], { baseline: 10, candidate: 12, "sib-lat-base": 5, "sib-lat-cand": 6 });
@@ -263,11 +264,11 @@ describe("decision.json", () => {
 
   it("reports an invalid decision.json naming the field", () => {
     const dir = runDir();
-    writeDecision(dir, RECORD_D);
+    writeDecision(new RunDir(dir), RECORD_D);
     const path = join(dir, "decision.json");
     const j = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
     j["verdict"] = "maybe";
     writeFileSync(path, JSON.stringify(j));
-    assertRunRecordError(() => readDecision(dir), path, "invalid", /→ at verdict/);
+    assertRunRecordError(() => readDecision(new RunDir(dir)), path, "invalid", /→ at verdict/);
   });
 });

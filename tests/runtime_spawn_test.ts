@@ -1,6 +1,6 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { alive } from "./helpers/proc.ts";
@@ -23,7 +23,7 @@ describe("spawn()", () => {
   });
 
   it("writes merged output to a file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "spawn-"));
+    const dir = tempDir("spawn-");
     const file = join(dir, "out.log");
     const r = await spawn({ argv: ["sh", "-c", "echo a; echo b >&2"], output: { file } });
     assert.equal(r.exitCode, 0);
@@ -36,7 +36,7 @@ describe("spawn()", () => {
   });
 
   it("runs in the given directory", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "spawn-cwd-"));
+    const dir = tempDir("spawn-cwd-");
     const r = await spawn({ argv: ["pwd"], cwd: dir });
     assert.equal(r.stdout.trim(), dir);
   });
@@ -74,7 +74,7 @@ describe("spawn()", () => {
   });
 
   it("gives up reading output that an escaped child holds open", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "spawn-escape-"));
+    const dir = tempDir("spawn-escape-");
     const pidFile = join(dir, "pid");
     // setsid puts the sleeper outside the group; it keeps the pipe open
     const r = await spawn({

@@ -1,7 +1,7 @@
+import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { spawn as nodeSpawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { alive } from "./helpers/proc.ts";
@@ -10,7 +10,7 @@ import { waitFor } from "./helpers/wait.ts";
 
 describe("a terminated outerloop process", () => {
   it("kills the process group of the job it was running", { timeout: 20_000 }, async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), "term-")), "pids");
+    const pidFile = join(tempDir("term-"), "pids");
     const [cmd, ...args] = selfRunArgv(join(import.meta.dirname!, "fixtures", "spawn_and_wait.ts"));
     const parent = nodeSpawn(cmd!, [...args, pidFile], { stdio: "ignore" });
     const exited = new Promise<number | string | null>((r) => parent.on("exit", (code, sig) => r(sig ?? code)));

@@ -1,30 +1,51 @@
-import type { CommandDef } from "citty";
-import { VERSION } from "../version.ts";
+import type { CliCommand } from "./io.ts";
 
-// deno-lint-ignore no-explicit-any
-type AnyCommand = CommandDef<any>;
+/** One subcommand: its summary for the root help, and its module, loaded on first use. */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  // deno-lint-ignore no-explicit-any
+  readonly load: () => Promise<CliCommand<any>>;
+}
 
 /**
- * Every subcommand, by name, loaded on first use: `--version` and a wake's
- * `resume` should not pay for evaluating every other command's modules
- * (about half of the binary's cold start).
+ * Every subcommand, loaded on first use: `--version` and a wake's `resume`
+ * should not pay for evaluating every other command's modules.
  */
-export const subCommands: Record<string, () => Promise<AnyCommand>> = {
-  submit: () => import("./submit.ts").then((m) => m.submitCommand),
-  status: () => import("./status.ts").then((m) => m.statusCommand),
-  cancel: () => import("./cancel.ts").then((m) => m.cancelCommand),
-  jobs: () => import("./jobs.ts").then((m) => m.jobsCommand),
-  measure: () => import("./measure.ts").then((m) => m.measureCommand),
-  resume: () => import("./resume.ts").then((m) => m.resumeCommand),
-  show: () => import("./show.ts").then((m) => m.showCommand),
-};
-
-/** The root command, for usage text. */
-export const rootCommand: CommandDef = {
-  meta: {
-    name: "outerloop",
-    version: VERSION,
-    description: "Measure a benchmark on a baseline and a candidate commit as batch jobs, park, wake, decide.",
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "measure",
+    summary: "Measure a candidate against a baseline per a contract; park or decide",
+    load: () => import("./measure.ts").then((m) => m.measureCommand),
   },
-  subCommands,
-};
+  {
+    name: "resume",
+    summary: "Continue a run from its run.json (what the wake job runs)",
+    load: () => import("./resume.ts").then((m) => m.resumeCommand),
+  },
+  {
+    name: "show",
+    summary: "Where a run stands: each measure, the wake job, the verdict",
+    load: () => import("./show.ts").then((m) => m.showCommand),
+  },
+  {
+    name: "submit",
+    summary: "Submit one job (--dry-run --json prints the sbatch argv)",
+    load: () => import("./submit.ts").then((m) => m.submitCommand),
+  },
+  {
+    name: "status",
+    summary: "A job's state, run time, pending reason and partition",
+    load: () => import("./status.ts").then((m) => m.statusCommand),
+  },
+  {
+    name: "cancel",
+    summary: "Cancel a job (idempotent)",
+    load: () => import("./cancel.ts").then((m) => m.cancelCommand),
+  },
+  {
+    name: "jobs",
+    summary: "This user's queued and running jobs, from one listing",
+    load: () => import("./jobs.ts").then((m) => m.jobsCommand),
+  },
+];

@@ -1,105 +1,207 @@
-import { defineCommand } from "citty";
-import { existsSync, mkdirSync, statSync } from "node:fs";
-import { basename, resolve } from "node:path";
-import { pinSha, resolveRef } from "../dispatch/pin.ts";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { ComputeMode } from "../compute/mode.ts";
+import { checkRepoRoot, resolveRef } from "../dispatch/pin.ts";
+import { BadInputError } from "../errors.ts";
 import { jobName, slot } from "../measure/identity.ts";
 import { measureEnv } from "../measure/measure.ts";
+import { placement } from "../measure/placement.ts";
 import { loadContract } from "../run/contract.ts";
-import { runPhase } from "../run/phase.ts";
+import { lanesOf } from "../run/measurer_for.ts";
+import { startRun } from "../run/phase.ts";
 import { planFromRecord } from "../run/plan_from_record.ts";
-import { readRunRecord, RUN_RECORD_FILE, type RunRecord, writeRunRecord } from "../run/run_record.ts";
+import { RunDir } from "../run/run_dir.ts";
+import { assembleRunRecord, readRunRecord, type RunRecord } from "../run/run_record.ts";
 import { drawSeed } from "../run/seed.ts";
-import { selfCommand } from "../runtime/self.ts";
-import { computeArgs, intFlag, out, resolveMode } from "./common_args.ts";
-import { computeFor } from "../compute/index.ts";
-import { UsageError } from "./errors.ts";
+import { computeFlags, nonEmpty, resolveMode, wholeNumber } from "./common.ts";
+import { type CliCommand, type CliDeps, outLine } from "./io.ts";
+import { checkJobName } from "./job_fields.ts";
 import { reportOutcome } from "./run_output.ts";
 
-const args = {
-  ...computeArgs,
-  repo: { type: "string", description: "The git repository holding both commits", required: true },
-  base: { type: "string", description: "The baseline ref (branch, tag, sha)", required: true },
-  candidate: { type: "string", description: "The candidate ref", required: true },
-  contract: { type: "string", description: "The benchmark contract (JSON file)", required: true },
-  "run-dir": { type: "string", description: "Where this run's records and job outputs live (created)", required: true },
-  seed: { type: "string", description: "The paired seed (≥ 1); drawn when the contract names a seed_env" },
-  "run-tag": { type: "string", description: "Short tag in job names (default: the run dir's name)" },
-  image: { type: "string", description: "Apptainer image to run each eval in (env OUTERLOOP_IMAGE)" },
-  account: { type: "string", description: "Slurm account (env OUTERLOOP_ACCOUNT)" },
-  partition: { type: "string", description: "Slurm partition (env OUTERLOOP_PARTITION)" },
-  "gpu-partition": { type: "string", description: "Partition for GPU measures (env OUTERLOOP_GPU_PARTITION)" },
-  "gpu-account": { type: "string", description: "Account for GPU measures (env OUTERLOOP_GPU_ACCOUNT)" },
-  "seed-cache": { type: "string", description: "A directory copied into every eval checkout" },
-  "dry-run": { type: "boolean", description: "Print the plan; write and submit nothing" },
-} as const;
+/** What `outerloop measure` was asked, from its flags and the environment; nothing resolved yet. */
+export interface MeasureOptions {
+  readonly repo: string;
+  readonly base: string;
+  readonly candidate: string;
+  readonly contract: string;
+  readonly runDir: RunDir;
+  readonly seed: number | undefined;
+  readonly runTag: string | undefined;
+  readonly image: string;
+  readonly account: string;
+  readonly partition: string;
+  readonly gpuPartition: string;
+  readonly gpuAccount: string;
+  readonly seedCache: string | null;
+  readonly mode: ComputeMode;
+  readonly dryRun: boolean;
+  readonly json: boolean;
+  /** The arguments as given, frozen into the record (informational). */
+  readonly raw: readonly string[];
+}
+
+/** The largest seed: benchmarks read an int32. */
+const MAX_SEED = 2 ** 31 - 1;
 
 /** `outerloop measure`: freeze the run, then dispatch, park, or decide. */
-export const measureCommand = defineCommand({
-  meta: {
+export const measureCommand: CliCommand<MeasureOptions> = {
+  spec: {
     name: "measure",
-    description:
-      "Measure --base and --candidate per --contract as batch jobs; park (exit 75) or decide (0 accept, 10 reject, 11 inconclusive)",
+    summary: "Measure --base and --candidate per --contract as batch jobs; park (exit 75) or decide",
+    details: [
+      "Freezes the run in RUN_DIR/run.json, pins both commits under refs/dispatch/, dispatches each measure",
+      "as its own job in a fresh checkout, then parks behind a wake job (exit 75) or decides:",
+      "exit 0 accept, 10 reject, 11 inconclusive; 3 an eval failed, 4 the scheduler failed, 2 bad input.",
+      "Running it again with the same flags continues the same run.",
+    ],
+    flags: {
+      repo: { kind: "string", hint: "DIR", description: "The git repository holding both commits", required: true },
+      base: { kind: "string", hint: "REF", description: "The baseline ref (branch, tag, sha)", required: true },
+      candidate: { kind: "string", hint: "REF", description: "The candidate ref", required: true },
+      contract: { kind: "string", hint: "FILE", description: "The benchmark contract (JSON)", required: true },
+      "run-dir": { kind: "string", hint: "DIR", description: "Where the run's records live (created)", required: true },
+      seed: { kind: "string", hint: "N", description: "The paired seed, 1 to 2147483647", defaultText: "drawn" },
+      "run-tag": { kind: "string", hint: "TAG", description: "Short tag in job names", defaultText: "RUN_DIR's name" },
+      image: { kind: "string", hint: "IMAGE", description: "Apptainer image for every eval", env: "OUTERLOOP_IMAGE" },
+      account: { kind: "string", hint: "NAME", description: "Slurm account", env: "OUTERLOOP_ACCOUNT" },
+      partition: { kind: "string", hint: "NAME", description: "Slurm partition", env: "OUTERLOOP_PARTITION" },
+      "gpu-partition": {
+        kind: "string",
+        hint: "NAME",
+        description: "Partition for measures with GPUs",
+        env: "OUTERLOOP_GPU_PARTITION",
+      },
+      "gpu-account": {
+        kind: "string",
+        hint: "NAME",
+        description: "Account for measures with GPUs",
+        env: "OUTERLOOP_GPU_ACCOUNT",
+      },
+      "seed-cache": { kind: "string", hint: "DIR", description: "A directory copied into every eval checkout" },
+      "dry-run": { kind: "boolean", description: "Print the plan; write and submit nothing" },
+      ...computeFlags,
+    },
+    examples: [
+      "outerloop measure --repo ~/proj --base main~1 --candidate main --contract bench.json \\",
+      "  --run-dir ~/runs/r42 --account myacct --partition cpu",
+    ],
   },
-  args,
-  async run({ args }) {
-    const env = process.env;
-    const mode = resolveMode(args.compute);
-    const repo = resolve(args.repo);
-    if (!existsSync(repo) || !statSync(repo).isDirectory()) {
-      throw new UsageError(`--repo ${JSON.stringify(args.repo)} is not a directory`);
+
+  parse(args, env) {
+    // an empty value is a choice here: `--image=""` runs on the host whatever OUTERLOOP_IMAGE says
+    const fromEnv = (flag: string, name: string) => args.value(flag) ?? env[name] ?? "";
+    const seedText = args.value("seed");
+    const runTag = args.value("run-tag");
+    const seedCache = nonEmpty("seed-cache", args.value("seed-cache"));
+    return {
+      repo: resolve(nonEmpty("repo", args.value("repo"))!),
+      base: args.value("base")!,
+      candidate: args.value("candidate")!,
+      contract: nonEmpty("contract", args.value("contract"))!,
+      runDir: RunDir.checked(args.value("run-dir")!, "--run-dir"),
+      seed: seedText === undefined ? undefined : wholeNumber("seed", seedText, 0, 1, MAX_SEED),
+      runTag: runTag === undefined ? undefined : checkJobName("--run-tag", runTag),
+      image: checkImage(fromEnv("image", "OUTERLOOP_IMAGE")),
+      account: fromEnv("account", "OUTERLOOP_ACCOUNT"),
+      partition: fromEnv("partition", "OUTERLOOP_PARTITION"),
+      gpuPartition: fromEnv("gpu-partition", "OUTERLOOP_GPU_PARTITION"),
+      gpuAccount: fromEnv("gpu-account", "OUTERLOOP_GPU_ACCOUNT"),
+      seedCache: seedCache === undefined ? null : resolve(seedCache),
+      mode: resolveMode(args.value("compute"), env),
+      dryRun: args.on("dry-run"),
+      json: args.on("json"),
+      raw: args.raw,
+    };
+  },
+
+  async run(o, deps) {
+    const record = await resolveRun(o, deps);
+    if (o.dryRun) {
+      printPlan(deps, record, o.json);
+      return 0;
     }
-    const contract = loadContract(args.contract);
-    const [baseSha, candidateSha] = await Promise.all([
-      ref(repo, args.base, "--base"),
-      ref(repo, args.candidate, "--candidate"),
-    ]);
-    const runDir = resolve(args["run-dir"]);
-    const flagSeed = args.seed === undefined ? undefined : intFlag("seed", args.seed, 0, 1);
-    const existing = existsSync(`${runDir}/${RUN_RECORD_FILE}`) ? readRunRecord(runDir) : null;
-    const record: RunRecord = {
-      format: 1,
-      createdAt: existing?.createdAt ?? new Date().toISOString(),
-      repo,
-      baseRef: args.base,
-      candidateRef: args.candidate,
+    o.runDir.create("--run-dir");
+    const outcome = await startRun(o.runDir, record, phaseDeps(deps, o.mode));
+    return reportOutcome(deps.io, o.runDir, outcome, o.json);
+  },
+};
+
+/** The phase's dependencies, from the CLI's. */
+export function phaseDeps(deps: CliDeps, mode: ComputeMode, lockWaitMs = 0) {
+  return { compute: deps.compute(mode), self: deps.self(), now: deps.now, env: deps.env, lockWaitMs };
+}
+
+/**
+ * Everything checkable before anything is written: the repository, the
+ * contract, both refs, the seed cache, the image against the run dir, and a
+ * lane for every measure — so a run dir is never created that could not run.
+ */
+async function resolveRun(o: MeasureOptions, deps: CliDeps): Promise<RunRecord> {
+  if (!existsSync(o.repo) || !statSync(o.repo).isDirectory()) {
+    throw new BadInputError(`--repo ${JSON.stringify(o.repo)} is not a directory`);
+  }
+  await checkRepoRoot(o.repo);
+  const contract = loadContract(o.contract);
+  const [baseSha, candidateSha] = await Promise.all([
+    ref(o.repo, o.base, "--base"),
+    ref(o.repo, o.candidate, "--candidate"),
+  ]);
+  if (o.seedCache !== null && !(existsSync(o.seedCache) && statSync(o.seedCache).isDirectory())) {
+    throw new BadInputError(`--seed-cache ${JSON.stringify(o.seedCache)} is not a directory`);
+  }
+  if (o.image !== "" && /[,:]/.test(o.runDir.path)) {
+    throw new BadInputError(
+      `--run-dir ${JSON.stringify(o.runDir.path)} holds "," or ":", which apptainer reads as separators ` +
+        "in a bind path: pick a run dir without them to run evals in an image",
+    );
+  }
+  const existing = existsSync(o.runDir.runRecord) ? readRunRecord(o.runDir) : null;
+  const record = assembleRunRecord(
+    o.runDir,
+    {
+      repo: o.repo,
+      baseRef: o.base,
+      candidateRef: o.candidate,
       baseSha,
       candidateSha,
       contract,
-      contractPath: resolve(args.contract),
-      seed: flagSeed ?? existing?.seed ??
-        (contract.seedEnv || contract.siblings.some((s) => s.seedEnv) ? drawSeed() : 0),
-      runTag: args["run-tag"] ?? existing?.runTag ?? basename(runDir),
-      image: args.image ?? env["OUTERLOOP_IMAGE"] ?? "",
-      account: args.account ?? env["OUTERLOOP_ACCOUNT"] ?? "",
-      partition: args.partition ?? env["OUTERLOOP_PARTITION"] ?? "",
-      gpuPartition: args["gpu-partition"] ?? env["OUTERLOOP_GPU_PARTITION"] ?? "",
-      gpuAccount: args["gpu-account"] ?? env["OUTERLOOP_GPU_ACCOUNT"] ?? "",
-      compute: mode,
-      seedCache: args["seed-cache"] ? resolve(args["seed-cache"]) : null,
-      commandLine: existing?.commandLine ?? [...selfCommand(), "measure", ...process.argv.slice(3)],
-    };
-    if (args["dry-run"]) {
-      printPlan(record, Boolean(args.json));
-      return 0;
-    }
-    mkdirSync(runDir, { recursive: true });
-    await pinSha(repo, baseSha);
-    await pinSha(repo, candidateSha);
-    writeRunRecord(runDir, record);
-    const outcome = await runPhase(runDir, { compute: computeFor(mode), self: selfCommand() });
-    return reportOutcome(runDir, outcome, Boolean(args.json));
-  },
-});
+      contractPath: resolve(o.contract),
+      seed: o.seed,
+      runTag: o.runTag,
+      image: o.image,
+      account: o.account,
+      partition: o.partition,
+      gpuPartition: o.gpuPartition,
+      gpuAccount: o.gpuAccount,
+      compute: o.mode,
+      seedCache: o.seedCache,
+      commandLine: [...deps.self(), "measure", ...o.raw],
+    },
+    existing,
+    { now: deps.now, drawSeed },
+  );
+  const lanes = lanesOf(record);
+  for (const m of planFromRecord(record)) placement(lanes, m.gpus, `Measure ${m.name}`);
+  return record;
+}
+
+/** An image name that apptainer would not read as an option. */
+function checkImage(image: string): string {
+  if (image.startsWith("-")) {
+    throw new BadInputError(`Invalid --image ${JSON.stringify(image)}: it would read as an apptainer option`);
+  }
+  return image;
+}
 
 async function ref(repo: string, name: string, flag: string): Promise<string> {
   try {
     return await resolveRef(repo, name);
   } catch (err) {
-    throw new UsageError(`${flag}: ${(err as Error).message}`);
+    throw new BadInputError(`${flag}: ${(err as Error).message}`, { cause: err });
   }
 }
 
-function printPlan(r: RunRecord, json: boolean): void {
+function printPlan({ io }: CliDeps, r: RunRecord, json: boolean): void {
   const measures = planFromRecord(r).map((m) => ({
     name: m.name,
     tree_sha: m.treeSha,
@@ -109,10 +211,10 @@ function printPlan(r: RunRecord, json: boolean): void {
     env: measureEnv(m),
   }));
   if (json) {
-    out(JSON.stringify({ measures, seed: r.seed, run_tag: r.runTag, compute: r.compute }));
+    outLine(io, JSON.stringify({ measures, seed: r.seed, run_tag: r.runTag, compute: r.compute }));
     return;
   }
   for (const m of measures) {
-    out(`${m.name}\t${m.tree_sha.slice(0, 12)}\t${m.job_name}\tgpus=${m.gpus}\t${JSON.stringify(m.env)}`);
+    outLine(io, `${m.name}\t${m.tree_sha.slice(0, 12)}\t${m.job_name}\tgpus=${m.gpus}\t${JSON.stringify(m.env)}`);
   }
 }

@@ -1,30 +1,36 @@
-import { defineCommand } from "citty";
-import { resolve } from "node:path";
-import { computeFor } from "../compute/index.ts";
-import { runPhase } from "../run/phase.ts";
 import { readRunRecord } from "../run/run_record.ts";
-import { selfCommand } from "../runtime/self.ts";
-import { runDirArgs } from "./common_args.ts";
+import { RunDir } from "../run/run_dir.ts";
+import { runPhase } from "../run/phase.ts";
+import { jsonFlag, runDirPositional } from "./common.ts";
+import type { CliCommand } from "./io.ts";
+import { phaseDeps } from "./measure.ts";
 import { reportOutcome } from "./run_output.ts";
 
 /** How long a resume waits for another process holding the run lock. */
 const LOCK_WAIT_MS = 120_000;
 
+export interface ResumeOptions {
+  readonly runDir: RunDir;
+  readonly json: boolean;
+}
+
 /** `outerloop resume RUN_DIR`: what the wake job runs; safe to run by hand, any number of times. */
-export const resumeCommand = defineCommand({
-  meta: {
+export const resumeCommand: CliCommand<ResumeOptions> = {
+  spec: {
     name: "resume",
-    description: "Continue a run from its run.json: read results, dispatch, park again, or decide",
+    summary: "Continue a run from its run.json: read results, dispatch, park again, or decide",
+    positionals: runDirPositional,
+    flags: jsonFlag,
+    details: ["Safe to run by hand any number of times; exits like `measure`."],
   },
-  args: runDirArgs,
-  async run({ args }) {
-    const runDir = resolve(args.runDir);
-    const record = readRunRecord(runDir);
-    const outcome = await runPhase(runDir, {
-      compute: computeFor(record.compute),
-      self: selfCommand(),
-      lockWaitMs: LOCK_WAIT_MS,
-    });
-    return reportOutcome(runDir, outcome, Boolean(args.json));
+
+  parse(args) {
+    return { runDir: RunDir.checked(args.positional["RUN_DIR"]!, "RUN_DIR"), json: args.on("json") };
   },
-});
+
+  async run(o, deps) {
+    const record = readRunRecord(o.runDir);
+    const outcome = await runPhase(o.runDir, phaseDeps(deps, record.compute, LOCK_WAIT_MS));
+    return reportOutcome(deps.io, o.runDir, outcome, o.json);
+  },
+};

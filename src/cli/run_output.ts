@@ -1,15 +1,18 @@
-import type { PhaseOutcome } from "../run/phase.ts";
 import { VERDICT_EXIT } from "../run/decide.ts";
+import type { PhaseOutcome } from "../run/phase.ts";
+import type { RunDir } from "../run/run_dir.ts";
 import { formatDecisionTable } from "../run/table.ts";
-import { out } from "./common_args.ts";
 import { EXIT } from "./errors.ts";
+import { type CliIo, outLine } from "./io.ts";
 
 /** Prints where a phase pass left the run and gives the exit code: a verdict's, or 75 for a park. */
-export function reportOutcome(runDir: string, outcome: PhaseOutcome, json: boolean): number {
+export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, json: boolean): number {
+  const runDir = dir.path;
   if (outcome.kind === "parked") {
     const { pending, wake } = outcome;
     if (json) {
-      out(
+      outLine(
+        io,
         JSON.stringify({
           status: "parked",
           run_dir: runDir,
@@ -23,8 +26,9 @@ export function reportOutcome(runDir: string, outcome: PhaseOutcome, json: boole
       const waiting = pending.length
         ? `job(s) ${pending.join(", ")}`
         : "a queue that could not be read (deadline wake)";
-      out(`parked: waiting on ${waiting}`);
-      out(
+      outLine(io, `parked: waiting on ${waiting}`);
+      outLine(
+        io,
         `wake job ${wake.jobId} will run "outerloop resume ${runDir}" ${
           wake.dependency ? "when they end" : `at ${wake.begin}`
         }`,
@@ -34,20 +38,23 @@ export function reportOutcome(runDir: string, outcome: PhaseOutcome, json: boole
   }
   const d = outcome.decision;
   if (json) {
-    out(JSON.stringify({
-      status: "decided",
-      run_dir: runDir,
-      verdict: d.verdict,
-      values: d.values,
-      deltas: d.deltas,
-      reasons: d.reasons,
-      base_sha: d.baseSha,
-      candidate_sha: d.candidateSha,
-      baseline_source: d.baselineSource,
-      decided_at: d.decidedAt,
-    }));
+    outLine(
+      io,
+      JSON.stringify({
+        status: "decided",
+        run_dir: runDir,
+        verdict: d.verdict,
+        values: d.values,
+        deltas: d.deltas,
+        reasons: d.reasons,
+        base_sha: d.baseSha,
+        candidate_sha: d.candidateSha,
+        baseline_source: d.baselineSource,
+        decided_at: d.decidedAt,
+      }),
+    );
   } else {
-    out(formatDecisionTable(d));
+    outLine(io, formatDecisionTable(d));
   }
   return VERDICT_EXIT[d.verdict];
 }

@@ -1,62 +1,92 @@
-import { defineCommand } from "citty";
-import { type JobSpec, toArgv } from "../compute/index.ts";
-import { computeArgs, intFlag, out, resolveCompute } from "./common_args.ts";
-import { UsageError } from "./errors.ts";
-import { repeatedFlag } from "./strict_flags.ts";
+import { type JobSpec, toArgv } from "../compute/job_spec.ts";
+import type { ComputeMode } from "../compute/mode.ts";
+import { BadInputError } from "../errors.ts";
+import { computeFlags, nonEmpty, resolveMode, wholeNumber } from "./common.ts";
+import { type CliCommand, outLine } from "./io.ts";
+import { checkJobName, checkMemory } from "./job_fields.ts";
 
-const args = {
-  ...computeArgs,
-  "job-name": { type: "string", description: "Job name (--job-name)", required: true },
-  account: { type: "string", description: "Slurm account" },
-  partition: { type: "string", description: "Partition; empty lets Slurm pick its default" },
-  time: { type: "string", description: "Walltime in minutes", default: "60", valueHint: "MINUTES" },
-  command: { type: "string", description: "Shell command to run (--wrap); exclusive with --script" },
-  script: { type: "string", description: "Script file to run; exclusive with --command" },
-  "script-arg": { type: "string", description: "An argument for the script (repeatable)" },
-  cpus: { type: "string", description: "CPUs per task", default: "1" },
-  mem: { type: "string", description: "Memory, e.g. 2G", default: "2G" },
-  gpus: { type: "string", description: "GPUs per node", default: "0" },
-  qos: { type: "string", description: "Quality of service" },
-  output: { type: "string", description: "Output file", default: "/dev/null" },
-  dependency: { type: "string", description: "e.g. afterany:123:456 or singleton" },
-  begin: { type: "string", description: "e.g. now+60 or 2026-12-01T08:00:00" },
-  extra: { type: "string", description: "An extra sbatch argument (repeatable), e.g. --extra=--exclusive" },
-  "dry-run": { type: "boolean", description: "Print what would be submitted; submit nothing" },
-} as const;
+/** What `outerloop submit` does, from its flags. */
+export interface SubmitOptions {
+  readonly spec: JobSpec;
+  readonly mode: ComputeMode;
+  readonly dryRun: boolean;
+  readonly json: boolean;
+}
+
+/** Slurm's longest walltime we accept: a year, in minutes; anything longer is a typo. */
+const MAX_MINUTES = 366 * 24 * 60;
 
 /** `outerloop submit`: one job from JobSpec flags. */
-export const submitCommand = defineCommand({
-  meta: { name: "submit", description: "Submit one job; prints its id (--dry-run --json prints the sbatch argv)" },
-  args,
-  async run({ args, rawArgs }) {
-    const command = args.command ?? "";
-    const script = args.script ?? "";
-    if (Boolean(command) === Boolean(script)) {
-      throw new UsageError("Give exactly one of --command and --script");
+export const submitCommand: CliCommand<SubmitOptions> = {
+  spec: {
+    name: "submit",
+    summary: "Submit one job; prints its id (--dry-run --json prints the sbatch argv, submitting nothing)",
+    flags: {
+      "job-name": { kind: "string", hint: "NAME", description: "The job's name", required: true },
+      account: { kind: "string", hint: "NAME", description: "Slurm account" },
+      partition: { kind: "string", hint: "NAME", description: "Partition; empty lets Slurm pick its default" },
+      time: { kind: "string", hint: "MINUTES", description: "Walltime in minutes", defaultText: "60" },
+      command: { kind: "string", hint: "CMD", description: "Shell command to run (--wrap); or --script" },
+      script: { kind: "string", hint: "FILE", description: "Script file to run; or --command" },
+      "script-arg": { kind: "string", hint: "ARG", description: "An argument for --script", repeatable: true },
+      cpus: { kind: "string", hint: "N", description: "CPUs per task", defaultText: "1" },
+      mem: { kind: "string", hint: "SIZE", description: "Memory, e.g. 2G or 500M", defaultText: "2G" },
+      gpus: { kind: "string", hint: "N", description: "GPUs per node", defaultText: "0" },
+      qos: { kind: "string", hint: "NAME", description: "Quality of service" },
+      output: { kind: "string", hint: "FILE", description: "Output file", defaultText: "/dev/null" },
+      dependency: { kind: "string", hint: "DEP", description: "e.g. afterany:123:456 or singleton" },
+      begin: { kind: "string", hint: "TIME", description: "e.g. now+60 or 2026-12-01T08:00:00" },
+      extra: {
+        kind: "string",
+        hint: "ARG",
+        description: "An extra sbatch argument, e.g. --extra=--exclusive",
+        repeatable: true,
+      },
+      "dry-run": { kind: "boolean", description: "Print what would be submitted; submit nothing" },
+      ...computeFlags,
+    },
+    examples: [
+      "outerloop submit --job-name probe --account a --time 5 --command 'hostname'",
+      "outerloop submit --job-name x --script job.sh --script-arg 1 --dry-run --json",
+    ],
+  },
+
+  parse(args, env) {
+    const command = nonEmpty("command", args.value("command"));
+    const script = nonEmpty("script", args.value("script"));
+    if ((command === undefined) === (script === undefined)) {
+      throw new BadInputError("Give exactly one of --command and --script");
+    }
+    const scriptArgs = args.values("script-arg");
+    if (command !== undefined && scriptArgs.length > 0) {
+      throw new BadInputError("--script-arg goes with --script, not --command: put the arguments in the command");
     }
     const spec: JobSpec = {
-      jobName: args["job-name"],
-      account: args.account ?? "",
-      partition: args.partition ?? "",
-      timeMinutes: intFlag("time", args.time, 60, 1),
-      command,
-      script,
-      scriptArgs: repeatedFlag(rawArgs, "script-arg"),
-      cpus: intFlag("cpus", args.cpus, 1, 1),
-      mem: args.mem,
-      gpus: intFlag("gpus", args.gpus, 0),
-      qos: args.qos ?? "",
-      output: args.output,
-      dependency: args.dependency ?? "",
-      begin: args.begin ?? "",
-      extra: repeatedFlag(rawArgs, "extra"),
+      jobName: checkJobName("--job-name", args.value("job-name")!),
+      account: args.value("account") ?? "",
+      partition: args.value("partition") ?? "",
+      timeMinutes: wholeNumber("time", args.value("time"), 60, 1, MAX_MINUTES),
+      ...(command !== undefined ? { command } : { script: script!, scriptArgs }),
+      cpus: wholeNumber("cpus", args.value("cpus"), 1, 1),
+      mem: checkMemory(args.value("mem") ?? "2G"),
+      gpus: wholeNumber("gpus", args.value("gpus"), 0),
+      qos: args.value("qos") ?? "",
+      output: nonEmpty("output", args.value("output")) ?? "/dev/null",
+      dependency: args.value("dependency") ?? "",
+      begin: args.value("begin") ?? "",
+      extra: args.values("extra"),
     };
-    if (args["dry-run"]) {
-      const argv = toArgv(spec);
-      out(args.json ? JSON.stringify({ argv }) : argv.join(" "));
-      return;
-    }
-    const jobId = await resolveCompute(args.compute).submit(spec);
-    out(args.json ? JSON.stringify({ job_id: jobId }) : jobId);
+    return { spec, mode: resolveMode(args.value("compute"), env), dryRun: args.on("dry-run"), json: args.on("json") };
   },
-});
+
+  async run(o, { io, compute }) {
+    if (o.dryRun) {
+      const argv = toArgv(o.spec);
+      outLine(io, o.json ? JSON.stringify({ argv }) : argv.join(" "));
+      return 0;
+    }
+    const jobId = await compute(o.mode).submit(o.spec);
+    outLine(io, o.json ? JSON.stringify({ job_id: jobId }) : jobId);
+    return 0;
+  },
+};

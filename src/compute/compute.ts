@@ -1,11 +1,24 @@
+import { BadInputError } from "../errors.ts";
 import type { JobSpec } from "./job_spec.ts";
+
+/** One of this user's queued or running jobs, as one queue listing shows it. */
+export interface LiveJob {
+  readonly id: string;
+  readonly name: string;
+  /** `PENDING`, `RUNNING`, … ("" when the backend does not say). */
+  readonly state: string;
+  /** Why a pending job waits (`Dependency`, `Resources`, …); "" or `None` when it runs. */
+  readonly reason: string;
+  /** The partition it sits in now (a site may move pending jobs); "" when unknown. */
+  readonly partition: string;
+}
 
 /**
  * The verbs every compute backend implements. Callers (the measurer, the CLI,
  * the wake) depend on this, never on a backend.
  */
 export interface Compute {
-  /** Submits; resolves to the job id. Rejects with SlurmError on failure. */
+  /** Submits; resolves to the job id. Rejects with a ComputeError on failure. */
   submit(spec: JobSpec): Promise<string>;
   /** The job's state, or GONE when a successful query finds no record. */
   status(jobId: string): Promise<string>;
@@ -20,10 +33,11 @@ export interface Compute {
   /** The id of this user's live job with exactly `name`, or "". */
   jobIdForName(name: string): Promise<string>;
   /**
-   * Every live job of this user as name → ids, from ONE queue query. What a
-   * caller checking many names uses instead of `jobIdForName` per name.
+   * Every live job of this user by name, from ONE queue query, with its state,
+   * pending reason and partition: what a caller checking many names (a pass,
+   * `show`, `wait`) uses instead of a query per job.
    */
-  activeJobs(): Promise<Map<string, string[]>>;
+  activeJobs(): Promise<Map<string, LiveJob[]>>;
   /**
    * The states of several jobs from one query (bounded in time so a recycled
    * id cannot match an old job). A job without a record is absent.
@@ -33,14 +47,19 @@ export interface Compute {
   cancel(jobId: string): Promise<void>;
 }
 
-/** A job id that is not all digits: refused before any command runs. */
-export class InvalidJobIdError extends TypeError {
+/** A job id that is not all digits: refused before any command runs (exit 2). */
+export class InvalidJobIdError extends BadInputError {
   override name = "InvalidJobIdError";
+}
+
+/** Whether `text` is a scheduler job id: digits only (Slurm's and the local backend's). */
+export function isJobId(text: string): boolean {
+  return /^[0-9]+$/.test(text);
 }
 
 /** Refuses a non-numeric job id before any command runs. */
 export function assertJobId(jobId: string): void {
-  if (!/^[0-9]+$/.test(jobId)) {
+  if (!isJobId(jobId)) {
     throw new InvalidJobIdError(`Not a job id: ${JSON.stringify(jobId)} (expected digits only)`);
   }
 }

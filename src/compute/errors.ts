@@ -1,9 +1,17 @@
+import { OuterloopError } from "../errors.ts";
+
+/**
+ * A compute backend refused or could not run a job: exit 4 ("scheduler refused
+ * or unreachable"). Nothing of the run is lost; the user runs `resume` later.
+ */
+export class ComputeError extends OuterloopError {
+  override name = "ComputeError";
+  readonly exit = "scheduler" as const;
+}
+
 /** A Slurm command (submit, cancel) failed; the message carries its stderr. */
-export class SlurmError extends Error {
+export class SlurmError extends ComputeError {
   override name = "SlurmError";
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-  }
 }
 
 /**
@@ -12,9 +20,11 @@ export class SlurmError extends Error {
  * Callers must treat this as "defer and retry", never as a terminal state —
  * misreading a scheduler outage as a vanished job would end healthy runs.
  */
-export class SlurmQueryError extends Error {
+export class SlurmQueryError extends ComputeError {
   override name = "SlurmQueryError";
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-  }
+}
+
+/** The local backend could not start a job (no `sh`, no job ids left in this process). */
+export class LocalComputeError extends ComputeError {
+  override name = "LocalComputeError";
 }

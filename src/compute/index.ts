@@ -1,6 +1,6 @@
 /** The compute layer's public surface. */
-export { assertJobId, type Compute, InvalidJobIdError } from "./compute.ts";
-export { SlurmError, SlurmQueryError } from "./errors.ts";
+export { assertJobId, type Compute, InvalidJobIdError, isJobId, type LiveJob } from "./compute.ts";
+export { ComputeError, LocalComputeError, SlurmError, SlurmQueryError } from "./errors.ts";
 export { computeFor } from "./from_mode.ts";
 export { type JobSpec, toArgv } from "./job_spec.ts";
 export { LocalCompute } from "./local.ts";

@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { log } from "../log.ts";
 import { spawn, type SpawnResult } from "../runtime/spawn.ts";
-import { assertJobId, type Compute } from "./compute.ts";
-import { SlurmError } from "./errors.ts";
+import { assertJobId, type Compute, type LiveJob } from "./compute.ts";
+import { LocalComputeError } from "./errors.ts";
 import { assertOneCommand, type JobSpec, withDefaults } from "./job_spec.ts";
 import { localJobEnv } from "./local_env.ts";
 import { localStateDir, persistState, readState } from "./local_state.ts";
@@ -67,7 +67,7 @@ export class LocalCompute implements Compute {
         newSession: true, // the walltime kill must take the job's whole tree, as Slurm does
       });
     } catch (err) {
-      throw new SlurmError(`Local job ${s.jobName} failed to start: ${(err as Error).message}`, { cause: err });
+      throw new LocalComputeError(`Local job ${s.jobName} failed to start: ${(err as Error).message}`, { cause: err });
     }
     const state = result.timedOut ? "TIMEOUT" : result.exitCode === 0 ? "COMPLETED" : "FAILED";
     this.#record(jobId, state, s.jobName);
@@ -118,7 +118,7 @@ export class LocalCompute implements Compute {
     return "";
   }
 
-  async activeJobs(): Promise<Map<string, string[]>> {
+  async activeJobs(): Promise<Map<string, LiveJob[]>> {
     return new Map();
   }
 
@@ -131,7 +131,7 @@ export class LocalCompute implements Compute {
     this.#seq += 1;
     // a silent wraparound would let one process read another's state under a reused id
     if (this.#seq >= IDS_PER_PROCESS) {
-      throw new SlurmError("Local job id space exhausted for this process: start a new process");
+      throw new LocalComputeError("Local job id space exhausted for this process: start a new process");
     }
     return String(LOCAL_JOB_BASE + (process.pid % 10_000) * IDS_PER_PROCESS + this.#seq);
   }

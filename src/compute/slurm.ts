@@ -1,11 +1,11 @@
 import { log } from "../log.ts";
-import { assertJobId, type Compute } from "./compute.ts";
+import { assertJobId, type Compute, type LiveJob } from "./compute.ts";
 import { parseElapsed } from "./elapsed.ts";
 import { SlurmError, SlurmQueryError } from "./errors.ts";
 import { type JobSpec, toArgv } from "./job_spec.ts";
 import { type CommandResult, type Runner, subprocessRunner } from "./runner.ts";
 import { GONE } from "./states.ts";
-import { firstLine, parseActiveJobs, parseSbatchId, parseStates } from "./slurm_parse.ts";
+import { ACTIVE_JOBS_FORMAT, firstLine, parseActiveJobs, parseSbatchId, parseStates } from "./slurm_parse.ts";
 
 export interface SlurmComputeOptions {
   readonly runner?: Runner;
@@ -93,9 +93,9 @@ export class SlurmCompute implements Compute {
     return out.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
   }
 
-  /** Every live job of this user, name → ids, from one squeue. */
-  async activeJobs(): Promise<Map<string, string[]>> {
-    return parseActiveJobs(await this.#query(["squeue", "--me", "--noheader", "-o", "%i|%j"]));
+  /** Every live job of this user by name, with state, reason and partition, from one squeue. */
+  async activeJobs(): Promise<Map<string, LiveJob[]>> {
+    return parseActiveJobs(await this.#query(["squeue", "--me", "--noheader", "-o", ACTIVE_JOBS_FORMAT]));
   }
 
   /**

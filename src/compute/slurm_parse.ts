@@ -1,3 +1,5 @@
+import { isJobId, type LiveJob } from "./compute.ts";
+
 /** Pure parsers of scheduler output, exported for tests on string fixtures. */
 
 /** The first line, trimmed; "" for empty output. */
@@ -9,19 +11,21 @@ export function firstLine(text: string): string {
 /** The id in `sbatch --parsable` output (`ID` or `ID;cluster`), or null when it is not numeric. */
 export function parseSbatchId(stdout: string): string | null {
   const id = (stdout.trim().split(";")[0] ?? "").trim();
-  return /^[0-9]+$/.test(id) ? id : null;
+  return isJobId(id) ? id : null;
 }
 
-/** `squeue -o "%i|%j"` lines → name → ids in listed order. */
-export function parseActiveJobs(stdout: string): Map<string, string[]> {
-  const jobs = new Map<string, string[]>();
+/** The squeue output format `parseActiveJobs` reads: the name last, so a `|` in it cannot shift a field. */
+export const ACTIVE_JOBS_FORMAT = "%i|%T|%r|%P|%j";
+
+/** `squeue -o "%i|%T|%r|%P|%j"` lines → name → live jobs in listed order. */
+export function parseActiveJobs(stdout: string): Map<string, LiveJob[]> {
+  const jobs = new Map<string, LiveJob[]>();
   for (const raw of stdout.split("\n")) {
     const line = raw.trim();
-    const bar = line.indexOf("|");
-    if (bar <= 0) continue;
-    const id = line.slice(0, bar);
-    const name = line.slice(bar + 1);
-    jobs.set(name, [...(jobs.get(name) ?? []), id]);
+    const [id = "", state = "", reason = "", partition = "", ...rest] = line.split("|");
+    if (!isJobId(id) || rest.length === 0) continue;
+    const name = rest.join("|");
+    jobs.set(name, [...(jobs.get(name) ?? []), { id, name, state, reason, partition }]);
   }
   return jobs;
 }

@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import type { JobSpec } from "../compute/job_spec.ts";
-import { EVAL_FILES } from "./eval_script.ts";
+import { EVAL_FILES } from "./eval_files.ts";
 
 /** The shortest walltime an eval gets: Slurm's unit is a whole minute. */
 export const MIN_EVAL_MINUTES = 1;

@@ -1,30 +1,6 @@
 import { join } from "node:path";
 import { quoteWord } from "../compute/quote.ts";
-
-/** The files of an eval dir (`<run dir>/eval-<slot>/`), shared by the job script and its readers. */
-export const EVAL_FILES = {
-  script: "job.sh",
-  /** The job's start: an ISO time and the node. */
-  started: "started",
-  /** The command's stdout and stderr, as written (stdout reaches it through a tee, so nearly in order). */
-  output: "output.log",
-  /** The command's stdout alone: its last non-empty line is a result channel. */
-  stdout: "stdout.log",
-  /** What the command wrote to `$OUTERLOOP_RESULT`. */
-  result: "result.json",
-  /** Written last and atomically: its presence means the job is over. */
-  exitCode: "exit-code",
-  /** The scheduler's own log of the job script (setup messages). */
-  slurmOut: "slurm.out",
-} as const;
-
-/** The eval dir of one slot; the slot must be one path component. */
-export function evalDir(runDir: string, slot: string): string {
-  if (slot === "" || slot.includes("/") || slot.includes("\0") || slot === "." || slot === "..") {
-    throw new TypeError(`Invalid eval slot ${JSON.stringify(slot)}: expected one path component`);
-  }
-  return join(runDir, `eval-${slot}`);
-}
+import { EVAL_FILES } from "./eval_files.ts";
 
 /**
  * The variables a job's command gets from the job's own environment (when

@@ -1,4 +1,6 @@
+import { realpathSync } from "node:fs";
 import process from "node:process";
+import { BadInputError } from "../errors.ts";
 import { spawn } from "../runtime/spawn.ts";
 
 /** What a git command printed and how it ended. */
@@ -35,6 +37,11 @@ export const gitRun: GitRun = async (argv) => {
   return { exitCode: r.timedOut ? null : r.exitCode, stdout: r.stdout, stderr: r.stderr };
 };
 
+/** A ref that names no commit, or a repository git cannot pin in: the user's to fix (exit 2). */
+export class GitError extends BadInputError {
+  override name = "GitError";
+}
+
 /** A full object name: 40 hex (SHA-1 repos) or 64 hex (SHA-256 repos), lower case. */
 export const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
@@ -59,7 +66,7 @@ export async function pinSha(repoRoot: string, sha: string, run: GitRun = gitRun
   const ref = dispatchRef(sha);
   const r = await run(["git", "-C", repoRoot, "update-ref", ref, sha]);
   if (r.exitCode !== 0) {
-    throw new Error(
+    throw new GitError(
       `Cannot pin ${JSON.stringify(sha)} as ${JSON.stringify(ref)} in ${JSON.stringify(repoRoot)}: ${detail(r)}`,
     );
   }
@@ -73,7 +80,7 @@ export async function pinSha(repoRoot: string, sha: string, run: GitRun = gitRun
  */
 export async function resolveRef(repoRoot: string, ref: string, run: GitRun = gitRun): Promise<string> {
   if (ref === "" || ref.startsWith("-")) {
-    throw new TypeError(`Cannot resolve ${JSON.stringify(ref)} in ${JSON.stringify(repoRoot)}: not a git ref`);
+    throw new GitError(`Cannot resolve ${JSON.stringify(ref)} in ${JSON.stringify(repoRoot)}: not a git ref`);
   }
   const r = await run(["git", "-C", repoRoot, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   const sha = r.stdout.trim();
@@ -84,7 +91,7 @@ export async function resolveRef(repoRoot: string, ref: string, run: GitRun = gi
       : r.exitCode !== null && r.stderr.trim() === ""
       ? "no such commit"
       : detail(r);
-    throw new Error(`Cannot resolve ${JSON.stringify(ref)} to a commit in ${JSON.stringify(repoRoot)}: ${why}`);
+    throw new GitError(`Cannot resolve ${JSON.stringify(ref)} to a commit in ${JSON.stringify(repoRoot)}: ${why}`);
   }
   return sha;
 }
@@ -92,4 +99,29 @@ export async function resolveRef(repoRoot: string, ref: string, run: GitRun = gi
 function detail(r: GitResult): string {
   if (r.exitCode === null) return "git did not finish in time";
   return r.stderr.trim() || `git exited with code ${r.exitCode}`;
+}
+
+/**
+ * Refuses a `--repo` that is not a repository's top directory: the eval jobs
+ * `git clone` it, and a clone of a subdirectory of a work tree (or of a plain
+ * directory) fails in every job. A bare repository is fine.
+ */
+export async function checkRepoRoot(repo: string, run: GitRun = gitRun): Promise<void> {
+  const bare = await run(["git", "-C", repo, "rev-parse", "--is-bare-repository"]);
+  if (bare.exitCode !== 0) {
+    throw new GitError(`--repo ${JSON.stringify(repo)} is not a git repository: ${detail(bare)}`);
+  }
+  if (bare.stdout.trim() === "true") return;
+  const top = await run(["git", "-C", repo, "rev-parse", "--show-toplevel"]);
+  const root = top.stdout.trim();
+  if (top.exitCode !== 0 || root === "") {
+    throw new GitError(`--repo ${JSON.stringify(repo)} has no work tree git can name: ${detail(top)}`);
+  }
+  if (realpathSync(root) !== realpathSync(repo)) {
+    throw new GitError(
+      `--repo ${JSON.stringify(repo)} is inside the work tree ${JSON.stringify(root)}, not its top: pass --repo ${
+        JSON.stringify(root)
+      }`,
+    );
+  }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EvalError } from "./eval_error.ts";
-import { EVAL_FILES, evalDir } from "./eval_script.ts";
+import { EVAL_FILES, evalDirPath } from "./eval_files.ts";
 
 /** How many lines of `output.log` an EvalError shows. */
 export const TAIL_LINES = 20;
@@ -16,7 +16,7 @@ export const TAIL_LINES = 20;
  * non-number — is an EvalError naming what was found, with the output's tail.
  */
 export function readEvalResult(runDir: string, slot: string, metric: string): number {
-  const dir = evalDir(runDir, slot);
+  const dir = evalDirPath(runDir, slot);
   const code = readText(join(dir, EVAL_FILES.exitCode));
   if (code === undefined) fail(dir, `Eval job has not finished: no ${EVAL_FILES.exitCode} in ${JSON.stringify(dir)}`);
   const rc = code.trim();

@@ -2,7 +2,8 @@ import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { FULL_SHA } from "./pin.ts";
-import { DEFAULT_ALLOWED_ENV, EVAL_FILES, evalDir, renderEvalScript } from "./eval_script.ts";
+import { EVAL_FILES, evalDirPath } from "./eval_files.ts";
+import { DEFAULT_ALLOWED_ENV, renderEvalScript } from "./eval_script.ts";
 
 /** What one eval job runs, and where from. */
 export interface EvalJobOptions {
@@ -36,7 +37,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * removed, so nothing stale reads as this job's result.
  */
 export function writeEvalJob(runDir: string, slot: string, opts: EvalJobOptions): string {
-  const dir = resolve(evalDir(runDir, slot));
+  const dir = resolve(evalDirPath(runDir, slot));
   const image = opts.image ?? "";
   const gpus = opts.gpus ?? 0;
   const env = Object.entries(opts.extraEnv ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -88,11 +88,6 @@ export function slot(image: string, m: Measure): string {
   return `${m.name}-${m.treeSha}-${sha1Hex(determinant(image, m))}`;
 }
 
-/** The measure's eval directory name inside the run dir: `eval-<slot>`. */
-export function evalDirName(image: string, m: Measure): string {
-  return `eval-${slot(image, m)}`;
-}
-
 /**
  * A LIVENESS HINT, not a durable key: `eval-<runTag[:10]>-<name[:12]>-<16
  * hex>`, the hex over run tag + determinant. Slurm caps name length, so the

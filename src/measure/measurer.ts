@@ -1,18 +1,20 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Compute } from "../compute/compute.ts";
+import { type Compute, isJobId, type LiveJob } from "../compute/compute.ts";
 import { isTerminal } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
+import { EVAL_FILES, evalDirPath } from "../dispatch/eval_files.ts";
 import { evalJobSpec } from "../dispatch/eval_job_spec.ts";
-import { EVAL_FILES } from "../dispatch/eval_script.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import { writeEvalJob } from "../dispatch/write_eval_job.ts";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { log } from "../log.ts";
-import { evalDirName, jobName, slot } from "./identity.ts";
+import { jobName, slot } from "./identity.ts";
 import { type Measure, measureEnv } from "./measure.ts";
+import { classifyMeasure, type MeasureState, type Observation } from "./measure_state.ts";
 import { noResultNote } from "./notes.ts";
 import { MeasurementPending } from "./pending.ts";
+import { type Lanes, placement } from "./placement.ts";
 import { explainSignalExit } from "./signal_exit.ts";
 
 /** sacct's `-S` bound sits this far before the earliest submission, for clock skew. */
@@ -21,26 +23,26 @@ const SINCE_MARGIN_MS = 10 * 60_000;
 /** Where and how a run's measures are dispatched. */
 export interface MeasurerOptions {
   readonly compute: Compute;
-  readonly runDir: string;
+  /** The run dir: measure `m`'s eval dir is `<root>/eval-<slot>` (dispatch/eval_files.ts). */
+  readonly root: string;
   /** The repo whose `refs/dispatch/*` pins the measured shas. */
   readonly repoRoot: string;
   readonly image: string;
-  readonly account: string;
-  readonly partition: string;
+  readonly lanes: Lanes;
   readonly evalMinutes: number;
   /** Disambiguates job names across runs on one account. */
   readonly runTag: string;
-  /** The GPU lane; a measure with gpus > 0 is placed there. */
-  readonly gpuPartition?: string;
-  readonly gpuAccount?: string;
-  /** False for a backend without lanes (local): every job runs where we are. */
-  readonly lanes?: boolean;
-  /** A directory merged into every job's checkout. */
-  readonly seedCache?: string | null;
-  /** Where `baseline: cached` benchmarks keep base-tree measurements; null = no cache. */
-  readonly baselineCache?: string | null;
-  /** For the sacct bound; default `Date.now`. */
-  readonly now?: () => number;
+  /** A directory merged into every job's checkout, or null. */
+  readonly seedCache: string | null;
+  /** The clock (epoch ms), for sacct's time bound. */
+  readonly now: () => number;
+}
+
+/** A measure with what its pass saw and what that makes it. */
+export interface MeasureView {
+  readonly measure: Measure;
+  readonly observation: Observation;
+  readonly state: MeasureState;
 }
 
 /**
@@ -51,21 +53,25 @@ export interface MeasurerOptions {
  * checked, so nothing parks and `results()` flows straight through.
  */
 export class DispatchedMeasurer {
-  constructor(readonly o: MeasurerOptions) {}
+  readonly #o: MeasurerOptions;
+
+  constructor(options: MeasurerOptions) {
+    this.#o = options;
+  }
 
   /** The measure's durable identity (its eval dir is `eval-<slot>`). */
   slot(m: Measure): string {
-    return slot(this.o.image, m);
+    return slot(this.#o.image, m);
   }
 
   /** The job name the scheduler is asked about for liveness. */
   jobName(m: Measure): string {
-    return jobName(this.o.runTag, this.o.image, m);
+    return jobName(this.#o.runTag, this.#o.image, m);
   }
 
   /** The measure's eval dir. */
   evalDir(m: Measure): string {
-    return join(this.o.runDir, evalDirName(this.o.image, m));
+    return evalDirPath(this.#o.root, this.slot(m));
   }
 
   /** Finished: the job wrote its exit code (always last). */
@@ -76,96 +82,88 @@ export class DispatchedMeasurer {
   /** The job id recorded at dispatch, or "". */
   marker(m: Measure): string {
     try {
-      return readFileSync(join(this.evalDir(m), "submitted"), "utf8").trim();
+      return readFileSync(join(this.evalDir(m), EVAL_FILES.submitted), "utf8").trim();
     } catch {
       return "";
     }
   }
 
-  /** (account, partition) for the measure; a GPU measure without a lane is refused. */
-  placement(m: Measure): { account: string; partition: string } {
-    if (m.gpus <= 0 || this.o.lanes === false) return { account: this.o.account, partition: this.o.partition };
-    if (!this.o.gpuPartition) {
-      throw new TypeError(
-        `Measure ${m.name} needs ${m.gpus} GPU(s) but no GPU lane is configured ` +
-          "(set OUTERLOOP_GPU_PARTITION or pass --gpu-partition)",
-      );
+  /**
+   * What the scheduler and the run dir say of each measure, from at most ONE
+   * queue listing and ONE batched sacct, and the state that follows. The
+   * files are read again after each answer: a job that finishes while the
+   * scheduler is answering (seconds, on a busy cluster) is done, not dead.
+   * A dispatched job the listing misses is confirmed with sacct before it is
+   * called vanished — an empty or lagging listing must not kill a run.
+   */
+  async observe(measures: readonly Measure[]): Promise<MeasureView[]> {
+    const open = measures.filter((m) => !this.done(m));
+    let listing: Map<string, LiveJob[]> | "unknown" = new Map();
+    if (open.length > 0) {
+      try {
+        listing = await this.#o.compute.activeJobs();
+      } catch (err) {
+        log.warn(`cannot list the queue, re-checking on the next pass: ${(err as Error).message}`);
+        listing = "unknown";
+      }
     }
-    return { account: this.o.gpuAccount || this.o.account, partition: this.o.gpuPartition };
-  }
-
-  /** Writes the eval job, submits it, records its id; the id. */
-  async dispatch(m: Measure): Promise<string> {
-    const { account, partition } = this.placement(m);
-    const script = writeEvalJob(this.o.runDir, this.slot(m), {
-      repoRoot: this.o.repoRoot,
-      snapshotSha: m.treeSha,
-      command: m.command,
-      image: this.o.image,
-      extraEnv: measureEnv(m),
-      gpus: m.gpus,
-      seedCache: this.o.seedCache ?? null,
+    const listedOf = (m: Measure): LiveJob | null | "unknown" =>
+      listing === "unknown" ? "unknown" : listing.get(this.jobName(m))?.[0] ?? null;
+    const unlisted = open.filter((m) => !this.done(m) && listedOf(m) === null && isJobId(this.marker(m)));
+    let accounted: Map<string, string> | "unknown" = new Map();
+    if (unlisted.length > 0) {
+      try {
+        accounted = await this.#o.compute.statuses(unlisted.map((m) => this.marker(m)), this.#since(unlisted));
+      } catch (err) {
+        log.warn(`cannot ask sacct about jobs the queue no longer lists: ${(err as Error).message}`);
+        accounted = "unknown";
+      }
+    }
+    return measures.map((measure) => {
+      const marker = this.marker(measure);
+      const observation: Observation = {
+        done: this.done(measure),
+        marker,
+        listed: listedOf(measure),
+        accounted: accounted === "unknown" ? "unknown" : accounted.get(marker) ?? "GONE",
+      };
+      return { measure, observation, state: classifyMeasure(observation) };
     });
-    const spec = evalJobSpec(script, {
-      jobName: this.jobName(m),
-      account,
-      partition,
-      evalMinutes: this.o.evalMinutes,
-      gpus: m.gpus,
-    });
-    const jobId = await this.o.compute.submit(spec);
-    atomicWriteFile(join(this.evalDir(m), "submitted"), jobId);
-    log.info(`dispatched measure ${m.name} (sha ${m.treeSha.slice(0, 12)}) as job ${jobId}`);
-    return jobId;
   }
 
   /**
    * Every measure's value, or PARK (MeasurementPending) / FAIL (EvalError).
    * The scheduler is the source of truth for liveness — a job named for the
-   * measure in ONE `squeue --me` listing per pass — never just the local
-   * marker, so a submitter that died before recording an id cannot cause a
-   * duplicate. Per not-yet-done measure, in order:
-   *  - a live job with its name: park on that id;
-   *  - a marker but no live job: it ran and vanished without a result →
-   *    EvalError, never resubmitted;
-   *  - neither: never dispatched → dispatch;
-   *  - the listing failed: park on the marker if any, else blind (no id).
-   * Jobs already terminal right after submit are found with one batched
-   * sacct, so a pass asks the scheduler at most one squeue and one sacct.
+   * measure in one listing — never just the local marker, so a submitter that
+   * died before recording an id cannot cause a duplicate. Per measure, by its
+   * state (`classifyMeasure`): done → read; live or unlisted-but-running →
+   * park on its id; vanished → EvalError, never resubmitted; undispatched →
+   * dispatch; unknown → park on the marker if any, else blind (no id).
+   * Jobs already over right after submit are found with one batched sacct.
    */
   async results(measures: readonly Measure[]): Promise<Record<string, number>> {
+    const views = await this.observe(measures);
     const pending: string[] = [];
-    const dispatched: { m: Measure; jobId: string }[] = [];
     let blind = false;
-    const notDone = measures.filter((m) => !this.done(m));
-    let live: Map<string, string[]> | null = null;
-    if (notDone.length > 0) {
-      try {
-        live = await this.o.compute.activeJobs();
-      } catch (err) {
-        // cannot tell what runs: do NOT dispatch (a duplicate) nor declare anything dead
-        log.warn(`cannot list the queue, re-checking on the next wake: ${(err as Error).message}`);
+    for (const { measure, state } of views) {
+      if (state.kind === "vanished") {
+        throw new EvalError(`measure ${measure.name}: ${noResultNote(state.jobId, state.endState)}`);
       }
     }
-    for (const m of notDone) {
-      const marker = this.marker(m);
-      if (live === null) {
-        if (marker) pending.push(marker);
+    const dispatched: { m: Measure; jobId: string }[] = [];
+    for (const { measure: m, state } of views) {
+      if (state.kind === "live") pending.push(state.job.id);
+      else if (state.kind === "unlisted") pending.push(state.jobId);
+      else if (state.kind === "unknown") {
+        if (state.jobId) pending.push(state.jobId);
         else blind = true;
-        continue;
+      } else if (state.kind === "undispatched") {
+        // RESIDUAL (bounded, accepted, as in the reference): a submitter that died
+        // between sbatch returning and the marker write, whose orphan then died
+        // without a result, is redispatched once; the redispatch writes a marker.
+        const jobId = await this.#dispatch(m);
+        if (!this.done(m)) dispatched.push({ m, jobId }); // a synchronous backend finishes inside submit
       }
-      const liveId = live.get(this.jobName(m))?.[0];
-      if (liveId) {
-        pending.push(liveId);
-        continue;
-      }
-      if (marker) throw new EvalError(`measure ${m.name}: ${await this.#vanishedNote(m, marker)}`);
-      // RESIDUAL (bounded, accepted, as in the reference): a submitter that died
-      // between sbatch returning and the marker write, whose orphan then died
-      // without a result, is redispatched once; the redispatch writes a marker.
-      const jobId = await this.dispatch(m);
-      if (this.done(m)) continue; // a synchronous backend finished it inside submit
-      dispatched.push({ m, jobId });
     }
     await this.#failInstantDeaths(dispatched);
     pending.push(...dispatched.map((d) => d.jobId));
@@ -173,13 +171,37 @@ export class DispatchedMeasurer {
     return await this.#readAll(measures);
   }
 
+  /** Writes the eval job, submits it, records its id; the id. */
+  async #dispatch(m: Measure): Promise<string> {
+    const { account, partition } = placement(this.#o.lanes, m.gpus, `Measure ${m.name}`);
+    const script = writeEvalJob(this.#o.root, this.slot(m), {
+      repoRoot: this.#o.repoRoot,
+      snapshotSha: m.treeSha,
+      command: m.command,
+      image: this.#o.image,
+      extraEnv: measureEnv(m),
+      gpus: m.gpus,
+      seedCache: this.#o.seedCache,
+    });
+    const spec = evalJobSpec(script, {
+      jobName: this.jobName(m),
+      account,
+      partition,
+      evalMinutes: this.#o.evalMinutes,
+      gpus: m.gpus,
+    });
+    const jobId = await this.#o.compute.submit(spec);
+    atomicWriteFile(join(this.evalDir(m), EVAL_FILES.submitted), jobId);
+    log.info(`dispatched measure ${m.name} (sha ${m.treeSha.slice(0, 12)}) as job ${jobId}`);
+    return jobId;
+  }
+
   /** A job that ENDED right after submit without a result will never deliver: fail, don't park. */
   async #failInstantDeaths(dispatched: readonly { m: Measure; jobId: string }[]): Promise<void> {
     if (dispatched.length === 0) return;
     let states: Map<string, string>;
     try {
-      const since = new Date((this.o.now ?? Date.now)() - SINCE_MARGIN_MS);
-      states = await this.o.compute.statuses(dispatched.map((d) => d.jobId), since);
+      states = await this.#o.compute.statuses(dispatched.map((d) => d.jobId), this.#since([]));
     } catch {
       return; // status unknown right after submit is normal: park
     }
@@ -191,26 +213,14 @@ export class DispatchedMeasurer {
     }
   }
 
-  async #vanishedNote(m: Measure, jobId: string): Promise<string> {
-    let state = "";
-    if (/^[0-9]+$/.test(jobId)) {
-      try {
-        state = (await this.o.compute.statuses([jobId], this.#since([m]))).get(jobId) ?? "";
-      } catch {
-        state = "";
-      }
-    }
-    return noResultNote(jobId, state);
-  }
-
   /** Reads every value; exit-143 failures are explained from one batched sacct. */
   async #readAll(measures: readonly Measure[]): Promise<Record<string, number>> {
     const killed = measures.filter((m) => this.#exitCode(m) === "143");
-    const ids = killed.map((m) => this.marker(m)).filter((id) => /^[0-9]+$/.test(id));
+    const ids = killed.map((m) => this.marker(m)).filter(isJobId);
     let states = new Map<string, string>();
     if (ids.length > 0) {
       try {
-        states = await this.o.compute.statuses(ids, this.#since(killed));
+        states = await this.#o.compute.statuses(ids, this.#since(killed));
       } catch {
         // unexplained: the signal message below says so
       }
@@ -218,14 +228,15 @@ export class DispatchedMeasurer {
     const out: Record<string, number> = {};
     for (const m of measures) {
       try {
-        out[m.name] = readEvalResult(this.o.runDir, this.slot(m), m.metric);
+        out[m.name] = readEvalResult(this.#o.root, this.slot(m), m.metric);
       } catch (err) {
         if (!(err instanceof EvalError)) throw err;
-        const code = this.#exitCode(m);
-        const message = code === "143"
-          ? explainSignalExit(m.name, states.get(this.marker(m)) ?? "", err.message)
-          : err.message;
-        throw new EvalError(code === "143" ? message : `measure ${m.name}: ${message}`);
+        const killedBySignal = this.#exitCode(m) === "143";
+        throw new EvalError(
+          killedBySignal
+            ? explainSignalExit(m.name, states.get(this.marker(m)) ?? "", err.message)
+            : `measure ${m.name}: ${err.message}`,
+        );
       }
     }
     return out;
@@ -239,12 +250,12 @@ export class DispatchedMeasurer {
     }
   }
 
-  /** sacct's lower bound: before the earliest marker of these measures. */
+  /** sacct's lower bound: before the earliest marker of these measures (or now). */
   #since(ms: readonly Measure[]): Date {
-    let earliest = (this.o.now ?? Date.now)();
+    let earliest = this.#o.now();
     for (const m of ms) {
       try {
-        earliest = Math.min(earliest, statSync(join(this.evalDir(m), "submitted")).mtimeMs);
+        earliest = Math.min(earliest, statSync(join(this.evalDir(m), EVAL_FILES.submitted)).mtimeMs);
       } catch {
         // no marker
       }

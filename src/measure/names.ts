@@ -1,3 +1,5 @@
+import { BadInputError } from "../errors.ts";
+
 /**
  * Validation of the names that become file names and scheduler job names.
  *
@@ -22,7 +24,7 @@ export type NameKind = "benchmark" | "sibling" | "measure";
 export const MAX_NAME_BYTES = 128;
 
 /** A name that would escape a directory or break scheduler output; a bad argument. */
-export class BadNameError extends TypeError {
+export class BadNameError extends BadInputError {
   override name = "BadNameError";
   /** What the name names. */
   readonly kind: NameKind;

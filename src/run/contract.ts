@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { BadInputError } from "../errors.ts";
 import { type NameKind, validateName } from "../measure/names.ts";
 
 /**
@@ -115,7 +116,7 @@ export interface Contract {
 }
 
 /** A contract file that cannot be read or does not validate; bad input (exit 2). */
-export class ContractError extends Error {
+export class ContractError extends BadInputError {
   override name = "ContractError";
   /** The file (or other source) the contract came from. */
   readonly source: string;

@@ -1,8 +1,8 @@
-import { join } from "node:path";
 import { z } from "zod";
 import { strict } from "./contract.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import type { Decision } from "./decide.ts";
+import type { RunDir } from "./run_dir.ts";
 import { readRunFile, shaSchema } from "./run_record.ts";
 
 /**
@@ -11,9 +11,6 @@ import { readRunFile, shaSchema } from "./run_record.ts";
  * min_effect and where the baseline value came from — so the file alone
  * answers "why". Its presence is what marks a run as decided.
  */
-
-/** The file name inside the run dir. */
-export const DECISION_FILE = "decision.json";
 
 const decisionSchema = strict({
   verdict: z.enum(["accept", "reject", "inconclusive"]),
@@ -42,7 +39,7 @@ export interface DecisionRecord extends Decision {
 }
 
 /** Writes the decision to `<runDir>/decision.json`, atomically: a reader sees no decision or the whole one. */
-export function writeDecision(runDir: string, d: DecisionRecord): void {
+export function writeDecision(dir: RunDir, d: DecisionRecord): void {
   const json = {
     verdict: d.verdict,
     values: { ...d.values },
@@ -59,15 +56,15 @@ export function writeDecision(runDir: string, d: DecisionRecord): void {
   if (!checked.success) {
     throw new TypeError(`Refusing to write an invalid decision:\n${z.prettifyError(checked.error)}`);
   }
-  atomicWriteJson(join(runDir, DECISION_FILE), json);
+  atomicWriteJson(dir.decision, json);
 }
 
 /**
  * The run's decision, or null when it has not been decided. A damaged file
  * is a `RunRecordError` naming it and the bad field, and is left as it is.
  */
-export function readDecision(runDir: string): DecisionRecord | null {
-  const j = readRunFile(join(runDir, DECISION_FILE), decisionSchema, "decision");
+export function readDecision(dir: RunDir): DecisionRecord | null {
+  const j = readRunFile(dir.decision, decisionSchema, "decision");
   if (j === null) return null;
   return {
     verdict: j.verdict,

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { OuterloopError } from "../errors.ts";
+import type { RunDir } from "./run_dir.ts";
 
 /**
  * The run-dir lock: two `resume`s (a wake job and a person, or two wakes)
@@ -38,9 +39,13 @@ export interface LockHolder {
   readonly token: string;
 }
 
-/** The run dir is locked by a live holder; the caller should say so and stop (exit 2). */
-export class RunLockedError extends Error {
+/**
+ * The run dir is locked by a live holder: another outerloop is carrying the
+ * run forward, so this one stops with exit 75 ("parked", it will be decided).
+ */
+export class RunLockedError extends OuterloopError {
   override name = "RunLockedError";
+  readonly exit = "parked" as const;
   /** The lock file. */
   readonly path: string;
   /** Its holder, or null when the file could not be read as a lock. */
@@ -191,8 +196,8 @@ function breakLock(path: string, token: string, me: LockHolder, now: number): bo
  * Takes the lock of `runDir`, breaking a stale one, waiting up to `waitMs`
  * for a live holder, then throwing `RunLockedError` naming the holder.
  */
-export async function acquireRunLock(runDir: string, opts: RunLockOptions = {}): Promise<RunLock> {
-  const path = join(runDir, "lock");
+export async function acquireRunLock(dir: RunDir, opts: RunLockOptions = {}): Promise<RunLock> {
+  const path = dir.lock;
   const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;
   const now = opts.now ?? Date.now;
   const deadline = now() + (opts.waitMs ?? 0);

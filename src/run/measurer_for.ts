@@ -1,18 +1,31 @@
 import type { Compute } from "../compute/compute.ts";
-import { DispatchSettings } from "../measure/dispatch_settings.ts";
-import type { DispatchedMeasurer } from "../measure/measurer.ts";
+import { DispatchedMeasurer } from "../measure/measurer.ts";
+import type { Lanes } from "../measure/placement.ts";
+import type { RunDir } from "./run_dir.ts";
 import type { RunRecord } from "./run_record.ts";
 
-/** The run's measurer, bound from its record alone: the same record gives the same identities. */
-export function measurerFor(runDir: string, r: RunRecord, compute: Compute): DispatchedMeasurer {
-  return new DispatchSettings({
-    compute,
-    local: r.compute === "local",
-    image: r.image,
+/** The lanes a run's jobs go to, from its record. */
+export function lanesOf(r: RunRecord): Lanes {
+  return {
     account: r.account,
     partition: r.partition,
     gpuPartition: r.gpuPartition,
     gpuAccount: r.gpuAccount,
+    scheduled: r.compute !== "local",
+  };
+}
+
+/** The run's measurer, built from its dir and record alone: the same record gives the same identities. */
+export function measurerFor(dir: RunDir, r: RunRecord, compute: Compute, now: () => number): DispatchedMeasurer {
+  return new DispatchedMeasurer({
+    compute,
+    root: dir.path,
+    repoRoot: r.repo,
+    image: r.image,
+    lanes: lanesOf(r),
+    evalMinutes: r.contract.evalMinutes,
+    runTag: r.runTag,
     seedCache: r.seedCache,
-  }).measurer(runDir, r.repo, r.contract.evalMinutes, r.runTag);
+    now,
+  });
 }

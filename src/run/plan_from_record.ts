@@ -1,5 +1,7 @@
 import type { Measure } from "../measure/measure.ts";
 import { planMeasures } from "../measure/plan.ts";
+import { cachedBaseline } from "./baseline_source.ts";
+import type { RunDir } from "./run_dir.ts";
 import type { RunRecord } from "./run_record.ts";
 
 /**
@@ -28,4 +30,29 @@ export function planFromRecord(r: RunRecord): Measure[] {
       tolerance: s.tolerance,
     })),
   });
+}
+
+/** What one pass over a run works on. */
+export interface PassPlan {
+  /** Every measure of the run, in plan order. */
+  readonly plan: readonly Measure[];
+  /** The baseline value the shared cache gives this run, or null when it measures its own. */
+  readonly cachedBaseline: number | null;
+  /** The measures this run measures itself: the plan, less a cached baseline. */
+  readonly toMeasure: readonly Measure[];
+}
+
+/**
+ * The pass's plan: the whole plan, and which of it comes from the baseline
+ * cache. `resume` takes the cache entry (`take`); `show` only looks, and
+ * sees what the next pass would take.
+ */
+export function passPlan(dir: RunDir, r: RunRecord, take: boolean): PassPlan {
+  const plan = planFromRecord(r);
+  const cached = cachedBaseline(dir, r, take);
+  return {
+    plan,
+    cachedBaseline: cached,
+    toMeasure: cached === null ? plan : plan.filter((m) => m.name !== "baseline"),
+  };
 }

@@ -1,8 +1,10 @@
 import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename } from "node:path";
 import { z } from "zod";
+import { BadInputError } from "../errors.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import { type Contract, contractFromJson, contractSchema, contractToJson, strict } from "./contract.ts";
+import type { RunDir } from "./run_dir.ts";
 
 /**
  * `run.json`: every input the plan depends on, frozen when `measure` starts,
@@ -11,9 +13,6 @@ import { type Contract, contractFromJson, contractSchema, contractToJson, strict
  * which may have moved). A damaged record is reported, never repaired or
  * removed: it is the only copy of what the run was.
  */
-
-/** The record's file name inside the run dir. */
-export const RUN_RECORD_FILE = "run.json";
 
 /** A commit sha: 40 hex digits (64 in a SHA-256 repository), lowercase as git prints it. */
 export const shaSchema = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
@@ -77,7 +76,7 @@ export interface RunRecord {
 export type RunRecordProblem = "missing" | "unreadable" | "damaged" | "invalid" | "other-run";
 
 /** A run-dir file that is missing, damaged, or belongs to another run; bad input (exit 2). */
-export class RunRecordError extends Error {
+export class RunRecordError extends BadInputError {
   override name = "RunRecordError";
   /** The file at fault. */
   readonly path: string;
@@ -141,6 +140,41 @@ function fromJson(j: z.output<typeof runRecordSchema>): RunRecord {
 /** Fields that describe how and when, not what: a second `measure` of the same run may differ in them. */
 const INFORMATIONAL = new Set(["created_at", "command_line"]);
 
+/** What `measure` was given, resolved and checked: the run record less what defaults from an earlier record. */
+export type RunInputs = Omit<RunRecord, "format" | "createdAt" | "seed" | "runTag" | "commandLine"> & {
+  /** `--seed`, when given. */
+  readonly seed: number | undefined;
+  /** `--run-tag`, when given; else the earlier record's, else the run dir's name. */
+  readonly runTag: string | undefined;
+  readonly commandLine: readonly string[];
+};
+
+/**
+ * The record a `measure` freezes. Against an earlier record of the run dir
+ * (a repeated `measure`), the informational fields and the defaults a user
+ * did not repeat — the drawn seed, the run tag — are the earlier ones, so
+ * repeating the command continues the run rather than starting another;
+ * every other field is what was given, and `writeRunRecord` refuses a
+ * difference. A seed is drawn (`drawSeed`) only when the contract resamples.
+ */
+export function assembleRunRecord(
+  dir: RunDir,
+  inputs: RunInputs,
+  existing: RunRecord | null,
+  ctx: { readonly now: () => number; readonly drawSeed: () => number },
+): RunRecord {
+  const c = inputs.contract;
+  const resamples = c.seedEnv !== "" || c.siblings.some((s) => s.seedEnv !== "");
+  return {
+    ...inputs,
+    format: 1,
+    createdAt: existing?.createdAt ?? new Date(ctx.now()).toISOString(),
+    seed: inputs.seed ?? existing?.seed ?? (resamples ? ctx.drawSeed() : 0),
+    runTag: inputs.runTag ?? existing?.runTag ?? basename(dir.path),
+    commandLine: existing?.commandLine ?? inputs.commandLine,
+  };
+}
+
 /**
  * Freezes `rec` as `<runDir>/run.json` (atomically). When the run dir
  * already holds a record of the same run — equal in every field but
@@ -149,8 +183,8 @@ const INFORMATIONAL = new Set(["created_at", "command_line"]);
  * run is never overwritten: `RunRecordError` names the fields that differ.
  * Returns the record now in force.
  */
-export function writeRunRecord(runDir: string, rec: RunRecord): RunRecord {
-  const path = join(runDir, RUN_RECORD_FILE);
+export function writeRunRecord(dir: RunDir, rec: RunRecord): RunRecord {
+  const path = dir.runRecord;
   const json = toJson(rec);
   const checked = runRecordSchema.safeParse(json);
   if (!checked.success) {
@@ -158,13 +192,13 @@ export function writeRunRecord(runDir: string, rec: RunRecord): RunRecord {
   }
   let existing: RunRecord | null;
   try {
-    existing = readRunRecord(runDir);
+    existing = readRunRecord(dir);
   } catch (err) {
     if (err instanceof RunRecordError && err.problem === "missing") existing = null;
     else throw err;
   }
   if (existing === null) {
-    mkdirSync(runDir, { recursive: true });
+    mkdirSync(dir.path, { recursive: true });
     atomicWriteJson(path, json);
     return rec;
   }
@@ -176,7 +210,7 @@ export function writeRunRecord(runDir: string, rec: RunRecord): RunRecord {
     throw new RunRecordError(
       path,
       "other-run",
-      `Run dir ${JSON.stringify(runDir)} already holds another run in ${JSON.stringify(path)} ` +
+      `Run dir ${JSON.stringify(dir.path)} already holds another run in ${JSON.stringify(path)} ` +
         `(its ${differ.join(", ")} differ); ` +
         `pick a new --run-dir, or \`outerloop resume\` the run it holds`,
     );
@@ -189,15 +223,15 @@ export function writeRunRecord(runDir: string, rec: RunRecord): RunRecord {
  * file), or failing validation: a `RunRecordError` naming the file and each
  * bad field. Only ever reads the file.
  */
-export function readRunRecord(runDir: string): RunRecord {
-  const path = join(runDir, RUN_RECORD_FILE);
+export function readRunRecord(dir: RunDir): RunRecord {
+  const path = dir.runRecord;
   const json = readRunFile(path, runRecordSchema, "run record");
   if (json === null) {
     throw new RunRecordError(
       path,
       "missing",
       `No run record at ${JSON.stringify(path)}: ` +
-        `${JSON.stringify(runDir)} is not a run dir made by \`outerloop measure\``,
+        `${JSON.stringify(dir.path)} is not a run dir made by \`outerloop measure\``,
     );
   }
   return fromJson(json);

@@ -2,11 +2,12 @@ import type { Compute } from "../compute/compute.ts";
 import { isPending } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
+import type { MeasureView } from "../measure/measurer.ts";
 import { noResultNote } from "../measure/notes.ts";
-import { cachedBaselineSnapshot } from "./baseline_source.ts";
 import { type DecisionRecord, readDecision } from "./decision_file.ts";
 import { measurerFor } from "./measurer_for.ts";
-import { planFromRecord } from "./plan_from_record.ts";
+import { passPlan } from "./plan_from_record.ts";
+import type { RunDir } from "./run_dir.ts";
 import type { RunRecord } from "./run_record.ts";
 import type { MeasureStateRow } from "./table.ts";
 import { readWakeRecord, type WakeRecord } from "./wake_record.ts";
@@ -21,72 +22,64 @@ export interface RunStatus {
 }
 
 /**
- * Reads a run's state without changing anything: results from the eval
- * dirs, liveness from one queue listing, states from one batched sacct,
- * and a pending reason per pending job.
+ * Reads a run's state without changing anything, from what a pass would
+ * see: the same observation (one queue listing with every job's state and
+ * pending reason, one batched sacct) and the same classification
+ * (`classifyMeasure`) the measurer acts on, so `show` says what `resume`
+ * would do.
  */
-export async function runStatus(runDir: string, r: RunRecord, compute: Compute): Promise<RunStatus> {
-  const measurer = measurerFor(runDir, r, compute);
-  const plan = planFromRecord(r);
-  const cached = cachedBaselineSnapshot(runDir);
-  let live = new Map<string, string[]>();
-  let states = new Map<string, string>();
-  let schedulerError: string | null = null;
-  const open = plan.filter((m) => !measurer.done(m) && !(m.name === "baseline" && cached !== null));
-  if (open.length > 0) {
-    try {
-      live = await compute.activeJobs();
-      const ids = open.map((m) => live.get(measurer.jobName(m))?.[0] ?? measurer.marker(m)).filter((id) =>
-        /^\d+$/.test(id)
-      );
-      states = await compute.statuses(ids, new Date(Date.now() - 7 * 24 * 3600_000));
-    } catch (err) {
-      schedulerError = (err as Error).message;
+export async function runStatus(dir: RunDir, r: RunRecord, compute: Compute, now: () => number): Promise<RunStatus> {
+  const measurer = measurerFor(dir, r, compute, now);
+  const { plan, cachedBaseline, toMeasure } = passPlan(dir, r, false);
+  const views = new Map((await measurer.observe(toMeasure)).map((v) => [v.measure.name, v]));
+  const unreachable = [...views.values()].some((v) => v.state.kind === "unknown");
+  const rows = plan.map((m): MeasureStateRow => {
+    const view = views.get(m.name);
+    if (view === undefined) {
+      return { name: m.name, state: "done", value: cachedBaseline!, why: "from the baseline cache" };
     }
-  }
-  const rows: MeasureStateRow[] = [];
-  for (const m of plan) {
-    if (m.name === "baseline" && cached !== null) {
-      rows.push({ name: m.name, state: "done", value: cached, why: "from the baseline cache" });
-      continue;
-    }
-    const marker = measurer.marker(m);
-    if (measurer.done(m)) {
+    return rowOf(dir, view, measurer.slot(m));
+  });
+  return {
+    measures: rows,
+    wake: readWakeRecord(dir),
+    decision: readDecision(dir),
+    schedulerError: unreachable ? "the scheduler could not be asked; live jobs' states are unknown" : null,
+  };
+}
+
+/** One measure's line, from its state. */
+function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string): MeasureStateRow {
+  const name = m.name;
+  switch (s.kind) {
+    case "done": {
+      const job = s.jobId ? { jobId: s.jobId } : {};
       try {
-        rows.push({
-          name: m.name,
-          state: "done",
-          value: readEvalResult(runDir, measurer.slot(m), m.metric),
-          ...(marker ? { jobId: marker } : {}),
-        });
+        return { name, state: "done", value: readEvalResult(dir.path, slot, m.metric), ...job };
       } catch (err) {
         if (!(err instanceof EvalError)) throw err;
-        rows.push({
-          name: m.name,
-          state: "failed",
-          why: err.message.split("\n")[0]!,
-          ...(marker ? { jobId: marker } : {}),
-        });
+        return { name, state: "failed", why: err.message.split("\n")[0]!, ...job };
       }
-      continue;
     }
-    const liveId = live.get(measurer.jobName(m))?.[0];
-    if (liveId) {
-      const state = states.get(liveId) ?? "";
-      const reason = isPending(state) || state === "" ? await compute.pendingReason(liveId).catch(() => "") : "";
-      rows.push({
-        name: m.name,
-        state: reason || isPending(state) ? "pending" : "running",
-        jobId: liveId,
-        ...(reason ? { reason } : {}),
-      });
-    } else if (schedulerError !== null && marker) {
-      rows.push({ name: m.name, state: "pending", jobId: marker, reason: "scheduler unreachable" });
-    } else if (marker) {
-      rows.push({ name: m.name, state: "failed", jobId: marker, why: noResultNote(marker, states.get(marker) ?? "") });
-    } else {
-      rows.push({ name: m.name, state: "not dispatched" });
+    case "live": {
+      const pending = isPending(s.job.state);
+      const reason = pending && s.job.reason && s.job.reason !== "None" ? { reason: s.job.reason } : {};
+      return { name, state: pending ? "pending" : "running", jobId: s.job.id, ...reason };
     }
+    case "unlisted":
+      return {
+        name,
+        state: isPending(s.state) ? "pending" : "running",
+        jobId: s.jobId,
+        reason: `not in the queue listing; sacct says ${s.state}`,
+      };
+    case "vanished":
+      return { name, state: "failed", jobId: s.jobId, why: noResultNote(s.jobId, s.endState) };
+    case "undispatched":
+      return { name, state: "not dispatched" };
+    case "unknown":
+      return s.jobId
+        ? { name, state: "pending", jobId: s.jobId, reason: "scheduler unreachable" }
+        : { name, state: "not dispatched", reason: "scheduler unreachable" };
   }
-  return { measures: rows, wake: readWakeRecord(runDir), decision: readDecision(runDir), schedulerError };
 }

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { join } from "node:path";
 import type { Compute } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
 import type { JobSpec } from "../compute/job_spec.ts";
@@ -7,6 +6,7 @@ import { quoteCommand } from "../compute/quote.ts";
 import { log } from "../log.ts";
 import { codePointPrefix } from "../measure/identity.ts";
 import type { MeasurementPending } from "../measure/pending.ts";
+import type { RunDir } from "./run_dir.ts";
 import type { RunRecord } from "./run_record.ts";
 import { readWakeRecord, type WakeRecord, writeWakeRecord } from "./wake_record.ts";
 
@@ -16,21 +16,21 @@ export const BLIND_WAKE_SECONDS = 300;
 const WAKE_MINUTES = 15;
 
 /** The wake job's name: readable run tag plus a hash of the run dir, so two runs never share one. */
-export function wakeJobName(runTag: string, runDir: string): string {
-  const h = createHash("sha1").update(runDir).digest("hex").slice(0, 12);
+export function wakeJobName(runTag: string, dir: RunDir): string {
+  const h = createHash("sha1").update(dir.path).digest("hex").slice(0, 12);
   return `wake-${codePointPrefix(runTag, 10)}-${h}`;
 }
 
 /** The sbatch spec of the wake: `<self> resume <run dir>` after the pending jobs, or at a deadline. */
-export function wakeSpec(r: RunRecord, runDir: string, self: readonly string[], dependency: string): JobSpec {
+export function wakeSpec(r: RunRecord, dir: RunDir, self: readonly string[], dependency: string): JobSpec {
   return {
-    jobName: wakeJobName(r.runTag, runDir),
+    jobName: wakeJobName(r.runTag, dir),
     account: r.account,
     partition: r.partition,
     timeMinutes: WAKE_MINUTES,
     // built from trusted parts only, every part quoted
-    command: quoteCommand([...self, "resume", runDir]),
-    output: join(runDir, "wake.out"),
+    command: quoteCommand([...self, "resume", dir.path]),
+    output: dir.wakeLog,
     extra: ["--open-mode=append"],
     ...(dependency ? { dependency } : { begin: `now+${BLIND_WAKE_SECONDS}` }),
   };
@@ -45,30 +45,34 @@ export function wakeSpec(r: RunRecord, runDir: string, self: readonly string[], 
 export async function submitWake(
   compute: Compute,
   r: RunRecord,
-  runDir: string,
+  dir: RunDir,
   pending: MeasurementPending,
-  self: readonly string[],
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  ctx: {
+    readonly self: readonly string[];
+    readonly env: Readonly<Record<string, string | undefined>>;
+    readonly now: () => number;
+  },
 ): Promise<WakeRecord> {
-  const previous = readWakeRecord(runDir);
+  const { self, env } = ctx;
+  const previous = readWakeRecord(dir);
   let dependency = pending.afterany();
   let jobId: string;
   try {
-    jobId = await compute.submit(wakeSpec(r, runDir, self, dependency));
+    jobId = await compute.submit(wakeSpec(r, dir, self, dependency));
   } catch (err) {
     if (!(err instanceof SlurmError) || !dependency || !/depend/i.test(err.message)) throw err;
     log.warn(`the wake's dependency was refused (${err.message}); submitting a deadline wake instead`);
     dependency = "";
-    jobId = await compute.submit(wakeSpec(r, runDir, self, dependency));
+    jobId = await compute.submit(wakeSpec(r, dir, self, dependency));
   }
   const wake: WakeRecord = {
     jobId,
     dependency: dependency || null,
     begin: dependency ? null : `now+${BLIND_WAKE_SECONDS}`,
-    submittedAt: new Date().toISOString(),
+    submittedAt: new Date(ctx.now()).toISOString(),
     pending: [...pending.jobIds],
   };
-  writeWakeRecord(runDir, wake);
+  writeWakeRecord(dir, wake);
   if (previous && previous.jobId !== jobId && previous.jobId !== env["SLURM_JOB_ID"]) {
     await compute.cancel(previous.jobId);
   }

@@ -1,7 +1,8 @@
-import { join } from "node:path";
 import { z } from "zod";
+import { isJobId } from "../compute/compute.ts";
 import { strict } from "./contract.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
+import type { RunDir } from "./run_dir.ts";
 import { readRunFile } from "./run_record.ts";
 
 /**
@@ -10,10 +11,7 @@ import { readRunFile } from "./run_record.ts";
  * queued. Rewritten (atomically) at every park; absent before the first one.
  */
 
-/** The file name inside the run dir. */
-export const WAKE_RECORD_FILE = "wake.json";
-
-const jobId = z.string().regex(/^[0-9]+$/, { error: "expected a job id (digits only)" });
+const jobId = z.string().refine(isJobId, { error: "expected a job id (digits only)" });
 
 const wakeSchema = strict({
   job_id: jobId,
@@ -38,7 +36,7 @@ export interface WakeRecord {
 }
 
 /** Records the wake job in `<runDir>/wake.json`, atomically replacing any earlier one. */
-export function writeWakeRecord(runDir: string, wake: WakeRecord): void {
+export function writeWakeRecord(dir: RunDir, wake: WakeRecord): void {
   const json = {
     job_id: wake.jobId,
     dependency: wake.dependency,
@@ -50,7 +48,7 @@ export function writeWakeRecord(runDir: string, wake: WakeRecord): void {
   if (!checked.success) {
     throw new TypeError(`Refusing to write an invalid wake record:\n${z.prettifyError(checked.error)}`);
   }
-  atomicWriteJson(join(runDir, WAKE_RECORD_FILE), json);
+  atomicWriteJson(dir.wakeRecord, json);
 }
 
 /**
@@ -58,8 +56,8 @@ export function writeWakeRecord(runDir: string, wake: WakeRecord): void {
  * damaged file is a `RunRecordError` naming it and the bad field, and is
  * left as it is.
  */
-export function readWakeRecord(runDir: string): WakeRecord | null {
-  const j = readRunFile(join(runDir, WAKE_RECORD_FILE), wakeSchema, "wake record");
+export function readWakeRecord(dir: RunDir): WakeRecord | null {
+  const j = readRunFile(dir.wakeRecord, wakeSchema, "wake record");
   if (j === null) return null;
   return {
     jobId: j.job_id,

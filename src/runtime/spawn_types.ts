@@ -1,3 +1,5 @@
+import { BadInputError } from "../errors.ts";
+
 /** What `spawn` runs and how. */
 export interface SpawnOptions {
   /** The program and its arguments; argv[0] is looked up on the env's PATH. */
@@ -39,8 +41,12 @@ export interface SpawnResult {
   readonly drainAbandoned: boolean;
 }
 
-/** argv[0] is not an executable on the PATH the child would use. */
-export class CommandNotFoundError extends Error {
+/**
+ * argv[0] is not an executable on the PATH the child would use: the user's
+ * set-up lacks a tool (git, sh, sbatch) — exit 2 unless a caller knows better
+ * (a missing sbatch is an unreachable scheduler).
+ */
+export class CommandNotFoundError extends BadInputError {
   override name = "CommandNotFoundError";
   constructor(readonly command: string, path: string) {
     super(`Command not found: ${JSON.stringify(command)} (searched PATH=${path})`);

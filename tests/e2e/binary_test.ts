@@ -1,6 +1,6 @@
+import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { spawn } from "../../src/runtime/spawn.ts";
@@ -19,7 +19,7 @@ describe("the compiled binary", () => {
 
   before(async () => {
     const built = await ensureBinary();
-    work = mkdtempSync(join(tmpdir(), "e2e-binary-"));
+    work = tempDir("e2e-binary-");
     binary = join(work, "outerloop");
     copyFileSync(built, binary);
     // a PATH with a shell and env(1) only — no deno, bun or node

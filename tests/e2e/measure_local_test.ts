@@ -1,6 +1,6 @@
+import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { spawn } from "../../src/runtime/spawn.ts";
@@ -17,7 +17,7 @@ describe("outerloop measure (compiled binary, local backend)", () => {
   let binary = "";
   let repo = "";
   let shas: string[] = [];
-  const home = mkdtempSync(join(tmpdir(), "e2e-home-"));
+  const home = tempDir("e2e-home-");
 
   before(async () => {
     binary = await ensureBinary();
@@ -33,7 +33,7 @@ describe("outerloop measure (compiled binary, local backend)", () => {
   });
 
   function contract(extra: Record<string, unknown> = {}): string {
-    const file = join(mkdtempSync(join(tmpdir(), "contract-")), "contract.json");
+    const file = join(tempDir("contract-"), "contract.json");
     writeFileSync(
       file,
       JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1, ...extra }),
@@ -64,7 +64,7 @@ describe("outerloop measure (compiled binary, local backend)", () => {
       timeoutMs: 60_000,
     });
   }
-  const runDir = () => join(mkdtempSync(join(tmpdir(), "e2e-runs-")), "run");
+  const runDir = () => join(tempDir("e2e-runs-"), "run");
 
   it("accepts a better candidate: exit 0, a table, and decision.json", async () => {
     const dir = runDir();
@@ -135,7 +135,7 @@ describe("outerloop measure (compiled binary, local backend)", () => {
   });
 
   it("reuses a cached baseline for a second candidate without running its job again", async () => {
-    const parent = mkdtempSync(join(tmpdir(), "e2e-cache-"));
+    const parent = tempDir("e2e-cache-");
     const cached = contract({ baseline: "cached" });
     const first = await measure(0, 1, join(parent, "a"), cached);
     assert.equal(first.exitCode, 0, first.stderr);
@@ -181,7 +181,7 @@ describe("outerloop measure (compiled binary, local backend)", () => {
   });
 
   it("refuses a damaged run.json with exit 2 and leaves it as it was", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "e2e-damaged-"));
+    const dir = tempDir("e2e-damaged-");
     const damaged = '{"format": 1, "repo": ';
     writeFileSync(join(dir, "run.json"), damaged);
     const r = await spawn({ argv: [binary, "resume", dir], env: { PATH: "/usr/bin:/bin", HOME: home } });

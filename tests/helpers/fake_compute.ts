@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Compute } from "../../src/compute/compute.ts";
+import type { Compute, LiveJob } from "../../src/compute/compute.ts";
 import { type JobSpec, withDefaults } from "../../src/compute/job_spec.ts";
 import { GONE } from "../../src/compute/states.ts";
 
@@ -13,6 +13,8 @@ export class FakeCompute implements Compute {
   submitted: JobSpec[] = [];
   /** name → ids the queue lists; `null` makes the listing fail. */
   live: Map<string, string[]> | null = new Map();
+  /** id → the state and reason the listing shows for it; default PENDING, no reason. */
+  liveStates = new Map<string, { state: string; reason: string }>();
   /** id → state sacct reports; `null` makes sacct fail. */
   states: Map<string, string> | null = new Map();
   /** Called inside submit (e.g. to finish the job synchronously). */
@@ -37,14 +39,22 @@ export class FakeCompute implements Compute {
     const states = this.states;
     return new Map(jobIds.filter((id) => states.has(id)).map((id) => [id, states.get(id)!]));
   }
-  async activeJobs(): Promise<Map<string, string[]>> {
+  async activeJobs(): Promise<Map<string, LiveJob[]>> {
     this.calls.push("squeue");
     if (this.live === null) throw new Error("squeue failed");
-    return new Map(this.live);
+    const jobs = new Map<string, LiveJob[]>();
+    for (const [name, ids] of this.live) {
+      jobs.set(
+        name,
+        ids.map((id) => ({ id, name, state: "PENDING", reason: "", partition: "", ...this.liveStates.get(id) })),
+      );
+    }
+    return jobs;
   }
   async jobIdForName(name: string): Promise<string> {
     this.calls.push("squeue");
-    return (await this.activeJobs()).get(name)?.[0] ?? "";
+    if (this.live === null) throw new Error("squeue failed");
+    return this.live.get(name)?.[0] ?? "";
   }
   async activeJobNames(): Promise<string[]> {
     this.calls.push("squeue");

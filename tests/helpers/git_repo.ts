@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { tempDir } from "./temp.ts";
+import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "../../src/runtime/spawn.ts";
@@ -25,7 +26,7 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
  * each on top of the last; the commit shas in order.
  */
 export async function makeRepo(commits: readonly Record<string, string>[]): Promise<{ repo: string; shas: string[] }> {
-  const repo = mkdtempSync(join(tmpdir(), "repo-"));
+  const repo = tempDir("repo-");
   await git(repo, "init", "--quiet", "--initial-branch=main");
   const shas: string[] = [];
   for (const [i, files] of commits.entries()) {

@@ -21,6 +21,7 @@ interface StatusJson {
   state: string;
   elapsed_s: number | null;
   pending_reason: string | null;
+  partition: string | null;
 }
 
 async function status(id: string): Promise<StatusJson> {
@@ -54,10 +55,15 @@ liveIt(
     const id = await submit("--command", "true", "--begin", "now+120");
     const pending = await waitFor(() => status(id), (s) => s.pending_reason === "BeginTime", 20_000);
     assert.equal(pending.state, "PENDING");
+    assert.equal(pending.partition, "cpu");
     const jobs = await cli("jobs", "--json");
     assert.equal(jobs.exitCode, 0, jobs.stderr);
-    const listed = (JSON.parse(jobs.stdout) as { jobs: { job_id: string; name: string }[] }).jobs;
-    assert.deepEqual(listed.filter((j) => j.job_id === id), [{ job_id: id, name: NAME }]);
+    const listed = (JSON.parse(jobs.stdout) as { jobs: Record<string, string>[] }).jobs;
+    assert.deepEqual(listed.filter((j) => j["job_id"] === id), [
+      { job_id: id, name: NAME, state: "PENDING", reason: "BeginTime", partition: "cpu" },
+    ]);
+    const byName = await cli("jobs", "--name", NAME, "--json");
+    assert.deepEqual(JSON.parse(byName.stdout), { name: NAME, job_id: id });
     const cancel = await cli("cancel", id);
     assert.equal(cancel.exitCode, 0, cancel.stderr);
     assert.equal(cancel.stdout, `cancelled ${id}\n`);
@@ -72,6 +78,7 @@ liveIt("status --json of an id Slurm never saw is GONE with a null elapsed_s", 6
     state: "GONE",
     elapsed_s: null,
     pending_reason: null,
+    partition: null,
   });
 });
 

@@ -4,9 +4,9 @@
  * the fail-safe design exists for. One file because the TIMEOUT job takes
  * 65–90 s: it is submitted first and awaited last, the rest runs meanwhile.
  */
+import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before } from "node:test";
 import { SlurmError, SlurmQueryError } from "../../src/compute/errors.ts";
@@ -34,7 +34,7 @@ let workDir = "";
 let timeoutJob = "";
 
 function work(): string {
-  if (!workDir) workDir = mkdtempSync(path.join(tmpdir(), "outerloop-live-"));
+  if (!workDir) workDir = tempDir("outerloop-live-");
   return workDir;
 }
 
@@ -197,7 +197,7 @@ liveIt("two live jobs with one name are both found by name, and statuses reads t
   const names = await compute.activeJobNames();
   assert.equal(names.filter((n) => n === name).length, 2, names.join(","));
   assert.ok([first, second].includes(await compute.jobIdForName(name)));
-  assert.deepEqual((await compute.activeJobs()).get(name)?.sort(), [first, second].sort());
+  assert.deepEqual((await compute.activeJobs()).get(name)?.map((j) => j.id).sort(), [first, second].sort());
   const both = await waitFor(() => compute.statuses([first, second, NEVER_SUBMITTED]), (m) => m.size === 2, 15_000);
   for (const s of both.values()) observeState(s);
   assert.ok(!both.has(NEVER_SUBMITTED));

@@ -4,13 +4,13 @@
  * — measure parks (75), the wake job runs `resume` inside Slurm, the decision
  * appears — plus a cancelled eval job and a slurmctld outage during a resume.
  */
+import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SlurmCompute } from "../../src/compute/slurm.ts";
 import { pinSha } from "../../src/dispatch/pin.ts";
-import { DispatchSettings } from "../../src/measure/dispatch_settings.ts";
+import { testMeasurer } from "../helpers/run_fixture.ts";
 import { MeasurementPending } from "../../src/measure/pending.ts";
 import { planMeasures } from "../../src/measure/plan.ts";
 import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
@@ -27,7 +27,7 @@ const bench = (score: string, sleep = "0") => ({
 });
 
 function contract(): string {
-  const file = join(mkdtempSync(join(tmpdir(), "live-contract-")), "contract.json");
+  const file = join(tempDir("live-contract-"), "contract.json");
   writeFileSync(
     file,
     JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", seed_env: "SEED", eval_minutes: 2 }),
@@ -79,10 +79,14 @@ liveIt("the measurer dispatches to Slurm, parks, and reads both results once the
   const [base, cand] = shas as [string, string];
   await pinSha(repo, base);
   await pinSha(repo, cand);
-  const runDir = join(mkdtempSync(join(tmpdir(), "live-measurer-")), "run");
+  const runDir = join(tempDir("live-measurer-"), "run");
   const compute = new SlurmCompute();
-  const measurer = new DispatchSettings({ compute, local: false, image: "", account: "acct_a", partition: "cpu" })
-    .measurer(runDir, repo, 2, `lm${Date.now().toString(36)}`);
+  const measurer = testMeasurer(runDir, compute, {
+    repoRoot: repo,
+    lanes: { account: "acct_a", partition: "cpu", gpuPartition: "", gpuAccount: "", scheduled: true },
+    evalMinutes: 2,
+    runTag: `lm${Date.now().toString(36)}`,
+  });
   const plan = planMeasures({
     command: "sh bench.sh",
     metric: "score",
@@ -91,14 +95,14 @@ liveIt("the measurer dispatches to Slurm, parks, and reads both results once the
     seedEnv: "SEED",
     seed: 3,
   });
-  const parked = await measurer.results(plan).then(() => null, (e) => e);
+  const parked = await measurer.results(plan).then(() => null, (e: unknown) => e);
   assert.ok(parked instanceof MeasurementPending, String(parked));
   assert.equal(parked.jobIds.length, 2);
   // a second pass while they are queued or running parks on the same ids, submitting nothing new
-  const again = await measurer.results(plan).then(() => null, (e) => e);
+  const again = await measurer.results(plan).then(() => null, (e: unknown) => e);
   if (again instanceof MeasurementPending && again.jobIds.length > 0) assert.deepEqual(again.jobIds, parked.jobIds);
   const values = await waitFor(
-    () => measurer.results(plan).catch((e) => (e instanceof MeasurementPending ? null : Promise.reject(e))),
+    () => measurer.results(plan).catch((e: unknown) => (e instanceof MeasurementPending ? null : Promise.reject(e))),
     (v) => v !== null,
     90_000,
     500,
@@ -112,7 +116,7 @@ liveIt("measure parks with exit 75, the wake job resumes inside Slurm, and the d
   const { repo, shas } = await makeRepo([bench("10", "2"), bench("12", "2")]);
   const [base, cand] = shas as [string, string];
   writeFileSync(join(repo, "score"), "999"); // a dirty working tree the jobs must not see
-  const runDir = join(mkdtempSync(join(tmpdir(), "live-cycle-")), "cycle");
+  const runDir = join(tempDir("live-cycle-"), "cycle");
   const started = Date.now();
   const r = await measure(binary, repo, base, cand, runDir);
   assert.equal(r.exitCode, 75, r.stderr);
@@ -155,7 +159,7 @@ liveIt("measure parks with exit 75, the wake job resumes inside Slurm, and the d
 liveIt("a cancelled eval job fails the run with exit 3 explaining the cancel", 150_000, async () => {
   const binary = await ensureBinary();
   const { repo, shas } = await makeRepo([bench("10", "0"), bench("12", "300")]);
-  const runDir = join(mkdtempSync(join(tmpdir(), "live-cancel-")), "cancel");
+  const runDir = join(tempDir("live-cancel-"), "cancel");
   const r = await measure(binary, repo, shas[0]!, shas[1]!, runDir);
   assert.equal(r.exitCode, 75, r.stderr);
   const candDir = readdirSync(runDir).find((f) => f.startsWith("eval-candidate-"))!;
@@ -177,7 +181,7 @@ liveIt(
   async () => {
     const binary = await ensureBinary();
     const { repo, shas } = await makeRepo([bench("10", "3"), bench("9", "3")]);
-    const runDir = join(mkdtempSync(join(tmpdir(), "live-outage-")), "outage");
+    const runDir = join(tempDir("live-outage-"), "outage");
     const r = await measure(binary, repo, shas[0]!, shas[1]!, runDir);
     assert.equal(r.exitCode, 75, r.stderr);
     const runJson = readFileSync(join(runDir, "run.json"), "utf8");

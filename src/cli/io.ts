@@ -1,0 +1,38 @@
+import type { Compute } from "../compute/compute.ts";
+import type { ComputeMode } from "../compute/mode.ts";
+import type { CommandSpec, ParsedArgs } from "./flags.ts";
+
+/** Where a command writes: results on stdout, people's output and logs on stderr. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/**
+ * Everything a command's run step reaches outside its options: what it
+ * writes, the environment, the clock, the compute backend, and how this
+ * program runs itself again. The real ones come from `processDeps()`; tests
+ * pass fakes and drive a command in-process.
+ */
+export interface CliDeps {
+  readonly io: CliIo;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The clock, in epoch milliseconds. */
+  readonly now: () => number;
+  /** The backend of a mode. */
+  readonly compute: (mode: ComputeMode) => Compute;
+  /** The argv that runs this program again (what a wake job executes). */
+  readonly self: () => readonly string[];
+}
+
+/** A command: its spec, its parse step (args + env → options) and its run step (options + deps → exit code). */
+export interface CliCommand<O> {
+  readonly spec: CommandSpec;
+  parse(args: ParsedArgs, env: Readonly<Record<string, string | undefined>>): O;
+  run(options: O, deps: CliDeps): Promise<number>;
+}
+
+/** Writes one line to stdout. */
+export function outLine(io: CliIo, line: string): void {
+  io.stdout(line.endsWith("\n") ? line : line + "\n");
+}

@@ -1,0 +1,44 @@
+import { join } from "node:path";
+
+/**
+ * One measure's eval dir, `<run dir>/eval-<slot>/`: the files its job script
+ * writes and its readers read. The job script (`eval_script.ts`) writes all but
+ * `submitted`, which the measurer writes when the scheduler accepts the job.
+ * The names are the reference's; a run dir written by either implementation
+ * reads in the other.
+ */
+export const EVAL_FILES = {
+  /** The job script itself. */
+  script: "job.sh",
+  /** The scheduler's job id, written by the measurer at dispatch: "this measure was submitted". */
+  submitted: "submitted",
+  /** The job's start: an ISO time and the node. */
+  started: "started",
+  /** The command's stdout and stderr, as written (stdout reaches it through a tee, so nearly in order). */
+  output: "output.log",
+  /** The command's stdout alone: its last non-empty line is a result channel. */
+  stdout: "stdout.log",
+  /** What the command wrote to `$OUTERLOOP_RESULT`. */
+  result: "result.json",
+  /** Written last and atomically: its presence means the job is over. */
+  exitCode: "exit-code",
+  /** The scheduler's own log of the job script (setup messages). */
+  slurmOut: "slurm.out",
+} as const;
+
+/**
+ * The eval dir's name, `eval-<slot>` — the one place it is built. The slot
+ * must be one path component: a slot with `/` or `..` would put a job's
+ * records outside the run dir.
+ */
+export function evalDirName(slot: string): string {
+  if (slot === "" || slot.includes("/") || slot.includes("\0") || slot === "." || slot === "..") {
+    throw new TypeError(`Invalid eval slot ${JSON.stringify(slot)}: expected one path component`);
+  }
+  return `eval-${slot}`;
+}
+
+/** The eval dir of `slot` inside the run dir `root`. */
+export function evalDirPath(root: string, slot: string): string {
+  return join(root, evalDirName(slot));
+}

@@ -1,0 +1,48 @@
+/**
+ * The base of every error a user can meet on purpose, and the exit code it
+ * means. An error that is not an `OuterloopError` — a `TypeError`, a
+ * `RangeError`, anything thrown by a library — is a bug in outerloop and
+ * reaches the user as exit 1 with its stack trace; everything the user can
+ * fix or wait out is one of these, and reaches them as one line.
+ *
+ * This module imports nothing, so every layer (runtime, compute, dispatch,
+ * measure, run, cli) can extend it without an import running back up.
+ */
+
+/** What an error means for the caller, in the CLI's exit-code vocabulary. */
+export type ExitKind =
+  /** A flag, a contract field, a ref, a run-dir file, the user's set-up: exit 2. */
+  | "bad-input"
+  /** An evaluation produced no usable result: exit 3. */
+  | "eval-failed"
+  /** The scheduler (or the local backend) refused or could not be reached; nothing is lost: exit 4. */
+  | "scheduler"
+  /** Another process is carrying the run forward (it holds the run lock): exit 75. */
+  | "parked";
+
+/** The process exit code of each kind (DESIGN.md's CLI contract). */
+export const EXIT_OF: Readonly<Record<ExitKind, number>> = {
+  "bad-input": 2,
+  "eval-failed": 3,
+  "scheduler": 4,
+  "parked": 75,
+};
+
+/** An error with a known meaning; subclasses fix `exit`. */
+export abstract class OuterloopError extends Error {
+  /** Which exit this error means. */
+  abstract readonly exit: ExitKind;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/**
+ * The user's input is wrong — a flag, a file, a value, a missing tool on
+ * their PATH — and they can fix it: exit 2. The message names the flag,
+ * file or field and says what to do.
+ */
+export class BadInputError extends OuterloopError {
+  override name = "BadInputError";
+  readonly exit = "bad-input" as const;
+}

@@ -1,0 +1,121 @@
+import { accessSync, constants, mkdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { evalDirPath } from "../dispatch/eval_files.ts";
+import { BadInputError } from "../errors.ts";
+
+/**
+ * A run directory and every path in it: the one place the on-disk layout is
+ * spelled out, so compatibility with the reference (and between our own
+ * versions) is checked here and nowhere else. Every other module asks this
+ * class for a path; none joins a file name onto a run dir itself.
+ *
+ * ```text
+ * <climb dir>/                      run dirs side by side (`outerloop runs` lists them)
+ * ├── baselines/                    the shared baseline cache: <benchmark>@<base sha>.json
+ * │                                 (the reference's `run_dir.parent / "baselines"`)
+ * └── <run dir>/
+ *     ├── run.json                  every input of the plan, frozen by `measure`
+ *     ├── decision.json             the verdict; its presence marks the run decided
+ *     ├── wake.json                 the wake job of the latest park
+ *     ├── wake.out                  the wake jobs' scheduler log (appended)
+ *     ├── baseline-cached.json      the cache entry this run took its baseline from
+ *     ├── lock                      the run lock (O_EXCL), naming its holder
+ *     ├── lock.break                held for a few syscalls while a stale lock is broken
+ *     ├── lock.stale-<pid>-<hex>    a lock being moved aside by a breaker (transient)
+ *     └── eval-<slot>/              one per measure; the reference's names (dispatch/eval_files.ts):
+ *         ├── job.sh  submitted  started  output.log  stdout.log
+ *         └── result.json  exit-code  slurm.out
+ * ```
+ */
+export class RunDir {
+  /** The run dir, absolute. */
+  readonly path: string;
+
+  constructor(path: string) {
+    this.path = resolve(path);
+  }
+
+  /** `run.json`: the frozen inputs (`RunRecord`). */
+  get runRecord(): string {
+    return join(this.path, "run.json");
+  }
+
+  /** `decision.json`: the verdict. */
+  get decision(): string {
+    return join(this.path, "decision.json");
+  }
+
+  /** `wake.json`: the wake job of the latest park. */
+  get wakeRecord(): string {
+    return join(this.path, "wake.json");
+  }
+
+  /** `wake.out`: where the wake jobs' scheduler output is appended. */
+  get wakeLog(): string {
+    return join(this.path, "wake.out");
+  }
+
+  /** `baseline-cached.json`: the run's own copy of the cache entry its baseline came from. */
+  get cachedBaseline(): string {
+    return join(this.path, "baseline-cached.json");
+  }
+
+  /** `lock`: the run lock. Its breakers use `lock.break` and `lock.stale-*` beside it. */
+  get lock(): string {
+    return join(this.path, "lock");
+  }
+
+  /**
+   * The baseline cache shared by every run dir beside this one: a climb's
+   * runs on one base reuse one measurement (`baseline: "cached"`).
+   */
+  get baselineCache(): string {
+    return join(dirname(this.path), "baselines");
+  }
+
+  /** The eval dir of one measure's slot. */
+  evalDir(slot: string): string {
+    return evalDirPath(this.path, slot);
+  }
+
+  /** The path, for messages. */
+  toString(): string {
+    return this.path;
+  }
+
+  /**
+   * Refuses a path no run can live at, before anything is written: the file
+   * system root (its parent would hold the shared baseline cache), an
+   * existing non-directory. `what` names the flag in the message.
+   */
+  static checked(path: string, what: string): RunDir {
+    if (path.trim() === "") throw new BadInputError(`Invalid ${what} "": name a directory for the run`);
+    const dir = new RunDir(path);
+    if (dirname(dir.path) === dir.path) {
+      throw new BadInputError(`Invalid ${what} ${JSON.stringify(path)}: the file system root cannot be a run dir`);
+    }
+    let isDir: boolean | null = null;
+    try {
+      isDir = statSync(dir.path).isDirectory();
+    } catch {
+      // absent: created when the run starts
+    }
+    if (isDir === false) {
+      throw new BadInputError(`Invalid ${what} ${JSON.stringify(path)}: it is a file, not a directory`);
+    }
+    return dir;
+  }
+
+  /** Creates the run dir (and parents); a dir that cannot be made or written is the user's to fix. */
+  create(what: string): void {
+    try {
+      mkdirSync(this.path, { recursive: true });
+      accessSync(this.path, constants.W_OK);
+    } catch (err) {
+      throw new BadInputError(
+        `Cannot use ${what} ${JSON.stringify(this.path)}: ${(err as Error).message}; pick a writable directory`,
+        { cause: err },
+      );
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import type { Compute } from "../../src/compute/compute.ts";
+import { DispatchedMeasurer, type MeasurerOptions } from "../../src/measure/measurer.ts";
+import { parseContract } from "../../src/run/contract.ts";
+import type { RunRecord } from "../../src/run/run_record.ts";
+
+/**
+ * A valid run record for tests: a Slurm run of the contract
+ * `{"name": "toy", "command": "sh bench.sh", "metric": "score", "seed_env": "SEED", ...contract}`
+ * on shas aaaa… → bbbb…, with `overrides` on top.
+ */
+export function runRecordFixture(
+  overrides: Partial<RunRecord> = {},
+  contract: Record<string, unknown> = {},
+): RunRecord {
+  return {
+    format: 1,
+    createdAt: "2025-01-02T03:04:05.678Z",
+    repo: "/repo",
+    baseRef: "main~1",
+    candidateRef: "main",
+    baseSha: "a".repeat(40),
+    candidateSha: "b".repeat(40),
+    contract: parseContract(
+      { name: "toy", command: "sh bench.sh", metric: "score", seed_env: "SEED", ...contract },
+      "test",
+    ),
+    contractPath: "/c.json",
+    seed: 9,
+    runTag: "t1",
+    image: "",
+    account: "acct",
+    partition: "cpu",
+    gpuPartition: "",
+    gpuAccount: "",
+    compute: "slurm",
+    seedCache: null,
+    commandLine: [],
+    ...overrides,
+  };
+}
+
+/** A measurer over `compute` writing under `root`, on a CPU lane `acct`/`cpu` unless `options` say otherwise. */
+export function testMeasurer(root: string, compute: Compute, options: Partial<MeasurerOptions> = {}) {
+  return new DispatchedMeasurer({
+    compute,
+    root,
+    repoRoot: "/repo",
+    image: "",
+    lanes: { account: "acct", partition: "cpu", gpuPartition: "", gpuAccount: "", scheduled: true },
+    evalMinutes: 5,
+    runTag: "run1",
+    seedCache: null,
+    now: Date.now,
+    ...options,
+  });
+}

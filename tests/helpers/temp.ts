@@ -1,0 +1,41 @@
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const made: string[] = [];
+
+/**
+ * A fresh directory under the system temp dir, removed when the test process
+ * exits: the suite leaves nothing behind (`scripts/test.sh` checks).
+ */
+export function tempDir(prefix = "ol-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (made.length === 0) process.on("exit", removeAll);
+  made.push(dir);
+  return dir;
+}
+
+function removeAll(): void {
+  for (const dir of made.splice(0)) remove(dir);
+}
+
+/** Removes a tree, first making read-only directories (a test's on purpose) writable again. */
+export function remove(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    makeWritable(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function makeWritable(path: string): void {
+  try {
+    const st = statSync(path);
+    if (!st.isDirectory()) return;
+    chmodSync(path, 0o755);
+    for (const name of readdirSync(path)) makeWritable(join(path, name));
+  } catch {
+    // gone already
+  }
+}
