@@ -7,11 +7,12 @@
 # Usage: scripts/build.sh [--native-only]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/toolchain.sh
 mkdir -p dist
 flags=(--compile --minify --bytecode --no-compile-autoload-dotenv --no-compile-autoload-bunfig)
 build() { # outfile [target]
   local out=$1 target=${2:-}
-  bun build "${flags[@]}" ${target:+--target="$target"} src/main.ts --outfile "$out" >&2
+  "${BUN[@]}" build "${flags[@]}" ${target:+--target="$target"} src/main.ts --outfile "$out" >&2
   echo "built $out ($(du -m "$out" | cut -f1) MB)" >&2
 }
 build dist/outerloop

@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
 # The whole suite under Deno, then under Bun. Prints one summary line per
 # runtime and a closing `N passed, N failed` over both. Exits non-zero when
-# either runtime fails. Extra arguments narrow the files (e.g. tests/compute_).
+# either runtime fails, or when the suite leaves files in the temp dir.
+# Extra arguments narrow the files (e.g. tests/compute_).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/toolchain.sh
 reports=$(mktemp -d)
-trap 'rm -rf "$reports"' EXIT
+# the suite's own temp dir: whatever a test leaves behind is found, reported and removed
+suite_tmp=$(mktemp -d "${TMPDIR:-/tmp}/outerloop-suite.XXXXXX")
+trap 'rm -rf "$reports" "$suite_tmp"' EXIT
 paths=("${@:-tests/}")
 
-echo "== deno test" >&2
-deno test -A --junit-path="$reports/deno.xml" "${paths[@]}"
+echo "== deno test (${DENO[*]})" >&2
+TMPDIR=$suite_tmp "${DENO[@]}" test -A --junit-path="$reports/deno.xml" "${paths[@]}"
 deno_rc=$?
-echo "== bun test" >&2
-bun test --timeout 600000 --reporter=junit --reporter-outfile="$reports/bun.xml" "${paths[@]}"
+echo "== bun test (${BUN[*]})" >&2
+TMPDIR=$suite_tmp "${BUN[@]}" test --timeout 600000 --reporter=junit --reporter-outfile="$reports/bun.xml" "${paths[@]}"
 bun_rc=$?
 
 total_pass=0 total_fail=0 total_skip=0
 for rt in deno bun; do
   if [[ -s "$reports/$rt.xml" ]]; then
-    line=$(deno run -A scripts/count_junit.ts "$reports/$rt.xml")
+    line=$("${DENO[@]}" run -A scripts/count_junit.ts "$reports/$rt.xml")
   else
     line="0 passed, 1 failed, 0 skipped" # the runner died before reporting
   fi
@@ -28,6 +32,12 @@ for rt in deno bun; do
 done
 # a runner that failed without a failing test (a crash, a type error) still fails the run
 if [[ $deno_rc -ne 0 && $total_fail -eq 0 ]] || [[ $bun_rc -ne 0 && $total_fail -eq 0 ]]; then
+  total_fail=$((total_fail + 1))
+fi
+leftovers=$(find "$suite_tmp" -mindepth 1 -maxdepth 1 | head -20)
+if [[ -n "$leftovers" ]]; then
+  echo "the suite left files in its temp dir (every test must remove what it makes):" >&2
+  echo "$leftovers" >&2
   total_fail=$((total_fail + 1))
 fi
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"

@@ -112,6 +112,38 @@ describe("DispatchedMeasurer.results()", () => {
     await assert.rejects(m.results(pair), /measure baseline: job 42 ended NODE_FAIL without a result/);
   });
 
+  it("reads a job that finished while squeue was answering as done, not vanished", async () => {
+    const { m, compute } = setup();
+    finish(m, pair[0]!, 10);
+    marker(m, pair[1]!, "43");
+    const list = compute.activeJobs.bind(compute);
+    compute.activeJobs = async () => {
+      const answer = await list(); // the job was still listed when squeue looked...
+      finish(m, pair[1]!, 12); // ...and wrote its exit code before the answer came back
+      return answer;
+    };
+    assert.deepEqual(await m.results(pair), { baseline: 10, candidate: 12 });
+  });
+
+  it("parks, rather than fails, on a dispatched job an empty listing misses while sacct says it is queued", async () => {
+    const { m, compute } = setup();
+    marker(m, pair[0]!, "42");
+    marker(m, pair[1]!, "43");
+    compute.states = new Map([["42", "PENDING"], ["43", "RUNNING"]]);
+    const p = await pendingOf(m.results(pair));
+    assert.deepEqual(p.jobIds, ["42", "43"]);
+    assert.equal(compute.submitted.length, 0);
+    assert.deepEqual(compute.calls, ["squeue", "sacct"]);
+  });
+
+  it("parks when sacct cannot confirm that an unlisted job is dead", async () => {
+    const { m, compute } = setup();
+    marker(m, pair[0]!, "42");
+    compute.states = null;
+    assert.deepEqual((await pendingOf(m.results([pair[0]!]))).jobIds, ["42"]);
+    assert.equal(compute.submitted.length, 0);
+  });
+
   it("parks on the markers, dispatching nothing, when the queue cannot be listed", async () => {
     const { m, compute } = setup();
     compute.live = null;

@@ -13,8 +13,8 @@ export class FakeCompute implements Compute {
   submitted: JobSpec[] = [];
   /** name → ids the queue lists; `null` makes the listing fail. */
   live: Map<string, string[]> | null = new Map();
-  /** id → the state and reason the listing shows for it; default PENDING, no reason. */
-  liveStates = new Map<string, { state: string; reason: string }>();
+  /** id → the state, reason and partition the listing shows for it; default PENDING, no reason. */
+  liveStates = new Map<string, { state: string; reason: string; partition?: string }>();
   /** id → state sacct reports; `null` makes sacct fail. */
   states: Map<string, string> | null = new Map();
   /** Called inside submit (e.g. to finish the job synchronously). */
@@ -63,11 +63,13 @@ export class FakeCompute implements Compute {
   async elapsedSeconds(): Promise<number | null> {
     return null;
   }
-  async pendingReason(): Promise<string> {
-    return "";
+  async pendingReason(jobId: string): Promise<string> {
+    this.calls.push("squeue");
+    return this.liveStates.get(jobId)?.reason ?? "";
   }
-  async jobPartition(): Promise<string> {
-    return "";
+  async jobPartition(jobId: string): Promise<string> {
+    this.calls.push("squeue");
+    return this.liveStates.get(jobId)?.partition ?? "";
   }
   async cancel(_jobId: string): Promise<void> {}
 }
