@@ -10,7 +10,11 @@ const made: string[] = [];
  */
 export function tempDir(prefix = "ol-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  if (made.length === 0) process.on("exit", removeAll);
+  if (made.length === 0) {
+    // bun test ends with the process's "exit"; deno test with the global "unload" event instead
+    process.on("exit", removeAll);
+    globalThis.addEventListener?.("unload", removeAll);
+  }
   made.push(dir);
   return dir;
 }
