@@ -72,7 +72,7 @@ describe("LocalCompute", () => {
     const grandchild = Number(readFileSync(out, "utf8").trim());
     assert.ok(grandchild > 0);
     // the group was signalled; the kernel finishes tearing the process down just after its fds close
-    await waitFor(`grandchild ${grandchild} to die`, () => (alive(grandchild) ? undefined : true), 2000);
+    await waitFor(`grandchild ${grandchild} to die`, () => alive(grandchild), (a) => !a, 2000);
   });
 
   it("lets a job's TERM trap run before the KILL", async () => {

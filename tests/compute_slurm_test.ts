@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { InvalidJobIdError } from "../src/compute/compute.ts";
 import { SlurmError, SlurmQueryError } from "../src/compute/errors.ts";
-import { type CommandResult, makeSubprocessRunner, type Runner } from "../src/compute/runner.ts";
+import { makeSubprocessRunner, type Runner } from "../src/compute/runner.ts";
+import type { SpawnResult } from "../src/runtime/spawn_types.ts";
+import { exited } from "./helpers/proc.ts";
 import { SlurmCompute } from "../src/compute/slurm.ts";
 import { GONE } from "../src/compute/states.ts";
 import { setLogSink } from "../src/log.ts";
@@ -13,7 +15,7 @@ import { setLogSink } from "../src/log.ts";
 const spec = { jobName: "j", account: "a", partition: "", timeMinutes: 1, command: "true" };
 
 /** A runner that answers from a script and records every argv. */
-function scripted(answer: (argv: readonly string[]) => CommandResult | Error): { runner: Runner; calls: string[][] } {
+function scripted(answer: (argv: readonly string[]) => SpawnResult | Error): { runner: Runner; calls: string[][] } {
   const calls: string[][] = [];
   const runner: Runner = (argv) => {
     calls.push([...argv]);
@@ -22,7 +24,7 @@ function scripted(answer: (argv: readonly string[]) => CommandResult | Error): {
   };
   return { runner, calls };
 }
-const ok = (stdout: string): CommandResult => ({ exitCode: 0, stdout, stderr: "" });
+const ok = (stdout: string): SpawnResult => exited(0, stdout);
 
 describe("SlurmCompute through a scripted runner", () => {
   it("submits and reads the id, with or without a cluster suffix", async () => {
@@ -34,7 +36,7 @@ describe("SlurmCompute through a scripted runner", () => {
   });
 
   it("raises SlurmError with sbatch's stderr when it fails", async () => {
-    const { runner } = scripted(() => ({ exitCode: 1, stdout: "", stderr: "sbatch: error: Invalid account\n" }));
+    const { runner } = scripted(() => exited(1, "", "sbatch: error: Invalid account\n"));
     await assert.rejects(
       new SlurmCompute({ runner }).submit(spec),
       (e: unknown) => e instanceof SlurmError && e.message === "sbatch failed (1): sbatch: error: Invalid account",
@@ -47,8 +49,21 @@ describe("SlurmCompute through a scripted runner", () => {
   });
 
   it("raises SlurmError when sbatch cannot run or times out", async () => {
-    const { runner } = scripted(() => new Error("timed out"));
-    await assert.rejects(new SlurmCompute({ runner }).submit(spec), (e: unknown) => e instanceof SlurmError);
+    const { runner } = scripted(() => new Error("not found"));
+    await assert.rejects(
+      new SlurmCompute({ runner }).submit(spec),
+      (e: unknown) => e instanceof SlurmError && e.message === "sbatch did not run: not found",
+    );
+    const slow = scripted(() => ({ ...exited(0, "12\n"), exitCode: null, signal: "SIGKILL", timedOut: true }));
+    await assert.rejects(
+      new SlurmCompute({ runner: slow.runner, commandTimeoutMs: 5000 }).submit(spec),
+      (e: unknown) => e instanceof SlurmError && e.message === "sbatch did not finish within 5 s",
+    );
+  });
+
+  it("reads a timed-out query as unknown (SlurmQueryError), never as an answer", async () => {
+    const slow = scripted(() => ({ ...exited(0, "COMPLETED\n"), timedOut: true }));
+    await assert.rejects(new SlurmCompute({ runner: slow.runner }).status("7"), SlurmQueryError);
   });
 
   it("reads the state, GONE only for a successful empty answer", async () => {
@@ -61,7 +76,7 @@ describe("SlurmCompute through a scripted runner", () => {
   });
 
   it("raises SlurmQueryError, never GONE, when sacct fails or does not run", async () => {
-    const failed = scripted(() => ({ exitCode: 1, stdout: "", stderr: "slurmdbd down" })).runner;
+    const failed = scripted(() => exited(1, "", "slurmdbd down")).runner;
     await assert.rejects(
       new SlurmCompute({ runner: failed }).status("7"),
       (e: unknown) => e instanceof SlurmQueryError && /slurmdbd down/.test(e.message),
@@ -129,7 +144,7 @@ describe("SlurmCompute through a scripted runner", () => {
     const lines: string[] = [];
     const restore = setLogSink((l) => lines.push(l));
     try {
-      await new SlurmCompute({ runner: scripted(() => ({ exitCode: 1, stdout: "", stderr: "boom" })).runner }).cancel(
+      await new SlurmCompute({ runner: scripted(() => exited(1, "", "boom")).runner }).cancel(
         "7",
       );
       await new SlurmCompute({ runner: scripted(() => new Error("gone")).runner }).cancel("7");
@@ -137,7 +152,7 @@ describe("SlurmCompute through a scripted runner", () => {
       restore();
     }
     assert.equal(lines.length, 2);
-    assert.match(lines[0]!, /scancel 7: boom/);
+    assert.match(lines[0]!, /scancel 7 failed \(1\): boom/);
   });
 });
 
@@ -167,7 +182,7 @@ describe("SlurmCompute through fake scheduler executables on PATH", () => {
 
   it("turns a failing, hanging, garbled or silent sbatch into SlurmError", async () => {
     await assert.rejects(compute("fail").c.submit(spec), /sbatch failed \(1\): sbatch: error: Unable to contact/);
-    await assert.rejects(compute("hang", "", 300).c.submit(spec), /sbatch did not run: sbatch did not finish/);
+    await assert.rejects(compute("hang", "", 300).c.submit(spec), /sbatch did not finish within 300 ms/);
     await assert.rejects(compute("garbage").c.submit(spec), /sbatch returned no job id: "@@@ not slurm output @@@"/);
     await assert.rejects(compute("empty").c.submit(spec), /sbatch returned no job id: ""/);
   });

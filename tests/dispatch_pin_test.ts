@@ -1,41 +1,29 @@
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { exited } from "./helpers/proc.ts";
+import { git, makeRepo } from "./helpers/git_repo.ts";
 import { dispatchRef, type GitRun, pinSha, resolveRef } from "../src/dispatch/pin.ts";
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
-    cwd,
-    encoding: "utf8",
-  }).trim();
-}
-
 /** A repo with two commits on main, an annotated tag on the first. */
-function makeRepo(): { repo: string; first: string; second: string } {
-  const repo = tempDir("dispatch-pin-");
-  git(repo, "init", "-q", "-b", "main");
-  writeFileSync(join(repo, "f"), "1\n");
-  git(repo, "add", "f");
-  git(repo, "commit", "-q", "-m", "one");
-  git(repo, "tag", "-a", "-m", "release", "v1");
-  writeFileSync(join(repo, "f"), "2\n");
-  git(repo, "commit", "-q", "-am", "two");
-  return { repo, first: git(repo, "rev-parse", "HEAD~1"), second: git(repo, "rev-parse", "HEAD") };
+function twoCommits(): { repo: string; first: string; second: string } {
+  const { repo, shas: [first, second] } = makeRepo([{ f: "1\n" }, { f: "2\n" }]);
+  git(repo, "tag", "-a", "-m", "release", "v1", first!);
+  return { repo, first: first!, second: second! };
 }
 
 describe("pinSha()", () => {
   it("creates refs/dispatch/<sha>, idempotently", async () => {
-    const { repo, second } = makeRepo();
+    const { repo, second } = twoCommits();
     assert.equal(await pinSha(repo, second), `refs/dispatch/${second}`);
     assert.equal(await pinSha(repo, second), dispatchRef(second));
     assert.equal(git(repo, "rev-parse", `refs/dispatch/${second}`), second);
   });
 
   it("keeps the commit alive after its branch moves away and gc prunes", async () => {
-    const { repo, first, second } = makeRepo();
+    const { repo, first, second } = twoCommits();
     await pinSha(repo, second);
     git(repo, "reset", "-q", "--hard", first);
     git(repo, "reflog", "expire", "--expire=now", "--all");
@@ -44,16 +32,16 @@ describe("pinSha()", () => {
   });
 
   it("refuses anything but a full sha, naming the repo", async () => {
-    const { repo } = makeRepo();
+    const { repo } = twoCommits();
     await assert.rejects(
       pinSha(repo, "main"),
-      /Cannot pin "main" in ".*dispatch-pin-.*": expected a full lower-case commit sha/,
+      /Cannot pin "main" in ".*repo-.*": expected a full lower-case commit sha/,
     );
     await assert.rejects(pinSha(repo, "ABC".repeat(13) + "D"), TypeError);
   });
 
   it("reports a sha the repo does not hold, with git's reason", async () => {
-    const { repo } = makeRepo();
+    const { repo } = twoCommits();
     const missing = "1".repeat(40);
     await assert.rejects(pinSha(repo, missing), (e: Error) => {
       assert.match(e.message, new RegExp(`^Cannot pin "${missing}" as "refs/dispatch/${missing}" in ".*": .+`));
@@ -65,7 +53,7 @@ describe("pinSha()", () => {
     const calls: (readonly string[])[] = [];
     const run: GitRun = (argv) => {
       calls.push(argv);
-      return Promise.resolve({ exitCode: 0, stdout: "", stderr: "" });
+      return Promise.resolve(exited(0));
     };
     const sha = "a".repeat(40);
     await pinSha("/repo", sha, run);
@@ -75,7 +63,7 @@ describe("pinSha()", () => {
 
 describe("resolveRef()", () => {
   it("resolves branches, relative refs, sha prefixes and annotated tags to full commit shas", async () => {
-    const { repo, first, second } = makeRepo();
+    const { repo, first, second } = twoCommits();
     assert.equal(await resolveRef(repo, "main"), second);
     assert.equal(await resolveRef(repo, "HEAD~1"), first);
     assert.equal(await resolveRef(repo, second.slice(0, 10)), second);
@@ -83,7 +71,7 @@ describe("resolveRef()", () => {
   });
 
   it("names the repo and the ref when the ref does not exist", async () => {
-    const { repo } = makeRepo();
+    const { repo } = twoCommits();
     await assert.rejects(resolveRef(repo, "no-such-branch"), (e: Error) => {
       assert.equal(e.message, `Cannot resolve "no-such-branch" to a commit in ${JSON.stringify(repo)}: no such commit`);
       return true;
@@ -91,7 +79,7 @@ describe("resolveRef()", () => {
   });
 
   it("refuses a ref that is not a commit", async () => {
-    const { repo } = makeRepo();
+    const { repo } = twoCommits();
     const blob = git(repo, "rev-parse", "HEAD:f");
     await assert.rejects(resolveRef(repo, blob), /Cannot resolve ".*" to a commit in/);
   });
@@ -111,8 +99,8 @@ describe("resolveRef()", () => {
   });
 
   it("ignores an inherited GIT_DIR that points at another repo", async () => {
-    const { repo, second } = makeRepo();
-    const other = makeRepo();
+    const { repo, second } = twoCommits();
+    const other = twoCommits();
     const saved = process.env["GIT_DIR"];
     process.env["GIT_DIR"] = join(other.repo, ".git");
     try {

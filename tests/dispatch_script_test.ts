@@ -1,6 +1,6 @@
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { execFileSync, spawn as spawnChild } from "node:child_process";
+import { spawn as spawnChild } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, it } from "node:test";
@@ -13,32 +13,20 @@ import { readEvalResult } from "../src/dispatch/read_result.ts";
 import { type EvalJobOptions, writeEvalJob } from "../src/dispatch/write_eval_job.ts";
 import { spawn } from "../src/runtime/spawn.ts";
 import { waitFor } from "./helpers/wait.ts";
+import { git, makeRepo } from "./helpers/git_repo.ts";
 import { alive } from "./helpers/proc.ts";
 
 const FIXTURE_BIN = resolve(import.meta.dirname ?? ".", "fixtures", "bin");
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
-    cwd,
-    encoding: "utf8",
-  }).trim();
-}
-
 /** A repo with two commits (bench.txt "one" then "two") and uncommitted junk in its working tree. */
-function makeRepo(base: string, name = "repo"): { repo: string; first: string; second: string } {
-  const repo = join(base, name);
-  mkdirSync(repo, { recursive: true });
-  git(repo, "init", "-q");
-  writeFileSync(join(repo, "bench.txt"), "one\n");
-  git(repo, "add", "bench.txt");
-  git(repo, "commit", "-q", "-m", "one");
-  const first = git(repo, "rev-parse", "HEAD");
-  writeFileSync(join(repo, "bench.txt"), "two\n");
-  git(repo, "commit", "-q", "-am", "two");
-  const second = git(repo, "rev-parse", "HEAD");
+function dirtyRepo(base: string, name = "repo"): { repo: string; first: string; second: string } {
+  const { repo, shas: [first, second] } = makeRepo(
+    [{ "bench.txt": "one\n" }, { "bench.txt": "two\n" }],
+    join(base, name),
+  );
   writeFileSync(join(repo, "bench.txt"), "dirty\n");
   writeFileSync(join(repo, "junk.txt"), "uncommitted\n");
-  return { repo, first, second };
+  return { repo, first: first!, second: second! };
 }
 
 interface Setup {
@@ -54,7 +42,7 @@ function setup(runDirName = "run"): Setup {
   const base = tempDir("dispatch-script-");
   const tmp = join(base, "tmp");
   mkdirSync(tmp);
-  return { base, tmp, runDir: join(base, runDirName), ...makeRepo(base) };
+  return { base, tmp, runDir: join(base, runDirName), ...dirtyRepo(base) };
 }
 
 /** The job's environment: a few host variables, one secret and one repo-redirecting variable that must not leak. */
@@ -185,19 +173,18 @@ describe("eval job script", () => {
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
     const evalDir = dirname(script);
     const bg = Number(
-      await waitFor("the command to start", () => {
-        const f = join(evalDir, "result.json.bg");
-        return existsSync(f) && read(evalDir, "result.json.bg").trim() !== ""
-          ? read(evalDir, "result.json.bg")
-          : undefined;
-      }),
+      await waitFor(
+        "the command to start",
+        () => existsSync(join(evalDir, "result.json.bg")) ? read(evalDir, "result.json.bg").trim() : "",
+        (text) => text !== "",
+      ),
     );
     process.kill(child.pid ?? 0, "SIGTERM"); // the script alone: it must pass the TERM on
     assert.equal(await exited, 143);
     assert.equal(read(evalDir, "exit-code"), "143");
     assert.equal(existsSync(read(evalDir, "result.json.where").trim()), false);
     assert.deepEqual(readdirSync(s.tmp), []);
-    await waitFor("the command's background child to die", () => (alive(bg) ? undefined : true), 5000);
+    await waitFor("the command's background child to die", () => alive(bg), (a) => !a, 5000);
     assert.match(read(evalDir, "output.log"), /terminated by a signal/);
   });
 
@@ -212,24 +199,21 @@ describe("eval job script", () => {
     const exited = new Promise<string | null>((r) => child.on("exit", (_, signal) => r(signal)));
     const evalDir = dirname(script);
     const pid = Number(
-      await waitFor("the command to start", () => {
-        const text = existsSync(join(evalDir, "result.json.pid")) ? read(evalDir, "result.json.pid").trim() : "";
-        return text === "" ? undefined : text;
-      }),
+      await waitFor(
+        "the command to start",
+        () => existsSync(join(evalDir, "result.json.pid")) ? read(evalDir, "result.json.pid").trim() : "",
+        (text) => text !== "",
+      ),
     );
     // what a local walltime does: TERM to the script's group, then KILL before it is done
     process.kill(-(child.pid ?? 0), "SIGTERM");
-    await waitFor("exit code 143", () => (existsSync(join(evalDir, "exit-code")) ? true : undefined));
+    await waitFor("exit code 143", () => existsSync(join(evalDir, "exit-code")), Boolean);
     assert.equal(read(evalDir, "exit-code"), "143");
     assert.equal(alive(pid), true, "the command should have ignored the TERM");
     process.kill(-(child.pid ?? 0), "SIGKILL");
     assert.equal(await exited, "SIGKILL");
-    await waitFor("the watchdog to KILL the command", () => (alive(pid) ? undefined : true), 15_000);
-    await waitFor(
-      "the watchdog to remove the checkout",
-      () => (readdirSync(s.tmp).length === 0 ? true : undefined),
-      5_000,
-    );
+    await waitFor("the watchdog to KILL the command", () => alive(pid), (a) => !a, 15_000);
+    await waitFor("the watchdog to remove the checkout", () => readdirSync(s.tmp), (left) => left.length === 0, 5_000);
   });
 
   it("copies the seed cache into the checkout while the committed tree wins a clash", async () => {
@@ -295,7 +279,7 @@ describe("eval job script", () => {
     const s = setup(`run dir 'q' "dq" $(touch CANARY) \`x\`; y`);
     const canary = join(s.base, "canary");
     const value = nasty.replaceAll("CANARY", canary);
-    const repo2 = makeRepo(s.base, `repo 'with' "$(touch ${canary})" ;x`);
+    const repo2 = dirtyRepo(s.base, `repo 'with' "$(touch ${canary})" ;x`);
     const ran = join(s.base, "command ran");
     const metric = `a b'"$(touch ${canary})`;
     const script = writeEvalJob(s.runDir, "j", {

@@ -59,7 +59,7 @@ describe("spawn()", () => {
     const grandchild = Number(r.stdout.trim());
     assert.ok(grandchild > 0, `expected a pid, got ${JSON.stringify(r.stdout)}`);
     // the group was signalled; the kernel finishes tearing the process down just after its fds close
-    await waitFor(`grandchild ${grandchild} to die`, () => (alive(grandchild) ? undefined : true), 2000);
+    await waitFor(`grandchild ${grandchild} to die`, () => alive(grandchild), (a) => !a, 2000);
   });
 
   it("sends KILL after the grace when TERM is trapped", async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { log } from "../log.ts";
-import { spawn, type SpawnResult } from "../runtime/spawn.ts";
+import { spawn, type SpawnOptions, type SpawnResult } from "../runtime/spawn.ts";
 import { assertJobId, type Compute, type LiveJob } from "./compute.ts";
 import { LocalComputeError } from "./errors.ts";
 import { assertOneCommand, type JobSpec, withDefaults } from "./job_spec.ts";
@@ -24,6 +24,8 @@ export interface LocalComputeOptions {
   readonly drainMs?: number;
   /** The sequence number before the first job's; a test seam for the exhaustion check. */
   readonly startSeq?: number;
+  /** Runs a job's process; default the runtime's `spawn`. */
+  readonly spawn?: (opts: SpawnOptions) => Promise<SpawnResult>;
 }
 
 /**
@@ -39,6 +41,7 @@ export class LocalCompute implements Compute {
   readonly #env: Readonly<Record<string, string | undefined>>;
   readonly #graceMs: number;
   readonly #drainMs: number;
+  readonly #spawn: (opts: SpawnOptions) => Promise<SpawnResult>;
   #seq = 0;
 
   constructor(options: LocalComputeOptions = {}) {
@@ -47,6 +50,7 @@ export class LocalCompute implements Compute {
     this.#graceMs = options.graceMs ?? 2000;
     this.#drainMs = options.drainMs ?? 10_000;
     this.#seq = options.startSeq ?? 0;
+    this.#spawn = options.spawn ?? spawn;
   }
 
   /** Runs the job to its end; resolves with its id. */
@@ -57,7 +61,7 @@ export class LocalCompute implements Compute {
     const argv = s.script ? ["sh", s.script, ...s.scriptArgs] : ["sh", "-c", s.command];
     let result: SpawnResult;
     try {
-      result = await spawn({
+      result = await this.#spawn({
         argv,
         env: localJobEnv(this.#env),
         timeoutMs: s.timeMinutes * this.#minuteMs,

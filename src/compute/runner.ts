@@ -1,24 +1,13 @@
-import { spawn } from "../runtime/spawn.ts";
+import { spawn, type SpawnResult } from "../runtime/spawn.ts";
 import { schedulerEnv } from "./scheduler_env.ts";
 
-/** What a scheduler command printed and how it ended. */
-export interface CommandResult {
-  readonly exitCode: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /**
- * Runs one scheduler command under a timeout. Rejects when the command cannot
- * run at all (not found) or does not finish in time; the backends turn that
- * into SlurmError / SlurmQueryError. Injected so tests can script answers.
+ * Runs one scheduler command under a timeout and resolves to how it ended —
+ * the one result shape of a finished process (`SpawnResult`), timeouts
+ * included (`timedOut`). Rejects only when the command cannot run at all
+ * (not found). Injected so tests can script answers.
  */
-export type Runner = (argv: readonly string[], timeoutMs: number) => Promise<CommandResult>;
-
-/** A command that did not finish within its timeout. */
-export class CommandTimeoutError extends Error {
-  override name = "CommandTimeoutError";
-}
+export type Runner = (argv: readonly string[], timeoutMs: number) => Promise<SpawnResult>;
 
 /**
  * A runner over the runtime's spawn, stdout and stderr apart, in a clean
@@ -27,21 +16,18 @@ export class CommandTimeoutError extends Error {
 export function makeSubprocessRunner(
   env: () => Readonly<Record<string, string | undefined>> = () => process.env,
 ): Runner {
-  return async (argv, timeoutMs) => {
-    const r = await spawn({
-      argv,
-      env: schedulerEnv(env()),
-      timeoutMs,
-      graceMs: 1000,
-      drainMs: 2000,
-      output: "separate",
-    });
-    if (r.timedOut) {
-      throw new CommandTimeoutError(`${argv[0]} did not finish within ${Math.round(timeoutMs / 1000)} s`);
-    }
-    return { exitCode: r.exitCode ?? 128, stdout: r.stdout, stderr: r.stderr };
-  };
+  return (argv, timeoutMs) =>
+    spawn({ argv, env: schedulerEnv(env()), timeoutMs, graceMs: 1000, drainMs: 2000, output: "separate" });
 }
 
 /** The real runner, over this process's environment. */
 export const subprocessRunner: Runner = makeSubprocessRunner();
+
+/** Why a finished scheduler command failed, for a message: its timeout, exit code and stderr. */
+export function failureOf(r: SpawnResult, timeoutMs: number): string {
+  if (r.timedOut) {
+    return `did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`;
+  }
+  const how = r.exitCode === null ? `was killed by ${r.signal ?? "a signal"}` : `failed (${r.exitCode})`;
+  return `${how}: ${r.stderr.trim()}`;
+}

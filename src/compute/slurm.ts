@@ -3,7 +3,8 @@ import { assertJobId, type Compute, type LiveJob } from "./compute.ts";
 import { parseElapsed } from "./elapsed.ts";
 import { SlurmError, SlurmQueryError } from "./errors.ts";
 import { type JobSpec, toArgv } from "./job_spec.ts";
-import { type CommandResult, type Runner, subprocessRunner } from "./runner.ts";
+import type { SpawnResult } from "../runtime/spawn_types.ts";
+import { failureOf, type Runner, subprocessRunner } from "./runner.ts";
 import { GONE } from "./states.ts";
 import { ACTIVE_JOBS_FORMAT, firstLine, parseActiveJobs, parseSbatchId, parseStates } from "./slurm_parse.ts";
 
@@ -29,14 +30,14 @@ export class SlurmCompute implements Compute {
 
   /** Submits; the job id. SlurmError when sbatch fails or prints no id. */
   async submit(spec: JobSpec): Promise<string> {
-    let result: CommandResult;
+    let result: SpawnResult;
     try {
       result = await this.#runner(toArgv(spec), this.#timeoutMs);
     } catch (err) {
       throw new SlurmError(`sbatch did not run: ${(err as Error).message}`, { cause: err });
     }
-    if (result.exitCode !== 0) {
-      throw new SlurmError(`sbatch failed (${result.exitCode}): ${result.stderr.trim()}`);
+    if (result.exitCode !== 0 || result.timedOut) {
+      throw new SlurmError(`sbatch ${failureOf(result, this.#timeoutMs)}`);
     }
     const jobId = parseSbatchId(result.stdout);
     if (jobId === null) {
@@ -115,21 +116,21 @@ export class SlurmCompute implements Compute {
     assertJobId(jobId);
     try {
       const result = await this.#runner(["scancel", jobId], this.#timeoutMs);
-      if (result.exitCode !== 0) log.warn(`scancel ${jobId}: ${result.stderr.trim()}`);
+      if (result.exitCode !== 0 || result.timedOut) log.warn(`scancel ${jobId} ${failureOf(result, this.#timeoutMs)}`);
     } catch (err) {
       log.warn(`scancel ${jobId} did not run: ${(err as Error).message}`);
     }
   }
 
   async #query(argv: string[]): Promise<string> {
-    let result: CommandResult;
+    let result: SpawnResult;
     try {
       result = await this.#runner(argv, this.#timeoutMs);
     } catch (err) {
       throw new SlurmQueryError(`${argv[0]} did not run: ${(err as Error).message}`, { cause: err });
     }
-    if (result.exitCode !== 0) {
-      throw new SlurmQueryError(`${argv[0]} failed (${result.exitCode}): ${result.stderr.trim()}`);
+    if (result.exitCode !== 0 || result.timedOut) {
+      throw new SlurmQueryError(`${argv[0]} ${failureOf(result, this.#timeoutMs)}`);
     }
     return result.stdout;
   }

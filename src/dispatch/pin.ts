@@ -1,17 +1,10 @@
 import { realpathSync } from "node:fs";
 import process from "node:process";
 import { BadInputError } from "../errors.ts";
-import { spawn } from "../runtime/spawn.ts";
+import { spawn, type SpawnResult } from "../runtime/spawn.ts";
 
-/** What a git command printed and how it ended. */
-export interface GitResult {
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs one git argv; injected so tests can script answers. */
-export type GitRun = (argv: readonly string[]) => Promise<GitResult>;
+/** Runs one git argv to its end (`timedOut` when it did not finish); injected so tests can script answers. */
+export type GitRun = (argv: readonly string[]) => Promise<SpawnResult>;
 
 /**
  * Variables that point git at a different repository, index or ref namespace
@@ -33,8 +26,7 @@ export const gitRun: GitRun = async (argv) => {
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !REDIRECTING.includes(k)) env[k] = v;
   }
-  const r = await spawn({ argv, env, output: "separate", timeoutMs: 120_000 });
-  return { exitCode: r.timedOut ? null : r.exitCode, stdout: r.stdout, stderr: r.stderr };
+  return await spawn({ argv, env, output: "separate", timeoutMs: 120_000 });
 };
 
 /** A ref that names no commit, or a repository git cannot pin in: the user's to fix (exit 2). */
@@ -65,7 +57,7 @@ export async function pinSha(repoRoot: string, sha: string, run: GitRun = gitRun
   }
   const ref = dispatchRef(sha);
   const r = await run(["git", "-C", repoRoot, "update-ref", ref, sha]);
-  if (r.exitCode !== 0) {
+  if (r.exitCode !== 0 || r.timedOut) {
     throw new GitError(
       `Cannot pin ${JSON.stringify(sha)} as ${JSON.stringify(ref)} in ${JSON.stringify(repoRoot)}: ${detail(r)}`,
     );
@@ -84,20 +76,21 @@ export async function resolveRef(repoRoot: string, ref: string, run: GitRun = gi
   }
   const r = await run(["git", "-C", repoRoot, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   const sha = r.stdout.trim();
-  if (r.exitCode !== 0 || !FULL_SHA.test(sha)) {
+  if (r.exitCode !== 0 || r.timedOut || !FULL_SHA.test(sha)) {
     // --quiet: a ref that names no commit fails without a word
-    const why = r.exitCode === 0
+    const why = r.timedOut || r.exitCode === null || r.stderr.trim() !== ""
+      ? detail(r)
+      : r.exitCode === 0
       ? `git printed ${JSON.stringify(sha)}`
-      : r.exitCode !== null && r.stderr.trim() === ""
-      ? "no such commit"
-      : detail(r);
+      : "no such commit";
     throw new GitError(`Cannot resolve ${JSON.stringify(ref)} to a commit in ${JSON.stringify(repoRoot)}: ${why}`);
   }
   return sha;
 }
 
-function detail(r: GitResult): string {
-  if (r.exitCode === null) return "git did not finish in time";
+function detail(r: SpawnResult): string {
+  if (r.timedOut) return "git did not finish in time";
+  if (r.exitCode === null) return `git was killed by ${r.signal ?? "a signal"}`;
   return r.stderr.trim() || `git exited with code ${r.exitCode}`;
 }
 

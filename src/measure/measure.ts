@@ -49,10 +49,6 @@ export interface SiblingSpec {
   /** The drawn seed; 0 is the "no seed recorded" sentinel and injects nothing. */
   readonly seed: number;
   readonly gpus: number;
-  /** Which way is better for this sibling (used by the decision, not the plan). */
-  readonly direction?: "maximize" | "minimize";
-  /** How much regression the suite gate tolerates (used by the decision). */
-  readonly tolerance?: number;
 }
 
 /**

@@ -26,8 +26,6 @@ export function planFromRecord(r: RunRecord): Measure[] {
       seedEnv: s.seedEnv,
       seed: r.seed,
       gpus: s.gpus,
-      direction: s.direction,
-      tolerance: s.tolerance,
     })),
   });
 }

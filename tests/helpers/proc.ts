@@ -1,3 +1,4 @@
+import type { SpawnResult } from "../../src/runtime/spawn_types.ts";
 import { readFileSync } from "node:fs";
 
 /** Whether a process is alive; a zombie counts as dead (it runs nothing). */
@@ -7,4 +8,9 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The result of a process that ran to `exitCode`: what scripted runners in tests answer. */
+export function exited(exitCode: number, stdout = "", stderr = "", argv: readonly string[] = []): SpawnResult {
+  return { argv, exitCode, signal: null, stdout, stderr, durationMs: 1, timedOut: false, drainAbandoned: false };
 }

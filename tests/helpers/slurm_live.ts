@@ -11,6 +11,7 @@ import path from "node:path";
 import { it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { spawn } from "../../src/runtime/spawn.ts";
+export { waitFor } from "./wait.ts";
 
 /** The command that runs the live suite, printed whenever it is skipped. */
 export const HOW_TO_RUN = "scripts/slurm-testbed up /tmp/tb && OUTERLOOP_SLURM_TESTBED=/tmp/tb deno task test";
@@ -85,28 +86,6 @@ export async function slurmCommand(argv: readonly string[]): Promise<string> {
   const r = await spawn({ argv, timeoutMs: 30_000, output: "separate" });
   if (r.exitCode !== 0) throw new Error(`${argv.join(" ")} failed (${r.exitCode}): ${r.stderr.trim()}`);
   return r.stdout;
-}
-
-/**
- * Polls `fn` until `pred` holds for its value, and returns that value. Slurm
- * is eventually consistent (sacct knows nothing for ~0.5 s after sbatch and
- * says PENDING for seconds after a start): wait for the condition, never sleep.
- */
-export async function waitFor<T>(
-  fn: () => Promise<T>,
-  pred: (value: T) => boolean,
-  timeoutMs: number,
-  intervalMs = 250,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (pred(value)) return value;
-    if (Date.now() > deadline) {
-      throw new Error(`Condition not met within ${timeoutMs} ms: last value ${JSON.stringify(value)}`);
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
 }
 
 const seen = { states: new Set<string>(), reasons: new Set<string>() };

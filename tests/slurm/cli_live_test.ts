@@ -42,7 +42,7 @@ async function submit(...flags: string[]): Promise<string> {
 
 liveIt("outerloop submit prints the id and status --json follows the job to COMPLETED", 90_000, async () => {
   const id = await submit("--command", "sleep 1");
-  const done = await waitFor(() => status(id), (s) => s.state === "COMPLETED", 30_000);
+  const done = await waitFor("COMPLETED", () => status(id), (s) => s.state === "COMPLETED", 30_000, 250);
   assert.equal(done.job_id, id);
   assert.equal(typeof done.elapsed_s, "number");
   assert.equal(done.pending_reason, null);
@@ -53,7 +53,7 @@ liveIt(
   90_000,
   async () => {
     const id = await submit("--command", "true", "--begin", "now+120");
-    const pending = await waitFor(() => status(id), (s) => s.pending_reason === "BeginTime", 20_000);
+    const pending = await waitFor("BeginTime", () => status(id), (s) => s.pending_reason === "BeginTime", 20_000, 250);
     assert.equal(pending.state, "PENDING");
     assert.equal(pending.partition, "cpu");
     const jobs = await cli("jobs", "--json");
@@ -67,7 +67,7 @@ liveIt(
     const cancel = await cli("cancel", id);
     assert.equal(cancel.exitCode, 0, cancel.stderr);
     assert.equal(cancel.stdout, `cancelled ${id}\n`);
-    const ended = await waitFor(() => status(id), (s) => s.state.startsWith("CANCELLED"), 20_000);
+    const ended = await waitFor("CANCELLED", () => status(id), (s) => s.state.startsWith("CANCELLED"), 20_000, 250);
     assert.equal(ended.state, "CANCELLED by 0");
   },
 );

@@ -48,7 +48,7 @@ async function submit(fields: Partial<JobSpec> & { readonly jobName: string }): 
 const state = async (id: string) => observeState(await compute.status(id));
 const reason = async (id: string) => observeReason(await compute.pendingReason(id));
 const untilState = (id: string, pred: (s: string) => boolean, timeoutMs = 30_000) =>
-  waitFor(() => state(id), pred, timeoutMs);
+  waitFor(`job ${id}'s state`, () => state(id), pred, timeoutMs, 250);
 const is = (want: string) => (s: string) => s === want;
 
 /** `scontrol show job` as key → value (values without spaces only). */
@@ -119,6 +119,7 @@ liveIt("status follows a command job to COMPLETED and elapsedSeconds reads its r
   const id = await submit({ jobName: `${TAG}-ok`, command: "sleep 3" });
   const seen: string[] = [];
   await waitFor(
+    `job ${id} to complete`,
     async () => {
       const s = await state(id);
       if (seen.at(-1) !== s) seen.push(s);
@@ -152,7 +153,7 @@ liveIt("a job on the gpu partition gets a GPU and jobPartition says gpu", 60_000
   assert.equal(await compute.jobPartition(id), "gpu");
   assert.equal((await showJob(id)).get("TresPerNode"), "gres:gpu:1");
   await untilState(id, is("RUNNING"));
-  await waitFor(async () => readFileSync(output, "utf8"), (t) => t.includes("\n"), 10_000);
+  await waitFor("the job's output", async () => readFileSync(output, "utf8"), (t) => t.includes("\n"), 10_000, 250);
   assert.equal(readFileSync(output, "utf8"), "gpus=0\n");
   await compute.cancel(id);
 });
@@ -161,7 +162,10 @@ liveIt("an afterany dependency on a running job pends as Dependency, then runs o
   const holder = await submit({ jobName: `${TAG}-holder`, command: "sleep 600" });
   await untilState(holder, is("RUNNING"));
   const dependent = await submit({ jobName: `${TAG}-dependent`, command: "true", dependency: `afterany:${holder}` });
-  assert.equal(await waitFor(() => reason(dependent), is("Dependency"), 15_000), "Dependency");
+  assert.equal(
+    await waitFor("the Dependency reason", () => reason(dependent), is("Dependency"), 15_000, 250),
+    "Dependency",
+  );
   assert.equal(await untilState(dependent, (s) => s !== GONE), "PENDING");
   await compute.cancel(holder);
   assert.equal(await untilState(dependent, is("COMPLETED")), "COMPLETED");
@@ -169,7 +173,7 @@ liveIt("an afterany dependency on a running job pends as Dependency, then runs o
 
 liveIt("a job with --begin=now+60 pends as BeginTime in the default partition", 60_000, async () => {
   const id = await submit({ jobName: `${TAG}-begin`, command: "true", begin: "now+60" });
-  assert.equal(await waitFor(() => reason(id), is("BeginTime"), 15_000), "BeginTime");
+  assert.equal(await waitFor("the BeginTime reason", () => reason(id), is("BeginTime"), 15_000, 250), "BeginTime");
   assert.equal(await compute.jobPartition(id), "cpu");
   await compute.cancel(id);
   assert.match(await untilState(id, (s) => s.startsWith("CANCELLED")), /^CANCELLED by 0$/);
@@ -198,13 +202,23 @@ liveIt("two live jobs with one name are both found by name, and statuses reads t
   assert.equal(names.filter((n) => n === name).length, 2, names.join(","));
   assert.ok([first, second].includes(await compute.jobIdForName(name)));
   assert.deepEqual((await compute.activeJobs()).get(name)?.map((j) => j.id).sort(), [first, second].sort());
-  const both = await waitFor(() => compute.statuses([first, second, NEVER_SUBMITTED]), (m) => m.size === 2, 15_000);
+  const both = await waitFor(
+    "sacct to know both jobs",
+    () => compute.statuses([first, second, NEVER_SUBMITTED]),
+    (m) => m.size === 2,
+    15_000,
+    250,
+  );
   for (const s of both.values()) observeState(s);
   assert.ok(!both.has(NEVER_SUBMITTED));
   await compute.cancel(first);
   await compute.cancel(second);
-  assert.equal(await waitFor(() => compute.jobIdForName(name), is(""), 15_000), "");
+  assert.equal(
+    await waitFor("the queue to forget the name", () => compute.jobIdForName(name), is(""), 15_000, 250),
+    "",
+  );
   const ended = await waitFor(
+    "both jobs to end CANCELLED",
     () => compute.statuses([first, second], new Date(Date.now() - 3_600_000)),
     (m) => [...m.values()].every((s) => s.startsWith("CANCELLED")) && m.size === 2,
     15_000,

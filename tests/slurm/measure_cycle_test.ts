@@ -102,6 +102,7 @@ liveIt("the measurer dispatches to Slurm, parks, and reads both results once the
   const again = await measurer.results(plan).then(() => null, (e: unknown) => e);
   if (again instanceof MeasurementPending && again.jobIds.length > 0) assert.deepEqual(again.jobIds, parked.jobIds);
   const values = await waitFor(
+    "both results",
     () => measurer.results(plan).catch((e: unknown) => (e instanceof MeasurementPending ? null : Promise.reject(e))),
     (v) => v !== null,
     90_000,
@@ -138,7 +139,7 @@ liveIt("measure parks with exit 75, the wake job resumes inside Slurm, and the d
   }
   assert.equal(s.wake.job_id, wake.job_id);
 
-  await waitFor(async () => existsSync(join(runDir, "decision.json")), Boolean, 150_000, 500);
+  await waitFor("decision.json", () => existsSync(join(runDir, "decision.json")), Boolean, 150_000, 500);
   const elapsed = Date.now() - started;
   process.stderr.write(`live-slurm cycle: measure -> decision.json in ${elapsed} ms\n`);
   const decision = JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8"));
@@ -165,10 +166,16 @@ liveIt("a cancelled eval job fails the run with exit 3 explaining the cancel", 1
   const candDir = readdirSync(runDir).find((f) => f.startsWith("eval-candidate-"))!;
   const candJob = readFileSync(join(runDir, candDir, "submitted"), "utf8").trim();
   const compute = new SlurmCompute();
-  await waitFor(() => compute.status(candJob), (s) => s === "RUNNING", 60_000);
+  await waitFor("RUNNING", () => compute.status(candJob), (s) => s === "RUNNING", 60_000, 250);
   await compute.cancel(candJob);
-  await waitFor(() => compute.status(candJob).then(observeState), (s) => s.startsWith("CANCELLED"), 60_000);
-  await waitFor(async () => existsSync(join(runDir, candDir, "exit-code")), Boolean, 30_000);
+  await waitFor(
+    "CANCELLED",
+    () => compute.status(candJob).then(observeState),
+    (s) => s.startsWith("CANCELLED"),
+    60_000,
+    250,
+  );
+  await waitFor("the exit code", () => existsSync(join(runDir, candDir, "exit-code")), Boolean, 30_000, 250);
   const resumed = await cli(binary, "resume", runDir);
   assert.equal(resumed.exitCode, 3, resumed.stderr);
   assert.match(resumed.stderr, /measure candidate was cancelled \(exit 143\)/);
@@ -196,6 +203,7 @@ liveIt(
     assert.match(during.stderr, /resume/);
     assert.equal(readFileSync(join(runDir, "run.json"), "utf8"), runJson);
     const final = await waitFor(
+      "a resume that does not park",
       async () => {
         const x = await cli(binary, "resume", runDir, "--json");
         return x.exitCode === 75 ? null : x;
