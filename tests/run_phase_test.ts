@@ -23,7 +23,8 @@ function record(runDir: string): RunRecord {
 }
 
 const newRun = () => {
-  const runDir = tempDir("phase-");
+  // a run dir beside its climb's shared baseline cache, both inside the test's own temp dir
+  const runDir = join(tempDir("phase-"), "run");
   return { runDir, rec: record(runDir) };
 };
 

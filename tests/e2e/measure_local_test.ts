@@ -99,8 +99,18 @@ describe("outerloop measure (compiled binary, local backend)", () => {
 
   it("shows a failed measure with why", async () => {
     const dir = runDir();
-    await measure(0, 3, dir);
+    const failed = await measure(0, 3, dir);
+    assert.equal(failed.exitCode, 3, failed.stderr);
     const r = await spawn({ argv: [binary, "show", dir, "--json"], env: { PATH: "/usr/bin:/bin", HOME: home } });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).measures[0], {
+      name: "baseline",
+      state: "done",
+      value: 10,
+      job_id: JSON.parse(r.stdout).measures[0].job_id,
+      reason: null,
+      why: null,
+    });
     const cand = JSON.parse(r.stdout).measures[1];
     assert.equal(cand.state, "failed");
     assert.match(cand.why, /exited with code 1/);
@@ -112,7 +122,11 @@ describe("outerloop measure (compiled binary, local backend)", () => {
     assert.equal(r.exitCode, 10, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.verdict, "reject");
-    assert.ok(out.reasons.length >= 1);
+    assert.deepEqual(out.values, { baseline: 10, candidate: 9 });
+    assert.deepEqual(out.deltas, { candidate: -1 });
+    assert.deepEqual(out.reasons, [
+      "The candidate did not improve on the baseline: score 10 -> 9, delta -1, higher is better.",
+    ]);
   });
 
   it("fails a crashing candidate with exit 3, showing the tail of its output", async () => {

@@ -187,7 +187,9 @@ liveIt(
   180_000,
   async () => {
     const binary = await ensureBinary();
-    const { repo, shas } = await makeRepo([bench("10", "3"), bench("9", "3")]);
+    // jobs long enough to still be running while slurmctld is down: a result already on disk
+    // would (rightly) be read and decided on, which is not what this test is about
+    const { repo, shas } = await makeRepo([bench("10", "20"), bench("9", "20")]);
     const runDir = join(tempDir("live-outage-"), "outage");
     const r = await measure(binary, repo, shas[0]!, shas[1]!, runDir);
     assert.equal(r.exitCode, 75, r.stderr);
