@@ -40,6 +40,9 @@ describe("loadContract() defaults", () => {
       baseline: "measure",
       minEffect: 0,
       siblings: [],
+      repeats: 1,
+      maxRepeats: 1,
+      confidence: 0.95,
     });
   });
 
