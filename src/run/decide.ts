@@ -60,7 +60,7 @@ export interface SiblingEstimate extends Estimate {
 
 /** A verdict with the numbers behind it and the reasons, for people and for the decision file (its stored keys). */
 export interface Decision {
-  /** The verdict; provisional (always inconclusive) while a `PairedDecision`'s `next.kind` is "more". */
+  /** The verdict; provisional (always inconclusive) while a `LookDecision`'s `next.kind` is "more". */
   readonly verdict: Verdict;
   /** Every measure's value by measure name: pair 1 as `baseline`, `candidate`, `sib-<name>-base`, …, pair i ≥ 2 as `baseline#i`, … (see `pairMeasureName`). */
   readonly values: Readonly<Record<string, number>>;
@@ -71,11 +71,11 @@ export interface Decision {
 }
 
 /**
- * What `decide` returns: the stored `Decision` plus the statistics of the
- * look and whether it is final — a caller measures `next.pairs` more pairs
- * and decides again while `next.kind` is "more".
+ * What `decideLook` returns: the stored `Decision` plus the statistics of
+ * the look and whether it is final — a caller measures `next.pairs` more
+ * pairs and decides again while `next.kind` is "more".
  */
-export interface PairedDecision extends Decision {
+export interface LookDecision extends Decision {
   /** "final": the verdict stands. "more": measure `pairs` more pairs and decide again. */
   readonly next: { readonly kind: "final" } | { readonly kind: "more"; readonly pairs: number };
   /** Why this look ended as it did. */
@@ -278,7 +278,7 @@ function estimate(iv: PairedInterval, method: string): Estimate {
  * is exactly the single-pair rule, with the same sentences: a sibling below
  * −tolerance rejects; Δ > min_effect accepts; Δ ≤ 0 rejects; else inconclusive.
  */
-export function decide(contract: Contract, values: PairedValues, options: DecideOptions = {}): PairedDecision {
+export function decideLook(contract: Contract, values: PairedValues, options: DecideOptions = {}): LookDecision {
   const rho = options.spendingPower ?? SPENDING_POWER;
   const futilityPower = options.futilityPower ?? FUTILITY_POWER;
   const design = sequentialDesign(contract.repeats, contract.maxRepeats, contract.confidence, rho);
@@ -349,4 +349,15 @@ export function decide(contract: Contract, values: PairedValues, options: Decide
     benchmark: estimate(bench, method),
     siblings,
   };
+}
+
+/**
+ * `decideLook`'s verdict, values, deltas and reasons only: the keys
+ * decision.json stores, for callers that spread the decision into a
+ * `DecisionRecord`. A caller of a sequential design needs `decideLook`, whose
+ * `next` says whether the verdict is final.
+ */
+export function decide(contract: Contract, values: PairedValues, options: DecideOptions = {}): Decision {
+  const { verdict, values: v, deltas, reasons } = decideLook(contract, values, options);
+  return { verdict, values: v, deltas, reasons };
 }
