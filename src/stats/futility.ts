@@ -24,7 +24,12 @@ import { tQuantile } from "./student_t.ts";
  * approximation; it only steers effort, the guarantee does not rest on it.
  */
 
-/** Stop for futility when the conditional power is below this (see bench/verdict_simulation.json). */
+/**
+ * Stop for futility when the conditional power is below this. In the
+ * simulation (bench/verdict_simulation.json) any threshold from 0.05 to 0.3
+ * cuts the pairs of a no-effect climb from ~12 to ~4.3; above 0.1 the power
+ * lost under heavy-tailed noise takes the accept rate at effect 5 under 90%.
+ */
 export const FUTILITY_POWER = 0.1;
 
 /**
