@@ -92,7 +92,8 @@ export interface Calibration {
  * climb should find 80% of the time; by default one sd of a pair's
  * difference (what a single pair cannot tell from noise). The suggestion:
  * - max_repeats: the fewest pairs whose last look (in a three-look design)
- *   finds `target` with 80% power, at most 100;
+ *   alone finds `target` with 80% power, at most 100 — conservative, since
+ *   the earlier looks only add accepts (futility aside);
  * - repeats: ⌈max_repeats / 3⌉, three looks (the simulation's anchor 4/12
  *   shows that this uses far fewer pairs on average than a fixed design);
  * - min_effect: the A/A interval's upper bound (rounded up, never below 0):
