@@ -105,6 +105,16 @@ function percent(level: number): string {
   return `${Number((level * 100).toPrecision(4))}%`;
 }
 
+/** An estimate for a sentence: 4 significant digits (the decision's estimates keep every digit). */
+function formatStat(x: number): string {
+  return String(Number(x.toPrecision(4)));
+}
+
+/** A chance for a sentence: "37.2%", "under 0.1%". */
+function chance(p: number): string {
+  return p < 0.001 ? "under 0.1%" : `${Number((p * 100).toFixed(1))}%`;
+}
+
 /**
  * The measure name of `name` in pair `pair`: the name itself for pair 1 (so
  * a one-pair run is named as it always was), `<name>#<pair>` after it —
@@ -149,7 +159,7 @@ function pairFacts(s: Side): string {
 
 /** Several-pair facts: `acc mean improvement 0.42 over 8 pairs (98.33% CI 0.31 to 0.53), higher is better`. */
 function meanFacts(s: Side, i: PairedInterval): string {
-  const f = formatNumber;
+  const f = formatStat;
   const better = s.direction === "maximize" ? "higher" : "lower";
   return `${s.metric} mean improvement ${f(i.mean)} over ${i.n} pairs ` +
     `(${percent(i.level)} CI ${f(i.lower)} to ${f(i.upper)}), ${better} is better`;
@@ -160,8 +170,11 @@ function methodOf(design: Design, look: Look, rho: number): string {
   if (look.n === 1 && !design.sequential) return "single pair, no interval";
   if (!design.sequential) return "paired Student t interval";
   const alpha = formatNumber(1 - design.confidence);
-  return `group-sequential paired Student t, look ${look.index} of ${design.looks.length}, ` +
-    `alpha ${alpha} spent as (n/${design.maxRepeats})^${rho} (${percent(design.confidence)} over all looks)`;
+  const split = rho === 1
+    ? "split over the looks in proportion to their pairs"
+    : `spent as (n/${design.maxRepeats})^${rho}`;
+  return `group-sequential paired Student t, look ${look.index} of ${design.looks.length}, alpha ${alpha} ${split} ` +
+    `(${percent(design.confidence)} confidence over all looks together)`;
 }
 
 /** Everything the sentences draw on. */
@@ -219,19 +232,20 @@ function pairedReason(kind: LookKind, next: number, x: Facts, regressed: string[
       return `The candidate did not improve on the baseline (the interval reaches no higher than 0): ${facts}; ` +
         `${x.method}.`;
     case "sibling-unsure": {
-      const why = `the candidate improved above min_effect ${m} (${facts}), ` +
-        `but ${siblingList(unsure)} may have regressed beyond tolerance; ${x.method}.`;
+      const why = `${siblingList(unsure)} may have regressed beyond tolerance, though the benchmark clears ` +
+        `min_effect ${m}: ${facts}; ${x.method}.`;
       return next > 0 ? `${more}: ${why}` : `Inconclusive after ${n} pairs${atMost}: ${why}`;
     }
     case "futile": {
       const last = finalLook(x.design);
       const cp = conditionalPower(x.bench, last.n, last.level!, x.contract.minEffect);
       return `Stopped early for futility after ${n} of up to ${last.n} pairs, inconclusive: ${facts}; ` +
-        `were the true improvement ${formatNumber(x.bench.mean)}, the last look would clear min_effect ${m} ` +
-        `with a chance of ${percent(cp)}, below ${percent(x.futilityPower)}; ${x.method}.`;
+        `were the true improvement ${formatStat(x.bench.mean)}, the last look would clear min_effect ${m} ` +
+        `with a chance ${chance(cp)}, below the futility threshold ${percent(x.futilityPower)}; ${x.method}.`;
     }
     default: {
-      const why = `the interval neither clears min_effect ${m} nor rules out an improvement: ${facts}; ${x.method}.`;
+      const why =
+        `the interval lies neither wholly above min_effect ${m} nor wholly at or below 0: ${facts}; ${x.method}.`;
       return next > 0 ? `${more}: ${why}` : `Inconclusive after ${n} pairs${atMost}: ${why}`;
     }
   }
