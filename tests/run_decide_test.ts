@@ -281,8 +281,8 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     assert.equal(
       d.reasons[0],
       "Stopped early for futility after 4 of up to 12 pairs, inconclusive: acc mean improvement 0.125 over 4 pairs " +
-        "(98.33% CI -1.949 to 2.199), higher is better; were the true improvement 0.125, the last look would clear " +
-        `min_effect 1 with a chance under 0.1%, below the futility threshold 10%; ${METHOD}.`,
+        "(98.33% CI -1.949 to 2.199), higher is better; predicted from these pairs, the last look would clear " +
+        `min_effect 1 with a chance of 1%, below the futility threshold 20%; ${METHOD}.`,
     );
   });
 

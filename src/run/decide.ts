@@ -1,5 +1,5 @@
 import type { Contract } from "./contract.ts";
-import { conditionalPower, FUTILITY_POWER, isFutile } from "../stats/futility.ts";
+import { FUTILITY_POWER, isFutile, predictivePower } from "../stats/futility.ts";
 import {
   benchmarkCall,
   judgeLook,
@@ -110,9 +110,9 @@ function formatStat(x: number): string {
   return String(Number(x.toPrecision(4)));
 }
 
-/** A chance for a sentence: "37.2%", "under 0.1%". */
+/** A chance for a sentence: "37.2%", "less than 0.1%". */
 function chance(p: number): string {
-  return p < 0.001 ? "under 0.1%" : `${Number((p * 100).toFixed(1))}%`;
+  return p < 0.001 ? "less than 0.1%" : `${Number((p * 100).toFixed(1))}%`;
 }
 
 /**
@@ -238,10 +238,10 @@ function pairedReason(kind: LookKind, next: number, x: Facts, regressed: string[
     }
     case "futile": {
       const last = finalLook(x.design);
-      const cp = conditionalPower(x.bench, last.n, last.level!, x.contract.minEffect);
+      const pp = predictivePower(x.bench, last.n, last.level!, x.contract.minEffect);
       return `Stopped early for futility after ${n} of up to ${last.n} pairs, inconclusive: ${facts}; ` +
-        `were the true improvement ${formatStat(x.bench.mean)}, the last look would clear min_effect ${m} ` +
-        `with a chance ${chance(cp)}, below the futility threshold ${percent(x.futilityPower)}; ${x.method}.`;
+        `predicted from these pairs, the last look would clear min_effect ${m} with a chance of ${chance(pp)}, ` +
+        `below the futility threshold ${percent(x.futilityPower)}; ${x.method}.`;
     }
     default: {
       const why =
