@@ -9,11 +9,12 @@
  * per-run noise (sd 2: normal, Student t with 3 df, or Laplace, each scaled
  * to sd 2). min_effect 1; effects 0 (false accepts), 1 = min_effect (the
  * worst case of the guarantee) and 5 (power). Scenarios vary the direction
- * (minimize: the candidate's value goes down), the scale (everything ×1000)
- * and the noise shape. Climb j of a scenario and effect draws from its own
- * seeded stream, the same for every rule (common random numbers), so rules
- * are compared on identical noise, and the ×1000 and minimize scenarios see
- * the anchor's noise exactly: a sound rule gives them the anchor's figures.
+ * (minimize: the mirror image, values going down where the anchor's go up),
+ * the scale (everything ×1000) and the noise shape. Climb j of a scenario
+ * and effect draws from its own seeded stream, the same for every rule
+ * (common random numbers), so rules are compared on identical noise, and the
+ * minimize and ×1000 scenarios replay the anchor's noise exactly: a rule that
+ * does not care about direction and scale gives them the anchor's figures.
  *
  * Writes bench/verdict_simulation.json and prints a table.
  * Usage: deno run -A scripts/simulate_verdict.ts [--climbs N]   (default 4000)
@@ -155,8 +156,8 @@ function climb(rule: Rule, contract: Contract, s: Scenario, effect: number, j: n
   for (;;) {
     for (let k = 0; k < batch; k++) {
       const shared = 100 + 20 * normal(u);
-      baseline.push(s.scale * (shared + NOISE[s.noise](u)));
-      candidate.push(s.scale * (shared + sign * effect + NOISE[s.noise](u)));
+      baseline.push(s.scale * (shared + sign * NOISE[s.noise](u)));
+      candidate.push(s.scale * (shared + sign * (effect + NOISE[s.noise](u))));
     }
     const d = decideLook(contract, { baseline, candidate }, rule.options);
     if (d.next.kind === "final") return { verdict: d.verdict, pairs: baseline.length };
@@ -276,6 +277,19 @@ const curve = [TODAY, EQUAL_SPLIT, DEFAULTS].map((r) => ({
 }));
 const seconds = Math.round((performance.now() - started) / 100) / 10;
 
+/** A row's figures with the file's snake_case keys. */
+function figures(r: Omit<Row, "rule" | "scenario">) {
+  return {
+    false_accept: r.falseAccept,
+    accept_at_min_effect: r.acceptAtMinEffect,
+    accept_at_effect: r.acceptAtEffect,
+    pairs_no_effect: r.pairsNoEffect,
+    pairs_with_effect: r.pairsWithEffect,
+  };
+}
+const anchorRow = (rule: Rule) => scenarios.find((r) => r.rule === rule.label && r.scenario === ANCHOR.label)!;
+const everyDefault = [...scenarios.filter((r) => r.rule === DEFAULTS.label), ...designs];
+
 const result = {
   command: "deno run -A scripts/simulate_verdict.ts",
   seed: SEED,
@@ -300,17 +314,26 @@ const result = {
     "pairs with effect) / accept rate at the effect, each the worst over the noise shapes",
   chosen: { spending_power: best.rho, futility_power: best.gamma, cost: best.cost, matches_code_defaults: matches },
   code_defaults: { spending_power: SPENDING_POWER, futility_power: FUTILITY_POWER },
+  summary_anchor: {
+    today_repeats_1: figures(anchorRow(TODAY)),
+    defaults_4_12: figures(anchorRow(DEFAULTS)),
+    equal_split_no_futility_4_12: figures(anchorRow(EQUAL_SPLIT)),
+    fixed_12: figures(anchorRow(FIXED)),
+    worst_false_accept_at_min_effect_with_defaults: Math.max(...everyDefault.map((r) => r.acceptAtMinEffect)),
+  },
   grid: grid.map((g) => ({
     spending_power: g.rho,
     futility_power: g.gamma,
     meets_goals: g.ok,
     cost: g.cost,
-    ...g.worst,
+    worst_over_noise_shapes: figures(g.worst),
   })),
-  scenarios,
-  designs_anchor: designs,
-  accept_curve_anchor: curve,
-  seconds,
+  scenarios: scenarios.map((r) => ({ scenario: r.scenario, rule: r.rule, ...figures(r) })),
+  designs_anchor: designs.map((r) => ({ rule: r.rule, ...figures(r) })),
+  accept_curve_anchor: curve.map((c) => ({
+    rule: c.rule,
+    points: c.points.map((p) => ({ effect: p.effect, accept: p.accept, mean_pairs: p.meanPairs })),
+  })),
 };
 writeFileSync(
   join(import.meta.dirname!, "..", "bench", "verdict_simulation.json"),
@@ -336,19 +359,19 @@ console.log(
     (matches ? " (= the code's defaults)" : ` — DIFFERS from the code's defaults rho ${SPENDING_POWER}, ` +
       `futility ${FUTILITY_POWER}`),
 );
-console.log("\nscenario                   rule                             FA@0  FA@min  acc@5  pairs@0 pairs@5");
+console.log("\nscenario                   rule                               FA@0  FA@min  acc@5  pairs@0 pairs@5");
 for (const r of scenarios) {
   console.log(
-    `${r.scenario.padEnd(26)} ${r.rule.padEnd(30)} ${pct(r.falseAccept)} ${pct(r.acceptAtMinEffect)}` +
+    `${r.scenario.padEnd(26)} ${r.rule.padEnd(32)} ${pct(r.falseAccept)} ${pct(r.acceptAtMinEffect)}` +
       `${pct(r.acceptAtEffect)} ${num(r.pairsNoEffect)}  ${num(r.pairsWithEffect)}`,
   );
 }
 console.log("\nother designs, defaults (anchor)");
 for (const r of designs) {
   console.log(
-    `${"".padEnd(26)} ${r.rule.padEnd(30)} ${pct(r.falseAccept)} ${pct(r.acceptAtMinEffect)}` +
+    `${"".padEnd(26)} ${r.rule.padEnd(32)} ${pct(r.falseAccept)} ${pct(r.acceptAtMinEffect)}` +
       `${pct(r.acceptAtEffect)} ${num(r.pairsNoEffect)}  ${num(r.pairsWithEffect)}`,
   );
 }
 console.log(`\naccept rate by true effect (anchor): ${CURVE_EFFECTS.join(" / ")}`);
-for (const c of curve) console.log(`  ${c.rule.padEnd(30)} ${c.points.map((p) => pct(p.accept).trim()).join(" / ")}`);
+for (const c of curve) console.log(`  ${c.rule.padEnd(32)} ${c.points.map((p) => pct(p.accept).trim()).join(" / ")}`);
