@@ -26,7 +26,10 @@ import {
  * measured values, so the same numbers give the same verdict on every run and
  * in tests. The statistics live in src/stats/ (interval: paired.ts; looks and
  * levels: sequential.ts; early stop: futility.ts; the rule: look_rule.ts);
- * this file reads the values and writes the sentences.
+ * this file reads the values and writes the sentences. It runs past the
+ * house's 150 lines because it words seven outcomes in two registers: the
+ * single pair's sentences, kept word for word because runs and tests rely on
+ * them, and the interval's.
  */
 
 export type { Verdict } from "../stats/look_rule.ts";
@@ -88,7 +91,7 @@ export interface LookDecision extends Decision {
 export interface DecideOptions {
   /** ρ of the α-spending function α·(n/max_repeats)^ρ; default `SPENDING_POWER`. */
   readonly spendingPower?: number;
-  /** Stop for futility below this conditional power (0: never); default `FUTILITY_POWER`. */
+  /** Stop for futility below this predictive power (0: never); default `FUTILITY_POWER`. */
   readonly futilityPower?: number;
 }
 
@@ -118,8 +121,9 @@ function chance(p: number): string {
 /**
  * The measure name of `name` in pair `pair`: the name itself for pair 1 (so
  * a one-pair run is named as it always was), `<name>#<pair>` after it —
- * `baseline#2`, `sib-lat-cand#3` — readable, and distinct from every pair-1
- * name, which never contains "#" after its `-base`/`-cand` suffix.
+ * `baseline#2`, `sib-lat-cand#3`. Readable, and never ambiguous: a pair-1
+ * name ends in `baseline`, `candidate`, `-base` or `-cand`, a later pair's in
+ * `#<digits>`, and removing that suffix gives back the pair-1 name.
  */
 export function pairMeasureName(name: string, pair: number): string {
   return pair === 1 ? name : `${name}#${pair}`;

@@ -16,7 +16,8 @@
  * a smaller one spends more early. The simulation (scripts/simulate_verdict.ts,
  * bench/verdict_simulation.json) found ρ = 1 the cheapest in pairs per real
  * improvement found among the variants that keep 90% power at every noise
- * shape: ρ = 2 and 3 accept later, ρ = 0.5 loses power at the last look.
+ * shape: ρ = 2 accepts later (more pairs when there is an effect), ρ = 0.5 loses
+ * power at the last look.
  */
 
 /** The exponent ρ of the spending function α·(n/max_repeats)^ρ: 1, α in proportion to the pairs. */
