@@ -40,6 +40,9 @@ describe("loadContract() defaults", () => {
       baseline: "measure",
       minEffect: 0,
       siblings: [],
+      repeats: 1,
+      maxRepeats: 1,
+      confidence: 0.95,
     });
   });
 
@@ -82,6 +85,41 @@ describe("loadContract() defaults", () => {
       "siblings",
     ]);
     assert.deepEqual(parseContract(JSON.parse(JSON.stringify(json)), "x"), c);
+  });
+});
+
+describe("loadContract() paired repeats", () => {
+  it("keeps repeats, max_repeats and confidence when given", () => {
+    const c = loadContract(contractFile({ ...MINIMAL, repeats: 4, max_repeats: 12, confidence: 0.99 }));
+    assert.deepEqual([c.repeats, c.maxRepeats, c.confidence], [4, 12, 0.99]);
+  });
+
+  it("defaults max_repeats to repeats: a fixed number of pairs", () => {
+    const c = loadContract(contractFile({ ...MINIMAL, repeats: 5 }));
+    assert.deepEqual([c.repeats, c.maxRepeats, c.confidence], [5, 5, 0.95]);
+  });
+
+  it("contractToJson() writes them only when they differ from their defaults, so old run records stay byte-identical", () => {
+    const plain = parseContract(MINIMAL, "x");
+    assert.equal(
+      JSON.stringify(contractToJson(plain)),
+      '{"name":"bench","command":"python eval.py","metric":"acc","direction":"maximize","seed_env":"","gpus":0,' +
+        '"eval_minutes":60,"baseline":"measure","min_effect":0,"siblings":[]}',
+    );
+    // explicit defaults are the same contract, so they write the same bytes
+    const explicit = parseContract({ ...MINIMAL, repeats: 1, max_repeats: 1, confidence: 0.95 }, "x");
+    assert.equal(JSON.stringify(contractToJson(explicit)), JSON.stringify(contractToJson(plain)));
+    const fixed = contractToJson(parseContract({ ...MINIMAL, repeats: 3, max_repeats: 3 }, "x"));
+    assert.deepEqual([fixed.repeats, fixed.max_repeats, fixed.confidence], [3, undefined, undefined]);
+    const seq = contractToJson(parseContract({ ...MINIMAL, max_repeats: 6, confidence: 0.9 }, "x"));
+    assert.deepEqual([seq.repeats, seq.max_repeats, seq.confidence], [undefined, 6, 0.9]);
+  });
+
+  it("round-trips every combination through contractToJson() and back", () => {
+    for (const extra of [{}, { repeats: 3 }, { repeats: 4, max_repeats: 12 }, { max_repeats: 5, confidence: 0.9 }]) {
+      const c = parseContract({ ...MINIMAL, ...extra }, "x");
+      assert.deepEqual(parseContract(JSON.parse(JSON.stringify(contractToJson(c))), "x"), c);
+    }
   });
 });
 
@@ -140,6 +178,19 @@ describe("loadContract() refuses a bad field, naming the file and the field's pa
       "siblings[0].tolerance",
       />= 0/,
     ],
+    ["zero repeats", { ...MINIMAL, repeats: 0 }, "repeats", /expected a whole number >= 1/],
+    ["fractional repeats", { ...MINIMAL, repeats: 2.5 }, "repeats", /expected a whole number/],
+    ["a string repeats", { ...MINIMAL, repeats: "3" }, "repeats", /expected number, received string/],
+    ["zero max_repeats", { ...MINIMAL, max_repeats: 0 }, "max_repeats", /expected a whole number >= 1/],
+    [
+      "max_repeats below repeats",
+      { ...MINIMAL, repeats: 4, max_repeats: 3 },
+      "max_repeats",
+      /expected a whole number >= repeats \(4\)/,
+    ],
+    ["a confidence of 0.5", { ...MINIMAL, confidence: 0.5 }, "confidence", /expected a number above 0.5 and below 1/],
+    ["a confidence of 1", { ...MINIMAL, confidence: 1 }, "confidence", /above 0.5 and below 1/],
+    ["a percentage confidence", { ...MINIMAL, confidence: 95 }, "confidence", /above 0.5 and below 1/],
     [
       "a sibling listed twice",
       { ...MINIMAL, siblings: [SIB, SIB] },

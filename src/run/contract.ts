@@ -21,6 +21,11 @@ function nameField(kind: NameKind) {
   });
 }
 
+/** Paired repeats default to one pair: exactly the single-pair verdict of a contract that does not ask for more. */
+export const DEFAULT_REPEATS = 1;
+/** The default confidence of the verdict's intervals. */
+export const DEFAULT_CONFIDENCE = 0.95;
+
 const nonEmpty = () => z.string().min(1, { error: "expected a non-empty string" });
 const direction = z.enum(["maximize", "minimize"]).default("maximize");
 const count = (min: number, fallback: number) =>
@@ -79,9 +84,27 @@ export const contractSchema = strict({
       seen.add(sib.name);
     });
   }),
+  repeats: count(1, DEFAULT_REPEATS),
+  // its default is `repeats`, which a field default cannot see: filled in by contractFromJson
+  max_repeats: z.number().int({ error: "expected a whole number" }).min(1, { error: "expected a whole number >= 1" })
+    .optional(),
+  confidence: z.number().gt(0.5, { error: "expected a number above 0.5 and below 1" })
+    .lt(1, { error: "expected a number above 0.5 and below 1" }).default(DEFAULT_CONFIDENCE),
+}).superRefine((c, ctx) => {
+  // only between two valid counts: a bad one already has its own message
+  const valid = (n: number | undefined) => Number.isInteger(n) && n! >= 1;
+  if (valid(c.max_repeats) && valid(c.repeats) && c.max_repeats! < c.repeats) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["max_repeats"],
+      message:
+        `expected a whole number >= repeats (${c.repeats}); max_repeats caps the pairs, so it cannot be below them`,
+      input: c.max_repeats,
+    });
+  }
 });
 
-/** The contract in its on-disk (snake_case) form, defaults filled in. */
+/** The contract in its on-disk (snake_case) form, defaults filled in (max_repeats may be absent: = repeats). */
 export type ContractJson = z.output<typeof contractSchema>;
 
 /** One suite sibling: measured on base and candidate, must not regress past `tolerance`. */
@@ -113,6 +136,12 @@ export interface Contract {
   /** The improvement the candidate must exceed to be accepted; at or below it, inconclusive. */
   readonly minEffect: number;
   readonly siblings: readonly SiblingContract[];
+  /** Pairs (baseline + candidate on one seed) per batch; the verdict is looked at after each batch. */
+  readonly repeats: number;
+  /** The most pairs a climb may use (≥ repeats); more than `repeats` makes the verdict sequential. */
+  readonly maxRepeats: number;
+  /** The confidence of the verdict: false accepts stay at or below 1 − confidence (0.5 < confidence < 1). */
+  readonly confidence: number;
 }
 
 /** A contract file that cannot be read or does not validate; bad input (exit 2). */
@@ -160,6 +189,9 @@ export function contractFromJson(c: ContractJson): Contract {
       direction: s.direction,
       tolerance: s.tolerance,
     })),
+    repeats: c.repeats,
+    maxRepeats: c.max_repeats ?? c.repeats,
+    confidence: c.confidence,
   };
 }
 
@@ -186,9 +218,15 @@ export function loadContract(path: string): Contract {
   return parseContract(json, path);
 }
 
-/** The contract back in its snake_case file form, every field explicit: what the run record freezes. */
-export function contractToJson(c: Contract): ContractJson {
-  return {
+/**
+ * The contract back in its snake_case file form: what the run record
+ * freezes. Every field explicit, except that repeats, max_repeats and
+ * confidence appear only when they differ from their defaults (1, repeats,
+ * 0.95), so the run record of a contract that does not use them is
+ * byte-identical to one written before they existed.
+ */
+export function contractToJson(c: Contract): z.input<typeof contractSchema> {
+  const json: z.input<typeof contractSchema> = {
     name: c.name,
     command: c.command,
     metric: c.metric,
@@ -208,4 +246,8 @@ export function contractToJson(c: Contract): ContractJson {
       tolerance: s.tolerance,
     })),
   };
+  if (c.repeats !== DEFAULT_REPEATS) json.repeats = c.repeats;
+  if (c.maxRepeats !== c.repeats) json.max_repeats = c.maxRepeats;
+  if (c.confidence !== DEFAULT_CONFIDENCE) json.confidence = c.confidence;
+  return json;
 }
