@@ -64,12 +64,12 @@ export function placePoint(x: number, y: number, xs: LinearScale, ys: LinearScal
   };
 }
 
-/** The min_effect threshold on a horizontal difference axis. */
+/** The min_effect threshold on an axis of differences. */
 export interface ThresholdLine {
   /** The difference at which the candidate starts to count: +min_effect, or -min_effect when minimizing. */
   readonly value: number;
-  /** Its pixel position on the x axis. */
-  readonly x: number;
+  /** Its pixel position along the axis (an x on a horizontal axis, a y on a vertical one). */
+  readonly position: number;
   /** The accepting side, `[from, to]` in pixels with from ≤ to: rightward when maximizing, leftward when minimizing. */
   readonly accept: readonly [number, number];
 }
@@ -78,17 +78,35 @@ export interface ThresholdLine {
  * Where the min_effect line goes on an axis of candidate − baseline: an
  * improvement is positive when maximizing and negative when minimizing, so
  * the line sits at `+minEffect` or `-minEffect` and the accepting region
- * runs from it to that end of the axis.
+ * runs from it to that end of the axis. Works on either axis: on a vertical
+ * one (range from bottom to top) the accepting side of a maximized metric is
+ * above the line.
  */
 export function minEffectLine(
   direction: "maximize" | "minimize",
   minEffect: number,
-  xs: LinearScale,
+  scale: LinearScale,
 ): ThresholdLine {
   const value = direction === "maximize" ? minEffect : -minEffect;
-  const [r0, r1] = xs.range;
+  const [r0, r1] = scale.range;
   const lowEnd = Math.min(r0, r1), highEnd = Math.max(r0, r1);
-  const x = px(clamp(xs(value), lowEnd, highEnd));
+  const position = px(clamp(scale(value), lowEnd, highEnd));
   const towardHigh = (direction === "maximize") === (r1 >= r0);
-  return { value, x, accept: towardHigh ? [x, px(highEnd)] : [px(lowEnd), x] };
+  return { value, position, accept: towardHigh ? [position, px(highEnd)] : [px(lowEnd), position] };
+}
+
+/** Roughly how wide a 12 px label is: about 7 px a character. */
+export function labelWidth(text: string): number {
+  return [...text].length * 7;
+}
+
+/**
+ * Which way a label at `x` should run so it stays inside `[left, right]`:
+ * `prefer` when it fits that way, else the other way ("start" runs rightward
+ * from x, "end" leftward).
+ */
+export function labelAnchor(x: number, text: string, left: number, right: number, prefer: "start" | "end") {
+  const w = labelWidth(text);
+  if (prefer === "start") return x + w <= right || x - w < left ? "start" : "end";
+  return x - w >= left || x + w > right ? "end" : "start";
 }

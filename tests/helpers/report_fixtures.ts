@@ -75,12 +75,22 @@ export function climbFixture(): Climb {
     run(1, decided(10, 12, "accept")),
     run(2, decided(12, 11.5, "reject")),
     run(3, decided(12, 12.3, "inconclusive")),
-    repeatRun({ tag: "r4", runDir: "/runs/r4", createdAt: at(20), decidedAt: at(21) }),
+    climbRepeat(at(20), at(21)),
     run(5, { ...open, state: "failed", values: { baseline: 12.9 }, pairs: [], failure: "eval exited 1: boom" }),
     run(6, { ...open, state: "cancelled", values: {}, pairs: [] }),
     run(7, decided(12.9, 14.1, "accept")),
     run(8, { ...open, state: "parked", values: { baseline: 14.1 }, pairs: [] }),
   ];
+}
+
+/** `repeatRun` moved up by 2, as run 4 of `climbFixture` (its baseline is run 1's accepted candidate). */
+function climbRepeat(createdAt: string, decidedAt: string): RunSummary {
+  const r = repeatRun();
+  const pairs = r.pairs.map((p) => ({ baseline: p.baseline + 2, candidate: p.candidate + 2 }));
+  const values = Object.fromEntries(
+    Object.entries(r.values).map(([k, v]) => [k, k.startsWith("sib-") ? v : v + 2]),
+  );
+  return { ...r, tag: "r4", runDir: "/runs/r4", createdAt, decidedAt, pairs, values };
 }
 
 /** A run whose names, tag, reasons and failure hold `<`, `&`, quotes, `|`, backticks and newlines. */
