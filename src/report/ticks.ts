@@ -33,8 +33,9 @@ function clean(n: number): number {
 
 /**
  * About `count` nice ticks covering `domain`. `integer` keeps the step at 1
- * or more (run numbers). The tick list is capped at `4 × count + 1` values,
- * so a domain too wide for its precision (1e20 ± 1) cannot loop forever.
+ * or more (run numbers). Where whole steps cannot be counted exactly (a
+ * domain like 1e20 ± 1, beyond float precision) or would be more than
+ * `4 × count + 1`, the ticks are just the domain's two ends.
  */
 export function niceTicks(domain: Domain, count = 5, integer = false): Ticks {
   const [low, high] = domain;
@@ -42,12 +43,12 @@ export function niceTicks(domain: Domain, count = 5, integer = false): Ticks {
   if (integer) step = Math.max(1, Math.round(step));
   const start = Math.floor(low / step);
   const end = Math.ceil(high / step);
-  if (!Number.isFinite(start) || !Number.isFinite(end) || end - start > 4 * count + 1) {
-    return { domain, step, values: [low, high] };
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end - start > 4 * count + 1) {
+    return { domain, step, values: low === high ? [low] : [low, high] };
   }
   const values: number[] = [];
-  for (let k = start; k <= end; k++) {
-    const v = clean(k * step);
+  for (let i = 0; i <= end - start; i++) {
+    const v = clean((start + i) * step);
     if (values.length === 0 || v > (values[values.length - 1] as number)) values.push(v);
   }
   return { domain: [clean(start * step), clean(end * step)], step, values };
