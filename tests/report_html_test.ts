@@ -144,6 +144,17 @@ describe("renderClimbHtml()", () => {
     assert.doesNotMatch(html, /<val>|<script>/);
   });
 
+  it("draws one min_effect line when runs share it, and a tick per run when they differ", () => {
+    const dashes = (html: string) => (html.match(/stroke-dasharray="6 4"\/>/g) ?? []).length;
+    const same = renderClimbHtml([makeRun(), makeRun({ tag: "r2" })]);
+    const differ = renderClimbHtml([makeRun(), makeRun({ tag: "r2", minEffect: 1 }), makeRun({ tag: "r3" })]);
+    assertWellFormed(differ);
+    // the legend's swatch, plus one line across, or one tick per run
+    assert.equal(dashes(same), 1 + 1);
+    assert.equal(dashes(differ), 1 + 3);
+    assert.match(differ, /<td class="num">\+1<\/td><\/tr>/);
+  });
+
   it("draws equal, negative and huge values on finite axes", () => {
     for (const [b, c] of [[5, 5], [-3, -1], [1e15, 1.1e15], [2e-12, 1e-12]] as const) {
       const html = renderClimbHtml([

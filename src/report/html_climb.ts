@@ -8,7 +8,8 @@ import {
   outcome,
   shortSha,
 } from "./format.ts";
-import { climbDeltaFigure, climbValueFigure, type NumberedRun } from "./html_climb_charts.ts";
+import { climbDeltaFigure } from "./html_climb_deltas.ts";
+import { climbValueFigure, type NumberedRun } from "./html_climb_values.ts";
 import { escapeHtml, uniqueId } from "./html_escape.ts";
 import { badge, dataTable, factsList, htmlPage } from "./html_page.ts";
 import { benchmarkDelta, benchmarkValues, type Climb } from "./model.ts";

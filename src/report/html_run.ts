@@ -2,7 +2,8 @@ import { formatNumber } from "../run/decide.ts";
 import { betterWords, formatDuration, formatTime, outcome, shortSha } from "./format.ts";
 import { escapeHtml, uniqueId } from "./html_escape.ts";
 import { badge, factsList, htmlPage } from "./html_page.ts";
-import { differenceFigure, valueFigures } from "./html_run_charts.ts";
+import { differenceFigure } from "./html_run_difference.ts";
+import { valueFigures } from "./html_run_values.ts";
 import type { RunSummary } from "./model.ts";
 
 /**

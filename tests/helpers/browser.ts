@@ -102,18 +102,23 @@ export async function launchBrowser(path: string, userDataDir: string, logFile: 
       return false;
     }
   };
-  const kill = async () => {
+  // a test process that dies early still takes the browser with it; removed once the group is killed
+  const onExit = () => signalGroup();
+  const signalGroup = () => {
     try {
       process.kill(-pgid, "SIGKILL");
     } catch {
       // already gone
     }
+  };
+  process.once("exit", onExit);
+  const kill = async () => {
+    signalGroup();
     for (const deadline = Date.now() + 5000; groupAlive() && Date.now() < deadline;) {
       await new Promise((done) => setTimeout(done, 50));
     }
+    process.removeListener("exit", onExit);
   };
-  const safetyNet = () => void kill();
-  process.once("exit", safetyNet);
   const started = Date.now();
   for (;;) {
     let log = "";
