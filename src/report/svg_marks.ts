@@ -93,6 +93,7 @@ export function marker(
 /**
  * A legend for the given kinds, as HTML: each marker in a tiny SVG of its
  * own (hidden from screen readers: the words say it) followed by its label.
+ * `more` are further items, already HTML `<li>` elements (line styles).
  */
 export function legendHtml(kinds: readonly MarkKind[], more: readonly string[] = []): string {
   const items = kinds.map((k) =>
