@@ -10,6 +10,8 @@ reports=$(mktemp -d)
 # the suite's own temp dir: whatever a test leaves behind is found, reported and removed
 suite_tmp=$(mktemp -d "${TMPDIR:-/tmp}/outerloop-suite.XXXXXX")
 trap 'rm -rf "$reports" "$suite_tmp"' EXIT
+# what tests keep for people to look at (screenshots), outside the suite's temp dir
+export OUTERLOOP_ARTIFACTS=${OUTERLOOP_ARTIFACTS:-${TMPDIR:-/tmp}/outerloop-artifacts}
 paths=("${@:-tests/}")
 
 echo "== deno test (${DENO[*]})" >&2

@@ -1,0 +1,90 @@
+import { attrs, escapeHtml } from "./html_escape.ts";
+import { COLORS } from "./svg_marks.ts";
+
+/**
+ * The page around the charts: one HTML document with its CSS inline and
+ * nothing fetched — no script, font, stylesheet or image from anywhere — since
+ * it is opened from a cluster's file system, often with no network at all.
+ * Also the pieces every report uses: a figure (chart beside its data table),
+ * a data table, a verdict badge and a facts list.
+ */
+
+const CSS = `
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; padding: 24px 32px 48px; max-width: 1280px; color: ${COLORS.ink}; background: #fff;
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+h1 { font-size: 22px; margin: 0 0 4px; }
+h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid #d8dee4; padding-bottom: 4px; }
+code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
+.badge { display: inline-block; padding: 2px 10px; border-radius: 12px; font-weight: 700; color: #fff;
+  text-transform: uppercase; letter-spacing: .04em; font-size: 13px; vertical-align: middle; }
+.badge-accept { background: ${COLORS.accept}; } .badge-reject { background: ${COLORS.reject}; }
+.badge-inconclusive { background: ${COLORS.inconclusive}; } .badge-open { background: ${COLORS.neutral}; }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
+.facts dt { color: #57606a; } .facts dd { margin: 0; overflow-wrap: anywhere; }
+.failure { border-left: 4px solid ${COLORS.reject}; background: #fff5f5; padding: 8px 12px; }
+.reasons li { margin: 2px 0; }
+figure { margin: 8px 0 20px; display: flex; flex-wrap: wrap; gap: 12px 28px; align-items: flex-start; }
+figure > .plot { flex: 0 1 auto; max-width: 100%; }
+svg.chart { max-width: 100%; height: auto; font-size: 12px; font-family: inherit; }
+.table-wrap { max-height: 460px; overflow: auto; flex: 1 1 260px; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { padding: 3px 10px; border-bottom: 1px solid #eaeef2; text-align: left; white-space: nowrap; }
+th { position: sticky; top: 0; background: #f6f8fa; font-weight: 600; }
+td.num, th.num { text-align: right; }
+caption { text-align: left; font-weight: 600; padding-bottom: 4px; white-space: nowrap; }
+.legend { list-style: none; padding: 0; margin: 4px 0 0; display: flex; flex-wrap: wrap; gap: 4px 16px; color: #57606a; }
+.legend li { display: flex; align-items: center; gap: 6px; }
+.note { color: #57606a; font-style: italic; }
+`;
+
+/** A whole HTML document: `title` escaped, `body` already HTML. */
+export function htmlPage(title: string, body: string): string {
+  return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
+    `<title>${escapeHtml(title)}</title>\n<style>${CSS}</style>\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
+}
+
+/** A table cell: text escaped; `num` right-aligns it. */
+export interface Cell {
+  readonly text: string;
+  readonly num?: boolean;
+}
+
+/**
+ * A data table with a caption (for screen readers and as its heading),
+ * scrolling inside its box when long, so a 300-run climb keeps its chart in
+ * view.
+ */
+export function dataTable(caption: string, header: readonly Cell[], rows: readonly (readonly Cell[])[]): string {
+  const cell = (tag: "th" | "td", c: Cell) =>
+    `<${tag}${attrs({ class: c.num ? "num" : undefined, scope: tag === "th" ? "col" : undefined })}>` +
+    `${escapeHtml(c.text)}</${tag}>`;
+  const head = `<thead><tr>${header.map((c) => cell("th", c)).join("")}</tr></thead>`;
+  const body = `<tbody>${rows.map((r) => `<tr>${r.map((c) => cell("td", c)).join("")}</tr>`).join("\n")}</tbody>`;
+  return `<div class="table-wrap"><table><caption>${escapeHtml(caption)}</caption>${head}\n${body}</table></div>`;
+}
+
+/**
+ * A chart `width` pixels wide beside its data table, with a legend under the
+ * chart (`legend` already HTML). The chart's column is held to the chart's
+ * width, so a long legend wraps under it instead of pushing the table below.
+ */
+export function figure(svg: string, width: number, table: string, legend: string): string {
+  return `<figure><div class="plot" style="flex: 0 1 ${width}px">${svg}${legend}</div>${table}</figure>`;
+}
+
+/** A verdict (or a state) as a badge coloured by `kind` (default: the text itself): green, red, amber or grey. */
+export function badge(text: string, kind: string = text): string {
+  const colour = kind === "accept" || kind === "reject" || kind === "inconclusive" ? kind : "open";
+  return `<span class="badge badge-${colour}">${escapeHtml(text)}</span>`;
+}
+
+/** A definition list of facts; values are escaped unless given as `{ html }`. */
+export function factsList(facts: readonly (readonly [string, string | { html: string }])[]): string {
+  const items = facts.map(([k, v]) =>
+    `<dt>${escapeHtml(k)}</dt><dd>${typeof v === "string" ? escapeHtml(v) : v.html}</dd>`
+  );
+  return `<dl class="facts">${items.join("")}</dl>`;
+}

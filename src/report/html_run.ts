@@ -1,0 +1,61 @@
+import { formatNumber } from "../run/decide.ts";
+import { betterWords, formatDuration, formatTime, outcome, shortSha } from "./format.ts";
+import { escapeHtml, uniqueId } from "./html_escape.ts";
+import { badge, factsList, htmlPage } from "./html_page.ts";
+import { differenceFigure } from "./html_run_difference.ts";
+import { valueFigures } from "./html_run_values.ts";
+import type { RunSummary } from "./model.ts";
+
+/**
+ * `outerloop report RUN_DIR --html FILE`: one run as a self-contained page —
+ * the verdict and the facts it was decided on, the reasons, the candidate −
+ * baseline chart with min_effect and the interval, and every measured value.
+ * Pure: the same run gives the same bytes, with no clock and no network.
+ */
+
+/** A sha as `<code>` with its first 10 characters and the full sha as a tooltip. */
+export function shaHtml(sha: string): string {
+  return `<code title="${escapeHtml(sha)}">${escapeHtml(shortSha(sha))}</code>`;
+}
+
+/** The header of a run: benchmark, verdict badge, metric and the facts of the run. */
+function header(run: RunSummary): string {
+  const facts: [string, string | { html: string }][] = [
+    ["run", { html: `<code>${escapeHtml(run.tag)}</code>` }],
+    ["base → candidate", { html: `${shaHtml(run.baseSha)} → ${shaHtml(run.candidateSha)}` }],
+    ["state", run.state],
+    ["created", `${formatTime(run.createdAt)} UTC`],
+  ];
+  if (run.decidedAt !== null) facts.push(["decided", `${formatTime(run.decidedAt)} UTC`]);
+  if (run.wallSeconds !== null) facts.push(["wall time", formatDuration(run.wallSeconds)]);
+  facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
+  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run))}</h1>` +
+    `<p>${escapeHtml(run.metric)}, ${betterWords(run.direction)}; min_effect ${formatNumber(run.minEffect)}</p>` +
+    `${factsList(facts)}</header>`;
+}
+
+/**
+ * The body of a run's report (no `<html>` around it), so a climb page could
+ * embed runs; `ids` keeps element ids unique across everything on the page.
+ */
+export function runSection(run: RunSummary, ids: Set<string> = new Set()): string {
+  const out = [header(run)];
+  if (run.failure !== null && run.failure !== "") {
+    out.push(`<p class="failure"><strong>Failed:</strong> ${escapeHtml(run.failure)}</p>`);
+  }
+  if (run.reasons.length > 0) {
+    out.push(`<h2>Why</h2><ul class="reasons">${run.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join("")}</ul>`);
+  }
+  out.push("<h2>Candidate − baseline</h2>");
+  const diff = differenceFigure(run, uniqueId("diff", run.tag, ids));
+  out.push(diff ?? `<p class="note">No difference yet: the run is ${escapeHtml(run.state)}.</p>`);
+  out.push("<h2>Values</h2>");
+  const values = valueFigures(run, (group) => uniqueId("values", `${run.tag}-${group}`, ids));
+  out.push(values.length > 0 ? values.join("\n") : `<p class="note">No values measured yet.</p>`);
+  return out.join("\n");
+}
+
+/** The whole page for one run. */
+export function renderRunHtml(run: RunSummary): string {
+  return htmlPage(`${run.benchmark}: ${outcome(run)} (${run.tag})`, runSection(run));
+}

@@ -1,0 +1,72 @@
+import { rowsFrame } from "./chart_frames.ts";
+import { betterWords, formatSigned, formatValue } from "./format.ts";
+import { type Cell, dataTable, figure } from "./html_page.ts";
+import { type PairRow, pairRows } from "./measures.ts";
+import type { RunSummary } from "./model.ts";
+import { svgChart, svgLine } from "./svg_axes.ts";
+import { candidateMark, legendHtml, marker } from "./svg_marks.ts";
+
+/**
+ * A run's "Values" charts, one per benchmark (the climbed one, then each
+ * sibling, each on its own axis since their units differ): the baseline and
+ * the candidate of every pair on one row, joined by a line, so the size and
+ * direction of each change show as a line's length and which end is which.
+ */
+
+/** The measure names a row's two markers stand for: `baseline#2`, `sib-tsp-cand`, …. */
+function measureNames(row: PairRow): { base: string; candidate: string } {
+  const suffix = row.pair === 1 ? "" : `#${row.pair}`;
+  return row.sibling
+    ? { base: `sib-${row.group}-base${suffix}`, candidate: `sib-${row.group}-cand${suffix}` }
+    : { base: `baseline${suffix}`, candidate: `candidate${suffix}` };
+}
+
+/**
+ * One figure per benchmark; `idFor` gives each chart a unique id. The
+ * climbed benchmark's candidate is marked by the run's verdict, a sibling's
+ * by a neutral candidate marker (the verdict is not a sibling's own).
+ */
+export function valueFigures(run: RunSummary, idFor: (group: string) => string): string[] {
+  const { rows } = pairRows(run.values, run.deltas);
+  const keys = [...new Set(rows.map((r) => `${r.sibling ? "s" : "m"}:${r.group}`))];
+  return keys.map((key) => {
+    const sibling = key.startsWith("s:");
+    const group = key.slice(2);
+    const mine = rows.filter((r) => r.group === group && r.sibling === sibling && r.pair !== null);
+    const name = sibling ? `sibling ${group}` : run.benchmark;
+    const f = rowsFrame({
+      labels: mine.map((r) => `pair ${r.pair}`),
+      rowTitle: "pair",
+      xTitle: sibling ? `${group} value` : `${run.metric} (${betterWords(run.direction)})`,
+      values: mine.flatMap((r) => [r.base, r.candidate]).filter((v): v is number => v !== null),
+    });
+    const cand = sibling ? "candidate" : candidateMark(run.verdict);
+    const parts = [f.axes];
+    mine.forEach((r, i) => {
+      const y = f.rowY(i);
+      const names = measureNames(r);
+      const [b, c] = [r.base, r.candidate];
+      if (b !== null && c !== null) parts.push(svgLine(f.xs(b), y, f.xs(c), y, "#8c959f", { "stroke-width": 2 }));
+      if (b !== null) {
+        const extra = { "data-point": "baseline", "data-measure": names.base };
+        parts.push(marker("baseline", f.xs(b), y, extra, `${names.base} = ${formatValue(b)}`));
+      }
+      if (c !== null) {
+        const extra = { "data-point": "candidate", "data-measure": names.candidate };
+        parts.push(marker(cand, f.xs(c), y, extra, `${names.candidate} = ${formatValue(c)}`));
+      }
+    });
+    const title = `Values: ${name}`;
+    const desc = `${name}: the baseline and candidate value of each of ${mine.length} pair(s).`;
+    const svg = svgChart({ id: idFor(key), width: f.width, height: f.height, title, desc }, parts.join(""));
+    const num = (text: string): Cell => ({ text, num: true });
+    const header = [{ text: "pair" }, num("baseline"), num("candidate"), num("delta")];
+    const cells = mine.map((r) => [
+      { text: String(r.pair) },
+      num(formatValue(r.base)),
+      num(formatValue(r.candidate)),
+      num(formatSigned(r.delta)),
+    ]);
+    return figure(svg, f.width, dataTable(title, header, cells), legendHtml(["baseline", cand]));
+  });
+}

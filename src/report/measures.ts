@@ -1,0 +1,135 @@
+/**
+ * Reading measure names: which benchmark a measure belongs to (the climbed
+ * one or a sibling), which side (base or candidate) and which pair. The
+ * reports group and order values by this, so `baseline#2` sits beside
+ * `candidate#2` and a sibling's values share a chart with their own units.
+ */
+
+/** What a measure name says about the measure. */
+export interface MeasureName {
+  readonly name: string;
+  /** "" for the climbed benchmark, the sibling's name for `sib-<name>-…`, else the name itself. */
+  readonly group: string;
+  /** Whether the group is a sibling (`sib-<name>-base|cand`). */
+  readonly sibling: boolean;
+  readonly side: "base" | "candidate" | "other";
+  /** 1 for the first pair, k for a `#k` suffix. */
+  readonly pair: number;
+}
+
+/** Parses `baseline`, `candidate#3`, `sib-tsp-base`, `sib-tsp-cand#2`; an unknown name is its own group. */
+export function parseMeasure(name: string): MeasureName {
+  const m = /^(.*?)(?:#(\d+))?$/s.exec(name);
+  const stem = m?.[1] ?? name;
+  const pair = Number(m?.[2] ?? "1");
+  const sib = /^sib-(.*)-(base|cand)$/s.exec(stem);
+  if (sib) {
+    return { name, group: sib[1] ?? "", sibling: true, side: sib[2] === "base" ? "base" : "candidate", pair };
+  }
+  if (stem === "baseline") return { name, group: "", sibling: false, side: "base", pair };
+  if (stem === "candidate") return { name, group: "", sibling: false, side: "candidate", pair };
+  return { name, group: name, sibling: false, side: "other", pair: 1 };
+}
+
+/** One benchmark's measures, in reading order. */
+export interface MeasureGroup {
+  /** "" for the climbed benchmark, else the sibling's (or unknown measure's) name. */
+  readonly group: string;
+  readonly sibling: boolean;
+  readonly measures: readonly MeasureName[];
+}
+
+/**
+ * The measures grouped by benchmark, in reading order: the climbed benchmark
+ * first, then siblings in the order they first appear; inside a group pair by
+ * pair, base before candidate (`baseline`, `candidate`, `baseline#2`, …).
+ */
+export function groupMeasures(names: readonly string[]): MeasureGroup[] {
+  const groups = new Map<string, MeasureName[]>();
+  const parsed = names.map(parseMeasure);
+  const main = parsed.filter((m) => m.group === "" && !m.sibling);
+  if (main.length > 0) groups.set("\0main", main);
+  for (const m of parsed) {
+    if (m.group === "" && !m.sibling) continue;
+    const key = `${m.sibling ? "s" : "o"}:${m.group}`;
+    const list = groups.get(key) ?? [];
+    list.push(m);
+    groups.set(key, list);
+  }
+  const sideRank = { base: 0, candidate: 1, other: 2 };
+  return [...groups.values()].map((list) => {
+    const first = list[0] as MeasureName;
+    const sorted = [...list].sort((a, b) => a.pair - b.pair || sideRank[a.side] - sideRank[b.side]);
+    return { group: first.group, sibling: first.sibling, measures: sorted };
+  });
+}
+
+/** One row of a run's values: a benchmark's base and candidate of one pair, side by side. */
+export interface PairRow {
+  /** "" for the climbed benchmark, else the sibling's name. */
+  readonly group: string;
+  readonly sibling: boolean;
+  /** The pair (1 = first); null for the summary row of a group with several pairs. */
+  readonly pair: number | null;
+  /** How many pairs the group has. */
+  readonly pairsInGroup: number;
+  readonly base: number | null;
+  readonly candidate: number | null;
+  /** Candidate − base: the run's `deltas` entry on a single pair or the summary row, else computed. */
+  readonly delta: number | null;
+}
+
+/**
+ * A run's values as rows of pairs, group by group (`groupMeasures` order).
+ * A group with several pairs gets one row per pair and then a summary row
+ * (`pair: null`) with the mean of each side and the run's recorded delta.
+ * Measures that are neither base nor candidate come back in `others`.
+ */
+export function pairRows(
+  values: Readonly<Record<string, number>>,
+  deltas: Readonly<Record<string, number>>,
+): { rows: PairRow[]; others: [string, number][] } {
+  const rows: PairRow[] = [];
+  const others: [string, number][] = [];
+  const val = (m: MeasureName | undefined) => (m === undefined ? null : values[m.name] ?? null);
+  for (const g of groupMeasures(Object.keys(values))) {
+    if (g.measures.every((m) => m.side === "other")) {
+      for (const m of g.measures) others.push([m.name, values[m.name] as number]);
+      continue;
+    }
+    const pairNumbers = [...new Set(g.measures.map((m) => m.pair))];
+    const recorded = deltas[g.sibling ? `sib-${g.group}` : "candidate"] ?? null;
+    const at = (pair: number, side: MeasureName["side"]) => g.measures.find((m) => m.pair === pair && m.side === side);
+    const diff = (b: number | null, c: number | null) => (b !== null && c !== null ? c - b : null);
+    const several = pairNumbers.length > 1;
+    for (const pair of pairNumbers) {
+      const base = val(at(pair, "base")), candidate = val(at(pair, "candidate"));
+      const delta = several ? diff(base, candidate) : recorded ?? diff(base, candidate);
+      rows.push({ group: g.group, sibling: g.sibling, pair, pairsInGroup: pairNumbers.length, base, candidate, delta });
+    }
+    if (several) {
+      const mean = (side: MeasureName["side"]) => {
+        const xs = pairNumbers.map((p) => val(at(p, side))).filter((x): x is number => x !== null);
+        return xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length;
+      };
+      const base = mean("base"), candidate = mean("candidate");
+      const delta = recorded ?? diff(base, candidate);
+      rows.push({
+        group: g.group,
+        sibling: g.sibling,
+        pair: null,
+        pairsInGroup: pairNumbers.length,
+        base,
+        candidate,
+        delta,
+      });
+    }
+  }
+  return { rows, others };
+}
+
+/** How a row names its pair: "" for a lone pair, " pair 2", or " mean of 5 pairs" on a summary row. */
+export function pairLabel(row: PairRow): string {
+  if (row.pairsInGroup <= 1) return "";
+  return row.pair === null ? ` mean of ${row.pairsInGroup} pairs` : ` pair ${row.pair}`;
+}

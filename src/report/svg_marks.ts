@@ -1,0 +1,104 @@
+import { attrs, escapeHtml } from "./html_escape.ts";
+import type { RunVerdict } from "./model.ts";
+
+/**
+ * The markers every chart draws, one look per meaning, told apart by shape
+ * as well as colour (a colour-blind reader, a grey-scale print): the baseline
+ * is a hollow circle; a candidate is a green diamond when accepted, a red
+ * cross when rejected, an amber square when inconclusive and a hollow grey
+ * diamond while undecided (a sibling's candidate, which has no verdict of its
+ * own, is a purple diamond); a pair's difference is a blue dot and a mean is a
+ * black bar. Colours are SVG attributes, not CSS, so a chart copied out of
+ * the page keeps them. Every marker carries `data-point` and a `<title>`
+ * (the browser's tooltip).
+ */
+
+/** What a marker stands for. */
+export type MarkKind = "baseline" | "candidate" | "accept" | "reject" | "inconclusive" | "open" | "pair" | "mean";
+
+type Shape = "circle" | "diamond" | "square" | "cross" | "bar";
+
+interface MarkStyle {
+  readonly shape: Shape;
+  readonly color: string;
+  readonly hollow: boolean;
+  /** The legend's words. */
+  readonly label: string;
+}
+
+/** Colours from a palette with at least 4.5:1 contrast on white. */
+export const COLORS = {
+  accept: "#1a7f37",
+  reject: "#cf222e",
+  inconclusive: "#9a6700",
+  neutral: "#6e7781",
+  pair: "#0969da",
+  candidate: "#8250df",
+  ink: "#24292f",
+} as const;
+
+/** The look of each kind of marker. */
+export const MARKS: Readonly<Record<MarkKind, MarkStyle>> = {
+  baseline: { shape: "circle", color: "#57606a", hollow: true, label: "baseline" },
+  candidate: { shape: "diamond", color: COLORS.candidate, hollow: false, label: "candidate" },
+  accept: { shape: "diamond", color: COLORS.accept, hollow: false, label: "candidate, accepted" },
+  reject: { shape: "cross", color: COLORS.reject, hollow: false, label: "candidate, rejected" },
+  inconclusive: { shape: "square", color: COLORS.inconclusive, hollow: false, label: "candidate, inconclusive" },
+  open: { shape: "diamond", color: COLORS.neutral, hollow: true, label: "candidate, no verdict" },
+  pair: { shape: "circle", color: COLORS.pair, hollow: false, label: "one pair: candidate − baseline" },
+  mean: { shape: "bar", color: COLORS.ink, hollow: false, label: "mean, with its interval" },
+};
+
+/** The candidate's marker for a verdict. */
+export function candidateMark(verdict: RunVerdict): MarkKind {
+  return verdict ?? "open";
+}
+
+/** The SVG of a marker centred on `(x, y)`; `size` is the half-width in pixels. */
+export function marker(
+  kind: MarkKind,
+  x: number,
+  y: number,
+  extra: Readonly<Record<string, string | number | null | undefined>>,
+  tooltip: string,
+  size = 5,
+): string {
+  const s = MARKS[kind];
+  const paint = s.shape === "cross" || s.shape === "bar"
+    ? { fill: "none", stroke: s.color, "stroke-width": s.shape === "bar" ? 3 : 2.5 }
+    : { fill: s.hollow ? "#ffffff" : s.color, stroke: s.color, "stroke-width": 1.6 };
+  const a = attrs({ ...extra, ...paint });
+  const t = `<title>${escapeHtml(tooltip)}</title>`;
+  const r = (n: number) => Math.round(n * 10) / 10;
+  switch (s.shape) {
+    case "circle":
+      return `<circle cx="${r(x)}" cy="${r(y)}" r="${r(size * 0.9)}"${a}>${t}</circle>`;
+    case "square":
+      return `<rect x="${r(x - size * 0.8)}" y="${r(y - size * 0.8)}" width="${r(size * 1.6)}" ` +
+        `height="${r(size * 1.6)}"${a}>${t}</rect>`;
+    case "diamond": {
+      const d = size * 1.2;
+      return `<path d="M${r(x)} ${r(y - d)}L${r(x + d)} ${r(y)}L${r(x)} ${r(y + d)}L${r(x - d)} ${
+        r(y)
+      }Z"${a}>${t}</path>`;
+    }
+    case "cross":
+      return `<path d="M${r(x - size)} ${r(y - size)}L${r(x + size)} ${r(y + size)}M${r(x - size)} ${r(y + size)}` +
+        `L${r(x + size)} ${r(y - size)}"${a}>${t}</path>`;
+    case "bar":
+      return `<path d="M${r(x)} ${r(y - size * 1.6)}V${r(y + size * 1.6)}"${a}>${t}</path>`;
+  }
+}
+
+/**
+ * A legend for the given kinds, as HTML: each marker in a tiny SVG of its
+ * own (hidden from screen readers: the words say it) followed by its label.
+ * `more` are further items, already HTML `<li>` elements (line styles).
+ */
+export function legendHtml(kinds: readonly MarkKind[], more: readonly string[] = []): string {
+  const items = kinds.map((k) =>
+    `<li><svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">${marker(k, 8, 8, {}, MARKS[k].label)}` +
+    `</svg>${escapeHtml(MARKS[k].label)}</li>`
+  );
+  return `<ul class="legend">${[...items, ...more].join("")}</ul>`;
+}

@@ -1,0 +1,107 @@
+/**
+ * Runs and climbs for the report tests: a plain decided run to vary with
+ * overrides, a run with repeats, a climb with every state, and a run whose
+ * every name holds characters that break Markdown and HTML.
+ */
+import type { Climb, RunSummary } from "../../src/report/model.ts";
+
+const BASE = "0123456789abcdef0123456789abcdef01234567";
+const CAND = "fedcba9876543210fedcba9876543210fedcba98";
+
+/** A decided single-pair run of `pi` (maximize, min_effect 0.5) accepted at 10 -> 12; vary it with `over`. */
+export function makeRun(over: Partial<RunSummary> = {}): RunSummary {
+  return {
+    runDir: "/runs/r1",
+    tag: "r1",
+    createdAt: "2025-03-01T10:00:00Z",
+    benchmark: "pi",
+    metric: "score",
+    direction: "maximize",
+    minEffect: 0.5,
+    baseSha: BASE,
+    candidateSha: CAND,
+    state: "decided",
+    verdict: "accept",
+    values: { baseline: 10, candidate: 12 },
+    deltas: { candidate: 2 },
+    interval: null,
+    pairs: [{ baseline: 10, candidate: 12 }],
+    reasons: ["The candidate improved on the baseline by 2, above min_effect 0.5: score 10 -> 12, delta 2."],
+    decidedAt: "2025-03-01T10:12:05Z",
+    wallSeconds: 725,
+    failure: null,
+    ...over,
+  };
+}
+
+/** A run with five pairs, an interval, and a sibling `tsp`. */
+export function repeatRun(over: Partial<RunSummary> = {}): RunSummary {
+  const pairs = [
+    { baseline: 10, candidate: 11.2 },
+    { baseline: 10.4, candidate: 11 },
+    { baseline: 9.8, candidate: 10.9 },
+    { baseline: 10.1, candidate: 10.6 },
+    { baseline: 10.2, candidate: 11.3 },
+  ];
+  const values: Record<string, number> = { "sib-tsp-base": 310, "sib-tsp-cand": 305 };
+  pairs.forEach((p, i) => {
+    const suffix = i === 0 ? "" : `#${i + 1}`;
+    values[`baseline${suffix}`] = p.baseline;
+    values[`candidate${suffix}`] = p.candidate;
+  });
+  return makeRun({
+    tag: "r-repeat",
+    values,
+    deltas: { candidate: 0.9, "sib-tsp": -5 },
+    pairs,
+    interval: { n: 5, mean: 0.9, lower: 0.55, upper: 1.25, confidence: 0.95 },
+    ...over,
+  });
+}
+
+/** Eight runs, oldest first: accept, reject, inconclusive, a repeat run, failed, cancelled, accept, parked. */
+export function climbFixture(): Climb {
+  const at = (h: number) => `2025-03-0${1 + Math.floor(h / 24)}T${String(h % 24).padStart(2, "0")}:00:00Z`;
+  const run = (i: number, over: Partial<RunSummary>) =>
+    makeRun({ tag: `r${i}`, runDir: `/runs/r${i}`, createdAt: at(i * 5), decidedAt: at(i * 5 + 1), ...over });
+  const decided = (base: number, cand: number, verdict: RunSummary["verdict"]) => ({
+    values: { baseline: base, candidate: cand },
+    deltas: { candidate: cand - base },
+    pairs: [{ baseline: base, candidate: cand }],
+    verdict,
+  });
+  const open = { verdict: null, decidedAt: null, wallSeconds: null, reasons: [], deltas: {} };
+  return [
+    run(1, decided(10, 12, "accept")),
+    run(2, decided(12, 11.5, "reject")),
+    run(3, decided(12, 12.3, "inconclusive")),
+    climbRepeat(at(20), at(21)),
+    run(5, { ...open, state: "failed", values: { baseline: 12.9 }, pairs: [], failure: "eval exited 1: boom" }),
+    run(6, { ...open, state: "cancelled", values: {}, pairs: [] }),
+    run(7, decided(12.9, 14.1, "accept")),
+    run(8, { ...open, state: "parked", values: { baseline: 14.1 }, pairs: [] }),
+  ];
+}
+
+/** `repeatRun` moved up by 2, as run 4 of `climbFixture` (its baseline is run 1's accepted candidate). */
+function climbRepeat(createdAt: string, decidedAt: string): RunSummary {
+  const r = repeatRun();
+  const pairs = r.pairs.map((p) => ({ baseline: p.baseline + 2, candidate: p.candidate + 2 }));
+  const values = Object.fromEntries(
+    Object.entries(r.values).map(([k, v]) => [k, k.startsWith("sib-") ? v : v + 2]),
+  );
+  return { ...r, tag: "r4", runDir: "/runs/r4", createdAt, decidedAt, pairs, values };
+}
+
+/** A run whose names, tag, reasons and failure hold `<`, `&`, quotes, `|`, backticks and newlines. */
+export function nastyRun(): RunSummary {
+  return makeRun({
+    tag: "t|<b>&\"'`x`",
+    benchmark: "loss<val> & \"co\" | 'q'",
+    metric: "m|<i>",
+    values: { baseline: 1, candidate: 2, "sib-a<b>|c-base": 3, "sib-a<b>|c-cand": 4 },
+    deltas: { candidate: 1, "sib-a<b>|c": 1 },
+    reasons: ["line one | <script>alert(1)</script> & *bold*\nline two"],
+    failure: "no <failure> | here\nreally",
+  });
+}
