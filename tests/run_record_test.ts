@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { parseContract } from "../src/run/contract.ts";
 import { decide } from "../src/run/decide.ts";
 import { type DecisionRecord, readDecision, writeDecision } from "../src/run/decision_file.ts";
-import { readRunRecord, type RunRecord, RunRecordError, writeRunRecord } from "../src/run/run_record.ts";
+import { readRunRecord, runIdentity, type RunRecord, RunRecordError, writeRunRecord } from "../src/run/run_record.ts";
 import { readWakeRecord, type WakeRecord, writeWakeRecord } from "../src/run/wake_record.ts";
 
 const BASE = "0123456789abcdef0123456789abcdef01234567";
@@ -248,6 +248,8 @@ describe("decision.json", () => {
     direction: "maximize",
     minEffect: 0,
     baselineSource: "measured",
+    runIdentity: runIdentity(RECORD),
+    paired: null,
   };
 
   it("reads null before the run is decided, then round-trips the decision with snake_case keys", () => {
@@ -270,5 +272,52 @@ describe("decision.json", () => {
     j["verdict"] = "maybe";
     writeFileSync(path, JSON.stringify(j));
     assertRunRecordError(() => readDecision(new RunDir(dir)), path, "invalid", /→ at verdict/);
+  });
+
+  it("refuses, and leaves as it is, a decision of another run: other shas or another run identity", () => {
+    const dir = runDir();
+    writeDecision(new RunDir(dir), RECORD_D);
+    const path = join(dir, "decision.json");
+    const bytes = readFileSync(path, "utf8");
+    assert.deepEqual(readDecision(new RunDir(dir), RECORD), RECORD_D);
+    const otherContract = { ...RECORD, contract: { ...RECORD.contract, minEffect: 1 } };
+    assertRunRecordError(
+      () => readDecision(new RunDir(dir), otherContract),
+      path,
+      "other-run",
+      /belongs to another run .* \(its run identity differ\); it is left as it is/,
+    );
+    assertRunRecordError(
+      () => readDecision(new RunDir(dir), { ...RECORD, candidateSha: BASE }),
+      path,
+      "other-run",
+      /\(its shas differ\)/,
+    );
+    assert.equal(readFileSync(path, "utf8"), bytes);
+  });
+
+  it("keeps a repeated design's seeds, pairs and estimates, and writes none of them for a single pair", () => {
+    const dir = runDir();
+    const est = { n: 4, mean: 1.5, lower: 0.5, upper: 2.5, confidence: 0.9833, method: "paired Student t" };
+    const paired = { seeds: [7, 11, 13, 17], n: 4, outcome: "accepted", benchmark: est, siblings: {} };
+    writeDecision(new RunDir(dir), { ...RECORD_D, paired });
+    assert.deepEqual(readDecision(new RunDir(dir))?.paired, paired);
+    const j = JSON.parse(readFileSync(join(dir, "decision.json"), "utf8")) as Record<string, unknown>;
+    assert.deepEqual([j["seeds"], j["n"], j["benchmark"]], [[7, 11, 13, 17], 4, est]);
+    writeDecision(new RunDir(dir), RECORD_D);
+    const single = JSON.parse(readFileSync(join(dir, "decision.json"), "utf8")) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(single), [
+      "verdict",
+      "values",
+      "deltas",
+      "reasons",
+      "base_sha",
+      "candidate_sha",
+      "decided_at",
+      "direction",
+      "min_effect",
+      "baseline_source",
+      "run_identity",
+    ]);
   });
 });

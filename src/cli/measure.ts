@@ -9,7 +9,8 @@ import { placement } from "../measure/placement.ts";
 import { loadContract } from "../run/contract.ts";
 import { lanesOf } from "../run/measurer_for.ts";
 import { startRun } from "../run/phase.ts";
-import { planFromRecord } from "../run/plan_from_record.ts";
+import { pairSeeds, planFromRecord } from "../run/plan_from_record.ts";
+import { sequentialDesign } from "../stats/sequential.ts";
 import { RunDir } from "../run/run_dir.ts";
 import { assembleRunRecord, readRunRecord, type RunRecord } from "../run/run_record.ts";
 import { drawSeed } from "../run/seed.ts";
@@ -185,6 +186,13 @@ async function resolveRun(o: MeasureOptions, deps: CliDeps): Promise<RunRecord> 
   return record;
 }
 
+/** The first look's measures: what a first pass dispatches (pair 1 alone is the reference's plan). */
+function firstLook(r: RunRecord) {
+  const c = r.contract;
+  const pairs = sequentialDesign(c.repeats, c.maxRepeats, c.confidence).looks[0]!.n;
+  return planFromRecord(r, pairSeeds(r, { kind: "none" }, pairs));
+}
+
 /** An image name that apptainer would not read as an option. */
 function checkImage(image: string): string {
   if (image.startsWith("-")) {
@@ -202,7 +210,7 @@ async function ref(repo: string, name: string, flag: string): Promise<string> {
 }
 
 function printPlan({ io }: CliDeps, r: RunRecord, json: boolean): void {
-  const measures = planFromRecord(r).map((m) => ({
+  const measures = firstLook(r).map((m) => ({
     name: m.name,
     tree_sha: m.treeSha,
     slot: slot(r.image, m),

@@ -1,4 +1,5 @@
 import { VERDICT_EXIT } from "../run/decide.ts";
+import type { PairedFacts } from "../run/decision_file.ts";
 import type { PhaseOutcome } from "../run/phase.ts";
 import type { RunDir } from "../run/run_dir.ts";
 import { formatDecisionTable } from "../run/table.ts";
@@ -51,10 +52,17 @@ export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, jso
         candidate_sha: d.candidateSha,
         baseline_source: d.baselineSource,
         decided_at: d.decidedAt,
+        ...pairedJson(d.paired),
       }),
     );
   } else {
-    outLine(io, formatDecisionTable(d));
+    outLine(io, formatDecisionTable(d, d.paired));
   }
   return VERDICT_EXIT[d.verdict];
+}
+
+/** A repeated design's facts as decision.json keeps them (nothing for a single pair). */
+export function pairedJson(p: PairedFacts | null): Record<string, unknown> {
+  if (p === null) return {};
+  return { seeds: p.seeds, n: p.n, outcome: p.outcome, benchmark: p.benchmark, siblings: p.siblings };
 }

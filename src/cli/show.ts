@@ -4,6 +4,7 @@ import { runStatus } from "../run/run_status.ts";
 import { formatDecisionTable, formatMeasureStates } from "../run/table.ts";
 import { jsonFlag, runDirPositional } from "./common.ts";
 import { type CliCommand, outLine } from "./io.ts";
+import { pairedJson } from "./run_output.ts";
 
 export interface ShowOptions {
   readonly runDir: RunDir;
@@ -50,6 +51,7 @@ export const showCommand: CliCommand<ShowOptions> = {
             submitted_at: s.wake.submittedAt,
           },
           verdict: s.decision?.verdict ?? null,
+          ...(s.decision ? pairedJson(s.decision.paired) : {}),
           scheduler_error: s.schedulerError,
         }),
       );
@@ -69,7 +71,7 @@ export const showCommand: CliCommand<ShowOptions> = {
         `wake job ${s.wake.jobId} (${s.wake.dependency ?? `begin ${s.wake.begin}`}), submitted ${s.wake.submittedAt}`,
       );
     }
-    outLine(io, s.decision ? formatDecisionTable(s.decision) : "no verdict yet");
+    outLine(io, s.decision ? formatDecisionTable(s.decision, s.decision.paired) : "no verdict yet");
     return 0;
   },
 };

@@ -79,11 +79,44 @@ export function readBaselineCache(
   return { value, data: obj };
 }
 
+/** One seed-paired baseline measurement: the seed it ran under and its value. */
+export interface CachedPair {
+  readonly seed: number;
+  readonly value: number;
+}
+
 /** An orchestrator-measured baseline and the determinants it was measured under. */
 export interface BaselineRecord extends BaselineDeterminants {
   readonly value: number;
   readonly seed: number;
   readonly runTag: string;
+  /**
+   * A repeated design's baseline pairs, pair 1 first (its seed and value are
+   * also `seed` and `value`, so the reference reads the entry as pair 1).
+   * Absent for a single pair: the entry is then the reference's, key for key.
+   */
+  readonly pairs?: readonly CachedPair[];
+}
+
+/**
+ * The seed-paired values an entry holds, pair 1 first: its `pairs` (our
+ * extension) when well-formed, else the reference's single `value` under its
+ * `seed`. Null when neither reads: then the entry cannot pair a candidate.
+ */
+export function cachedPairsOf(entry: BaselineCacheEntry): CachedPair[] | null {
+  const raw = entry.data["pairs"];
+  if (Array.isArray(raw) && raw.length > 0) {
+    const pairs = raw.map((p) => {
+      const o = (typeof p === "object" && p !== null ? p : {}) as Record<string, unknown>;
+      return { seed: o["seed"], value: o["value"] };
+    });
+    const ok = pairs.every((p) =>
+      typeof p.value === "number" && Number.isFinite(p.value) && Number.isSafeInteger(p.seed) && (p.seed as number) >= 0
+    );
+    if (ok) return pairs as CachedPair[];
+  }
+  const seed = pyInt(entry.data["seed"] ?? 0);
+  return seed !== null && seed >= 0 && Number.isFinite(entry.value) ? [{ seed, value: entry.value }] : null;
 }
 
 /**
@@ -108,6 +141,7 @@ export function writeBaselineCache(dir: string, benchmark: string, baseSha: stri
     metric: rec.metric ?? "",
     seed_env: rec.seedEnv ?? "",
     gpus: rec.gpus ?? 0,
+    ...(rec.pairs === undefined ? {} : { pairs: rec.pairs.map((p) => ({ seed: p.seed, value: p.value })) }),
   };
   const text = JSON.stringify(entry).replace(
     /[\u0080-\uffff]/g,

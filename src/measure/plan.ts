@@ -1,5 +1,6 @@
 import { type Measure, seedEnvEntries, siblingEnv, type SiblingSpec } from "./measure.ts";
 import { validateName } from "./names.ts";
+import { pairMeasureName } from "./pair_name.ts";
 
 /** The contract facts and committed shas a plan is a pure function of. */
 export interface PlanInput {
@@ -53,4 +54,20 @@ export function planMeasures(input: PlanInput): Measure[] {
     plan.push({ name: `sib-${sib.name}-cand`, treeSha: candidateSha, ...facts });
   }
   return plan;
+}
+
+/**
+ * The measures of pairs 1 … `seeds.length`, pair by pair: pair i is
+ * `planMeasures` on the seed `seeds[i - 1]` (the benchmark's and every
+ * sibling's), its measures named `pairMeasureName(name, i)`. Pair 1 on the
+ * run's seed is exactly `planMeasures` — a one-pair run is the reference's.
+ */
+export function planPairs(input: PlanInput, seeds: readonly number[]): Measure[] {
+  return seeds.flatMap((seed, i) =>
+    planMeasures({
+      ...input,
+      seed,
+      siblings: (input.siblings ?? []).map((s) => ({ ...s, seed })),
+    }).map((m) => ({ ...m, name: pairMeasureName(m.name, i + 1) }))
+  );
 }

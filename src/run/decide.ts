@@ -1,4 +1,5 @@
 import type { Contract } from "./contract.ts";
+import { pairMeasureName } from "../measure/pair_name.ts";
 import { FUTILITY_POWER, isFutile, predictivePower } from "../stats/futility.ts";
 import {
   benchmarkCall,
@@ -33,6 +34,7 @@ import {
  */
 
 export type { Verdict } from "../stats/look_rule.ts";
+export { pairMeasureName } from "../measure/pair_name.ts";
 
 /**
  * The measured values, per measure name, pair 1 first: `baseline`,
@@ -116,17 +118,6 @@ function formatStat(x: number): string {
 /** A chance for a sentence: "37.2%", "less than 0.1%". */
 function chance(p: number): string {
   return p < 0.001 ? "less than 0.1%" : `${Number((p * 100).toFixed(1))}%`;
-}
-
-/**
- * The measure name of `name` in pair `pair`: the name itself for pair 1 (so
- * a one-pair run is named as it always was), `<name>#<pair>` after it —
- * `baseline#2`, `sib-lat-cand#3`. Readable, and never ambiguous: a pair-1
- * name ends in `baseline`, `candidate`, `-base` or `-cand`, a later pair's in
- * `#<digits>`, and removing that suffix gives back the pair-1 name.
- */
-export function pairMeasureName(name: string, pair: number): string {
-  return pair === 1 ? name : `${name}#${pair}`;
 }
 
 /** The values of one measure over the pairs; a `TypeError` naming a missing or non-finite one (a caller bug). */

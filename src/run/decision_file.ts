@@ -1,16 +1,28 @@
 import { z } from "zod";
 import { strict } from "./contract.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
-import type { Decision } from "./decide.ts";
+import type { Decision, Estimate, SiblingEstimate } from "./decide.ts";
 import type { RunDir } from "./run_dir.ts";
-import { readRunFile, shaSchema } from "./run_record.ts";
+import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
 
 /**
  * `decision.json`: the verdict of a finished run, written once the last
- * measurement is in, with what it was decided on — the shas, the direction,
- * min_effect and where the baseline value came from — so the file alone
- * answers "why". Its presence is what marks a run as decided.
+ * measurement is in, with what it was decided on — the shas, the run's
+ * identity, the direction, min_effect, where the baseline came from and, for
+ * a repeated design, the seeds, the number of pairs and every estimate with
+ * its interval and method — so the file alone answers "why". Its presence
+ * marks a run as decided, but only the run it names: a decision of another
+ * run (left over, or copied in) is refused, never returned.
  */
+
+const estimateShape = {
+  n: z.number().int().min(1),
+  mean: z.number(),
+  lower: z.number(),
+  upper: z.number(),
+  confidence: z.number(),
+  method: z.string(),
+};
 
 const decisionSchema = strict({
   verdict: z.enum(["accept", "reject", "inconclusive"]),
@@ -23,12 +35,35 @@ const decisionSchema = strict({
   direction: z.enum(["maximize", "minimize"]),
   min_effect: z.number().min(0),
   baseline_source: z.enum(["cached", "measured"]),
+  // absent in decisions written before runs had an identity: those are checked by their shas alone
+  run_identity: z.string().regex(/^[0-9a-f]{40}$/).optional(),
+  // a repeated design (max_repeats > 1) only
+  seeds: z.array(z.number().int().min(0)).optional(),
+  n: z.number().int().min(1).optional(),
+  outcome: z.string().optional(),
+  benchmark: strict(estimateShape).optional(),
+  siblings: z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) }))
+    .optional(),
 });
+
+/** What a repeated design adds: the pairs' seeds and the estimates the verdict rests on. */
+export interface PairedFacts {
+  /** Pair i's seed at index i − 1 (0: the benchmark has no seed). */
+  readonly seeds: readonly number[];
+  /** Pairs measured. */
+  readonly n: number;
+  /** How the last look ended (`accepted`, `futile`, …). */
+  readonly outcome: string;
+  readonly benchmark: Estimate;
+  readonly siblings: Readonly<Record<string, SiblingEstimate>>;
+}
 
 /** A decision with the facts it was made on, as stored in `decision.json`. */
 export interface DecisionRecord extends Decision {
   readonly baseSha: string;
   readonly candidateSha: string;
+  /** `runIdentity` of the run it decided; null in decisions from before runs had one. */
+  readonly runIdentity: string | null;
   /** When the decision was made (ISO 8601). */
   readonly decidedAt: string;
   /** The benchmark's direction. */
@@ -36,10 +71,13 @@ export interface DecisionRecord extends Decision {
   readonly minEffect: number;
   /** "cached": the baseline value came from the baseline cache; "measured": from this run. */
   readonly baselineSource: "cached" | "measured";
+  /** Set for a repeated design (max_repeats > 1); null for a single pair, whose file keeps today's keys. */
+  readonly paired: PairedFacts | null;
 }
 
 /** Writes the decision to `<runDir>/decision.json`, atomically: a reader sees no decision or the whole one. */
 export function writeDecision(dir: RunDir, d: DecisionRecord): void {
+  const p = d.paired;
   const json = {
     verdict: d.verdict,
     values: { ...d.values },
@@ -51,6 +89,14 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
     direction: d.direction,
     min_effect: d.minEffect,
     baseline_source: d.baselineSource,
+    ...(d.runIdentity === null ? {} : { run_identity: d.runIdentity }),
+    ...(p === null ? {} : {
+      seeds: [...p.seeds],
+      n: p.n,
+      outcome: p.outcome,
+      benchmark: { ...p.benchmark },
+      siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, { ...v }])),
+    }),
   };
   const checked = decisionSchema.safeParse(json);
   if (!checked.success) {
@@ -60,12 +106,33 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
 }
 
 /**
- * The run's decision, or null when it has not been decided. A damaged file
- * is a `RunRecordError` naming it and the bad field, and is left as it is.
+ * The decision in the run dir, or null when it has not been decided. A
+ * damaged file is a `RunRecordError` naming it and the bad field, and is
+ * left as it is. With `record`, a decision of another run — other shas, or
+ * another run identity — is refused the same way: it must never be read as
+ * this run's verdict.
  */
-export function readDecision(dir: RunDir): DecisionRecord | null {
+export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | null {
   const j = readRunFile(dir.decision, decisionSchema, "decision");
   if (j === null) return null;
+  if (record !== undefined) {
+    const other = j.base_sha !== record.baseSha || j.candidate_sha !== record.candidateSha ||
+      (j.run_identity !== undefined && j.run_identity !== runIdentity(record));
+    if (other) {
+      throw new RunRecordError(
+        dir.decision,
+        "other-run",
+        `The decision ${JSON.stringify(dir.decision)} belongs to another run than ${JSON.stringify(dir.runRecord)} ` +
+          `(its ${
+            j.base_sha === record.baseSha && j.candidate_sha === record.candidateSha ? "run identity" : "shas"
+          } ` +
+          "differ); it is left as it is: move it away to measure this run here, or pick a new --run-dir",
+      );
+    }
+  }
+  const paired: PairedFacts | null = j.seeds !== undefined && j.n !== undefined && j.benchmark !== undefined
+    ? { seeds: j.seeds, n: j.n, outcome: j.outcome ?? "", benchmark: j.benchmark, siblings: j.siblings ?? {} }
+    : null;
   return {
     verdict: j.verdict,
     values: j.values,
@@ -73,9 +140,11 @@ export function readDecision(dir: RunDir): DecisionRecord | null {
     reasons: j.reasons,
     baseSha: j.base_sha,
     candidateSha: j.candidate_sha,
+    runIdentity: j.run_identity ?? null,
     decidedAt: j.decided_at,
     direction: j.direction,
     minEffect: j.min_effect,
     baselineSource: j.baseline_source,
+    paired,
   };
 }

@@ -2,15 +2,17 @@ import type { Compute } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
 import { pinSha } from "../dispatch/pin.ts";
 import { log } from "../log.ts";
+import { pairMeasureName, splitPairName } from "../measure/pair_name.ts";
 import { MeasurementPending } from "../measure/pending.ts";
-import { storeBaseline } from "./baseline_source.ts";
-import { decide } from "./decide.ts";
+import { sequentialDesign } from "../stats/sequential.ts";
+import { cachedBaseline, repeatedDesign, storeBaseline } from "./baseline_source.ts";
+import { decideLook } from "./decide.ts";
 import { type DecisionRecord, readDecision, writeDecision } from "./decision_file.ts";
 import { acquireRunLock } from "./lock.ts";
 import { measurerFor } from "./measurer_for.ts";
-import { passPlan } from "./plan_from_record.ts";
+import { pairedValues, passPlan } from "./plan_from_record.ts";
 import type { RunDir } from "./run_dir.ts";
-import { readRunRecord, type RunRecord, writeRunRecord } from "./run_record.ts";
+import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "./run_record.ts";
 import { submitWake } from "./wake.ts";
 import type { WakeRecord } from "./wake_record.ts";
 
@@ -40,12 +42,12 @@ export interface PhaseDeps {
  * one decision.
  */
 export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutcome> {
-  const decided = readDecision(dir);
-  if (decided) return { kind: "decided", decision: decided, fresh: false };
   const record = readRunRecord(dir);
+  const decided = readDecision(dir, record);
+  if (decided) return { kind: "decided", decision: decided, fresh: false };
   return await underLock(dir, record, deps, async () => {
     // another pass may have decided while we waited for the lock
-    const now = readDecision(dir);
+    const now = readDecision(dir, record);
     if (now) return { kind: "decided", decision: now, fresh: false };
     return await pass(dir, record, deps);
   });
@@ -61,7 +63,7 @@ export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutco
 export async function startRun(dir: RunDir, record: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
   return await underLock(dir, record, deps, async () => {
     const inForce = writeRunRecord(dir, record);
-    const decided = readDecision(dir);
+    const decided = readDecision(dir, inForce);
     if (decided) return { kind: "decided", decision: decided, fresh: false };
     await pinSha(inForce.repo, inForce.baseSha);
     await pinSha(inForce.repo, inForce.candidateSha);
@@ -84,42 +86,77 @@ async function underLock<T>(dir: RunDir, r: RunRecord, deps: PhaseDeps, fn: () =
   }
 }
 
+/**
+ * The pass proper: the looks of the contract's design in order (a single
+ * pair: one look). A look's pairs are read, dispatched or found live; a
+ * pending set parks the run; a complete set is judged (`decideLook`), and a
+ * look that calls for more pairs goes straight on to the next look's batch.
+ * Looks are re-judged from the results on disk at every pass, so the batch a
+ * pass dispatches is a pure function of the run dir, as the plan is.
+ */
 async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
+  const c = r.contract;
   const measurer = measurerFor(dir, r, deps.compute, deps.now);
-  const { plan, cachedBaseline: cached, toMeasure } = passPlan(dir, r, true);
-  if (cached !== null) log.info(`baseline ${cached} from the cache (${r.contract.name}@${r.baseSha.slice(0, 12)})`);
-
-  let measured: Record<string, number>;
-  try {
-    measured = await measurer.results(toMeasure);
-  } catch (err) {
-    if (!(err instanceof MeasurementPending)) throw err;
-    if (r.compute === "local") throw new Error(`The local backend parked unexpectedly: ${err.message}`);
-    try {
-      const wake = await submitWake(deps.compute, r, dir, err, deps);
-      return { kind: "parked", pending: err.jobIds, wake };
-    } catch (submitErr) {
-      if (!(submitErr instanceof SlurmError)) throw submitErr;
-      throw new SlurmError(
-        `Cannot submit the wake job (${submitErr.message}). Nothing is lost: the dispatched jobs and the run ` +
-          `records are intact; run "outerloop resume ${dir}" once the scheduler answers`,
-        { cause: submitErr },
-      );
-    }
+  const cache = cachedBaseline(dir, r, true);
+  if (cache.kind !== "none") {
+    const what = cache.kind === "value" ? String(cache.value) : `${cache.pairs.length} pair(s)`;
+    log.info(`baseline ${what} from the cache (${c.name}@${r.baseSha.slice(0, 12)})`);
   }
-  const values: Record<string, number> = {};
-  for (const m of plan) values[m.name] = m.name === "baseline" && cached !== null ? cached : measured[m.name]!;
-  if (cached === null) storeBaseline(dir, r, values["baseline"]!);
+  const design = sequentialDesign(c.repeats, c.maxRepeats, c.confidence);
+  for (const look of design.looks) {
+    const p = passPlan(r, cache, look.n);
+    let measured: Record<string, number>;
+    try {
+      measured = await measurer.results(p.toMeasure);
+    } catch (err) {
+      if (!(err instanceof MeasurementPending)) throw err;
+      return await park(dir, r, deps, err);
+    }
+    const values = { ...p.cached, ...measured };
+    const d = decideLook(c, pairedValues(p.plan, values));
+    if (d.next.kind === "more") {
+      log.info(
+        `look ${look.index} of ${design.looks.length} at ${look.n} pair(s): not yet decided; ${d.next.pairs} more`,
+      );
+      continue;
+    }
+    const baselines = p.seeds.map((seed, i) => ({ seed, value: values[pairMeasureName("baseline", i + 1)]! }));
+    const measuredBaseline = p.toMeasure.some((m) => splitPairName(m.name).name === "baseline");
+    if (measuredBaseline) storeBaseline(dir, r, baselines);
+    const decision: DecisionRecord = {
+      verdict: d.verdict,
+      values: d.values,
+      deltas: d.deltas,
+      reasons: d.reasons,
+      baseSha: r.baseSha,
+      candidateSha: r.candidateSha,
+      runIdentity: runIdentity(r),
+      decidedAt: new Date(deps.now()).toISOString(),
+      direction: c.direction,
+      minEffect: c.minEffect,
+      baselineSource: Object.keys(p.cached).length > 0 ? "cached" : "measured",
+      paired: repeatedDesign(r)
+        ? { seeds: p.seeds, n: look.n, outcome: d.outcome, benchmark: d.benchmark, siblings: d.siblings }
+        : null,
+    };
+    writeDecision(dir, decision);
+    return { kind: "decided", decision, fresh: true };
+  }
+  throw new Error(`The design's last look (${design.looks.length}) asked for more pairs`);
+}
 
-  const decision: DecisionRecord = {
-    ...decide(r.contract, values),
-    baseSha: r.baseSha,
-    candidateSha: r.candidateSha,
-    decidedAt: new Date(deps.now()).toISOString(),
-    direction: r.contract.direction,
-    minEffect: r.contract.minEffect,
-    baselineSource: cached === null ? "measured" : "cached",
-  };
-  writeDecision(dir, decision);
-  return { kind: "decided", decision, fresh: true };
+/** Parks the run behind a wake job on the pending jobs. */
+async function park(dir: RunDir, r: RunRecord, deps: PhaseDeps, pending: MeasurementPending): Promise<PhaseOutcome> {
+  if (r.compute === "local") throw new Error(`The local backend parked unexpectedly: ${pending.message}`);
+  try {
+    const wake = await submitWake(deps.compute, r, dir, pending, deps);
+    return { kind: "parked", pending: pending.jobIds, wake };
+  } catch (submitErr) {
+    if (!(submitErr instanceof SlurmError)) throw submitErr;
+    throw new SlurmError(
+      `Cannot submit the wake job (${submitErr.message}). Nothing is lost: the dispatched jobs and the run ` +
+        `records are intact; run "outerloop resume ${dir}" once the scheduler answers`,
+      { cause: submitErr },
+    );
+  }
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { z } from "zod";
@@ -139,6 +140,18 @@ function fromJson(j: z.output<typeof runRecordSchema>): RunRecord {
 
 /** Fields that describe how and when, not what: a second `measure` of the same run may differ in them. */
 const INFORMATIONAL = new Set(["created_at", "command_line"]);
+
+/**
+ * The identity of a run: the sha1 of its record's JSON without the
+ * informational fields — what a `decision.json` records so that it is only
+ * ever returned for the run it decided (a leftover or copied decision of
+ * another run is refused, never trusted).
+ */
+export function runIdentity(rec: RunRecord): string {
+  const json = toJson(rec) as Record<string, unknown>;
+  const kept = Object.keys(json).filter((k) => !INFORMATIONAL.has(k)).sort();
+  return createHash("sha1").update(JSON.stringify(kept.map((k) => [k, json[k]]))).digest("hex");
+}
 
 /** What `measure` was given, resolved and checked: the run record less what defaults from an earlier record. */
 export type RunInputs = Omit<RunRecord, "format" | "createdAt" | "seed" | "runTag" | "commandLine"> & {

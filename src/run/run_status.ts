@@ -6,7 +6,11 @@ import type { MeasureView } from "../measure/measurer.ts";
 import { noResultNote } from "../measure/notes.ts";
 import { type DecisionRecord, readDecision } from "./decision_file.ts";
 import { measurerFor } from "./measurer_for.ts";
-import { passPlan } from "./plan_from_record.ts";
+import { pairedValues, type PassPlan, passPlan } from "./plan_from_record.ts";
+import { cachedBaseline } from "./baseline_source.ts";
+import { decideLook } from "./decide.ts";
+import { sequentialDesign } from "../stats/sequential.ts";
+import type { Measure } from "../measure/measure.ts";
 import type { RunDir } from "./run_dir.ts";
 import type { RunRecord } from "./run_record.ts";
 import type { MeasureStateRow } from "./table.ts";
@@ -30,22 +34,52 @@ export interface RunStatus {
  */
 export async function runStatus(dir: RunDir, r: RunRecord, compute: Compute, now: () => number): Promise<RunStatus> {
   const measurer = measurerFor(dir, r, compute, now);
-  const { plan, cachedBaseline, toMeasure } = passPlan(dir, r, false);
-  const views = new Map((await measurer.observe(toMeasure)).map((v) => [v.measure.name, v]));
+  const cache = cachedBaseline(dir, r, false);
+  const c = r.contract;
+  const design = sequentialDesign(c.repeats, c.maxRepeats, c.confidence);
+  let p = passPlan(r, cache, design.looks[0]!.n);
+  let views = new Map<string, MeasureView>();
+  // the look a pass would stand at: the first whose pairs are not all in, or that decides
+  for (const look of design.looks) {
+    p = passPlan(r, cache, look.n);
+    views = new Map((await measurer.observe(p.toMeasure)).map((v) => [v.measure.name, v]));
+    const values = complete(dir, p, views, (m) => measurer.slot(m));
+    if (values === null || decideLook(c, pairedValues(p.plan, values)).next.kind === "final") break;
+  }
   const unreachable = [...views.values()].some((v) => v.state.kind === "unknown");
-  const rows = plan.map((m): MeasureStateRow => {
+  const rows = p.plan.map((m): MeasureStateRow => {
     const view = views.get(m.name);
     if (view === undefined) {
-      return { name: m.name, state: "done", value: cachedBaseline!, why: "from the baseline cache" };
+      return { name: m.name, state: "done", value: p.cached[m.name]!, why: "from the baseline cache" };
     }
     return rowOf(dir, view, measurer.slot(m));
   });
   return {
     measures: rows,
     wake: readWakeRecord(dir),
-    decision: readDecision(dir),
+    decision: readDecision(dir, r),
     schedulerError: unreachable ? "the scheduler could not be asked; live jobs' states are unknown" : null,
   };
+}
+
+/** Every value of the look, when every measure is done with a readable result; else null. */
+function complete(
+  dir: RunDir,
+  p: PassPlan,
+  views: ReadonlyMap<string, MeasureView>,
+  slotOf: (m: Measure) => string,
+): Record<string, number> | null {
+  const values: Record<string, number> = { ...p.cached };
+  for (const m of p.toMeasure) {
+    if (views.get(m.name)?.state.kind !== "done") return null;
+    try {
+      values[m.name] = readEvalResult(dir.path, slotOf(m), m.metric);
+    } catch (err) {
+      if (err instanceof EvalError) return null;
+      throw err;
+    }
+  }
+  return values;
 }
 
 /** One measure's line, from its state. */

@@ -1,4 +1,6 @@
-import { type Decision, formatNumber } from "./decide.ts";
+import { pairMeasureName, splitPairName } from "../measure/pair_name.ts";
+import { type Decision, type Estimate, formatNumber } from "./decide.ts";
+import type { PairedFacts } from "./decision_file.ts";
 
 /**
  * Plain-text tables for people (stderr, `show`): no colours and no box
@@ -40,25 +42,34 @@ function signed(n: number): string {
   return n > 0 ? `+${formatNumber(n)}` : formatNumber(n);
 }
 
-/** The delta shown beside a candidate-side measure: `candidate` and `sib-<name>-cand`. */
+/** The delta shown beside a candidate-side measure: `candidate`, `sib-<name>-cand`, and theirs in pair i (`#i`). */
 function deltaFor(decision: Decision, measure: string): number | undefined {
-  if (measure === "candidate") return decision.deltas["candidate"];
-  const sib = /^sib-(.*)-cand$/s.exec(measure);
-  return sib ? decision.deltas[`sib-${sib[1]}`] : undefined;
+  const { name, pair } = splitPairName(measure);
+  if (name === "candidate") return decision.deltas[pairMeasureName("candidate", pair)];
+  const sib = /^sib-(.*)-cand$/s.exec(name);
+  return sib ? decision.deltas[pairMeasureName(`sib-${sib[1]}`, pair)] : undefined;
 }
 
 /**
  * The decision for people: every measure with its value, the delta beside
  * each candidate-side measure, then the verdict and every reason.
  */
-export function formatDecisionTable(decision: Decision): string {
+export function formatDecisionTable(decision: Decision, paired: PairedFacts | null = null): string {
   const rows = Object.entries(decision.values).map(([name, value]) => {
     const delta = deltaFor(decision, name);
     return [name, formatNumber(value), delta === undefined ? "" : signed(delta)];
   });
   const table = render(["measure", "value", "delta"], rows, new Set([1, 2]));
   const reasons = decision.reasons.map((r) => `  - ${r}`);
-  return [table, "", `verdict: ${decision.verdict}`, ...reasons].join("\n") + "\n";
+  const estimate = paired === null ? [] : [`improvement: ${formatEstimate(paired.benchmark)}`];
+  return [table, "", `verdict: ${decision.verdict}`, ...estimate, ...reasons].join("\n") + "\n";
+}
+
+/** An estimate for people: `mean 0.42, 95% CI [0.31, 0.53], n=8`. */
+export function formatEstimate(e: Estimate): string {
+  const p = (x: number) => String(Number(x.toPrecision(4)));
+  const level = `${Number((e.confidence * 100).toPrecision(4))}%`;
+  return `mean ${p(e.mean)}, ${level} CI [${p(e.lower)}, ${p(e.upper)}], n=${e.n}`;
 }
 
 /** Where each measure of a run stands, for `outerloop show`. */
