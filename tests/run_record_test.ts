@@ -41,6 +41,7 @@ const RECORD: RunRecord = {
   compute: "slurm",
   seedCache: null,
   commandLine: ["/opt/outerloop", "measure", "--repo", "/work/repo"],
+  kind: "measure",
 };
 
 const runDir = () => tempDir("ol-run-");

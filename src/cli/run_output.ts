@@ -1,5 +1,7 @@
 import { VERDICT_EXIT } from "../run/decide.ts";
 import type { PairedFacts } from "../run/decision_file.ts";
+import type { CalibrationRecord } from "../run/calibration_file.ts";
+import { formatCalibration } from "../run/calibration_table.ts";
 import type { PhaseOutcome } from "../run/phase.ts";
 import type { RunDir } from "../run/run_dir.ts";
 import { formatDecisionTable } from "../run/table.ts";
@@ -37,6 +39,12 @@ export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, jso
     }
     return EXIT.parked;
   }
+  if (outcome.kind === "calibrated") {
+    const c = outcome.calibration;
+    if (json) outLine(io, JSON.stringify({ status: "calibrated", run_dir: runDir, ...calibrationJson(c) }));
+    else outLine(io, formatCalibration(c));
+    return EXIT.ok;
+  }
   const d = outcome.decision;
   if (json) {
     outLine(
@@ -65,4 +73,27 @@ export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, jso
 export function pairedJson(p: PairedFacts | null): Record<string, unknown> {
   if (p === null) return {};
   return { seeds: p.seeds, n: p.n, outcome: p.outcome, benchmark: p.benchmark, siblings: p.siblings };
+}
+
+/** A calibration as `--json` prints it: calibration.json's keys. */
+export function calibrationJson(c: CalibrationRecord): Record<string, unknown> {
+  return {
+    benchmark: c.benchmark,
+    base_sha: c.baseSha,
+    n: c.n,
+    mean: c.mean,
+    sd: c.sd,
+    lower: c.lower,
+    upper: c.upper,
+    confidence: c.confidence,
+    biased: c.biased,
+    detectable: c.detectable,
+    suggestion: {
+      min_effect: c.suggestion.minEffect,
+      repeats: c.suggestion.repeats,
+      max_repeats: c.suggestion.maxRepeats,
+    },
+    seeds: c.seeds,
+    differences: c.differences,
+  };
 }

@@ -4,7 +4,10 @@ import { runStatus } from "../run/run_status.ts";
 import { formatDecisionTable, formatMeasureStates } from "../run/table.ts";
 import { jsonFlag, runDirPositional } from "./common.ts";
 import { type CliCommand, outLine } from "./io.ts";
-import { pairedJson } from "./run_output.ts";
+import { calibrationJson, pairedJson } from "./run_output.ts";
+import { readCalibration } from "../run/calibration_file.ts";
+import { formatCalibration } from "../run/calibration_table.ts";
+import type { RunRecord } from "../run/run_record.ts";
 
 export interface ShowOptions {
   readonly runDir: RunDir;
@@ -50,7 +53,9 @@ export const showCommand: CliCommand<ShowOptions> = {
             begin: s.wake.begin,
             submitted_at: s.wake.submittedAt,
           },
+          kind: record.kind,
           verdict: s.decision?.verdict ?? null,
+          ...(record.kind === "calibrate" ? { calibration: calibrationOrNull(dir, record) } : {}),
           ...(s.decision ? pairedJson(s.decision.paired) : {}),
           scheduler_error: s.schedulerError,
         }),
@@ -71,7 +76,17 @@ export const showCommand: CliCommand<ShowOptions> = {
         `wake job ${s.wake.jobId} (${s.wake.dependency ?? `begin ${s.wake.begin}`}), submitted ${s.wake.submittedAt}`,
       );
     }
-    outLine(io, s.decision ? formatDecisionTable(s.decision, s.decision.paired) : "no verdict yet");
+    if (record.kind === "calibrate") {
+      const c = readCalibration(dir, record);
+      outLine(io, c ? formatCalibration(c) : "no calibration yet");
+    } else {
+      outLine(io, s.decision ? formatDecisionTable(s.decision, s.decision.paired) : "no verdict yet");
+    }
     return 0;
   },
 };
+
+function calibrationOrNull(dir: RunDir, r: RunRecord): Record<string, unknown> | null {
+  const c = readCalibration(dir, r);
+  return c ? calibrationJson(c) : null;
+}

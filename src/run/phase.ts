@@ -14,11 +14,16 @@ import { pairedValues, passPlan } from "./plan_from_record.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "./run_record.ts";
 import { submitWake } from "./wake.ts";
+import { calibrationOf } from "./calibrate.ts";
+import { type CalibrationRecord, readCalibration, writeCalibration } from "./calibration_file.ts";
+import type { DispatchedMeasurer } from "../measure/measurer.ts";
 import type { WakeRecord } from "./wake_record.ts";
 
 /** Where one pass of the measure-and-decide phase left the run. */
 export type PhaseOutcome =
   | { readonly kind: "decided"; readonly decision: DecisionRecord; readonly fresh: boolean }
+  /** A calibration (A/A) run measured every pair: its noise report. */
+  | { readonly kind: "calibrated"; readonly calibration: CalibrationRecord; readonly fresh: boolean }
   | { readonly kind: "parked"; readonly pending: readonly string[]; readonly wake: WakeRecord };
 
 export interface PhaseDeps {
@@ -43,14 +48,22 @@ export interface PhaseDeps {
  */
 export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutcome> {
   const record = readRunRecord(dir);
-  const decided = readDecision(dir, record);
-  if (decided) return { kind: "decided", decision: decided, fresh: false };
+  const done = finished(dir, record);
+  if (done) return done;
   return await underLock(dir, record, deps, async () => {
     // another pass may have decided while we waited for the lock
-    const now = readDecision(dir, record);
-    if (now) return { kind: "decided", decision: now, fresh: false };
-    return await pass(dir, record, deps);
+    return finished(dir, record) ?? await pass(dir, record, deps);
   });
+}
+
+/** The run's outcome when it already has one: its decision, or a calibration's report. */
+function finished(dir: RunDir, r: RunRecord): PhaseOutcome | null {
+  if (r.kind === "calibrate") {
+    const calibration = readCalibration(dir, r);
+    return calibration ? { kind: "calibrated", calibration, fresh: false } : null;
+  }
+  const decision = readDecision(dir, r);
+  return decision ? { kind: "decided", decision, fresh: false } : null;
 }
 
 /**
@@ -63,8 +76,8 @@ export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutco
 export async function startRun(dir: RunDir, record: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
   return await underLock(dir, record, deps, async () => {
     const inForce = writeRunRecord(dir, record);
-    const decided = readDecision(dir, inForce);
-    if (decided) return { kind: "decided", decision: decided, fresh: false };
+    const done = finished(dir, inForce);
+    if (done) return done;
     await pinSha(inForce.repo, inForce.baseSha);
     await pinSha(inForce.repo, inForce.candidateSha);
     return await pass(dir, inForce, deps);
@@ -102,6 +115,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     const what = cache.kind === "value" ? String(cache.value) : `${cache.pairs.length} pair(s)`;
     log.info(`baseline ${what} from the cache (${c.name}@${r.baseSha.slice(0, 12)})`);
   }
+  if (r.kind === "calibrate") return await calibration(dir, r, deps, measurer);
   const design = sequentialDesign(c.repeats, c.maxRepeats, c.confidence);
   for (const look of design.looks) {
     const p = passPlan(r, cache, look.n);
@@ -143,6 +157,26 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     return { kind: "decided", decision, fresh: true };
   }
   throw new Error(`The design's last look (${design.looks.length}) asked for more pairs`);
+}
+
+/** A calibration (A/A) run: every pair at once, then the noise report instead of a verdict. */
+async function calibration(
+  dir: RunDir,
+  r: RunRecord,
+  deps: PhaseDeps,
+  measurer: DispatchedMeasurer,
+): Promise<PhaseOutcome> {
+  const p = passPlan(r, { kind: "none" }, r.contract.maxRepeats);
+  let measured: Record<string, number>;
+  try {
+    measured = await measurer.results(p.toMeasure);
+  } catch (err) {
+    if (!(err instanceof MeasurementPending)) throw err;
+    return await park(dir, r, deps, err);
+  }
+  const report = calibrationOf(r, p.plan, measured, p.seeds, deps.now);
+  writeCalibration(dir, report);
+  return { kind: "calibrated", calibration: report, fresh: true };
 }
 
 /** Parks the run behind a wake job on the pending jobs. */

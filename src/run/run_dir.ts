@@ -16,6 +16,7 @@ import { BadInputError } from "../errors.ts";
  * └── <run dir>/
  *     ├── run.json                  every input of the plan, frozen by `measure`
  *     ├── decision.json             the verdict; its presence marks the run decided
+ *     ├── calibration.json          a calibration's noise report (an A/A run: `outerloop calibrate`)
  *     ├── wake.json                 the wake job of the latest park
  *     ├── wake.out                  the wake jobs' scheduler log (appended)
  *     ├── baseline-cached.json      the cache entry this run took its baseline from
@@ -43,6 +44,11 @@ export class RunDir {
   /** `decision.json`: the verdict. */
   get decision(): string {
     return join(this.path, "decision.json");
+  }
+
+  /** `calibration.json`: what an A/A run says about the benchmark's noise. */
+  get calibration(): string {
+    return join(this.path, "calibration.json");
   }
 
   /** `wake.json`: the wake job of the latest park. */

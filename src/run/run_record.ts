@@ -40,6 +40,8 @@ const runRecordSchema = strict({
   compute: z.enum(["local", "slurm"]),
   seed_cache: z.string().nullable(),
   command_line: z.array(z.string()),
+  // absent: a measure run (the only kind before calibration existed, and the reference's)
+  kind: z.enum(["measure", "calibrate"]).optional(),
 });
 
 /** The frozen inputs of one run. Strings that were not given are "". */
@@ -67,6 +69,11 @@ export interface RunRecord {
   readonly gpuPartition: string;
   readonly gpuAccount: string;
   readonly compute: "local" | "slurm";
+  /**
+   * "measure": base against candidate, to a verdict. "calibrate": the base
+   * against itself (an A/A run: candidateSha = baseSha), to a noise report.
+   */
+  readonly kind: "measure" | "calibrate";
   /** The seed cache copied into each checkout, or null for none. */
   readonly seedCache: string | null;
   /** How the run was started; informational, the wake runs `resume <run dir>`. */
@@ -111,6 +118,8 @@ function toJson(rec: RunRecord): z.input<typeof runRecordSchema> {
     compute: rec.compute,
     seed_cache: rec.seedCache,
     command_line: [...rec.commandLine],
+    // written only for a calibration: a measure run's record keeps today's keys
+    ...(rec.kind === "measure" ? {} : { kind: rec.kind }),
   };
 }
 
@@ -133,6 +142,7 @@ function fromJson(j: z.output<typeof runRecordSchema>): RunRecord {
     gpuPartition: j.gpu_partition,
     gpuAccount: j.gpu_account,
     compute: j.compute,
+    kind: j.kind ?? "measure",
     seedCache: j.seed_cache,
     commandLine: j.command_line,
   };
@@ -154,7 +164,9 @@ export function runIdentity(rec: RunRecord): string {
 }
 
 /** What `measure` was given, resolved and checked: the run record less what defaults from an earlier record. */
-export type RunInputs = Omit<RunRecord, "format" | "createdAt" | "seed" | "runTag" | "commandLine"> & {
+export type RunInputs = Omit<RunRecord, "format" | "createdAt" | "seed" | "runTag" | "commandLine" | "kind"> & {
+  /** Default "measure". */
+  readonly kind?: RunRecord["kind"];
   /** `--seed`, when given. */
   readonly seed: number | undefined;
   /** `--run-tag`, when given; else the earlier record's, else the run dir's name. */
@@ -180,6 +192,7 @@ export function assembleRunRecord(
   const resamples = c.seedEnv !== "" || c.siblings.some((s) => s.seedEnv !== "");
   return {
     ...inputs,
+    kind: inputs.kind ?? "measure",
     format: 1,
     createdAt: existing?.createdAt ?? new Date(ctx.now()).toISOString(),
     seed: inputs.seed ?? existing?.seed ?? (resamples ? ctx.drawSeed() : 0),

@@ -35,6 +35,7 @@ export function runRecordFixture(
     compute: "slurm",
     seedCache: null,
     commandLine: [],
+    kind: "measure",
     ...overrides,
   };
 }
