@@ -173,3 +173,34 @@ describe("runPhase() with paired repeats", () => {
     assert.equal(entry.seed, rec.seed);
   });
 });
+
+describe("runPhase() of a calibration (A/A) run", () => {
+  it("measures the base against itself in every pair at once, then writes the noise report", async () => {
+    const rec = runRecordFixture({ kind: "calibrate", candidateSha: "a".repeat(40) }, {
+      repeats: 5,
+      max_repeats: 5,
+    });
+    const compute = new FakeCompute();
+    const noise: Record<string, number> = { "": 0.5, "#2": -0.25, "#3": 0, "#4": 0.75, "#5": -0.5 };
+    finishing(compute, (m) => m.startsWith("baseline") ? 10 : 10 + noise[m.slice("candidate".length)]!);
+    const dir = newRun(rec);
+    const outcome = await runPhase(dir, deps(compute));
+    assert.equal(outcome.kind, "calibrated");
+    const evals = compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
+    assert.equal(evals.length, 10);
+    assert.ok(evals.every((s) => withDefaults(s).script.includes(`-${"a".repeat(40)}-`)), "both sides on the base");
+    const c = JSON.parse(readFileSync(dir.calibration, "utf8"));
+    assert.deepEqual(c.differences, [0.5, -0.25, 0, 0.75, -0.5]);
+    assert.equal(c.n, 5);
+    assert.ok(Math.abs(c.mean - 0.1) < 1e-12, String(c.mean));
+    assert.ok(Math.abs(c.sd - 0.518411033833193) < 1e-12, String(c.sd)); // python3 statistics.stdev
+    assert.deepEqual(c.detectable.map((d: { pairs: number }) => d.pairs), [1, 3, 5, 10, 20]);
+    assert.equal(c.biased, false);
+    assert.ok(c.suggestion.max_repeats >= c.suggestion.repeats);
+    // a resume of a calibrated run answers from the file, asking nothing
+    const calls = compute.calls.length;
+    const again = await runPhase(dir, deps(compute));
+    assert.equal(again.kind === "calibrated" && again.fresh, false);
+    assert.equal(compute.calls.length, calls);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * The verdict under noise, measured end to end: climbs with the compiled
+ * binary on the local backend, against a synthetic benchmark whose value is
+ *
+ *   100 + the commit's true effect + 20·Z(seed) + 2·noise()
+ *
+ * — a large seed-dependent term (the same for both sides of a pair: common
+ * random numbers cancel it) and a small per-run noise, normal or heavy-tailed
+ * (Student t with 3 df, scaled to the same sd). Each climb is one
+ * `outerloop measure` of a candidate against the base, on its own run seed.
+ * For today's rule (one pair) and the defaults (repeats 4, max_repeats 12,
+ * sequential stopping) it reports the false-accept rate (no true effect), the
+ * accept rate at a true effect of 5 (min_effect 1), and the mean pairs used.
+ * The in-process simulation (scripts/simulate_verdict.ts) varies direction,
+ * scale and design far more widely; this one proves the wired-in binary.
+ *
+ * Usage: deno run -A scripts/simulate_climbs.ts [--climbs N] [--jobs J]
+ * Writes bench/verdict_climbs.json.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawn } from "../src/runtime/spawn.ts";
+
+const root = join(import.meta.dirname!, "..");
+const arg = (flag: string, fallback: number) => {
+  const i = process.argv.indexOf(flag);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const CLIMBS = arg("--climbs", 200);
+const JOBS = arg("--jobs", 2);
+const binary = process.env["OUTERLOOP_BINARY"] ?? join(root, "dist", "outerloop");
+
+/** The benchmark: awk draws Z from the seed, the noise from /dev/urandom. */
+const BENCH = `#!/bin/sh
+shape=$1
+effect=$(cat effect)
+noise_seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+awk -v seed="$BENCH_SEED" -v ns="$noise_seed" -v effect="$effect" -v shape="$shape" '
+function z() { return sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand()) }
+BEGIN {
+  srand(seed); s = z()
+  srand(ns); n = z()
+  if (shape == "t3") { c = z()^2 + z()^2 + z()^2; n = n / sqrt(c / 3) / sqrt(3) }
+  printf "{\\"score\\": %.9f}\\n", 100 + effect + 20 * s + 2 * n
+}'
+`;
+
+function git(cwd: string, ...args: string[]) {
+  return spawn({
+    argv: ["git", ...args],
+    cwd,
+    env: {
+      PATH: "/usr/bin:/bin",
+      HOME: cwd,
+      GIT_AUTHOR_NAME: "sim",
+      GIT_AUTHOR_EMAIL: "sim@example.invalid",
+      GIT_COMMITTER_NAME: "sim",
+      GIT_COMMITTER_EMAIL: "sim@example.invalid",
+    },
+  }).then((r) => {
+    if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+    return r.stdout.trim();
+  });
+}
+
+const work = join(tmpdir(), `outerloop-sim-${process.pid}`);
+mkdirSync(work, { recursive: true });
+const repo = join(work, "repo");
+mkdirSync(repo);
+await git(repo, "init", "-q", "-b", "main");
+writeFileSync(join(repo, "bench.sh"), BENCH);
+writeFileSync(join(repo, "effect"), "0\n");
+await git(repo, "add", "-A");
+await git(repo, "commit", "-q", "-m", "base");
+const base = await git(repo, "rev-parse", "HEAD");
+writeFileSync(join(repo, "NOTE"), "a change that does nothing\n");
+await git(repo, "add", "-A");
+await git(repo, "commit", "-q", "-m", "no effect");
+const noEffect = await git(repo, "rev-parse", "HEAD");
+writeFileSync(join(repo, "effect"), "5\n");
+await git(repo, "commit", "-q", "-am", "effect 5");
+const effect = await git(repo, "rev-parse", "HEAD");
+
+function contract(shape: string, rule: "today" | "defaults"): string {
+  const file = join(work, `contract-${shape}-${rule}.json`);
+  const c: Record<string, unknown> = {
+    name: "sim",
+    command: `sh bench.sh ${shape}`,
+    metric: "score",
+    seed_env: "BENCH_SEED",
+    min_effect: 1,
+    eval_minutes: 5,
+  };
+  if (rule === "defaults") Object.assign(c, { repeats: 4, max_repeats: 12 });
+  writeFileSync(file, JSON.stringify(c));
+  return file;
+}
+
+interface Cell {
+  shape: string;
+  rule: "today" | "defaults";
+  effect: 0 | 5;
+  accepts: number;
+  pairs: number;
+  climbs: number;
+  errors: number;
+}
+
+async function climb(cell: Cell, i: number): Promise<void> {
+  const runDir = join(work, "climbs", `${cell.shape}-${cell.rule}-${cell.effect}`, `run-${i}`);
+  const r = await spawn({
+    argv: [
+      binary,
+      "measure",
+      "--compute",
+      "local",
+      "--repo",
+      repo,
+      "--base",
+      base,
+      "--candidate",
+      cell.effect === 0 ? noEffect : effect,
+      "--contract",
+      contract(cell.shape, cell.rule),
+      "--run-dir",
+      runDir,
+      "--seed",
+      String(1000 + i),
+      "--json",
+    ],
+    env: { PATH: "/usr/bin:/bin", HOME: work },
+    timeoutMs: 600_000,
+  });
+  if (r.exitCode !== 0 && r.exitCode !== 10 && r.exitCode !== 11) {
+    cell.errors++;
+    process.stderr.write(`climb ${runDir} exited ${r.exitCode}: ${r.stderr.slice(-400)}\n`);
+    return;
+  }
+  cell.climbs++;
+  if (r.exitCode === 0) cell.accepts++;
+  const d = JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8"));
+  cell.pairs += d.n ?? 1;
+  rmSync(runDir, { recursive: true, force: true });
+}
+
+const cells: Cell[] = [];
+for (const shape of ["normal", "t3"]) {
+  for (const rule of ["today", "defaults"] as const) {
+    for (const eff of [0, 5] as const) {
+      cells.push({ shape, rule, effect: eff, accepts: 0, pairs: 0, climbs: 0, errors: 0 });
+    }
+  }
+}
+const started = Date.now();
+for (const cell of cells) {
+  const queue = Array.from({ length: CLIMBS }, (_, i) => i);
+  await Promise.all(Array.from({ length: JOBS }, async () => {
+    for (let i = queue.shift(); i !== undefined; i = queue.shift()) await climb(cell, i);
+  }));
+  process.stderr.write(`${cell.shape} ${cell.rule} effect ${cell.effect}: ${cell.accepts}/${cell.climbs} accepted\n`);
+}
+rmSync(work, { recursive: true, force: true });
+
+const rate = (c: Cell) => Math.round((c.accepts / Math.max(1, c.climbs)) * 10000) / 100;
+const mean = (c: Cell) => Math.round((c.pairs / Math.max(1, c.climbs)) * 100) / 100;
+const find = (shape: string, rule: string, eff: number) =>
+  cells.find((c) => c.shape === shape && c.rule === rule && c.effect === eff)!;
+const summary = ["normal", "t3"].flatMap((shape) =>
+  (["today", "defaults"] as const).map((rule) => ({
+    noise: shape,
+    rule: rule === "today" ? "repeats 1 (today's rule)" : "repeats 4, max_repeats 12 (sequential)",
+    false_accept_pct: rate(find(shape, rule, 0)),
+    accept_at_effect_5_pct: rate(find(shape, rule, 5)),
+    mean_pairs_no_effect: mean(find(shape, rule, 0)),
+    mean_pairs_effect_5: mean(find(shape, rule, 5)),
+  }))
+);
+const results = {
+  what: "climbs through the compiled binary, local backend: value = 100 + effect + 20*Z(seed) + 2*noise, " +
+    "min_effect 1, true effect 5",
+  climbs_per_cell: CLIMBS,
+  minutes: Math.round((Date.now() - started) / 600) / 100,
+  errors: cells.reduce((n, c) => n + c.errors, 0),
+  summary,
+};
+writeFileSync(join(root, "bench", "verdict_climbs.json"), JSON.stringify(results, null, 2) + "\n");
+console.table(summary);
