@@ -11,9 +11,10 @@ export const MAX_JOB_NAME_BYTES = 128;
  * A job name or run tag, checked where it enters: not empty, not an option,
  * free of `|` (squeue's `--parsable2` separator) and control characters
  * (which break line-based listings and terminals), and short enough to be
- * found again by name. Returns it unchanged.
+ * found again by name. Returns it unchanged. `fix`, when given, ends the
+ * message: what to do when the value came from somewhere other than a flag.
  */
-export function checkJobName(what: string, value: string): string {
+export function checkJobName(what: string, value: string, fix?: string): string {
   const problem = value === ""
     ? "it is empty"
     : value.startsWith("-")
@@ -28,7 +29,11 @@ export function checkJobName(what: string, value: string): string {
     : new TextEncoder().encode(value).length > MAX_JOB_NAME_BYTES
     ? `it is longer than ${MAX_JOB_NAME_BYTES} bytes`
     : null;
-  if (problem !== null) throw new BadInputError(`Invalid ${what} ${JSON.stringify(value)}: ${problem}`);
+  if (problem !== null) {
+    throw new BadInputError(
+      `Invalid ${what} ${JSON.stringify(value)}: ${problem}${fix === undefined ? "" : `; ${fix}`}`,
+    );
+  }
   return value;
 }
 

@@ -101,7 +101,10 @@ export const measureCommand: CliCommand<MeasureOptions> = {
       runDir: RunDir.checked(args.value("run-dir")!, "--run-dir"),
       seed: seedText === undefined ? undefined : wholeNumber("seed", seedText, 0, 1, MAX_SEED),
       runTag: runTag === undefined ? undefined : checkJobName("--run-tag", runTag),
-      image: checkImage(fromEnv("image", "OUTERLOOP_IMAGE")),
+      image: checkImage(
+        args.value("image") === undefined ? "OUTERLOOP_IMAGE" : "--image",
+        fromEnv("image", "OUTERLOOP_IMAGE"),
+      ),
       account: fromEnv("account", "OUTERLOOP_ACCOUNT"),
       partition: fromEnv("partition", "OUTERLOOP_PARTITION"),
       gpuPartition: fromEnv("gpu-partition", "OUTERLOOP_GPU_PARTITION"),
@@ -146,6 +149,13 @@ async function resolveRun(o: MeasureOptions, deps: CliDeps): Promise<RunRecord> 
     ref(o.repo, o.base, "--base"),
     ref(o.repo, o.candidate, "--candidate"),
   ]);
+  if (baseSha === candidateSha) {
+    throw new BadInputError(
+      `--base ${JSON.stringify(o.base)} and --candidate ${JSON.stringify(o.candidate)} are the same commit ` +
+        `${baseSha.slice(0, 12)}: pass two different commits (measuring a commit against itself, to see the ` +
+        `benchmark's noise, is what "outerloop calibrate" will be for)`,
+    );
+  }
   if (o.seedCache !== null && !(existsSync(o.seedCache) && statSync(o.seedCache).isDirectory())) {
     throw new BadInputError(`--seed-cache ${JSON.stringify(o.seedCache)} is not a directory`);
   }
@@ -180,15 +190,26 @@ async function resolveRun(o: MeasureOptions, deps: CliDeps): Promise<RunRecord> 
     existing,
     { now: deps.now, drawSeed },
   );
+  if (o.runTag === undefined && existing === null) {
+    // the default tag is the run dir's name: checked like --run-tag, since it goes into job names the same way
+    checkJobName(
+      "run tag",
+      record.runTag,
+      `it is the name of --run-dir ${JSON.stringify(o.runDir.path)}: pass --run-tag TAG`,
+    );
+  }
   const lanes = lanesOf(record);
   for (const m of planFromRecord(record)) placement(lanes, m.gpus, `Measure ${m.name}`);
   return record;
 }
 
-/** An image name that apptainer would not read as an option. */
-function checkImage(image: string): string {
+/** An image name that apptainer would not read as an option; `from` names the flag or variable it came from. */
+function checkImage(from: string, image: string): string {
   if (image.startsWith("-")) {
-    throw new BadInputError(`Invalid --image ${JSON.stringify(image)}: it would read as an apptainer option`);
+    throw new BadInputError(
+      `Invalid ${from} ${JSON.stringify(image)}: it would read as an apptainer option; name the image by a path ` +
+        `(./${image})`,
+    );
   }
   return image;
 }
