@@ -102,7 +102,8 @@ export async function resolveRef(repoRoot: string, ref: string, run: GitRun = gi
     throw new GitError(`Cannot resolve ${JSON.stringify(ref)} to a commit in ${JSON.stringify(repoRoot)}: ${why}`);
   }
   const ambiguous = /^warning: refname '(.*)' is ambiguous\.$/m.exec(r.stderr);
-  if (ambiguous) throw await ambiguityError(repoRoot, ref, ambiguous[1]!, run);
+  // a full sha also names a ref of that name (which git warns no git command makes): git takes the object, as meant
+  if (ambiguous && !FULL_SHA.test(ambiguous[1]!)) throw await ambiguityError(repoRoot, ref, ambiguous[1]!, run);
   return sha;
 }
 

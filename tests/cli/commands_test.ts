@@ -9,16 +9,9 @@ import { VERSION } from "../../src/version.ts";
 import { cli } from "../helpers/cli.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
+import { assertRefused } from "../helpers/refused.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 import { tempDir } from "../helpers/temp.ts";
-
-/** One line on stderr, no stack: how every refusal of a user's input reads. */
-function assertRefused(r: { code: number; stdout: string; stderr: string }, pattern: RegExp): void {
-  assert.equal(r.code, 2, r.stderr);
-  assert.equal(r.stdout, "");
-  assert.match(r.stderr, pattern);
-  assert.equal(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
-}
 
 describe("the CLI in-process: help and version", () => {
   it("prints the version", async () => {
@@ -91,6 +84,20 @@ describe("the CLI in-process: submit, status, cancel, jobs", () => {
     ["an empty --compute", ["--command", "x", "--compute="], /Invalid --compute "": expected "local" or "slurm"/],
     ["an empty --command", ["--command", ""], /Invalid --command "": give a value/],
     ["--time given twice", ["--command", "x", "--time", "1", "--time", "2"], /--time is given twice/],
+    [
+      "a --time beyond a safe integer",
+      ["--command", "x", "--time", "9".repeat(20)],
+      /Invalid --time "9+": expected a whole/,
+    ],
+    ["a --time beyond a year", ["--command", "x", "--time", "527041"], /Invalid --time "527041": .* from 1 to 527040/],
+    ["a --time of 0", ["--command", "x", "--time=0"], /Invalid --time "0"/],
+    ["a --mem without digits", ["--command", "x", "--mem", "G"], /Invalid --mem "G"/],
+    ["an empty --mem", ["--command", "x", "--mem="], /Invalid --mem ""/],
+    ["--cpus 0", ["--command", "x", "--cpus", "0"], /Invalid --cpus "0"/],
+    ["an empty --script", ["--script="], /Invalid --script "": give a value/],
+    ["an extra positional argument", ["--command", "x", "extra"], /Unexpected argument "extra": "outerloop submit"/],
+    ["--job-name given twice", ["--command", "x", "--job-name", "k"], /--job-name is given twice \("j" and "k"\)/],
+    ["an unknown flag", ["--command", "x", "--acount", "a"], /Unknown option "--acount" for "outerloop submit"/],
   ];
   for (const [what, flags, pattern] of refusals) {
     it(`refuses ${what} with exit 2 in one line`, async () => {
@@ -99,7 +106,7 @@ describe("the CLI in-process: submit, status, cancel, jobs", () => {
   }
 
   it("refuses a job name with |, a control character, a leading - or over 128 bytes", async () => {
-    for (const name of ["a|b", "a\u0007b", "-x", "x".repeat(129), ""]) {
+    for (const name of ["a|b", "a\u0007b", "a\nb", "-x", "x".repeat(129), "é".repeat(65), ""]) {
       assertRefused(await cli(["submit", "--job-name", name, "--command", "true"]), /Invalid --job-name/);
     }
   });
