@@ -46,3 +46,21 @@ export function checkMemory(value: string): string {
   }
   return value;
 }
+
+/**
+ * An account, partition or QOS name as the scheduler knows it: no white
+ * space or control characters, which no Slurm name holds and a copied value
+ * (`"myacct "`) easily does. `from` names the flag or variable it came from.
+ * Checked before the run is frozen: `measure` records these, and a run
+ * frozen with a name sbatch refuses cannot be fixed by repeating the command.
+ * Returns it unchanged; "" (the scheduler's default) is fine.
+ */
+export function checkSchedulerName(from: string, value: string): string {
+  // deno-lint-ignore no-control-regex -- control characters are what this refuses
+  const bad = /[\s\u0000-\u001f\u007f]/.exec(value);
+  if (bad !== null) {
+    const what = /\s/.test(bad[0]) && bad[0] >= " " ? "white space" : "a control character";
+    throw new BadInputError(`Invalid ${from} ${JSON.stringify(value)}: it contains ${what}; give the name alone`);
+  }
+  return value;
+}

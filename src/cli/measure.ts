@@ -15,7 +15,7 @@ import { assembleRunRecord, readRunRecord, type RunRecord } from "../run/run_rec
 import { drawSeed } from "../run/seed.ts";
 import { computeFlags, nonEmpty, resolveMode, wholeNumber } from "./common.ts";
 import { type CliCommand, type CliDeps, outLine } from "./io.ts";
-import { checkJobName } from "./job_fields.ts";
+import { checkJobName, checkSchedulerName } from "./job_fields.ts";
 import { reportOutcome } from "./run_output.ts";
 
 /** What `outerloop measure` was asked, from its flags and the environment; nothing resolved yet. */
@@ -90,6 +90,9 @@ export const measureCommand: CliCommand<MeasureOptions> = {
   parse(args, env) {
     // an empty value is a choice here: `--image=""` runs on the host whatever OUTERLOOP_IMAGE says
     const fromEnv = (flag: string, name: string) => args.value(flag) ?? env[name] ?? "";
+    /** Where a value came from, for a message: the flag when given, else the variable. */
+    const source = (flag: string, name: string) => args.value(flag) === undefined ? name : `--${flag}`;
+    const schedulerName = (flag: string, name: string) => checkSchedulerName(source(flag, name), fromEnv(flag, name));
     const seedText = args.value("seed");
     const runTag = args.value("run-tag");
     const seedCache = nonEmpty("seed-cache", args.value("seed-cache"));
@@ -101,14 +104,11 @@ export const measureCommand: CliCommand<MeasureOptions> = {
       runDir: RunDir.checked(args.value("run-dir")!, "--run-dir"),
       seed: seedText === undefined ? undefined : wholeNumber("seed", seedText, 0, 1, MAX_SEED),
       runTag: runTag === undefined ? undefined : checkJobName("--run-tag", runTag),
-      image: checkImage(
-        args.value("image") === undefined ? "OUTERLOOP_IMAGE" : "--image",
-        fromEnv("image", "OUTERLOOP_IMAGE"),
-      ),
-      account: fromEnv("account", "OUTERLOOP_ACCOUNT"),
-      partition: fromEnv("partition", "OUTERLOOP_PARTITION"),
-      gpuPartition: fromEnv("gpu-partition", "OUTERLOOP_GPU_PARTITION"),
-      gpuAccount: fromEnv("gpu-account", "OUTERLOOP_GPU_ACCOUNT"),
+      image: checkImage(source("image", "OUTERLOOP_IMAGE"), fromEnv("image", "OUTERLOOP_IMAGE")),
+      account: schedulerName("account", "OUTERLOOP_ACCOUNT"),
+      partition: schedulerName("partition", "OUTERLOOP_PARTITION"),
+      gpuPartition: schedulerName("gpu-partition", "OUTERLOOP_GPU_PARTITION"),
+      gpuAccount: schedulerName("gpu-account", "OUTERLOOP_GPU_ACCOUNT"),
       seedCache: seedCache === undefined ? null : resolve(seedCache),
       mode: resolveMode(args.value("compute"), env),
       dryRun: args.on("dry-run"),

@@ -3,6 +3,7 @@ import { DEFAULT_ALLOWED_ENV } from "../dispatch/eval_script.ts";
 import { BadInputError } from "../errors.ts";
 import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_text_file.ts";
 import { type NameKind, validateName } from "../measure/names.ts";
+import { firstDuplicateKey } from "./duplicate_key.ts";
 
 /**
  * The benchmark contract file: what to run, which number to read, which way
@@ -279,6 +280,15 @@ export function loadContract(path: string): Contract {
     // deno-lint-ignore no-control-regex -- control characters are what is escaped
     const why = (err as Error).message.replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1));
     throw new ContractError(path, `Contract ${JSON.stringify(path)} is not JSON: ${why}`, { cause: err });
+  }
+  const twice = firstDuplicateKey(text);
+  if (twice !== null) {
+    const where = twice.path === "" ? "" : ` in ${twice.path}`;
+    throw new ContractError(
+      path,
+      `Invalid contract ${JSON.stringify(path)}: the key ${JSON.stringify(twice.key)} is given twice${where} ` +
+        "(JSON keeps only the last); give it once",
+    );
   }
   return parseContract(json, path);
 }

@@ -92,7 +92,9 @@ export class RunDir {
    * existing non-directory. `what` names the flag in the message.
    */
   static checked(path: string, what: string): RunDir {
-    if (path.trim() === "") throw new BadInputError(`Invalid ${what} "": name a directory for the run`);
+    if (path.trim() === "") {
+      throw new BadInputError(`Invalid ${what} ${JSON.stringify(path)}: name a directory for the run`);
+    }
     const dir = new RunDir(path);
     if (dirname(dir.path) === dir.path) {
       throw new BadInputError(`Invalid ${what} ${JSON.stringify(path)}: the file system root cannot be a run dir`);

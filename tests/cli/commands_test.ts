@@ -98,12 +98,67 @@ describe("the CLI in-process: submit, status, cancel, jobs", () => {
     ["an extra positional argument", ["--command", "x", "extra"], /Unexpected argument "extra": "outerloop submit"/],
     ["--job-name given twice", ["--command", "x", "--job-name", "k"], /--job-name is given twice \("j" and "k"\)/],
     ["an unknown flag", ["--command", "x", "--acount", "a"], /Unknown option "--acount" for "outerloop submit"/],
+    [
+      "an --account with a space",
+      ["--command", "x", "--account", "acct "],
+      /Invalid --account "acct ": it contains white/,
+    ],
+    [
+      "a --partition with a newline",
+      ["--command", "x", "--partition", "a\nb"],
+      /Invalid --partition "a\\nb": .*control/,
+    ],
+    ["a --qos with a space", ["--command", "x", "--qos", "a b"], /Invalid --qos "a b"/],
+    [
+      "an --extra that is not an option",
+      ["--command", "x", "--extra", "exclusive"],
+      /Invalid --extra "exclusive": expected an sbatch option/,
+    ],
+    [
+      "an empty --extra",
+      ["--command", "x", "--extra=--exclusive", "--extra="],
+      /Invalid --extra "": expected an sbatch option/,
+    ],
   ];
   for (const [what, flags, pattern] of refusals) {
     it(`refuses ${what} with exit 2 in one line`, async () => {
       assertRefused(await cli(["submit", "--job-name", "j", ...flags]), pattern);
     });
   }
+
+  it("takes an --extra option's value as the next --extra", async () => {
+    const r = await cli([
+      "submit",
+      "--job-name",
+      "j",
+      "--command",
+      "x",
+      "--extra",
+      "--mail-type",
+      "--extra",
+      "END",
+      "--dry-run",
+      "--json",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).argv.slice(-3), ["--mail-type", "END", "--wrap=x"]);
+  });
+
+  it("refuses a --script that is missing or not a file when submitting, and prints it on a dry run", async () => {
+    const dir = tempDir("cli-script-");
+    const compute = new FakeCompute();
+    assertRefused(
+      await cli(["submit", "--job-name", "j", "--script", join(dir, "nope.sh")], { compute }),
+      /^outerloop: error: Invalid --script ".*nope.sh": no such file$/m,
+    );
+    assertRefused(
+      await cli(["submit", "--job-name", "j", "--script", dir], { compute }),
+      /Invalid --script ".*": it is a directory, not a file/,
+    );
+    assert.deepEqual(compute.calls, []);
+    const dry = await cli(["submit", "--job-name", "j", "--script", join(dir, "later.sh"), "--dry-run", "--json"]);
+    assert.equal(dry.code, 0, dry.stderr);
+  });
 
   it("refuses a job name with |, a control character, a leading - or over 128 bytes", async () => {
     for (const name of ["a|b", "a\u0007b", "a\nb", "-x", "x".repeat(129), "é".repeat(65), ""]) {

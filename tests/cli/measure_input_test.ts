@@ -203,6 +203,22 @@ describe("measure refuses paths and names it cannot use", () => {
     );
   });
 
+  it("refuses an account or partition with white space or a control character, from a flag or the environment", async () => {
+    assertRefusedUnwritten(
+      await measure({}, ["--account", "acct "]),
+      /Invalid --account "acct ": it contains white space/,
+    );
+    assertRefusedUnwritten(await measure({}, ["--gpu-partition", "g\tpu"]), /Invalid --gpu-partition "g\\tpu"/);
+    for (
+      const name of ["OUTERLOOP_ACCOUNT", "OUTERLOOP_PARTITION", "OUTERLOOP_GPU_PARTITION", "OUTERLOOP_GPU_ACCOUNT"]
+    ) {
+      assertRefusedUnwritten(
+        await measure({}, [], { [name]: "a b" }),
+        new RegExp(`^outerloop: error: Invalid ${name} "a b"`),
+      );
+    }
+  });
+
   it("refuses a run dir holding , or : with an image (apptainer bind separators), and takes it without one", async () => {
     for (const name of ["a,b", "a:b"]) {
       assertRefusedUnwritten(
@@ -246,6 +262,15 @@ describe("measure refuses a contract file it cannot read as one", () => {
     assertRefusedUnwritten(
       await measure({ contract: latin1 }),
       /it is not UTF-8 text: byte 0xE9 at offset 29 \(line 2\) is not valid UTF-8; save the file as UTF-8$/m,
+    );
+  });
+
+  it("refuses a key given twice, naming it and where", async () => {
+    const twice = join(files, "twice.json");
+    writeFileSync(twice, '{"name": "b", "command": "sh b.sh", "metric": "m", "min_effect": 1, "min_effect": 0}');
+    assertRefusedUnwritten(
+      await measure({ contract: twice }),
+      /Invalid contract ".*twice.json": the key "min_effect" is given twice \(JSON keeps only the last\); give it once$/m,
     );
   });
 

@@ -41,6 +41,10 @@ describe("resume and show refuse a RUN_DIR no run can live at", () => {
   for (const command of ["resume", "show"]) {
     it(`${command} refuses "", a file and the root, and takes one RUN_DIR only`, async () => {
       assertRefused(await cli([command, ""]), /^outerloop: error: Invalid RUN_DIR "": name a directory for the run$/m);
+      assertRefused(
+        await cli([command, " "]),
+        /^outerloop: error: Invalid RUN_DIR " ": name a directory for the run$/m,
+      );
       assertRefused(await cli([command, file]), /Invalid RUN_DIR ".*a-file": it exists and is not a directory/);
       assertRefused(await cli([command, "/"]), /Invalid RUN_DIR "\/": the file system root cannot be a run dir/);
       assertRefused(

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync } from "node:fs";
+import { chmodSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import process from "node:process";
 import { tempDir } from "./temp.ts";
 
@@ -17,13 +18,13 @@ export interface ReadOnlyDir {
 /**
  * A fresh, writable directory that `seal()` makes read-only: for root (whom
  * no file mode stops) a tmpfs mounted there and remounted read-only, for
- * anyone else a mode of 0555. Null when neither can be had (root without
+ * anyone else a mode of 0555 on it and every directory in it. Null when neither can be had (root without
  * the right to mount): the caller skips, saying why.
  */
 export function readOnlyDir(): ReadOnlyDir | null {
   const dir = tempDir("ro-");
   if (process.getuid?.() !== 0) {
-    return { dir, how: "mode", seal: () => chmodSync(dir, 0o555), release: () => chmodSync(dir, 0o755) };
+    return { dir, how: "mode", seal: () => chmodTree(dir, 0o555), release: () => chmodTree(dir, 0o755) };
   }
   try {
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", dir], { stdio: "ignore" });
@@ -44,4 +45,13 @@ export function readOnlyUnavailable(): string | null {
   if (ro === null) return "cannot mount a read-only tmpfs here (root without the right to mount)";
   ro.release();
   return null;
+}
+
+/** Sets the mode of `dir` and of every directory below it (parents first: undoing 0555 needs no order). */
+function chmodTree(dir: string, mode: number): void {
+  chmodSync(dir, mode | 0o500);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) chmodTree(join(dir, entry.name), mode);
+  }
+  chmodSync(dir, mode);
 }
