@@ -10,14 +10,11 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSy
  * would silently turn a Latin-1 byte into U+FFFD.
  */
 
-/** Why a file was refused: what it is, as a phrase (`"is a FIFO"`), and the kind for the caller's fix. */
-export type TextFileProblem =
-  | { readonly kind: "missing"; readonly what: string }
-  | { readonly kind: "not-a-file"; readonly what: string }
-  | { readonly kind: "too-large"; readonly what: string }
-  | { readonly kind: "bom"; readonly what: string }
-  | { readonly kind: "not-utf8"; readonly what: string }
-  | { readonly kind: "unreadable"; readonly what: string };
+/** Why a file was refused: the kind, for the caller's fix, and what the file is, as a phrase (`"it is a FIFO…"`). */
+export interface TextFileProblem {
+  readonly kind: "missing" | "not-a-file" | "too-large" | "bom" | "not-utf8" | "unreadable";
+  readonly what: string;
+}
 
 /** A file refused by `readTextFile`; the caller turns it into its own error, naming the file and the fix. */
 export class TextFileError extends Error {

@@ -1,6 +1,6 @@
 import type { Contract } from "./contract.ts";
-import { FUTILITY_POWER, isFutile, predictivePower } from "../stats/futility.ts";
 import { finiteInterval } from "./finite_interval.ts";
+import { FUTILITY_POWER, isFutile, predictivePower } from "../stats/futility.ts";
 import {
   benchmarkCall,
   judgeLook,
