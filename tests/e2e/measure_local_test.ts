@@ -1,6 +1,5 @@
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
@@ -30,8 +29,6 @@ describe("outerloop measure (compiled binary, local backend)", () => {
       { "bench.sh": "echo '{\"accuracy\": 0.9}'\n" }, // 4: wrong key
       { "bench.sh": 'echo \'{"score": "fast"}\'\n' }, // 5: not a number
       bench("13"), // 6: better again
-      bench("1.7e308"), // 7: the largest doubles,
-      bench("-1.7e308"), // 8: whose difference is not one
     ]));
   });
 
@@ -195,37 +192,6 @@ describe("outerloop measure (compiled binary, local backend)", () => {
     assert.equal(r.exitCode, 2);
     assert.ok(r.stderr.includes(file), r.stderr);
     assert.match(r.stderr, /direction/);
-  });
-
-  it("refuses a contract that is a device or a FIFO at once, in one line, writing nothing", async () => {
-    const fifo = join(tempDir("e2e-fifo-"), "contract.json");
-    execFileSync("mkfifo", [fifo]);
-    for (const [file, kind] of [["/dev/zero", "a character device"], [fifo, "a FIFO \\(named pipe\\)"]]) {
-      const dir = runDir();
-      const r = await measure(0, 1, dir, file); // an endless read of /dev/zero grew memory without bound
-      assert.equal(r.exitCode, 2, r.stderr);
-      assert.equal(r.stdout, "");
-      assert.match(
-        r.stderr,
-        new RegExp(`^outerloop: error: Cannot read contract "${file}": it is ${kind}, not a regular`),
-      );
-      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
-      assert.ok(r.durationMs < 10_000, `took ${r.durationMs} ms`);
-      assert.equal(existsSync(dir), false);
-    }
-  });
-
-  it("fails a run whose values' difference overflows with exit 3 naming both, and again on resume", async () => {
-    const dir = runDir();
-    const r = await measure(7, 8, dir);
-    assert.equal(r.exitCode, 3, r.stderr);
-    const line = 'outerloop: error: Cannot decide: the difference of measures "candidate" (-1.7e+308) and "baseline" ' +
-      '(1.7e+308) overflows to -Infinity; check what the benchmark reports as "score"';
-    assert.equal(r.stderr.trimEnd().split("\n").at(-1), line);
-    assert.doesNotMatch(r.stderr, /\n\s+at /, "a stack trace");
-    const again = await spawn({ argv: [binary, "resume", dir], env: { PATH: "/usr/bin:/bin", HOME: home } });
-    assert.equal(again.exitCode, 3, again.stderr);
-    assert.equal(again.stderr.trimEnd(), line);
   });
 
   it("refuses a damaged run.json with exit 2 and leaves it as it was", async () => {
