@@ -20,12 +20,17 @@ const REDIRECTING = [
   "GIT_NAMESPACE",
 ];
 
-/** The real runner: the runtime's spawn, stdout and stderr apart, without repo-redirecting variables. */
+/**
+ * The real runner: the runtime's spawn, stdout and stderr apart, without
+ * repo-redirecting variables, and in the C locale — `resolveRef` reads git's
+ * ambiguity warning, which a translated git would word otherwise.
+ */
 export const gitRun: GitRun = async (argv) => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !REDIRECTING.includes(k)) env[k] = v;
   }
+  env["LC_ALL"] = "C";
   return await spawn({ argv, env, output: "separate", timeoutMs: 120_000 });
 };
 
