@@ -82,8 +82,13 @@ writeFileSync(join(repo, "effect"), "5\n");
 await git(repo, "commit", "-q", "-am", "effect 5");
 const effect = await git(repo, "rev-parse", "HEAD");
 
+/** Each cell's contract file, written once before any climb reads it. */
 function contract(shape: string, rule: "today" | "defaults"): string {
-  const file = join(work, `contract-${shape}-${rule}.json`);
+  return join(work, `contract-${shape}-${rule}.json`);
+}
+
+function writeContract(shape: string, rule: "today" | "defaults"): void {
+  const file = contract(shape, rule);
   const c: Record<string, unknown> = {
     name: "sim",
     command: `sh bench.sh ${shape}`,
@@ -94,7 +99,6 @@ function contract(shape: string, rule: "today" | "defaults"): string {
   };
   if (rule === "defaults") Object.assign(c, { repeats: 4, max_repeats: 12 });
   writeFileSync(file, JSON.stringify(c));
-  return file;
 }
 
 interface Cell {
@@ -149,6 +153,7 @@ for (const shape of ["normal", "t3"]) {
   for (const rule of ["today", "defaults"] as const) {
     for (const eff of [0, 5] as const) {
       cells.push({ shape, rule, effect: eff, accepts: 0, pairs: 0, climbs: 0, errors: 0 });
+      writeContract(shape, rule);
     }
   }
 }

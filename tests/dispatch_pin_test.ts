@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { exited } from "./helpers/proc.ts";
 import { git, makeRepo } from "./helpers/git_repo.ts";
-import { dispatchRef, type GitRun, pinSha, resolveRef } from "../src/dispatch/pin.ts";
+import { AmbiguousRefError, dispatchRef, type GitRun, pinSha, resolveRef } from "../src/dispatch/pin.ts";
 
 /** A repo with two commits on main, an annotated tag on the first. */
 function twoCommits(): { repo: string; first: string; second: string } {
@@ -96,6 +96,70 @@ describe("resolveRef()", () => {
   it("refuses refs that git would read as options", async () => {
     await assert.rejects(resolveRef("/repo", "--all"), /Cannot resolve "--all" in "\/repo": not a git ref/);
     await assert.rejects(resolveRef("/repo", ""), /not a git ref/);
+  });
+
+  it("refuses a name that is both a branch and a tag, naming both with their shas, in git's order", async () => {
+    const { repo, first, second } = twoCommits();
+    git(repo, "tag", "x", first);
+    git(repo, "branch", "x", second);
+    for (const ref of ["x", "x~0", "x^{commit}"]) {
+      await assert.rejects(resolveRef(repo, ref), (e: Error) => {
+        assert.ok(e instanceof AmbiguousRefError, String(e));
+        assert.equal(e.refname, "x");
+        assert.deepEqual(e.candidates, ["refs/tags/x", "refs/heads/x"]);
+        const within = ref === "x" ? "" : ` (in ${JSON.stringify(ref)})`;
+        assert.equal(
+          e.message,
+          `Ref "x"${within} is ambiguous in ${JSON.stringify(repo)}: it names refs/tags/x (${first.slice(0, 12)}) ` +
+            `and refs/heads/x (${second.slice(0, 12)}); name the one you mean in full: refs/tags/x or refs/heads/x`,
+        );
+        return true;
+      });
+    }
+    assert.equal(await resolveRef(repo, "refs/heads/x"), second);
+    assert.equal(await resolveRef(repo, "refs/tags/x"), first);
+    assert.equal(await resolveRef(repo, "heads/x"), second);
+  });
+
+  it("refuses it even when the repo's config turns git's ambiguity warning off", async () => {
+    const { repo, first } = twoCommits();
+    git(repo, "tag", "x", first);
+    git(repo, "branch", "x");
+    git(repo, "config", "core.warnAmbiguousRefs", "false");
+    await assert.rejects(resolveRef(repo, "x"), AmbiguousRefError);
+  });
+
+  it("refuses a branch whose name is also the start of a sha, and says a full sha picks the object", async () => {
+    const { repo, first, second } = twoCommits();
+    const prefix = first.slice(0, 7);
+    git(repo, "branch", prefix, second); // the branch and the object disagree: git would take the branch
+    await assert.rejects(resolveRef(repo, prefix), (e: Error) => {
+      assert.ok(e instanceof AmbiguousRefError, String(e));
+      assert.match(
+        e.message,
+        new RegExp(
+          `^Ref "${prefix}" is ambiguous in .*: it names refs/heads/${prefix} \\(${second.slice(0, 12)}\\) and the ` +
+            `object whose sha starts with ${prefix}; name the one you mean in full: refs/heads/${prefix}, or a full sha$`,
+        ),
+      );
+      return true;
+    });
+    assert.equal(await resolveRef(repo, first), first);
+  });
+
+  it("takes a full sha as the object even when a ref bears it as its name", async () => {
+    const { repo, first, second } = twoCommits();
+    git(repo, "branch", first, second);
+    assert.equal(await resolveRef(repo, first), first);
+  });
+
+  it("says what is wrong with a name that is no commit in one line", async () => {
+    const { repo } = twoCommits();
+    await assert.rejects(resolveRef(repo, "main^{tree}"), (e: Error) => {
+      assert.match(e.message, /^Cannot resolve "main\^\{tree\}" to a commit in .*: error: .*expected commit type/);
+      assert.doesNotMatch(e.message, /\n|Needed a single revision/);
+      return true;
+    });
   });
 
   it("ignores an inherited GIT_DIR that points at another repo", async () => {

@@ -1,6 +1,7 @@
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { ContractError, contractToJson, loadContract, parseContract } from "../src/run/contract.ts";
@@ -207,6 +208,93 @@ describe("loadContract() refuses a bad field, naming the file and the field's pa
   });
 });
 
+describe("loadContract() refuses a seed_env the eval job could not set as given", () => {
+  const notAName = /expected a variable name \(letters, digits and "_", not starting with a digit\)/;
+  const cases: [string, string, RegExp][] = [
+    ["a name with a space", "A B", notAName],
+    ["a name starting with a digit", "1SEED", notAName],
+    ["a name with a dash", "MY-SEED", notAName],
+    ["a name with =", "SEED=1", notAName],
+    ["a name with a newline", "SEED\n", notAName],
+    ["a non-ASCII name", "SÉED", notAName],
+    ["OUTERLOOP_RESULT, which names the result file", "OUTERLOOP_RESULT", /"OUTERLOOP_RESULT" is set by the eval job/],
+    ["OUTERLOOP_PAIR, kept for paired repeats", "OUTERLOOP_PAIR", /"OUTERLOOP_PAIR" is set by the eval job itself/],
+    ["PATH, which the job passes on", "PATH", /"PATH" is passed to the eval job from its environment/],
+    ["HOME", "HOME", /"HOME" is passed to the eval job/],
+    ["CUDA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", /"CUDA_VISIBLE_DEVICES" is passed to the eval job/],
+  ];
+  for (const [what, name, expected] of cases) {
+    it(`refuses ${what}, for the benchmark and a sibling`, () => {
+      assertRefused({ ...MINIMAL, seed_env: name }, "seed_env", expected);
+      assertRefused({ ...MINIMAL, siblings: [{ ...SIB, seed_env: name }] }, "siblings[0].seed_env", expected);
+    });
+  }
+
+  it("takes a shell identifier, and none", () => {
+    for (const name of ["SEED", "_seed", "bench_seed_2", "OUTERLOOP_SEED", ""]) {
+      assert.equal(loadContract(contractFile({ ...MINIMAL, seed_env: name })).seedEnv, name);
+    }
+  });
+});
+
+describe("loadContract() refuses strings no command line, file or identity can hold", () => {
+  const surrogate = /contains a lone surrogate \(such as \\ud800\), which has no UTF-8 encoding; remove it/;
+  const nul = /contains a NUL character \(\\u0000\), which no command line or environment can carry; remove it/;
+  // JSON.stringify writes a lone surrogate as the escape "\ud800": the file holds what a user's would
+  const cases: [string, Record<string, unknown>, string, RegExp][] = [
+    ["a lone surrogate in command", { ...MINIMAL, command: "run \ud800" }, "command", surrogate],
+    ["a lone low surrogate in metric", { ...MINIMAL, metric: "acc\udc00" }, "metric", surrogate],
+    ["a lone surrogate in seed_env", { ...MINIMAL, seed_env: "\ud800" }, "seed_env", surrogate],
+    ["a lone surrogate in name", { ...MINIMAL, name: "b\ud800" }, "name", /lone surrogate/],
+    [
+      "a lone surrogate in a sibling's command",
+      { ...MINIMAL, siblings: [{ ...SIB, command: "\ud800" }] },
+      "siblings[0].command",
+      surrogate,
+    ],
+    [
+      "a lone surrogate in a sibling's metric",
+      { ...MINIMAL, siblings: [{ ...SIB, metric: "\udfff" }] },
+      "siblings[0].metric",
+      surrogate,
+    ],
+    [
+      "a lone surrogate in a sibling's name",
+      { ...MINIMAL, siblings: [{ ...SIB, name: "\ud800" }] },
+      "siblings[0].name",
+      /lone surrogate/,
+    ],
+    ["a NUL in command", { ...MINIMAL, command: "sh b.sh\u0000x" }, "command", nul],
+    ["a NUL in metric", { ...MINIMAL, metric: "a\u0000b" }, "metric", nul],
+    [
+      "a NUL in a sibling's command",
+      { ...MINIMAL, siblings: [{ ...SIB, command: "x\u0000" }] },
+      "siblings[0].command",
+      nul,
+    ],
+    [
+      "a command of blanks only",
+      { ...MINIMAL, command: " \n\t" },
+      "command",
+      /expected a command, got only white space/,
+    ],
+    [
+      "a sibling's command of blanks",
+      { ...MINIMAL, siblings: [{ ...SIB, command: "  " }] },
+      "siblings[0].command",
+      /only white space/,
+    ],
+  ];
+  for (const [what, json, at, expected] of cases) {
+    it(`refuses ${what} at ${at}`, () => assertRefused(json, at, expected));
+  }
+
+  it("keeps astral characters (a well-formed surrogate pair) and multi-line commands", () => {
+    const c = loadContract(contractFile({ ...MINIMAL, command: "echo 𝔘\nsh b.sh", metric: "µ𝔘" }));
+    assert.deepEqual([c.command, c.metric], ["echo 𝔘\nsh b.sh", "µ𝔘"]);
+  });
+});
+
 describe("loadContract() refuses unknown keys, naming them", () => {
   it("refuses a misspelt top-level key such as min_efect", () => {
     assertRefused({ ...MINIMAL, min_efect: 0.5 }, null, /Unknown key "min_efect"; the known keys are .*min_effect/);
@@ -237,6 +325,80 @@ describe("loadContract() on a file it cannot use", () => {
       assert.ok(err.message.startsWith(`Contract ${JSON.stringify(path)} is not JSON: `), err.message);
       return true;
     });
+  });
+
+  it("names a file that is not JSON in one line, the parser's quoted newlines escaped", () => {
+    const path = contractFile(null, '{\n"name": x,\n"command": 1\n}');
+    assert.throws(() => loadContract(path), (err: unknown) => {
+      assert.ok(err instanceof ContractError);
+      assert.ok(err.message.startsWith(`Contract ${JSON.stringify(path)} is not JSON: `), err.message);
+      assert.doesNotMatch(err.message, /\n/);
+      return true;
+    });
+  });
+
+  /** Asserts loading `path` fails with exactly `Cannot read contract "<path>": <rest>`. */
+  function assertUnreadable(path: string, rest: string | RegExp): void {
+    assert.throws(() => loadContract(path), (err: unknown) => {
+      assert.ok(err instanceof ContractError, String(err));
+      const prefix = `Cannot read contract ${JSON.stringify(path)}: `;
+      assert.ok(err.message.startsWith(prefix), err.message);
+      if (typeof rest === "string") assert.equal(err.message.slice(prefix.length), rest);
+      else assert.match(err.message.slice(prefix.length), rest);
+      return true;
+    });
+  }
+
+  it("refuses a directory, a device and a FIFO by kind, without reading (or blocking on) them", () => {
+    const dir = tempDir("ol-contract-");
+    const fifo = join(dir, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    const fix = "not a regular file; write the contract to a file and pass its path to --contract";
+    assertUnreadable(dir, `it is a directory, ${fix}`);
+    assertUnreadable("/dev/zero", `it is a character device, ${fix}`);
+    assertUnreadable("/dev/null", `it is a character device, ${fix}`);
+    assertUnreadable(fifo, `it is a FIFO (named pipe), ${fix}`); // a read would wait for a writer forever
+    const link = join(dir, "link.json");
+    symlinkSync("/dev/zero", link);
+    assertUnreadable(link, `it is a character device, ${fix}`);
+  });
+
+  it("refuses a file over 1 MiB, and takes one of exactly 1 MiB", () => {
+    const json = JSON.stringify(MINIMAL);
+    const exact = contractFile(null, json + " ".repeat(1024 * 1024 - json.length));
+    assert.equal(loadContract(exact).name, "bench");
+    const over = contractFile(null, json + " ".repeat(1024 * 1024 - json.length + 1));
+    assertUnreadable(
+      over,
+      "it is 1048577 bytes, more than the 1 MiB allowed; a contract is a small JSON file: check the --contract path",
+    );
+  });
+
+  it("refuses a UTF-8 byte-order mark, naming it", () => {
+    assertUnreadable(
+      contractFile(null, "\uFEFF" + JSON.stringify(MINIMAL)),
+      "it starts with a UTF-8 byte-order mark (EF BB BF); remove the byte-order mark (save the file as UTF-8 without BOM)",
+    );
+  });
+
+  it("refuses bytes that are not UTF-8, naming the first one and its line", () => {
+    const path = join(tempDir("ol-contract-"), "c.json");
+    writeFileSync(path, Buffer.from('{"name": "bench",\n"command": "r\u00e9sum\u00e9", "metric": "m"}', "latin1"));
+    assertUnreadable(
+      path,
+      "it is not UTF-8 text: byte 0xE9 at offset 31 (line 2) is not valid UTF-8; save the file as UTF-8",
+    );
+    // a surrogate encoded on its own (CESU-8) is not UTF-8 either
+    writeFileSync(path, Buffer.concat([Buffer.from('{"name": "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]));
+    assertUnreadable(path, /^it is not UTF-8 text: byte 0xED at offset 10 \(line 1\)/);
+  });
+
+  it("takes UTF-8 that holds U+FFFD itself, and refuses a bad byte after it at the right offset", () => {
+    assert.equal(loadContract(contractFile({ ...MINIMAL, metric: "\uFFFD\uFFFD" })).metric, "\uFFFD\uFFFD");
+    const path = join(tempDir("ol-contract-"), "c.json");
+    // "\uFFFD" is 3 bytes: the bad byte comes after 1 + 3 + 3 = 7 bytes
+    writeFileSync(path, Buffer.concat([Buffer.from("[\uFFFD\uFFFD"), Buffer.from([0xff]), Buffer.from("]")]));
+    assertUnreadable(path, /^it is not UTF-8 text: byte 0xFF at offset 7 \(line 1\)/);
   });
 
   it("refuses JSON that is not an object", () => {

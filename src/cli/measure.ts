@@ -16,7 +16,7 @@ import { assembleRunRecord, readRunRecord, type RunRecord } from "../run/run_rec
 import { drawSeed } from "../run/seed.ts";
 import { computeFlags, nonEmpty, resolveMode, wholeNumber } from "./common.ts";
 import { type CliCommand, type CliDeps, outLine } from "./io.ts";
-import { checkJobName } from "./job_fields.ts";
+import { checkJobName, checkSchedulerName } from "./job_fields.ts";
 import { reportOutcome } from "./run_output.ts";
 
 /** What `outerloop measure` was asked, from its flags and the environment; nothing resolved yet. */
@@ -91,6 +91,9 @@ export const measureCommand: CliCommand<MeasureOptions> = {
   parse(args, env) {
     // an empty value is a choice here: `--image=""` runs on the host whatever OUTERLOOP_IMAGE says
     const fromEnv = (flag: string, name: string) => args.value(flag) ?? env[name] ?? "";
+    /** Where a value came from, for a message: the flag when given, else the variable. */
+    const source = (flag: string, name: string) => args.value(flag) === undefined ? name : `--${flag}`;
+    const schedulerName = (flag: string, name: string) => checkSchedulerName(source(flag, name), fromEnv(flag, name));
     const seedText = args.value("seed");
     const runTag = args.value("run-tag");
     const seedCache = nonEmpty("seed-cache", args.value("seed-cache"));
@@ -102,11 +105,11 @@ export const measureCommand: CliCommand<MeasureOptions> = {
       runDir: RunDir.checked(args.value("run-dir")!, "--run-dir"),
       seed: seedText === undefined ? undefined : wholeNumber("seed", seedText, 0, 1, MAX_SEED),
       runTag: runTag === undefined ? undefined : checkJobName("--run-tag", runTag),
-      image: checkImage(fromEnv("image", "OUTERLOOP_IMAGE")),
-      account: fromEnv("account", "OUTERLOOP_ACCOUNT"),
-      partition: fromEnv("partition", "OUTERLOOP_PARTITION"),
-      gpuPartition: fromEnv("gpu-partition", "OUTERLOOP_GPU_PARTITION"),
-      gpuAccount: fromEnv("gpu-account", "OUTERLOOP_GPU_ACCOUNT"),
+      image: checkImage(source("image", "OUTERLOOP_IMAGE"), fromEnv("image", "OUTERLOOP_IMAGE")),
+      account: schedulerName("account", "OUTERLOOP_ACCOUNT"),
+      partition: schedulerName("partition", "OUTERLOOP_PARTITION"),
+      gpuPartition: schedulerName("gpu-partition", "OUTERLOOP_GPU_PARTITION"),
+      gpuAccount: schedulerName("gpu-account", "OUTERLOOP_GPU_ACCOUNT"),
       seedCache: seedCache === undefined ? null : resolve(seedCache),
       mode: resolveMode(args.value("compute"), env),
       dryRun: args.on("dry-run"),
@@ -147,6 +150,13 @@ async function resolveRun(o: MeasureOptions, deps: CliDeps): Promise<RunRecord> 
     ref(o.repo, o.base, "--base"),
     ref(o.repo, o.candidate, "--candidate"),
   ]);
+  if (baseSha === candidateSha) {
+    throw new BadInputError(
+      `--base ${JSON.stringify(o.base)} and --candidate ${JSON.stringify(o.candidate)} are the same commit ` +
+        `${baseSha.slice(0, 12)}: pass two different commits (measuring a commit against itself, to see the ` +
+        `benchmark's noise, is what "outerloop calibrate" will be for)`,
+    );
+  }
   if (o.seedCache !== null && !(existsSync(o.seedCache) && statSync(o.seedCache).isDirectory())) {
     throw new BadInputError(`--seed-cache ${JSON.stringify(o.seedCache)} is not a directory`);
   }
@@ -181,6 +191,14 @@ async function resolveRun(o: MeasureOptions, deps: CliDeps): Promise<RunRecord> 
     existing,
     { now: deps.now, drawSeed },
   );
+  if (o.runTag === undefined && existing === null) {
+    // the default tag is the run dir's name: checked like --run-tag, since it goes into job names the same way
+    checkJobName(
+      "run tag",
+      record.runTag,
+      `it is the name of --run-dir ${JSON.stringify(o.runDir.path)}: pass --run-tag TAG`,
+    );
+  }
   const lanes = lanesOf(record);
   for (const m of planFromRecord(record)) placement(lanes, m.gpus, `Measure ${m.name}`);
   return record;
@@ -193,10 +211,13 @@ function firstLook(r: RunRecord) {
   return planFromRecord(r, pairSeeds(r, { kind: "none" }, pairs));
 }
 
-/** An image name that apptainer would not read as an option. */
-function checkImage(image: string): string {
+/** An image name that apptainer would not read as an option; `from` names the flag or variable it came from. */
+function checkImage(from: string, image: string): string {
   if (image.startsWith("-")) {
-    throw new BadInputError(`Invalid --image ${JSON.stringify(image)}: it would read as an apptainer option`);
+    throw new BadInputError(
+      `Invalid ${from} ${JSON.stringify(image)}: it would read as an apptainer option; name the image by a path ` +
+        `(./${image})`,
+    );
   }
   return image;
 }

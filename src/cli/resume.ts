@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readRunRecord } from "../run/run_record.ts";
 import { RunDir } from "../run/run_dir.ts";
 import { runPhase } from "../run/phase.ts";
@@ -30,6 +31,10 @@ export const resumeCommand: CliCommand<ResumeOptions> = {
 
   async run(o, deps) {
     const record = readRunRecord(o.runDir);
+    // a decided run is only read (its verdict reported again); any other pass writes: the lock first
+    if (!existsSync(o.runDir.decision)) {
+      o.runDir.checkWritable("RUN_DIR", "a pass writes its lock, results and verdict there: make it writable");
+    }
     const outcome = await runPhase(o.runDir, phaseDeps(deps, record.compute, LOCK_WAIT_MS));
     return reportOutcome(deps.io, o.runDir, outcome, o.json);
   },

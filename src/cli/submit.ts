@@ -1,9 +1,11 @@
+import { statSync } from "node:fs";
 import { type JobSpec, toArgv } from "../compute/job_spec.ts";
 import type { ComputeMode } from "../compute/mode.ts";
 import { BadInputError } from "../errors.ts";
+import { fileKind } from "../fs/read_text_file.ts";
 import { computeFlags, nonEmpty, resolveMode, wholeNumber } from "./common.ts";
 import { type CliCommand, outLine } from "./io.ts";
-import { checkJobName, checkMemory } from "./job_fields.ts";
+import { checkJobName, checkMemory, checkSchedulerName } from "./job_fields.ts";
 
 /** What `outerloop submit` does, from its flags. */
 export interface SubmitOptions {
@@ -63,18 +65,18 @@ export const submitCommand: CliCommand<SubmitOptions> = {
     }
     const spec: JobSpec = {
       jobName: checkJobName("--job-name", args.value("job-name")!),
-      account: args.value("account") ?? "",
-      partition: args.value("partition") ?? "",
+      account: checkSchedulerName("--account", args.value("account") ?? ""),
+      partition: checkSchedulerName("--partition", args.value("partition") ?? ""),
       timeMinutes: wholeNumber("time", args.value("time"), 60, 1, MAX_MINUTES),
       ...(command !== undefined ? { command } : { script: script!, scriptArgs }),
       cpus: wholeNumber("cpus", args.value("cpus"), 1, 1),
       mem: checkMemory(args.value("mem") ?? "2G"),
       gpus: wholeNumber("gpus", args.value("gpus"), 0),
-      qos: args.value("qos") ?? "",
+      qos: checkSchedulerName("--qos", args.value("qos") ?? ""),
       output: nonEmpty("output", args.value("output")) ?? "/dev/null",
       dependency: args.value("dependency") ?? "",
       begin: args.value("begin") ?? "",
-      extra: args.values("extra"),
+      extra: checkExtra(args.values("extra")),
     };
     return { spec, mode: resolveMode(args.value("compute"), env), dryRun: args.on("dry-run"), json: args.on("json") };
   },
@@ -85,8 +87,39 @@ export const submitCommand: CliCommand<SubmitOptions> = {
       outLine(io, o.json ? JSON.stringify({ argv }) : argv.join(" "));
       return 0;
     }
+    if (o.spec.script !== undefined) checkScript(o.spec.script);
     const jobId = await compute(o.mode).submit(o.spec);
     outLine(io, o.json ? JSON.stringify({ job_id: jobId }) : jobId);
     return 0;
   },
 };
+
+/**
+ * The `--extra` sbatch arguments: none empty, and the first an option —
+ * sbatch reads the first argument that is not an option (or an option's
+ * value) as the script to run, so a bare `exclusive` would be taken for a
+ * file. A later one may be the value of the option before it
+ * (`--extra --mail-type --extra END`). Returns them unchanged.
+ */
+function checkExtra(extra: readonly string[]): readonly string[] {
+  const bad = extra.findIndex((arg, i) => arg === "" || (i === 0 && !arg.startsWith("-")));
+  if (bad >= 0) {
+    throw new BadInputError(
+      `Invalid --extra ${JSON.stringify(extra[bad])}: expected an sbatch option such as --extra=--exclusive ` +
+        "(sbatch reads an argument that is not one as the script to run)",
+    );
+  }
+  return extra;
+}
+
+/** The `--script` of a real submission: a regular file (the scheduler reads it now, from here). */
+function checkScript(path: string): void {
+  let kind: string | null;
+  try {
+    kind = fileKind(statSync(path));
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
+    throw new BadInputError(`Invalid --script ${JSON.stringify(path)}: ${why}`, { cause: err });
+  }
+  if (kind !== null) throw new BadInputError(`Invalid --script ${JSON.stringify(path)}: it is ${kind}, not a file`);
+}

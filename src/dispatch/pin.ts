@@ -20,12 +20,17 @@ const REDIRECTING = [
   "GIT_NAMESPACE",
 ];
 
-/** The real runner: the runtime's spawn, stdout and stderr apart, without repo-redirecting variables. */
+/**
+ * The real runner: the runtime's spawn, stdout and stderr apart, without
+ * repo-redirecting variables, and in the C locale — `resolveRef` reads git's
+ * ambiguity warning, which a translated git would word otherwise.
+ */
 export const gitRun: GitRun = async (argv) => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !REDIRECTING.includes(k)) env[k] = v;
   }
+  env["LC_ALL"] = "C";
   return await spawn({ argv, env, output: "separate", timeoutMs: 120_000 });
 };
 
@@ -68,30 +73,98 @@ export async function pinSha(repoRoot: string, sha: string, run: GitRun = gitRun
 /**
  * The full commit sha that `ref` (a branch, tag, `HEAD~2`, a sha prefix…)
  * names in the repo. Peels tags to the commit; refuses anything that is not
- * a commit, and refs that git would read as options.
+ * a commit, refs that git would read as options, and an ambiguous name —
+ * a branch and a tag both called `x`, or a branch whose name is also the
+ * start of a sha — which git resolves by a silent preference (the tag wins)
+ * with only a warning on stderr: `AmbiguousRefError` names the candidates.
  */
 export async function resolveRef(repoRoot: string, ref: string, run: GitRun = gitRun): Promise<string> {
   if (ref === "" || ref.startsWith("-")) {
     throw new GitError(`Cannot resolve ${JSON.stringify(ref)} in ${JSON.stringify(repoRoot)}: not a git ref`);
   }
-  const r = await run(["git", "-C", repoRoot, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+  // not --quiet, which silences the ambiguity warning too; the warning forced on whatever the repo's config says
+  const r = await run([
+    "git",
+    "-C",
+    repoRoot,
+    "-c",
+    "core.warnAmbiguousRefs=true",
+    "rev-parse",
+    "--verify",
+    `${ref}^{commit}`,
+  ]);
   const sha = r.stdout.trim();
   if (r.exitCode !== 0 || r.timedOut || !FULL_SHA.test(sha)) {
-    // --quiet: a ref that names no commit fails without a word
-    const why = r.timedOut || r.exitCode === null || r.stderr.trim() !== ""
+    // --verify ends every refusal with "Needed a single revision"; a name that is no commit says nothing else
+    const said = lines(r.stderr).filter((l) => l !== "fatal: Needed a single revision" && !l.startsWith("warning: "));
+    const why = r.timedOut || r.exitCode === null
       ? detail(r)
       : r.exitCode === 0
       ? `git printed ${JSON.stringify(sha)}`
-      : "no such commit";
+      : said.length === 0
+      ? "no such commit"
+      : said.join("; ");
     throw new GitError(`Cannot resolve ${JSON.stringify(ref)} to a commit in ${JSON.stringify(repoRoot)}: ${why}`);
   }
+  const ambiguous = /^warning: refname '(.*)' is ambiguous\.$/m.exec(r.stderr);
+  // a full sha also names a ref of that name (which git warns no git command makes): git takes the object, as meant
+  if (ambiguous && !FULL_SHA.test(ambiguous[1]!)) throw await ambiguityError(repoRoot, ref, ambiguous[1]!, run);
   return sha;
 }
 
+/** A ref name that names more than one thing; bad input (exit 2). */
+export class AmbiguousRefError extends GitError {
+  override name = "AmbiguousRefError";
+  /** The ambiguous name (in `main~1`, `main`). */
+  readonly refname: string;
+  /** The full refs it names, in git's order of preference; a sha prefix is not among them. */
+  readonly candidates: readonly string[];
+  constructor(message: string, refname: string, candidates: readonly string[]) {
+    super(message);
+    this.refname = refname;
+    this.candidates = candidates;
+  }
+}
+
+/** Where git looks for a short name, in its order of preference (git-rev-parse(1), "SPECIFYING REVISIONS"). */
+const DWIM = ["refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD"];
+
+async function ambiguityError(repoRoot: string, ref: string, name: string, run: GitRun): Promise<AmbiguousRefError> {
+  const full = DWIM.map((pattern) => pattern.replace("%s", name));
+  const listed = await run(["git", "-C", repoRoot, "for-each-ref", "--format=%(refname) %(objectname)", ...full]);
+  const found = new Map<string, string>();
+  for (const line of listed.exitCode === 0 ? listed.stdout.split("\n") : []) {
+    const [refname, object] = line.split(" ");
+    if (refname !== undefined && object !== undefined && full.includes(refname)) found.set(refname, object);
+  }
+  const candidates = full.filter((f) => found.has(f));
+  const named = candidates.map((c) => `${c} (${found.get(c)!.slice(0, 12)})`);
+  // git also warns of a ref whose name is the start of an object's sha
+  if (/^[0-9a-f]{4,64}$/.test(name) && candidates.length < 2) named.push(`the object whose sha starts with ${name}`);
+  const both = named.length === 0 ? "more than one ref" : named.join(" and ");
+  const fix = candidates.length === 0
+    ? "name it in full (refs/heads/…, refs/tags/…) or by its full sha"
+    : `name the one you mean in full: ${candidates.join(" or ")}${
+      named.length > candidates.length ? ", or a full sha" : ""
+    }`;
+  const within = name === ref ? "" : ` (in ${JSON.stringify(ref)})`;
+  return new AmbiguousRefError(
+    `Ref ${JSON.stringify(name)}${within} is ambiguous in ${JSON.stringify(repoRoot)}: it names ${both}; ${fix}`,
+    name,
+    candidates,
+  );
+}
+
+/** Why git failed, in one line: a message is one line however many git printed. */
 function detail(r: SpawnResult): string {
   if (r.timedOut) return "git did not finish in time";
   if (r.exitCode === null) return `git was killed by ${r.signal ?? "a signal"}`;
-  return r.stderr.trim() || `git exited with code ${r.exitCode}`;
+  return lines(r.stderr).join("; ") || `git exited with code ${r.exitCode}`;
+}
+
+/** The non-empty lines of git's output, trimmed. */
+function lines(text: string): string[] {
+  return text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
 }
 
 /**

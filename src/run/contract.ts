@@ -1,7 +1,9 @@
-import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { DEFAULT_ALLOWED_ENV } from "../dispatch/eval_script.ts";
 import { BadInputError } from "../errors.ts";
+import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_text_file.ts";
 import { type NameKind, validateName } from "../measure/names.ts";
+import { firstDuplicateKey } from "./duplicate_key.ts";
 
 /**
  * The benchmark contract file: what to run, which number to read, which way
@@ -26,7 +28,55 @@ export const DEFAULT_REPEATS = 1;
 /** The default confidence of the verdict's intervals. */
 export const DEFAULT_CONFIDENCE = 0.95;
 
-const nonEmpty = () => z.string().min(1, { error: "expected a non-empty string" });
+/**
+ * Any string of the contract: free of NUL, which no argv, environment or
+ * shell variable can carry (the job would silently run a shortened command,
+ * and the identity, whose fields NUL separates, could collide), and of lone
+ * surrogates (JSON `"\ud800"`), which have no UTF-8 encoding: no file, job
+ * script or identity hash could hold them as written.
+ */
+const text = () =>
+  z.string().superRefine((value, ctx) => {
+    const problem = value.includes("\u0000")
+      ? "contains a NUL character (\\u0000), which no command line or environment can carry"
+      : !value.isWellFormed()
+      ? "contains a lone surrogate (such as \\ud800), which has no UTF-8 encoding"
+      : null;
+    if (problem !== null) ctx.addIssue({ code: "custom", message: `${problem}; remove it`, input: value });
+  });
+const nonEmpty = () => text().min(1, { error: "expected a non-empty string" });
+/** The command: something to run, not blanks. */
+const command = () =>
+  nonEmpty().refine((c) => c.trim() !== "", { error: "expected a command, got only white space", abort: true });
+
+/**
+ * Variables the eval job sets in the command's environment itself: a seed
+ * variable of the same name would be overwritten or would overwrite them.
+ * `OUTERLOOP_RESULT` names the result file; `OUTERLOOP_PAIR` is kept for the
+ * pair number of paired repeats; the rest are passed on from the job's own
+ * environment (`DEFAULT_ALLOWED_ENV`).
+ */
+export const RESERVED_ENV: ReadonlySet<string> = new Set([
+  "OUTERLOOP_RESULT",
+  "OUTERLOOP_PAIR",
+  ...DEFAULT_ALLOWED_ENV,
+]);
+
+/** `seed_env`: "" (the benchmark does not resample) or a shell identifier the job does not set itself. */
+const seedEnv = () =>
+  text().superRefine((name, ctx) => {
+    const problem = name === "" || !name.isWellFormed() || name.includes("\u0000")
+      ? null // none, or refused by text() already
+      : !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+      ? `expected a variable name (letters, digits and "_", not starting with a digit), got ${JSON.stringify(name)}`
+      : name.startsWith("OUTERLOOP_") && RESERVED_ENV.has(name)
+      ? `${JSON.stringify(name)} is set by the eval job itself; name the seed variable otherwise (such as BENCH_SEED)`
+      : RESERVED_ENV.has(name)
+      ? `${JSON.stringify(name)} is passed to the eval job from its environment, and the seed would replace it; ` +
+        "name the seed variable otherwise (such as BENCH_SEED)"
+      : null;
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem, input: name });
+  }).default("");
 const direction = z.enum(["maximize", "minimize"]).default("maximize");
 const count = (min: number, fallback: number) =>
   z.number().int({ error: "expected a whole number" }).min(min, { error: `expected a whole number >= ${min}` })
@@ -48,9 +98,9 @@ export function strict<T extends z.core.$ZodLooseShape>(shape: T) {
 
 const siblingSchema = strict({
   name: nameField("sibling"),
-  command: nonEmpty(),
+  command: command(),
   metric: nonEmpty(),
-  seed_env: z.string().default(""),
+  seed_env: seedEnv(),
   gpus: count(0, 0),
   direction,
   tolerance: z.number().min(0, { error: "expected a number >= 0" }).default(0),
@@ -62,10 +112,10 @@ const siblingSchema = strict({
  */
 export const contractSchema = strict({
   name: nameField("benchmark"),
-  command: nonEmpty(),
+  command: command(),
   metric: nonEmpty(),
   direction,
-  seed_env: z.string().default(""),
+  seed_env: seedEnv(),
   gpus: count(0, 0),
   eval_minutes: count(1, 60),
   baseline: z.enum(["cached", "measure"]).default("measure"),
@@ -195,15 +245,30 @@ export function contractFromJson(c: ContractJson): Contract {
   };
 }
 
-/** Reads and validates the contract file at `path`; every failure is a `ContractError` naming the file. */
+/** What to do about each way a contract file can be unusable. */
+const FILE_FIX: Readonly<Record<TextFileProblem["kind"], string>> = {
+  "missing": "check the --contract path",
+  "not-a-file": "write the contract to a file and pass its path to --contract",
+  "too-large": "a contract is a small JSON file: check the --contract path",
+  "bom": "remove the byte-order mark (save the file as UTF-8 without BOM)",
+  "not-utf8": "save the file as UTF-8",
+  "unreadable": "check the --contract path",
+};
+
+/**
+ * Reads and validates the contract file at `path`; every failure is a
+ * `ContractError` naming the file. Only a regular file of UTF-8 text up to
+ * 1 MiB is read (`readTextFile`): a FIFO, a device or an endless file is
+ * refused before the read, a BOM or a non-UTF-8 byte with its place.
+ */
 export function loadContract(path: string): Contract {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readTextFile(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : (err as Error).message;
-    throw new ContractError(path, `Cannot read contract ${JSON.stringify(path)}: ${why}; check the --contract path`, {
+    if (!(err instanceof TextFileError)) throw err;
+    const { kind, what } = err.problem;
+    throw new ContractError(path, `Cannot read contract ${JSON.stringify(path)}: ${what}; ${FILE_FIX[kind]}`, {
       cause: err,
     });
   }
@@ -211,9 +276,19 @@ export function loadContract(path: string): Contract {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ContractError(path, `Contract ${JSON.stringify(path)} is not JSON: ${(err as Error).message}`, {
-      cause: err,
-    });
+    // the parser quotes the text around the error, newlines and all: kept on one line
+    // deno-lint-ignore no-control-regex -- control characters are what is escaped
+    const why = (err as Error).message.replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1));
+    throw new ContractError(path, `Contract ${JSON.stringify(path)} is not JSON: ${why}`, { cause: err });
+  }
+  const twice = firstDuplicateKey(text);
+  if (twice !== null) {
+    const where = twice.path === "" ? "" : ` in ${twice.path}`;
+    throw new ContractError(
+      path,
+      `Invalid contract ${JSON.stringify(path)}: the key ${JSON.stringify(twice.key)} is given twice${where} ` +
+        "(JSON keeps only the last); give it once",
+    );
   }
   return parseContract(json, path);
 }

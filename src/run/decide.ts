@@ -1,5 +1,6 @@
 import type { Contract } from "./contract.ts";
 import { pairMeasureName } from "../measure/pair_name.ts";
+import { finiteInterval } from "./finite_interval.ts";
 import { FUTILITY_POWER, isFutile, predictivePower } from "../stats/futility.ts";
 import {
   benchmarkCall,
@@ -9,7 +10,7 @@ import {
   siblingCall,
   type Verdict,
 } from "../stats/look_rule.ts";
-import { improvement, type PairedInterval, pairedInterval } from "../stats/paired.ts";
+import type { PairedInterval } from "../stats/paired.ts";
 import {
   type Design,
   finalLook,
@@ -141,6 +142,9 @@ function seriesOf(values: PairedValues, name: string): number[] {
 interface Side {
   readonly metric: string;
   readonly direction: "maximize" | "minimize";
+  /** The measure names of pair 1, for messages. */
+  readonly baseName: string;
+  readonly candName: string;
   readonly base: readonly number[];
   readonly cand: readonly number[];
 }
@@ -256,9 +260,9 @@ function siblingReason(name: string, tolerance: number, side: Side, iv: PairedIn
   return `${who} ${how} its tolerance ${tol}: ${facts}.`;
 }
 
-/** A side's improvements and their interval at `level`. */
+/** A side's improvements and their interval at `level`; an `EvalError` when they overflow (finite_interval.ts). */
 function intervalOf(s: Side, level: number): PairedInterval {
-  return pairedInterval(s.base.map((b, i) => improvement(s.direction, b, s.cand[i]!)), level);
+  return finiteInterval(s, level, pairMeasureName);
 }
 
 /** The estimate as the decision carries it. */
@@ -294,6 +298,8 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
   const side = (metric: string, direction: Side["direction"], base: string, cand: string): Side => ({
     metric,
     direction,
+    baseName: base,
+    candName: cand,
     base: seriesOf(values, base),
     cand: seriesOf(values, cand),
   });

@@ -1,5 +1,7 @@
-import { accessSync, constants, mkdirSync, statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import process from "node:process";
 import { evalDirPath } from "../dispatch/eval_files.ts";
 import { BadInputError } from "../errors.ts";
 
@@ -23,6 +25,7 @@ import { BadInputError } from "../errors.ts";
  *     ├── lock                      the run lock (O_EXCL), naming its holder
  *     ├── lock.break                held for a few syscalls while a stale lock is broken
  *     ├── lock.stale-<pid>-<hex>    a lock being moved aside by a breaker (transient)
+ *     ├── .write-probe-<pid>-<hex>  made and removed at once to prove the dir writable (transient)
  *     └── eval-<slot>/              one per measure; the reference's names (dispatch/eval_files.ts):
  *         ├── job.sh  submitted  started  output.log  stdout.log
  *         └── result.json  exit-code  slurm.out
@@ -95,7 +98,9 @@ export class RunDir {
    * existing non-directory. `what` names the flag in the message.
    */
   static checked(path: string, what: string): RunDir {
-    if (path.trim() === "") throw new BadInputError(`Invalid ${what} "": name a directory for the run`);
+    if (path.trim() === "") {
+      throw new BadInputError(`Invalid ${what} ${JSON.stringify(path)}: name a directory for the run`);
+    }
     const dir = new RunDir(path);
     if (dirname(dir.path) === dir.path) {
       throw new BadInputError(`Invalid ${what} ${JSON.stringify(path)}: the file system root cannot be a run dir`);
@@ -107,21 +112,51 @@ export class RunDir {
       // absent: created when the run starts
     }
     if (isDir === false) {
-      throw new BadInputError(`Invalid ${what} ${JSON.stringify(path)}: it is a file, not a directory`);
+      throw new BadInputError(`Invalid ${what} ${JSON.stringify(path)}: it exists and is not a directory`);
     }
     return dir;
   }
 
-  /** Creates the run dir (and parents); a dir that cannot be made or written is the user's to fix. */
+  /**
+   * Creates the run dir (and parents) and proves it writable; a dir that
+   * cannot be made or written is the user's to fix (exit 2), before the
+   * first real write. `what` names the flag in the message.
+   */
   create(what: string): void {
     try {
       mkdirSync(this.path, { recursive: true });
-      accessSync(this.path, constants.W_OK);
     } catch (err) {
       throw new BadInputError(
-        `Cannot use ${what} ${JSON.stringify(this.path)}: ${(err as Error).message}; pick a writable directory`,
+        `Cannot create ${what} ${JSON.stringify(this.path)}: ${(err as Error).message}; pick a writable directory`,
         { cause: err },
       );
     }
+    this.checkWritable(what, "pick a writable directory");
+  }
+
+  /**
+   * Refuses a run dir this process cannot create files in — a read-only file
+   * system, a directory it has no write permission on, a pseudo file system —
+   * by creating and removing a probe file: `access(W_OK)` answers "yes" to
+   * root on any mode and, under Deno, on a read-only mount. `what` names the
+   * flag or argument in the message, `fix` ends it.
+   */
+  checkWritable(what: string, fix: string): void {
+    const probe = join(this.path, `.write-probe-${process.pid}-${randomBytes(4).toString("hex")}`);
+    try {
+      closeSync(openSync(probe, "wx"));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === "EROFS"
+        ? "it is on a read-only file system"
+        : code === "EACCES" || code === "EPERM"
+        ? "this user may not create files in it"
+        : (err as Error).message;
+      throw new BadInputError(
+        `Cannot write in ${what} ${JSON.stringify(this.path)}: ${why}; ${fix}`,
+        { cause: err },
+      );
+    }
+    unlinkSync(probe);
   }
 }

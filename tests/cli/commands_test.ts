@@ -9,16 +9,9 @@ import { VERSION } from "../../src/version.ts";
 import { cli } from "../helpers/cli.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
+import { assertRefused } from "../helpers/refused.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 import { tempDir } from "../helpers/temp.ts";
-
-/** One line on stderr, no stack: how every refusal of a user's input reads. */
-function assertRefused(r: { code: number; stdout: string; stderr: string }, pattern: RegExp): void {
-  assert.equal(r.code, 2, r.stderr);
-  assert.equal(r.stdout, "");
-  assert.match(r.stderr, pattern);
-  assert.equal(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
-}
 
 describe("the CLI in-process: help and version", () => {
   it("prints the version", async () => {
@@ -91,6 +84,41 @@ describe("the CLI in-process: submit, status, cancel, jobs", () => {
     ["an empty --compute", ["--command", "x", "--compute="], /Invalid --compute "": expected "local" or "slurm"/],
     ["an empty --command", ["--command", ""], /Invalid --command "": give a value/],
     ["--time given twice", ["--command", "x", "--time", "1", "--time", "2"], /--time is given twice/],
+    [
+      "a --time beyond a safe integer",
+      ["--command", "x", "--time", "9".repeat(20)],
+      /Invalid --time "9+": expected a whole/,
+    ],
+    ["a --time beyond a year", ["--command", "x", "--time", "527041"], /Invalid --time "527041": .* from 1 to 527040/],
+    ["a --time of 0", ["--command", "x", "--time=0"], /Invalid --time "0"/],
+    ["a --mem without digits", ["--command", "x", "--mem", "G"], /Invalid --mem "G"/],
+    ["an empty --mem", ["--command", "x", "--mem="], /Invalid --mem ""/],
+    ["--cpus 0", ["--command", "x", "--cpus", "0"], /Invalid --cpus "0"/],
+    ["an empty --script", ["--script="], /Invalid --script "": give a value/],
+    ["an extra positional argument", ["--command", "x", "extra"], /Unexpected argument "extra": "outerloop submit"/],
+    ["--job-name given twice", ["--command", "x", "--job-name", "k"], /--job-name is given twice \("j" and "k"\)/],
+    ["an unknown flag", ["--command", "x", "--acount", "a"], /Unknown option "--acount" for "outerloop submit"/],
+    [
+      "an --account with a space",
+      ["--command", "x", "--account", "acct "],
+      /Invalid --account "acct ": it contains white/,
+    ],
+    [
+      "a --partition with a newline",
+      ["--command", "x", "--partition", "a\nb"],
+      /Invalid --partition "a\\nb": .*control/,
+    ],
+    ["a --qos with a space", ["--command", "x", "--qos", "a b"], /Invalid --qos "a b"/],
+    [
+      "an --extra that is not an option",
+      ["--command", "x", "--extra", "exclusive"],
+      /Invalid --extra "exclusive": expected an sbatch option/,
+    ],
+    [
+      "an empty --extra",
+      ["--command", "x", "--extra=--exclusive", "--extra="],
+      /Invalid --extra "": expected an sbatch option/,
+    ],
   ];
   for (const [what, flags, pattern] of refusals) {
     it(`refuses ${what} with exit 2 in one line`, async () => {
@@ -98,8 +126,42 @@ describe("the CLI in-process: submit, status, cancel, jobs", () => {
     });
   }
 
+  it("takes an --extra option's value as the next --extra", async () => {
+    const r = await cli([
+      "submit",
+      "--job-name",
+      "j",
+      "--command",
+      "x",
+      "--extra",
+      "--mail-type",
+      "--extra",
+      "END",
+      "--dry-run",
+      "--json",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).argv.slice(-3), ["--mail-type", "END", "--wrap=x"]);
+  });
+
+  it("refuses a --script that is missing or not a file when submitting, and prints it on a dry run", async () => {
+    const dir = tempDir("cli-script-");
+    const compute = new FakeCompute();
+    assertRefused(
+      await cli(["submit", "--job-name", "j", "--script", join(dir, "nope.sh")], { compute }),
+      /^outerloop: error: Invalid --script ".*nope.sh": no such file$/m,
+    );
+    assertRefused(
+      await cli(["submit", "--job-name", "j", "--script", dir], { compute }),
+      /Invalid --script ".*": it is a directory, not a file/,
+    );
+    assert.deepEqual(compute.calls, []);
+    const dry = await cli(["submit", "--job-name", "j", "--script", join(dir, "later.sh"), "--dry-run", "--json"]);
+    assert.equal(dry.code, 0, dry.stderr);
+  });
+
   it("refuses a job name with |, a control character, a leading - or over 128 bytes", async () => {
-    for (const name of ["a|b", "a\u0007b", "-x", "x".repeat(129), ""]) {
+    for (const name of ["a|b", "a\u0007b", "a\nb", "-x", "x".repeat(129), "é".repeat(65), ""]) {
       assertRefused(await cli(["submit", "--job-name", name, "--command", "true"]), /Invalid --job-name/);
     }
   });
