@@ -19,6 +19,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./measure.ts").then((m) => m.measureCommand),
   },
   {
+    name: "calibrate",
+    summary: "Measure the base against itself in seeded pairs: the benchmark's noise, a min_effect to use",
+    load: () => import("./calibrate.ts").then((m) => m.calibrateCommand),
+  },
+  {
     name: "resume",
     summary: "Continue a run from its run.json (what the wake job runs)",
     load: () => import("./resume.ts").then((m) => m.resumeCommand),

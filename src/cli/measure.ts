@@ -135,22 +135,30 @@ export function phaseDeps(deps: CliDeps, mode: ComputeMode, lockWaitMs = 0) {
   return { compute: deps.compute(mode), self: deps.self(), now: deps.now, env: deps.env, lockWaitMs };
 }
 
+/** What a run is for: a verdict on a candidate, or (`outerloop calibrate`) the base against itself in `pairs` pairs. */
+export type RunPurpose = { readonly kind: "measure" } | { readonly kind: "calibrate"; readonly pairs: number };
+const MEASURE: RunPurpose = { kind: "measure" };
+
 /**
  * Everything checkable before anything is written: the repository, the
  * contract, both refs, the seed cache, the image against the run dir, and a
  * lane for every measure — so a run dir is never created that could not run.
  */
-async function resolveRun(o: MeasureOptions, deps: CliDeps): Promise<RunRecord> {
+export async function resolveRun(o: MeasureOptions, deps: CliDeps, purpose: RunPurpose = MEASURE): Promise<RunRecord> {
   if (!existsSync(o.repo) || !statSync(o.repo).isDirectory()) {
     throw new BadInputError(`--repo ${JSON.stringify(o.repo)} is not a directory`);
   }
   await checkRepoRoot(o.repo);
-  const contract = loadContract(o.contract);
+  const loaded = loadContract(o.contract);
+  // a calibration measures every pair in one look, and always its own baseline (the cache is for verdicts)
+  const contract = purpose.kind === "measure"
+    ? loaded
+    : { ...loaded, repeats: purpose.pairs, maxRepeats: purpose.pairs, baseline: "measure" as const };
   const [baseSha, candidateSha] = await Promise.all([
     ref(o.repo, o.base, "--base"),
     ref(o.repo, o.candidate, "--candidate"),
   ]);
-  if (baseSha === candidateSha) {
+  if (baseSha === candidateSha && purpose.kind === "measure") {
     throw new BadInputError(
       `--base ${JSON.stringify(o.base)} and --candidate ${JSON.stringify(o.candidate)} are the same commit ` +
         `${baseSha.slice(0, 12)}: pass two different commits (measuring a commit against itself, to see the ` +
@@ -186,7 +194,8 @@ async function resolveRun(o: MeasureOptions, deps: CliDeps): Promise<RunRecord> 
       gpuAccount: o.gpuAccount,
       compute: o.mode,
       seedCache: o.seedCache,
-      commandLine: [...deps.self(), "measure", ...o.raw],
+      commandLine: [...deps.self(), purpose.kind, ...o.raw],
+      kind: purpose.kind,
     },
     existing,
     { now: deps.now, drawSeed },
