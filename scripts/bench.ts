@@ -1,7 +1,10 @@
 /**
  * Benchmarks, reported not asserted (our machines are 2 noisy cores):
- *  - cold start of `dist/outerloop --version` against `python3 -c 0`, run
- *    interleaved in the same loop so both see the same noise;
+ *  - cold start of `dist/outerloop --version`, and of `show` and `resume` of a
+ *    decided run (what a wake or an agent's poll pays), against
+ *    `python3 -S -c 0` and against an empty program compiled the same way (the
+ *    floor), all interleaved in one loop so every command sees the same noise;
+ *    reported as medians and median ratios;
  *  - per-job overhead of LocalCompute over spawning the same trivial command
  *    directly (target ≤ 15 ms);
  *  - binary sizes.
@@ -9,7 +12,8 @@
  *
  * Usage: deno run -A scripts/bench.ts [--runs N]
  */
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalCompute } from "../src/compute/local.ts";
 import { setLogLevel } from "../src/log.ts";
@@ -36,11 +40,63 @@ async function timed(argv: string[]): Promise<number> {
 const binary = join(root, "dist", "outerloop");
 if (!existsSync(binary)) throw new Error("dist/outerloop is missing: run `deno task build` first");
 
-const cold = { outerloop: [] as number[], python: [] as number[] };
-for (let i = 0; i < runs; i++) {
-  cold.outerloop.push(await timed([binary, "--version"]));
-  cold.python.push(await timed(["python3", "-c", "0"]));
+/** A decided run on the local backend, for `show` and `resume` to read. */
+async function decidedRun(work: string): Promise<string> {
+  const repo = join(work, "repo");
+  const git = (...args: string[]) =>
+    timed(["git", "-C", repo, "-c", "user.name=b", "-c", "user.email=b@example.invalid", ...args]);
+  await timed(["git", "init", "-q", "-b", "main", repo]);
+  writeFileSync(join(repo, "b.sh"), `echo '{"s": 1}'\n`);
+  await git("add", "-A");
+  await git("commit", "-q", "-m", "1");
+  writeFileSync(join(repo, "b.sh"), `echo '{"s": 2}'\n`);
+  await git("commit", "-q", "-am", "2");
+  writeFileSync(join(work, "c.json"), JSON.stringify({ name: "b", command: "sh b.sh", metric: "s" }));
+  const runDir = join(work, "runs", "r");
+  const args = ["--compute", "local", "--repo", repo, "--base", "main~1", "--candidate", "main"];
+  await timed([binary, "measure", ...args, "--contract", join(work, "c.json"), "--run-dir", runDir]);
+  return runDir;
 }
+
+/** The floor: an empty program compiled as dist/outerloop is. */
+async function emptyBinary(work: string): Promise<string> {
+  const src = join(root, `.bench-empty-${process.pid}.ts`);
+  const out = join(work, "empty");
+  writeFileSync(src, "console.log(0);\n");
+  const flags = ["--compile", "--minify", "--bytecode", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"];
+  try {
+    const r = await spawn({
+      argv: ["bun", "build", ...flags, src, "--outfile", out],
+      env: process.env as Record<string, string>,
+    });
+    if (r.exitCode !== 0) throw new Error(`building the empty program failed: ${r.stderr}`);
+  } finally {
+    rmSync(src, { force: true });
+  }
+  return out;
+}
+
+const work = mkdtempSync(join(tmpdir(), "outerloop-bench-"));
+const runDir = await decidedRun(work);
+const commands: Record<string, string[]> = {
+  python3_S_c0: ["/usr/bin/python3", "-S", "-c", "0"],
+  empty_compiled: [await emptyBinary(work)],
+  version: [binary, "--version"],
+  show_decided: [binary, "show", runDir],
+  resume_decided: [binary, "resume", runDir],
+};
+const cold: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+for (let i = 0; i < runs; i++) {
+  // resume of a decided run exits with the verdict's code: 0 here (accept)
+  for (const [name, argv] of Object.entries(commands)) cold[name]!.push(await timed(argv));
+}
+rmSync(work, { recursive: true, force: true });
+const py = median(cold["python3_S_c0"]!);
+const coldStart = Object.fromEntries(
+  Object.entries(cold).map((
+    [name, xs],
+  ) => [name, { median_ms: round(median(xs)), ratio_to_python3_S: round(median(xs) / py) }]),
+);
 
 const local = new LocalCompute({ env: { PATH: "/usr/bin:/bin" } });
 const job = { direct: [] as number[], local: [] as number[] };
@@ -61,11 +117,7 @@ const results = {
   date: new Date().toISOString(),
   runtime: "Bun" in globalThis ? "bun" : "deno",
   runs,
-  cold_start_ms: {
-    outerloop_version_median: round(median(cold.outerloop)),
-    python3_c0_median: round(median(cold.python)),
-    ratio_outerloop_over_python: round(median(cold.outerloop) / median(cold.python)),
-  },
+  cold_start: coldStart,
   local_job_ms: {
     direct_sh_true_median: round(median(job.direct)),
     local_compute_submit_median: round(median(job.local)),
