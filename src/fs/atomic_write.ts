@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../runtime/digest.ts";
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
@@ -9,7 +9,7 @@ import { basename, dirname, join } from "node:path";
  * the last rename wins.
  */
 export function atomicWriteFile(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomHex(6)}.tmp`);
   const fd = openSync(tmp, "wx", 0o644);
   try {
     writeSync(fd, text);

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hexDigest } from "../runtime/digest.ts";
 import { type Measure, measureEnv } from "./measure.ts";
 
 /**
@@ -54,7 +54,7 @@ function assertEncodable(field: string, value: string): void {
 }
 
 function sha1Hex(text: string): string {
-  return createHash("sha1").update(text, "utf8").digest("hex");
+  return hexDigest("sha1", text);
 }
 
 /**

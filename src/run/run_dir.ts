@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { evalDirPath } from "../dispatch/eval_files.ts";
 import { BadInputError } from "../errors.ts";
+import { randomHex } from "../runtime/digest.ts";
 
 /**
  * A run directory and every path in it: the one place the on-disk layout is
@@ -142,7 +142,7 @@ export class RunDir {
    * flag or argument in the message, `fix` ends it.
    */
   checkWritable(what: string, fix: string): void {
-    const probe = join(this.path, `.write-probe-${process.pid}-${randomBytes(4).toString("hex")}`);
+    const probe = join(this.path, `.write-probe-${process.pid}-${randomHex(4)}`);
     try {
       closeSync(openSync(probe, "wx"));
     } catch (err) {

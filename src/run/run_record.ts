@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { z } from "zod";
 import { BadInputError } from "../errors.ts";
+import { hexDigest } from "../runtime/digest.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import { type Contract, contractFromJson, contractSchema, contractToJson, strict } from "./contract.ts";
 import type { RunDir } from "./run_dir.ts";
@@ -160,7 +160,7 @@ const INFORMATIONAL = new Set(["created_at", "command_line"]);
 export function runIdentity(rec: RunRecord): string {
   const json = toJson(rec) as Record<string, unknown>;
   const kept = Object.keys(json).filter((k) => !INFORMATIONAL.has(k)).sort();
-  return createHash("sha1").update(JSON.stringify(kept.map((k) => [k, json[k]]))).digest("hex");
+  return hexDigest("sha1", JSON.stringify(kept.map((k) => [k, json[k]])));
 }
 
 /** What `measure` was given, resolved and checked: the run record less what defaults from an earlier record. */

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hexDigest } from "../runtime/digest.ts";
 
 /**
  * The seed of each pair. Pair 1 keeps the run's seed, so a run with one pair
@@ -14,8 +14,9 @@ const MAX_SEED = 2 ** 31 - 1;
 
 /** A seed in [1, 2^31 − 1] from sha256("outerloop pair seed\0<run seed>\0<pair>\0<attempt>"). */
 function derive(runSeed: number, pair: number, attempt: number): number {
-  const digest = createHash("sha256").update(`outerloop pair seed\0${runSeed}\0${pair}\0${attempt}`).digest();
-  return (digest.readUInt32BE(0) % MAX_SEED) + 1;
+  // the digest's first 4 bytes, big-endian
+  const first = parseInt(hexDigest("sha256", `outerloop pair seed\0${runSeed}\0${pair}\0${attempt}`).slice(0, 8), 16);
+  return (first % MAX_SEED) + 1;
 }
 
 /**
