@@ -8,6 +8,7 @@ import { assertOneCommand, type JobSpec, withDefaults } from "./job_spec.ts";
 import { localJobEnv } from "./local_env.ts";
 import { localStateDir, persistState, readState } from "./local_state.ts";
 import { GONE } from "./states.ts";
+import { elapsedOnly, type JobUsage } from "./usage.ts";
 
 /** Local ids start far above any real Slurm id so the two never mix in a record. */
 const LOCAL_JOB_BASE = 9_000_000_000;
@@ -129,6 +130,21 @@ export class LocalCompute implements Compute {
   /** Already terminal; cancelling a finished job is not an error. */
   async cancel(jobId: string): Promise<void> {
     assertJobId(jobId);
+  }
+
+  /** Nothing is ever live here: every job is over when `submit` returns. */
+  async cancelMany(jobIds: readonly string[]): Promise<void> {
+    jobIds.forEach(assertJobId);
+  }
+
+  /** How long the jobs this process ran took; nothing else is measured, and other processes' jobs are absent. */
+  async usage(jobIds: readonly string[]): Promise<Map<string, JobUsage>> {
+    const out = new Map<string, JobUsage>();
+    for (const id of jobIds) {
+      const elapsed = this.#elapsed.get(id);
+      if (elapsed !== undefined) out.set(id, elapsedOnly(id, this.#states.get(id) ?? "", elapsed));
+    }
+    return out;
   }
 
   #nextId(): string {

@@ -14,6 +14,10 @@ import { pairedValues, passPlan } from "./plan_from_record.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "./run_record.ts";
 import { submitWake } from "./wake.ts";
+import { EvalError } from "../dispatch/eval_error.ts";
+import { refuseCancelled } from "./cancel_file.ts";
+import { endFailedRun } from "./failed_run.ts";
+import { measureUsage } from "./run_usage.ts";
 import type { WakeRecord } from "./wake_record.ts";
 
 /** Where one pass of the measure-and-decide phase left the run. */
@@ -39,17 +43,20 @@ export interface PhaseDeps {
  * dispatched or found live; a pending set parks the run behind a wake job; a
  * complete set is decided and `decision.json` written. Everything is rebuilt
  * from `run.json`, so any number of passes, from any process, converge on
- * one decision.
+ * one decision. A run the user cancelled (`cancelled.json`) is refused with
+ * `RunCancelledError` (exit 3) and nothing is dispatched.
  */
 export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutcome> {
   const record = readRunRecord(dir);
   const decided = readDecision(dir, record);
   if (decided) return { kind: "decided", decision: decided, fresh: false };
+  refuseCancelled(dir);
   return await underLock(dir, record, deps, async () => {
     // another pass may have decided while we waited for the lock
     const now = readDecision(dir, record);
     if (now) return { kind: "decided", decision: now, fresh: false };
-    return await pass(dir, record, deps);
+    refuseCancelled(dir);
+    return await passOrFail(dir, record, deps);
   });
 }
 
@@ -65,9 +72,10 @@ export async function startRun(dir: RunDir, record: RunRecord, deps: PhaseDeps):
     const inForce = writeRunRecord(dir, record);
     const decided = readDecision(dir, inForce);
     if (decided) return { kind: "decided", decision: decided, fresh: false };
+    refuseCancelled(dir);
     await pinSha(inForce.repo, inForce.baseSha);
     await pinSha(inForce.repo, inForce.candidateSha);
-    return await pass(dir, inForce, deps);
+    return await passOrFail(dir, inForce, deps);
   });
 }
 
@@ -83,6 +91,19 @@ async function underLock<T>(dir: RunDir, r: RunRecord, deps: PhaseDeps, fn: () =
     return await fn();
   } finally {
     lock.release();
+  }
+}
+
+/**
+ * A pass; an eval failure (final by design) is recorded and the run's other
+ * live jobs cancelled (`endFailedRun`) before it is rethrown.
+ */
+async function passOrFail(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
+  try {
+    return await pass(dir, r, deps);
+  } catch (err) {
+    if (err instanceof EvalError) await endFailedRun(dir, r, deps, err);
+    throw err;
   }
 }
 
@@ -138,6 +159,11 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       paired: repeatedDesign(r)
         ? { seeds: p.seeds, n: look.n, outcome: d.outcome, benchmark: d.benchmark, siblings: d.siblings }
         : null,
+      usage: await measureUsage(
+        deps.compute,
+        p.toMeasure.map((m) => ({ name: m.name, jobId: measurer.marker(m) })),
+        r.createdAt,
+      ),
     };
     writeDecision(dir, decision);
     return { kind: "decided", decision, fresh: true };
