@@ -29,7 +29,8 @@ const GROWTH = 1.5;
  * jobs — measures and wake — (plus the one sacct `runStatus` may need for a
  * job the listing misses). When nothing of the run is live and no decision
  * came (a wake job lost, or a local run whose process died), it makes the
- * resume pass itself rather than wait forever. Ctrl-C (SIGINT / SIGTERM)
+ * resume pass itself rather than wait forever; so it does when a measure
+ * failed for good, which ends the run at once (exit 3) and cancels the rest. Ctrl-C (SIGINT / SIGTERM)
  * detaches and `--timeout` gives up, both with exit 75 and nothing changed:
  * the jobs keep running and the wake still decides. `pass` is that resume
  * pass (`runPhase` with the CLI's phase dependencies).
@@ -71,8 +72,10 @@ export async function waitForRun(
       }
       const measuresLive = status.measures.some((m) => m.state === "pending" || m.state === "running");
       const stalled = status.schedulerError === null && wakeLive === false && !measuresLive;
-      if (stalled && !passedSinceSleep && !interrupted.signal.aborted) {
-        // nothing will ever wake this run: carry it on ourselves (the default death is back on,
+      const failed = status.measures.some((m) => m.state === "failed");
+      if ((stalled || failed) && !passedSinceSleep && !interrupted.signal.aborted) {
+        // nothing will ever wake this run, or a measure failed for good (the pass says so with
+        // exit 3 and cancels the rest): carry it on ourselves (the default death is back on,
         // so a Ctrl-C in a local pass stops its jobs as it always does)
         passedSinceSleep = true;
         unlisten();
