@@ -3,7 +3,8 @@ import { describe, it } from "node:test";
 import { SlurmError, SlurmQueryError } from "../src/compute/errors.ts";
 import type { Runner } from "../src/compute/runner.ts";
 import { SlurmCompute } from "../src/compute/slurm.ts";
-import { parseCpuTime, parseMemory, parseReqMem, parseUsage, USAGE_FIELDS } from "../src/compute/usage.ts";
+import { LocalCompute } from "../src/compute/local.ts";
+import { elapsedOnly, parseCpuTime, parseMemory, parseReqMem, parseUsage, USAGE_FIELDS } from "../src/compute/usage.ts";
 import type { SpawnResult } from "../src/runtime/spawn_types.ts";
 import { exited } from "./helpers/proc.ts";
 
@@ -148,5 +149,17 @@ describe("SlurmCompute.usage() and cancelMany()", () => {
       (e: unknown) => e instanceof SlurmError && /scancel failed \(1\): scancel: error: Access denied/.test(e.message),
     );
     await assert.rejects(new SlurmCompute({ runner }).cancelMany(["1;rm"]), /Not a job id/);
+  });
+});
+
+describe("LocalCompute.usage()", () => {
+  it("knows how long the jobs it ran took and the walltime they had, nothing more", async () => {
+    const c = new LocalCompute({ env: { PATH: "/usr/bin:/bin" }, minuteMs: 2000 });
+    const id = await c.submit({ jobName: "j", account: "", partition: "", timeMinutes: 3, command: "true" });
+    const u = await c.usage([id, "9000000000"]);
+    assert.deepEqual([...u.keys()], [id], "a job of another process is absent");
+    assert.deepEqual(u.get(id), { ...elapsedOnly(id, "COMPLETED", u.get(id)!.elapsedS), timelimitS: 6 });
+    assert.ok(u.get(id)!.elapsedS! >= 0);
+    await c.cancelMany([id]); // nothing is ever live: a no-op
   });
 });

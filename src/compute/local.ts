@@ -38,6 +38,7 @@ export interface LocalComputeOptions {
 export class LocalCompute implements Compute {
   readonly #states = new Map<string, string>();
   readonly #elapsed = new Map<string, number>();
+  readonly #limits = new Map<string, number>();
   readonly #minuteMs: number;
   readonly #env: Readonly<Record<string, string | undefined>>;
   readonly #graceMs: number;
@@ -77,6 +78,7 @@ export class LocalCompute implements Compute {
     const state = result.timedOut ? "TIMEOUT" : result.exitCode === 0 ? "COMPLETED" : "FAILED";
     this.#record(jobId, state, s.jobName);
     this.#elapsed.set(jobId, Math.round(result.durationMs / 1000));
+    this.#limits.set(jobId, (s.timeMinutes * this.#minuteMs) / 1000);
     log.info(`ran ${s.jobName} locally as job ${jobId}: ${state}`);
     return jobId;
   }
@@ -137,12 +139,16 @@ export class LocalCompute implements Compute {
     jobIds.forEach(assertJobId);
   }
 
-  /** How long the jobs this process ran took; nothing else is measured, and other processes' jobs are absent. */
+  /**
+   * How long the jobs this process ran took, and the walltime they had;
+   * nothing else is measured, and other processes' jobs are absent.
+   */
   async usage(jobIds: readonly string[]): Promise<Map<string, JobUsage>> {
     const out = new Map<string, JobUsage>();
     for (const id of jobIds) {
       const elapsed = this.#elapsed.get(id);
-      if (elapsed !== undefined) out.set(id, elapsedOnly(id, this.#states.get(id) ?? "", elapsed));
+      if (elapsed === undefined) continue;
+      out.set(id, { ...elapsedOnly(id, this.#states.get(id) ?? "", elapsed), timelimitS: this.#limits.get(id) ?? null });
     }
     return out;
   }
