@@ -148,7 +148,10 @@ export class LocalCompute implements Compute {
     for (const id of jobIds) {
       const elapsed = this.#elapsed.get(id);
       if (elapsed === undefined) continue;
-      out.set(id, { ...elapsedOnly(id, this.#states.get(id) ?? "", elapsed), timelimitS: this.#limits.get(id) ?? null });
+      out.set(id, {
+        ...elapsedOnly(id, this.#states.get(id) ?? "", elapsed),
+        timelimitS: this.#limits.get(id) ?? null,
+      });
     }
     return out;
   }
