@@ -63,6 +63,14 @@ describe("parseUsage()", () => {
     assert.equal(u.maxRssBytes, 2 * 1024 ** 2);
   });
 
+  it("leaves out a job whose record is not complete yet (no Timelimit: its start is not in the database)", () => {
+    // real output, a second after a 2 s job ended, then a second later
+    const early = "109|COMPLETED|00:00:02||00:00.004|1|16?|\n109.batch|COMPLETED|00:00:02||00:00.004|1||3236K";
+    const later = "109|COMPLETED|00:00:02|00:02:00|00:00.004|1|256M|\n109.batch|COMPLETED|00:00:02||00:00.004|1||3236K";
+    assert.equal(parseUsage(early).size, 0);
+    assert.equal(parseUsage(later).get("109")?.reqMemBytes, 256 * 1024 ** 2);
+  });
+
   it("ignores steps without their job's line, blank lines, other ids and short lines", () => {
     const text = "\n8.batch|COMPLETED|00:00:01||00:00.1|1||1K\n9_1|COMPLETED|00:00:01|00:01:00|00:00.1|1|1G|\n" +
       "10|COMPLETED\n";

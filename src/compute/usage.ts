@@ -53,6 +53,12 @@ export function elapsedOnly(jobId: string, state: string, elapsedS: number | nul
  * steps' sum when the job line has none. When no step reports a MaxRSS the
  * site gathers no per-step accounting (`JobAcctGatherType=jobacct_gather/none`),
  * and its TotalCPU of zero means "not measured", not "idle": null.
+ *
+ * Every job has a Timelimit (a duration, `UNLIMITED`, `Partition_Limit`);
+ * a job line without one is a record whose start has not reached the
+ * accounting database yet — seen on a real slurmdbd for a second or two
+ * after a short job ends, `COMPLETED` with no limit and a ReqMem of `16?` —
+ * so the job is left out: not known yet, asked again later.
  */
 export function parseUsage(stdout: string): Map<string, JobUsage> {
   interface Acc {
@@ -86,6 +92,7 @@ export function parseUsage(stdout: string): Map<string, JobUsage> {
   for (const [jobId, acc] of jobs) {
     if (acc.job === null) continue;
     const [, state = "", elapsed = "", limit = "", cpu = "", cpus = "", reqMem = "", rss = ""] = acc.job;
+    if (limit.trim() === "") continue; // the job's start has not reached the accounting database yet
     const elapsedS = parseElapsed(elapsed);
     const allocCpus = /^[0-9]+$/.test(cpus) ? Number(cpus) : null;
     const jobCpu = parseCpuTime(cpu);
