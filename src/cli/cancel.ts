@@ -24,8 +24,8 @@ export const cancelCommand: CliCommand<CancelOptions> = {
       "An argument of digits only is a job id: write a run dir named with digits only as ./123.",
       "For a run dir: records that the user cancelled the run (then show, resume and wait say so, and no",
       "pass dispatches anything), and cancels its eval jobs and its wake job with one scancel.",
-      "A decided or already cancelled run is left as it is. --compute applies to a job id; a run",
-      "uses the backend in its run.json.",
+      "A decided, failed or already cancelled run is left as it is (any job of it still live is cancelled).",
+      "--compute applies to a job id; a run uses the backend in its run.json.",
     ],
     examples: ["outerloop cancel 12345", "outerloop cancel ~/runs/r42", "outerloop cancel ./123"],
   },
@@ -61,6 +61,14 @@ function printOutcome(io: CliIo, dir: RunDir, o: Awaited<ReturnType<typeof cance
         io,
         `run ${dir.path} was decided (${o.decision.verdict}) on ${o.decision.decidedAt}: nothing to cancel`,
       );}
+    return;
+  }
+  if (o.kind === "failed") {
+    if (json) outLine(io, JSON.stringify({ run_dir: dir.path, cancelled: false, state: "failed", jobs: o.jobs }));
+    else {
+      const left = o.jobs.length > 0 ? `cancelled its leftover job(s) ${o.jobs.join(", ")}` : "nothing to cancel";
+      outLine(io, `run ${dir.path} failed on ${o.failure.failedAt} (${o.failure.message}): ${left}`);
+    }
     return;
   }
   if (json) {

@@ -207,6 +207,15 @@ describe("outerloop cancel RUN_DIR", () => {
     assert.match(r.stdout, /was decided \(accept\) on .*: nothing to cancel/);
     assert.equal(existsSync(c.r1.cancelled), false);
     assert.deepEqual(c.compute.calls, []);
+    // a failed run stays failed; only a job of it still listed (its wake, here) is cancelled
+    c.compute.live!.set(wakeJobName("r2", c.r2), ["4242"]);
+    const failed = await cli(["cancel", c.r2.path], { compute: c.compute });
+    assert.equal(failed.code, 0, failed.stderr);
+    assert.match(
+      failed.stdout,
+      /^run .*r2 failed on 2026-01-02T10:01:00.000Z \(measure candidate: .*\): cancelled its leftover job\(s\) 4242$/m,
+    );
+    assert.equal(existsSync(c.r2.cancelled), false);
     const job = await cli(["cancel", "123", "--json"], { compute: c.compute });
     assert.deepEqual(JSON.parse(job.stdout), { job_id: "123", cancelled: true });
     const numbered = join(c.root, "123");
