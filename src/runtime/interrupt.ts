@@ -8,7 +8,26 @@ import { runtime } from "./runtime.ts";
  */
 export function onInterrupt(fn: () => void): () => void {
   const removers = (["SIGINT", "SIGTERM"] as const).map((sig) => runtime().onSignal(sig, fn));
-  return () => removers.forEach((remove) => remove());
+  owners += 1;
+  let removed = false;
+  return () => {
+    if (removed) return;
+    removed = true;
+    owners -= 1;
+    removers.forEach((remove) => remove());
+  };
+}
+
+let owners = 0;
+
+/**
+ * Whether an `onInterrupt` handler is installed: then an interrupt is the
+ * handler's to act on (it ends the program its own way), and
+ * `live_groups.ts`, having stopped the children it tracks, does not re-raise
+ * the signal to kill this process.
+ */
+export function interruptHandled(): boolean {
+  return owners > 0;
 }
 
 /** Whether stderr is a terminal: where a progress line may be rewritten in place. */

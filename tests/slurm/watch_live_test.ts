@@ -8,6 +8,7 @@
  */
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
+import { spawn as spawnChild } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SlurmCompute } from "../../src/compute/slurm.ts";
@@ -67,6 +68,20 @@ async function measure(repo: string, base: string, cand: string, name: string, .
 /** The ids of this user's queued and running jobs. */
 async function queued(): Promise<Set<string>> {
   return new Set((await slurmCommand(["squeue", "--me", "-h", "-o", "%i"])).split("\n").map((l) => l.trim()));
+}
+
+/** Runs the binary's `wait` on a parked run, sends it SIGINT once it has shown progress, and reports its end. */
+async function interruptedWait(runDir: string): Promise<{ code: number | null; stderr: string }> {
+  const child = spawnChild(await ensureBinary(), ["wait", runDir, "--poll", "1"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (b: Buffer) => (stderr += b.toString()));
+  const ended = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  await waitFor("wait's first progress line", () => stderr, (t) => t.includes(" measures; waited "), 30_000, 100);
+  // by pid: Deno's child.kill() reports the signal it sent as the way the child ended, whatever its exit code
+  process.kill(child.pid!, "SIGINT");
+  return { code: await ended, stderr };
 }
 
 /** The job id each eval dir of a run recorded, by measure name. */
@@ -192,8 +207,9 @@ liveIt(
     assert.equal(u!.elapsedS, parseElapsed(job![1]!));
     assert.equal(u!.maxRssBytes, parseMemory(batch![4]!));
     assert.equal(u!.cpuEfficiency, u!.totalCpuS! / (u!.elapsedS! * 2));
-    // one CPU of two busy at most: at most a half (jobacct_gather/linux misses the last samples of a short job)
-    assert.ok(u!.cpuEfficiency! > 0.05 && u!.cpuEfficiency! <= 0.55, String(u!.cpuEfficiency));
+    // one CPU of two busy: about a half — less when jobacct_gather/linux misses the last samples of a short
+    // job, a little more since Elapsed is cut to whole seconds
+    assert.ok(u!.cpuEfficiency! > 0.05 && u!.cpuEfficiency! <= 0.7, String(u!.cpuEfficiency));
   },
 );
 
@@ -217,6 +233,13 @@ liveIt(
     const live = await cli("runs", climb, "--live");
     assert.equal(live.exitCode, 0, live.stderr);
     assert.match(live.stdout, /^r3-cancel-\S*\s+.*parked \(live\)$/m);
+
+    // Ctrl-C on a waiting `wait` detaches with 75 and leaves every job queued or running
+    const detached = await interruptedWait(runDir);
+    assert.equal(detached.code, 75, detached.stderr);
+    assert.match(detached.stderr, /detached: .*come back with "outerloop wait /);
+    const still = await queued();
+    assert.ok(ids.every((id) => still.has(id)), "wait's Ctrl-C cancels nothing");
 
     const c = await cli("cancel", runDir, "--json");
     assert.equal(c.exitCode, 0, c.stderr);
