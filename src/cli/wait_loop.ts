@@ -15,7 +15,6 @@ import { EXIT } from "./errors.ts";
 import { type CliDeps, outLine } from "./io.ts";
 import { ProgressWriter } from "./progress_writer.ts";
 import { reportOutcome } from "./run_output.ts";
-
 import { FIRST_POLL_S, MAX_POLL_S, type WaitTiming } from "./wait_flags.ts";
 
 /** Each poll interval is this much longer than the last, up to MAX_POLL_S. */
@@ -30,10 +29,11 @@ const GROWTH = 1.5;
  * job the listing misses). When nothing of the run is live and no decision
  * came (a wake job lost, or a local run whose process died), it makes the
  * resume pass itself rather than wait forever; so it does when a measure
- * failed for good, which ends the run at once (exit 3) and cancels the rest. Ctrl-C (SIGINT / SIGTERM)
- * detaches and `--timeout` gives up, both with exit 75 and nothing changed:
- * the jobs keep running and the wake still decides. `pass` is that resume
- * pass (`runPhase` with the CLI's phase dependencies).
+ * failed for good, which ends the run at once (exit 3) and cancels the rest.
+ * Ctrl-C (SIGINT / SIGTERM) detaches and `--timeout` gives up, both with
+ * exit 75 and nothing changed: the jobs keep running and the wake still
+ * decides. `pass` is that resume pass (`runPhase` with the CLI's phase
+ * dependencies).
  */
 export async function waitForRun(
   dir: RunDir,
@@ -113,6 +113,7 @@ export async function waitForRun(
     }
   } finally {
     unlisten();
+    progress.end(); // an error printed after this starts on its own line
   }
 }
 

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { writeCancel } from "../../src/run/cancel_file.ts";
+import { failureFrom, writeFailure } from "../../src/run/failure_file.ts";
 import { runPhase } from "../../src/run/phase.ts";
 import { RunDir } from "../../src/run/run_dir.ts";
 import { writeRunRecord } from "../../src/run/run_record.ts";
@@ -159,6 +160,20 @@ describe("outerloop wait", () => {
     const again = await cli(["wait", run.dir.path], { compute: run.compute });
     assert.equal(again.code, 3);
     assert.match(again.stderr, /the run failed on .*"outerloop show/);
+  });
+
+  it("ends the live line before the error when the wake records a failure meanwhile", async () => {
+    const run = await parkedRun();
+    const r = await cli(["wait", run.dir.path], {
+      compute: run.compute,
+      tty: true,
+      onSleep: () => writeFailure(run.dir, failureFrom("measure baseline: boom", ["baseline"], Date.now())),
+    });
+    assert.equal(r.code, 3);
+    assert.match(
+      r.stderr,
+      /\r0 done, 1 running, 1 pending of 2 measures; [^\n]*\nouterloop: error: measure baseline: boom/,
+    );
   });
 
   it("says a cancelled run was cancelled by the user, with exit 3", async () => {
