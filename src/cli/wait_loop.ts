@@ -1,5 +1,6 @@
 import { withOneListing } from "../compute/one_listing.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
+import { setLogSink } from "../log.ts";
 import { readCancel, RunCancelledError } from "../run/cancel_file.ts";
 import { readDecision } from "../run/decision_file.ts";
 import { readFailure } from "../run/failure_file.ts";
@@ -45,6 +46,11 @@ export async function waitForRun(
   const start = deps.now();
   const deadline = timing.timeoutS === null ? Number.POSITIVE_INFINITY : start + timing.timeoutS * 1000;
   const progress = new ProgressWriter(deps.io, deps.stderrIsTerminal());
+  // a log line (a warning, what a pass dispatched) starts on a line of its own, not after the live one
+  const restoreLog = setLogSink((line) => {
+    progress.end();
+    deps.io.stderr(line + "\n");
+  });
   const tracker = new PendingTracker();
   const interrupted = new AbortController();
   const listen = () => deps.onInterrupt(() => interrupted.abort());
@@ -113,6 +119,7 @@ export async function waitForRun(
     }
   } finally {
     unlisten();
+    restoreLog();
     progress.end(); // an error printed after this starts on its own line
   }
 }

@@ -176,6 +176,17 @@ describe("outerloop wait", () => {
     );
   });
 
+  it("puts a log line on a line of its own, not after the live one", async () => {
+    const run = await parkedRun();
+    const r = await cli(["wait", run.dir.path, "--timeout", "10"], {
+      compute: run.compute,
+      tty: true,
+      onSleep: () => void (run.compute.live = null), // the queue cannot be listed any more
+    });
+    assert.equal(r.code, 75);
+    assert.match(r.stderr, /Resources\) for 0s\nouterloop: warning: cannot list the queue/);
+  });
+
   it("says a cancelled run was cancelled by the user, with exit 3", async () => {
     const run = await parkedRun();
     writeCancel(run.dir, { cancelledAt: "2026-01-02T03:00:00.000Z", jobs: ["1000"] });
