@@ -23,7 +23,7 @@ export const reportCommand: CliCommand<ReportOptions> = {
   spec: {
     name: "report",
     summary: "A run or a climb as Markdown (--md, on stdout) or one self-contained HTML file (--html FILE)",
-    positionals: [{ name: "PATH", description: "A run dir, or a climb: a directory of run dirs" }],
+    positionals: [{ name: "RUN_DIR|DIR", description: "A run dir, or a climb: a directory of run dirs" }],
     flags: {
       md: { kind: "boolean", description: "Markdown on stdout: paste it into a pull request or a log" },
       html: {
@@ -33,16 +33,16 @@ export const reportCommand: CliCommand<ReportOptions> = {
       },
     },
     details: [
-      "Reads files only, never the scheduler. A PATH holding run.json is one run; otherwise its run dirs are",
+      "Reads files only, never the scheduler. A path holding run.json is one run; otherwise its run dirs are",
       "a climb, oldest first. Give exactly one of --md and --html.",
     ],
     examples: ["outerloop report ~/runs/r42 --md", "outerloop report ~/runs --html climb.html"],
   },
 
   parse(args) {
-    const path = resolve(args.positional["PATH"]!);
+    const path = resolve(args.positional["RUN_DIR|DIR"]!);
     if (!existsSync(path) || !statSync(path).isDirectory()) {
-      throw new BadInputError(`PATH ${JSON.stringify(args.positional["PATH"])} is not a directory`);
+      throw new BadInputError(`${JSON.stringify(args.positional["RUN_DIR|DIR"])} is not a directory`);
     }
     const md = args.on("md");
     const html = args.value("html");

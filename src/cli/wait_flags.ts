@@ -38,7 +38,8 @@ export const measureWaitFlags: Readonly<Record<string, FlagDef>> = {
     kind: "boolean",
     description: "After a park, block until the run is decided and exit with its verdict (as `outerloop wait`)",
   },
-  ...waitTimingFlags,
+  poll: { ...waitTimingFlags["poll"]!, description: "With --wait: poll at this fixed interval" },
+  timeout: { ...waitTimingFlags["timeout"]!, description: "With --wait: give up after this long with exit 75" },
 };
 
 /** `--poll` and `--timeout` from the command line. */
