@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -10,6 +10,43 @@ import { runtimeName } from "../src/runtime/detect.ts";
 import { browser, browserIt, decideBrowser, launchBrowser, type RunningBrowser } from "./helpers/browser.ts";
 import { Cdp, loadPage } from "./helpers/cdp.ts";
 import { climbFixture, nastyRun, repeatRun } from "./helpers/report_fixtures.ts";
+import { LocalCompute } from "../src/compute/local.ts";
+import { cli } from "./helpers/cli.ts";
+import { makeRepo } from "./helpers/git_repo.ts";
+
+/**
+ * A real climb on the local backend, made by the CLI: three `measure` runs
+ * (accept, reject, accept) of a benchmark whose score is a file's content,
+ * in `<parent>/climb`; its path.
+ */
+async function localClimb(parent: string): Promise<string> {
+  const bench = (score: string) => ({ "bench.sh": 'printf \'{"score": %s}\\n\' "$(cat score)"\n', score });
+  const { repo, shas } = makeRepo([bench("10"), bench("12"), bench("11.5"), bench("13")], join(parent, "repo"));
+  const contract = join(parent, "contract.json");
+  writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1 }));
+  const compute = new LocalCompute({ env: { PATH: "/usr/bin:/bin", HOME: parent } });
+  const climb = join(parent, "climb");
+  const runs: [number, number, number][] = [[0, 1, 0], [1, 2, 10], [1, 3, 0]];
+  for (const [i, [base, cand, verdict]] of runs.entries()) {
+    const r = await cli([
+      "measure",
+      "--compute",
+      "local",
+      "--repo",
+      repo,
+      "--base",
+      shas[base]!,
+      "--candidate",
+      shas[cand]!,
+      "--contract",
+      contract,
+      "--run-dir",
+      join(climb, `r${i + 1}`),
+    ], { compute, now: Date.parse("2026-01-02T03:04:05Z") + i * 60_000 });
+    assert.equal(r.code, verdict, r.stderr);
+  }
+  return climb;
+}
 
 /**
  * Where screenshots go: kept after the test, unlike the rest of its temp dir — in `OUTERLOOP_ARTIFACTS`
@@ -79,6 +116,17 @@ describe("the HTML report in a real browser", () => {
     assert.deepEqual(page.errors, []);
     assert.deepEqual(page.requests, [page.url]);
     assert.equal(page.value, 17); // 7 baselines + 5 candidates, 5 differences
+  });
+
+  browserIt("renders the report the CLI makes of a real local climb: every point, no error", 180_000, async () => {
+    const climb = await localClimb(dir);
+    const file = join(dir, "cli-climb.html");
+    const made = await cli(["report", climb, "--html", file]);
+    assert.equal(made.code, 0, made.stderr);
+    const page = await show("cli-climb", readFileSync(file, "utf8"));
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(page.requests, [page.url]);
+    assert.equal(page.value, 9); // 3 runs: a baseline, a candidate and a difference each
   });
 
   browserIt("renders hostile names as text: no element, script or error comes out of them", 120_000, async () => {

@@ -80,6 +80,7 @@ describe("runsJson()", () => {
       "decided_at",
       "wall_seconds",
       "failure",
+      "live",
     ];
     for (const entry of json.runs) assert.deepEqual(Object.keys(entry), keys);
   });

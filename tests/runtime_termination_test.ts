@@ -24,4 +24,20 @@ describe("a terminated outerloop process", () => {
     assert.equal(await exited, "SIGTERM");
     await waitFor("the job's group to die", () => alive(job!) || alive(grandchild!), (any) => !any, 5000);
   });
+
+  it("stops its job but leaves the exit to a command that handles interrupts itself", { timeout: 20_000 }, async () => {
+    const pidFile = join(tempDir("term-"), "pids");
+    const [cmd, ...args] = selfRunArgv(join(import.meta.dirname!, "fixtures", "interrupt_and_wait.ts"));
+    const parent = nodeSpawn(cmd!, [...args, pidFile], { stdio: "ignore" });
+    const exited = new Promise<number | string | null>((r) => parent.on("exit", (code, sig) => r(sig ?? code)));
+    const [job, grandchild] = await waitFor(
+      "the job to record its pids",
+      () => existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim().split(" ").map(Number) : [],
+      (pids) => pids.length === 2,
+    );
+    // by pid: Deno's child.kill() reports the signal it sent as the way the child ended
+    process.kill(parent.pid!, "SIGINT");
+    assert.equal(await exited, 75, "it exits its own way, not of the signal");
+    await waitFor("the job's group to die", () => alive(job!) || alive(grandchild!), (any) => !any, 5000);
+  });
 });

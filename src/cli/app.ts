@@ -34,6 +34,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./show.ts").then((m) => m.showCommand),
   },
   {
+    name: "wait",
+    summary: "Block until a run is decided; exit with its verdict",
+    load: () => import("./wait.ts").then((m) => m.waitCommand),
+  },
+  {
+    name: "runs",
+    summary: "Every run of a climb (a directory of run dirs), oldest first",
+    load: () => import("./runs.ts").then((m) => m.runsCommand),
+  },
+  {
+    name: "report",
+    summary: "A run or a climb as Markdown (--md) or one self-contained HTML file (--html FILE)",
+    load: () => import("./report.ts").then((m) => m.reportCommand),
+  },
+  {
     name: "submit",
     summary: "Submit one job (--dry-run --json prints the sbatch argv)",
     load: () => import("./submit.ts").then((m) => m.submitCommand),
@@ -45,7 +60,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "cancel",
-    summary: "Cancel a job (idempotent)",
+    summary: "Cancel a job, or every job of a run (idempotent)",
     load: () => import("./cancel.ts").then((m) => m.cancelCommand),
   },
   {

@@ -23,6 +23,12 @@ export interface CliDeps {
   readonly compute: (mode: ComputeMode) => Compute;
   /** The argv that runs this program again (what a wake job executes). */
   readonly self: () => readonly string[];
+  /** Waits `ms` milliseconds, or less when `signal` aborts; never rejects (`wait` polls with it). */
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Calls `fn` on SIGINT or SIGTERM until the returned remover runs, holding off the default death. */
+  readonly onInterrupt: (fn: () => void) => () => void;
+  /** Whether stderr is a terminal: a progress line is rewritten in place there, printed plainly elsewhere. */
+  readonly stderrIsTerminal: () => boolean;
 }
 
 /** A command: its spec, its parse step (args + env → options) and its run step (options + deps → exit code). */

@@ -8,7 +8,7 @@ import { measureEnv } from "../measure/measure.ts";
 import { placement } from "../measure/placement.ts";
 import { loadContract } from "../run/contract.ts";
 import { lanesOf } from "../run/measurer_for.ts";
-import { startRun } from "../run/phase.ts";
+import { runPhase, startRun } from "../run/phase.ts";
 import { pairSeeds, planFromRecord } from "../run/plan_from_record.ts";
 import { sequentialDesign } from "../stats/sequential.ts";
 import { RunDir } from "../run/run_dir.ts";
@@ -18,6 +18,8 @@ import { computeFlags, nonEmpty, resolveMode, wholeNumber } from "./common.ts";
 import { type CliCommand, type CliDeps, outLine } from "./io.ts";
 import { checkJobName, checkSchedulerName } from "./job_fields.ts";
 import { reportOutcome } from "./run_output.ts";
+import { measureWait, measureWaitFlags, type WaitTiming } from "./wait_flags.ts";
+import { waitAfterPark } from "./wait_loop.ts";
 
 /** What `outerloop measure` was asked, from its flags and the environment; nothing resolved yet. */
 export interface MeasureOptions {
@@ -39,6 +41,8 @@ export interface MeasureOptions {
   readonly json: boolean;
   /** The arguments as given, frozen into the record (informational). */
   readonly raw: readonly string[];
+  /** `--wait`: after a park, wait for the verdict with this timing; null without it. */
+  readonly wait: WaitTiming | null;
 }
 
 /** The largest seed: benchmarks read an int32. */
@@ -81,6 +85,7 @@ export const measureCommand: CliCommand<MeasureOptions> = {
       "seed-cache": { kind: "string", hint: "DIR", description: "A directory copied into every eval checkout" },
       "dry-run": { kind: "boolean", description: "Print the plan; write and submit nothing" },
       ...computeFlags,
+      ...measureWaitFlags,
     },
     examples: [
       "outerloop measure --repo ~/proj --base main~1 --candidate main --contract bench.json \\",
@@ -115,6 +120,7 @@ export const measureCommand: CliCommand<MeasureOptions> = {
       dryRun: args.on("dry-run"),
       json: args.on("json"),
       raw: args.raw,
+      wait: measureWait(args),
     };
   },
 
@@ -126,6 +132,10 @@ export const measureCommand: CliCommand<MeasureOptions> = {
     }
     o.runDir.create("--run-dir");
     const outcome = await startRun(o.runDir, record, phaseDeps(deps, o.mode));
+    if (o.wait !== null && outcome.kind === "parked") {
+      const pass = () => runPhase(o.runDir, phaseDeps(deps, o.mode));
+      return await waitAfterPark(o.runDir, deps, outcome, { timing: o.wait, json: o.json, pass });
+    }
     return reportOutcome(deps.io, o.runDir, outcome, o.json);
   },
 };

@@ -1,4 +1,5 @@
 import { computeFor } from "../compute/from_mode.ts";
+import { onInterrupt, sleep, stderrIsTerminal } from "../runtime/interrupt.ts";
 import { selfCommand } from "../runtime/self.ts";
 import type { CliDeps } from "./io.ts";
 
@@ -13,5 +14,8 @@ export function processDeps(): CliDeps {
     now: Date.now,
     compute: computeFor,
     self: selfCommand,
+    sleep,
+    onInterrupt,
+    stderrIsTerminal,
   };
 }

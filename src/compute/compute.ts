@@ -1,5 +1,6 @@
 import { BadInputError } from "../errors.ts";
 import type { JobSpec } from "./job_spec.ts";
+import type { JobUsage } from "./usage.ts";
 
 /** One of this user's queued or running jobs, as one queue listing shows it. */
 export interface LiveJob {
@@ -45,6 +46,19 @@ export interface Compute {
   statuses(jobIds: readonly string[], since?: Date): Promise<Map<string, string>>;
   /** Cancels; idempotent. A failure is logged, not thrown. */
   cancel(jobId: string): Promise<void>;
+  /**
+   * Cancels several jobs with ONE scheduler command (`scancel id1 id2 …`);
+   * idempotent, like `cancel`. Unlike `cancel`, a failure is thrown (a
+   * ComputeError): the caller is telling a person their jobs are gone.
+   */
+  cancelMany(jobIds: readonly string[]): Promise<void>;
+  /**
+   * What finished jobs used (elapsed, walltime, max RSS, requested memory,
+   * CPU efficiency), from ONE accounting query bounded by `since`. A job
+   * without a record is absent; a backend answers what it knows (the local
+   * one: how long the jobs it ran took). Rejects when the query fails.
+   */
+  usage(jobIds: readonly string[], since?: Date): Promise<Map<string, JobUsage>>;
 }
 
 /** A job id that is not all digits: refused before any command runs (exit 2). */

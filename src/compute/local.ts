@@ -8,6 +8,7 @@ import { assertOneCommand, type JobSpec, withDefaults } from "./job_spec.ts";
 import { localJobEnv } from "./local_env.ts";
 import { localStateDir, persistState, readState } from "./local_state.ts";
 import { GONE } from "./states.ts";
+import { elapsedOnly, type JobUsage } from "./usage.ts";
 
 /** Local ids start far above any real Slurm id so the two never mix in a record. */
 const LOCAL_JOB_BASE = 9_000_000_000;
@@ -37,6 +38,7 @@ export interface LocalComputeOptions {
 export class LocalCompute implements Compute {
   readonly #states = new Map<string, string>();
   readonly #elapsed = new Map<string, number>();
+  readonly #limits = new Map<string, number>();
   readonly #minuteMs: number;
   readonly #env: Readonly<Record<string, string | undefined>>;
   readonly #graceMs: number;
@@ -76,6 +78,7 @@ export class LocalCompute implements Compute {
     const state = result.timedOut ? "TIMEOUT" : result.exitCode === 0 ? "COMPLETED" : "FAILED";
     this.#record(jobId, state, s.jobName);
     this.#elapsed.set(jobId, Math.round(result.durationMs / 1000));
+    this.#limits.set(jobId, (s.timeMinutes * this.#minuteMs) / 1000);
     log.info(`ran ${s.jobName} locally as job ${jobId}: ${state}`);
     return jobId;
   }
@@ -129,6 +132,28 @@ export class LocalCompute implements Compute {
   /** Already terminal; cancelling a finished job is not an error. */
   async cancel(jobId: string): Promise<void> {
     assertJobId(jobId);
+  }
+
+  /** Nothing is ever live here: every job is over when `submit` returns. */
+  async cancelMany(jobIds: readonly string[]): Promise<void> {
+    jobIds.forEach(assertJobId);
+  }
+
+  /**
+   * How long the jobs this process ran took, and the walltime they had;
+   * nothing else is measured, and other processes' jobs are absent.
+   */
+  async usage(jobIds: readonly string[]): Promise<Map<string, JobUsage>> {
+    const out = new Map<string, JobUsage>();
+    for (const id of jobIds) {
+      const elapsed = this.#elapsed.get(id);
+      if (elapsed === undefined) continue;
+      out.set(id, {
+        ...elapsedOnly(id, this.#states.get(id) ?? "", elapsed),
+        timelimitS: this.#limits.get(id) ?? null,
+      });
+    }
+    return out;
   }
 
   #nextId(): string {

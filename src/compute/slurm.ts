@@ -7,6 +7,7 @@ import type { SpawnResult } from "../runtime/spawn_types.ts";
 import { failureOf, type Runner, subprocessRunner } from "./runner.ts";
 import { GONE } from "./states.ts";
 import { ACTIVE_JOBS_FORMAT, firstLine, parseActiveJobs, parseSbatchId, parseStates } from "./slurm_parse.ts";
+import { type JobUsage, parseUsage, USAGE_FIELDS } from "./usage.ts";
 
 export interface SlurmComputeOptions {
   readonly runner?: Runner;
@@ -133,6 +134,36 @@ export class SlurmCompute implements Compute {
       throw new SlurmQueryError(`${argv[0]} ${failureOf(result, this.#timeoutMs)}`);
     }
     return result.stdout;
+  }
+
+  /**
+   * Cancels several jobs with one `scancel id1 id2 …`: one RPC to the
+   * controller however many jobs a run has. Finished or unknown ids are not
+   * an error (scancel exits 0 for them); a failed scancel is a SlurmError.
+   */
+  async cancelMany(jobIds: readonly string[]): Promise<void> {
+    if (jobIds.length === 0) return;
+    jobIds.forEach(assertJobId);
+    let result: SpawnResult;
+    try {
+      result = await this.#runner(["scancel", ...jobIds], this.#timeoutMs);
+    } catch (err) {
+      throw new SlurmError(`scancel did not run: ${(err as Error).message}`, { cause: err });
+    }
+    if (result.exitCode !== 0 || result.timedOut) throw new SlurmError(`scancel ${failureOf(result, this.#timeoutMs)}`);
+  }
+
+  /**
+   * What finished jobs used, from one sacct WITH their steps (no `-X`: the
+   * `.batch` step carries MaxRSS), bounded by `since` so a recycled id
+   * cannot match an old job. Jobs without a record are absent.
+   */
+  async usage(jobIds: readonly string[], since?: Date): Promise<Map<string, JobUsage>> {
+    if (jobIds.length === 0) return new Map();
+    jobIds.forEach(assertJobId);
+    const argv = ["sacct", "-j", jobIds.join(","), "--parsable2", "--noheader", "-o", USAGE_FIELDS];
+    if (since) argv.push("-S", sacctTime(since));
+    return parseUsage(await this.#query(argv));
   }
 }
 

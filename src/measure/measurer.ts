@@ -137,7 +137,8 @@ export class DispatchedMeasurer {
    * measure in one listing — never just the local marker, so a submitter that
    * died before recording an id cannot cause a duplicate. Per measure, by its
    * state (`classifyMeasure`): done → read; live or unlisted-but-running →
-   * park on its id; vanished → EvalError, never resubmitted; undispatched →
+   * park on its id; vanished, or done without a usable result → EvalError at
+   * once (never resubmitted, and the others cannot change that); undispatched →
    * dispatch; unknown → park on the marker if any, else blind (no id).
    * Jobs already over right after submit are found with one batched sacct.
    */
@@ -150,6 +151,8 @@ export class DispatchedMeasurer {
         throw new EvalError(`measure ${measure.name}: ${noResultNote(state.jobId, state.endState)}`);
       }
     }
+    // a finished measure without a usable result fails the run now: waiting for the others cannot save it
+    await this.#readAll(views.filter((v) => v.state.kind === "done").map((v) => v.measure));
     const dispatched: { m: Measure; jobId: string }[] = [];
     for (const { measure: m, state } of views) {
       if (state.kind === "live") pending.push(state.job.id);

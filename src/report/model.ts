@@ -63,10 +63,17 @@ export interface RunSummary {
   readonly reasons: readonly string[];
   /** When the run was decided (ISO 8601), null while open. */
   readonly decidedAt: string | null;
-  /** Decided minus created, in seconds; null while open. */
+  /** Decided (or failed, or cancelled) minus created, in seconds; null while open. */
   readonly wallSeconds: number | null;
   /** Why the run failed, one line; null unless failed. */
   readonly failure: string | null;
+  /**
+   * Whether the scheduler lists any job of the run (its evals or its wake):
+   * asked only for an open run and only by `outerloop runs --live`; null
+   * otherwise. An open run with nothing live waits on nothing: `outerloop
+   * wait` (or `resume`) carries it on.
+   */
+  readonly live: boolean | null;
 }
 
 /** A climb: every run of one directory, oldest first (build it with `toClimb`). */

@@ -15,7 +15,7 @@ import { benchmarkDelta, benchmarkValues, type Climb, type RunSummary } from "./
  *       "state": "decided", "verdict": "accept",
  *       "baseline": 0.012, "candidate": 0.004, "delta": -0.008,
  *       "interval": { "n": 5, "mean": -0.008, "lower": -0.011, "upper": -0.005, "confidence": 0.95 },
- *       "decided_at": "2025-01-02T03:16:10Z", "wall_seconds": 725, "failure": null
+ *       "decided_at": "2025-01-02T03:16:10Z", "wall_seconds": 725, "failure": null, "live": null
  *     }
  *   ]
  * }
@@ -25,7 +25,8 @@ import { benchmarkDelta, benchmarkValues, type Climb, type RunSummary } from "./
  * (the means over the pairs when the run has several) and `delta` is its
  * candidate − baseline (the interval's mean when there is one); each is null
  * until measured. `verdict` is null until decided; `interval` is null for a
- * single-pair run.
+ * single-pair run. `live` says whether the scheduler lists any job of an open
+ * run; null unless asked (`runs --live`) and for runs that are over.
  */
 export interface RunsListing {
   readonly runs: readonly RunListingEntry[];
@@ -51,6 +52,7 @@ export interface RunListingEntry {
   readonly decided_at: string | null;
   readonly wall_seconds: number | null;
   readonly failure: string | null;
+  readonly live: boolean | null;
 }
 
 /** The listing of a climb (already oldest first: see `toClimb`). Serialize with `JSON.stringify`. */
@@ -81,5 +83,6 @@ export function runEntry(r: RunSummary): RunListingEntry {
     decided_at: r.decidedAt,
     wall_seconds: r.wallSeconds,
     failure: r.failure,
+    live: r.live,
   };
 }

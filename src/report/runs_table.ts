@@ -1,5 +1,5 @@
 import { formatDuration, formatInterval, formatSigned, formatTime, shortSha } from "./format.ts";
-import { benchmarkDelta, type Climb } from "./model.ts";
+import { benchmarkDelta, type Climb, type RunSummary } from "./model.ts";
 
 /**
  * `outerloop runs DIR` for people: one line per run, oldest first, in the
@@ -29,9 +29,16 @@ function oneLine(s: string): string {
   return s.replace(/[\r\n\t]+/g, " ");
 }
 
+/** The state, and for an open run whose jobs were looked up (`runs --live`), whether any is live. */
+function stateCell(r: RunSummary): string {
+  if (r.live === null || r.state !== "parked") return r.state;
+  return r.live ? "parked (live)" : "parked (nothing live)";
+}
+
 /**
  * The runs table: tag, created (UTC), base -> candidate (10-character shas),
- * state, verdict, the benchmark's delta, its interval and n when the run has
+ * state (with `(live)` / `(nothing live)` for an open run when liveness was
+ * asked), verdict, the benchmark's delta, its interval and n when the run has
  * one, and the wall time. A `benchmark` column is added when the climb holds
  * more than one benchmark. A failed run's one-line failure follows its row,
  * indented. An empty climb gives the header alone.
@@ -57,7 +64,7 @@ export function formatRunsTable(climb: Climb): string {
     ...(several ? [oneLine(r.benchmark)] : []),
     formatTime(r.createdAt),
     `${shortSha(r.baseSha)} -> ${shortSha(r.candidateSha)}`,
-    r.state,
+    stateCell(r),
     r.verdict ?? "",
     formatSigned(benchmarkDelta(r)),
     r.interval ? formatInterval(r.interval) : "",

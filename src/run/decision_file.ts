@@ -4,13 +4,16 @@ import { atomicWriteJson } from "../fs/atomic_write.ts";
 import type { Decision, Estimate, SiblingEstimate } from "./decide.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
+import { usageFromJson, usageJson, usageSchema } from "./run_usage.ts";
+import type { JobUsage } from "../compute/usage.ts";
 
 /**
  * `decision.json`: the verdict of a finished run, written once the last
  * measurement is in, with what it was decided on — the shas, the run's
  * identity, the direction, min_effect, where the baseline came from and, for
  * a repeated design, the seeds, the number of pairs and every estimate with
- * its interval and method — so the file alone answers "why". Its presence
+ * its interval and method — so the file alone answers "why"; and, when the
+ * scheduler said, what each measured job used (`usage`). Its presence
  * marks a run as decided, but only the run it names: a decision of another
  * run (left over, or copied in) is refused, never returned.
  */
@@ -44,6 +47,8 @@ const decisionSchema = strict({
   benchmark: strict(estimateShape).optional(),
   siblings: z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) }))
     .optional(),
+  // what each measured job used, by measure name; only when the scheduler said
+  usage: z.record(z.string(), usageSchema).optional(),
 });
 
 /** What a repeated design adds: the pairs' seeds and the estimates the verdict rests on. */
@@ -73,6 +78,8 @@ export interface DecisionRecord extends Decision {
   readonly baselineSource: "cached" | "measured";
   /** Set for a repeated design (max_repeats > 1); null for a single pair, whose file keeps today's keys. */
   readonly paired: PairedFacts | null;
+  /** What each measured job used, by measure name; absent (and not written) when nothing is known. */
+  readonly usage?: Readonly<Record<string, JobUsage>>;
 }
 
 /** Writes the decision to `<runDir>/decision.json`, atomically: a reader sees no decision or the whole one. */
@@ -97,6 +104,9 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
       benchmark: { ...p.benchmark },
       siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, { ...v }])),
     }),
+    ...(d.usage === undefined || Object.keys(d.usage).length === 0
+      ? {}
+      : { usage: Object.fromEntries(Object.entries(d.usage).map(([k, u]) => [k, usageJson(u)])) }),
   };
   const checked = decisionSchema.safeParse(json);
   if (!checked.success) {
@@ -146,5 +156,8 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     minEffect: j.min_effect,
     baselineSource: j.baseline_source,
     paired,
+    ...(j.usage === undefined
+      ? {}
+      : { usage: Object.fromEntries(Object.entries(j.usage).map(([k, u]) => [k, usageFromJson(u)])) }),
   };
 }

@@ -17,6 +17,10 @@ import { submitWake } from "./wake.ts";
 import { calibrationOf } from "./calibrate.ts";
 import { type CalibrationRecord, readCalibration, writeCalibration } from "./calibration_file.ts";
 import type { DispatchedMeasurer } from "../measure/measurer.ts";
+import { EvalError } from "../dispatch/eval_error.ts";
+import { refuseCancelled } from "./cancel_file.ts";
+import { endFailedRun } from "./failed_run.ts";
+import { measureUsage } from "./run_usage.ts";
 import type { WakeRecord } from "./wake_record.ts";
 
 /** Where one pass of the measure-and-decide phase left the run. */
@@ -44,15 +48,20 @@ export interface PhaseDeps {
  * dispatched or found live; a pending set parks the run behind a wake job; a
  * complete set is decided and `decision.json` written. Everything is rebuilt
  * from `run.json`, so any number of passes, from any process, converge on
- * one decision.
+ * one decision. A run the user cancelled (`cancelled.json`) is refused with
+ * `RunCancelledError` (exit 3) and nothing is dispatched.
  */
 export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutcome> {
   const record = readRunRecord(dir);
   const done = finished(dir, record);
   if (done) return done;
+  refuseCancelled(dir);
   return await underLock(dir, record, deps, async () => {
     // another pass may have decided while we waited for the lock
-    return finished(dir, record) ?? await pass(dir, record, deps);
+    const now = finished(dir, record);
+    if (now) return now;
+    refuseCancelled(dir);
+    return await passOrFail(dir, record, deps);
   });
 }
 
@@ -78,9 +87,10 @@ export async function startRun(dir: RunDir, record: RunRecord, deps: PhaseDeps):
     const inForce = writeRunRecord(dir, record);
     const done = finished(dir, inForce);
     if (done) return done;
+    refuseCancelled(dir);
     await pinSha(inForce.repo, inForce.baseSha);
     await pinSha(inForce.repo, inForce.candidateSha);
-    return await pass(dir, inForce, deps);
+    return await passOrFail(dir, inForce, deps);
   });
 }
 
@@ -96,6 +106,19 @@ async function underLock<T>(dir: RunDir, r: RunRecord, deps: PhaseDeps, fn: () =
     return await fn();
   } finally {
     lock.release();
+  }
+}
+
+/**
+ * A pass; an eval failure (final by design) is recorded and the run's other
+ * live jobs cancelled (`endFailedRun`) before it is rethrown.
+ */
+async function passOrFail(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
+  try {
+    return await pass(dir, r, deps);
+  } catch (err) {
+    if (err instanceof EvalError) await endFailedRun(dir, r, deps, err);
+    throw err;
   }
 }
 
@@ -152,6 +175,11 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       paired: repeatedDesign(r)
         ? { seeds: p.seeds, n: look.n, outcome: d.outcome, benchmark: d.benchmark, siblings: d.siblings }
         : null,
+      usage: await measureUsage(
+        deps.compute,
+        p.toMeasure.map((m) => ({ name: m.name, jobId: measurer.marker(m) })),
+        r.createdAt,
+      ),
     };
     writeDecision(dir, decision);
     return { kind: "decided", decision, fresh: true };

@@ -22,6 +22,8 @@ import { randomHex } from "../runtime/digest.ts";
  *     ├── wake.json                 the wake job of the latest park
  *     ├── wake.out                  the wake jobs' scheduler log (appended)
  *     ├── baseline-cached.json      the cache entry this run took its baseline from
+ *     ├── failure.json              the eval failure that ended the run (exit 3), when one did
+ *     ├── cancelled.json            the user cancelled the run (`outerloop cancel RUN_DIR`)
  *     ├── lock                      the run lock (O_EXCL), naming its holder
  *     ├── lock.break                held for a few syscalls while a stale lock is broken
  *     ├── lock.stale-<pid>-<hex>    a lock being moved aside by a breaker (transient)
@@ -67,6 +69,16 @@ export class RunDir {
   /** `baseline-cached.json`: the run's own copy of the cache entry its baseline came from. */
   get cachedBaseline(): string {
     return join(this.path, "baseline-cached.json");
+  }
+
+  /** `failure.json`: the eval failure that ended the run, written by the pass that met it. */
+  get failure(): string {
+    return join(this.path, "failure.json");
+  }
+
+  /** `cancelled.json`: the run was cancelled by the user; no pass dispatches anything after it. */
+  get cancelled(): string {
+    return join(this.path, "cancelled.json");
   }
 
   /** `lock`: the run lock. Its breakers use `lock.break` and `lock.stale-*` beside it. */

@@ -9,7 +9,7 @@ import type { PairedFacts } from "./decision_file.ts";
  */
 
 /** Where a measure stands, as `show` reports it. */
-export type MeasureState = "done" | "pending" | "running" | "failed" | "not dispatched";
+export type MeasureState = "done" | "pending" | "running" | "failed" | "not dispatched" | "cancelled";
 
 /** One line of `show`'s measure table. */
 export interface MeasureStateRow {

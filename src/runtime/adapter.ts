@@ -8,6 +8,8 @@ export interface RuntimeAdapter {
   onSignal(signal: Signal, fn: () => void): () => void;
   /** This process's pid. */
   pid(): number;
+  /** Whether this process's stdout (1) or stderr (2) is a terminal (a live progress line may be rewritten there). */
+  isTerminal(fd: 1 | 2): boolean;
 }
 
 export type Signal = "SIGTERM" | "SIGKILL" | "SIGINT" | "SIGHUP";

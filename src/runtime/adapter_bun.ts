@@ -1,3 +1,4 @@
+import { isatty } from "node:tty";
 import type { ChildHandle, RuntimeAdapter, Signal, StartRequest } from "./adapter.ts";
 import { runtimeGlobal } from "./detect.ts";
 
@@ -33,5 +34,6 @@ export function bunAdapter(): RuntimeAdapter {
       return () => process.off(signal, fn);
     },
     pid: () => process.pid,
+    isTerminal: (fd: 1 | 2) => isatty(fd),
   };
 }

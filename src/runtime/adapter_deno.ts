@@ -35,5 +35,6 @@ export function denoAdapter(): RuntimeAdapter {
       return () => Deno.removeSignalListener(signal, fn);
     },
     pid: () => Deno.pid,
+    isTerminal: (fd: 1 | 2) => (fd === 1 ? Deno.stdout : Deno.stderr).isTerminal(),
   };
 }

@@ -1,12 +1,14 @@
 import type { Signal } from "./adapter.ts";
+import { interruptHandled } from "./interrupt.ts";
 import { runtime } from "./runtime.ts";
 
 /**
  * Process groups of running children that must not outlive us. When this
  * process is told to stop (TERM, INT, HUP), each group gets TERM — so a job
  * script's trap can record its exit — then KILL after a grace, and the signal
- * is re-raised so we still die of it. Without this, a terminated parent
- * leaves its job tree running.
+ * is re-raised so we still die of it — unless a command handles interrupts
+ * itself (`onInterrupt`: `wait` detaches with exit 75). Without this, a
+ * terminated parent leaves its job tree running.
  */
 const groups = new Set<number>();
 const TERMINATING: readonly Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
@@ -36,6 +38,8 @@ function uninstall(): void {
 async function stopAll(sig: Signal): Promise<void> {
   if (stopping) return;
   stopping = true;
+  // a command that handles interrupts itself (`wait` detaches) ends its own way: asked when the signal came
+  const reraise = !interruptHandled();
   signalGroups("SIGTERM");
   const deadline = Date.now() + GRACE_MS;
   while (groups.size > 0 && Date.now() < deadline) {
@@ -43,7 +47,8 @@ async function stopAll(sig: Signal): Promise<void> {
   }
   signalGroups("SIGKILL");
   uninstall();
-  runtime().kill(runtime().pid(), sig);
+  stopping = false;
+  if (reraise) runtime().kill(runtime().pid(), sig);
 }
 
 function signalGroups(sig: Signal): void {

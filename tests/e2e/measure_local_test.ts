@@ -110,6 +110,7 @@ describe("outerloop measure (compiled binary, local backend)", () => {
       job_id: JSON.parse(r.stdout).measures[0].job_id,
       reason: null,
       why: null,
+      usage: null,
     });
     const cand = JSON.parse(r.stdout).measures[1];
     assert.equal(cand.state, "failed");

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import type { Compute, LiveJob } from "../../src/compute/compute.ts";
 import { type JobSpec, withDefaults } from "../../src/compute/job_spec.ts";
 import { GONE } from "../../src/compute/states.ts";
+import type { JobUsage } from "../../src/compute/usage.ts";
 
 /**
  * A scripted Compute: every verb is recorded in `calls`; the queue listing,
@@ -72,6 +73,29 @@ export class FakeCompute implements Compute {
     return this.liveStates.get(jobId)?.partition ?? "";
   }
   async cancel(_jobId: string): Promise<void> {}
+  /** Every id given to `cancelMany`, one array per call. */
+  cancelled: string[][] = [];
+  /** What `cancelMany` does besides recording (e.g. drop the jobs from `live`). */
+  onCancel: (jobIds: readonly string[]) => void = () => {};
+  async cancelMany(jobIds: readonly string[]): Promise<void> {
+    this.calls.push("scancel");
+    this.cancelled.push([...jobIds]);
+    // the queue no longer lists them
+    for (const [name, ids] of this.live ?? []) {
+      const left = ids.filter((id) => !jobIds.includes(id));
+      if (left.length > 0) this.live!.set(name, left);
+      else this.live!.delete(name);
+    }
+    this.onCancel(jobIds);
+  }
+  /** id → what sacct accounts for it; `null` makes the query fail. */
+  usages: Map<string, JobUsage> | null = new Map();
+  async usage(jobIds: readonly string[]): Promise<Map<string, JobUsage>> {
+    this.calls.push("sacct");
+    if (this.usages === null) throw new Error("sacct failed");
+    const usages = this.usages;
+    return new Map(jobIds.filter((id) => usages.has(id)).map((id) => [id, usages.get(id)!]));
+  }
 }
 
 /** Writes what a finished eval job leaves: a result and, last, its exit code. */

@@ -1,0 +1,160 @@
+import { parseElapsed } from "./elapsed.ts";
+
+/**
+ * What a finished job used, as sacct accounts it: the figures `seff` shows
+ * and the two limits they are compared with. Every figure is null when the
+ * scheduler does not say (a site without per-step accounting has no MaxRSS;
+ * the local backend knows only how long a job ran).
+ */
+export interface JobUsage {
+  readonly jobId: string;
+  /** The job's state (`COMPLETED`, `TIMEOUT`, …); "" when unknown. */
+  readonly state: string;
+  /** Seconds it ran (sacct Elapsed). */
+  readonly elapsedS: number | null;
+  /** The walltime it had, in seconds (Timelimit); null when unlimited or unknown. */
+  readonly timelimitS: number | null;
+  /** The largest resident set of any of its steps, in bytes (MaxRSS of `.batch`, `.0`, …). */
+  readonly maxRssBytes: number | null;
+  /** The memory it asked for, in bytes (ReqMem, for the whole job). */
+  readonly reqMemBytes: number | null;
+  /** CPUs it was given (AllocCPUS). */
+  readonly allocCpus: number | null;
+  /** CPU seconds its processes used (TotalCPU, user + system). */
+  readonly totalCpuS: number | null;
+  /** TotalCPU / (Elapsed × AllocCPUS), as `seff` computes it: 1 = every CPU busy the whole time. */
+  readonly cpuEfficiency: number | null;
+}
+
+/** The sacct fields `parseUsage` reads, in order (`sacct -o …`, without `-X` so the steps come too). */
+export const USAGE_FIELDS = "JobID,State,Elapsed,Timelimit,TotalCPU,AllocCPUS,ReqMem,MaxRSS";
+
+/** A usage with only what the local backend knows: how long the job ran. */
+export function elapsedOnly(jobId: string, state: string, elapsedS: number | null): JobUsage {
+  return {
+    jobId,
+    state,
+    elapsedS,
+    timelimitS: null,
+    maxRssBytes: null,
+    reqMemBytes: null,
+    allocCpus: null,
+    totalCpuS: null,
+    cpuEfficiency: null,
+  };
+}
+
+/**
+ * `sacct -o JobID,State,Elapsed,Timelimit,TotalCPU,AllocCPUS,ReqMem,MaxRSS
+ * --parsable2 --noheader` (with steps) → job id → usage. The job's own line
+ * gives the state, the times, the CPUs and the request; its steps
+ * (`123.batch`, `123.extern`, `123.0`) give MaxRSS, of which the largest is
+ * kept. TotalCPU is the job line's (sacct sums the steps there), or the
+ * steps' sum when the job line has none. When no step reports a MaxRSS the
+ * site gathers no per-step accounting (`JobAcctGatherType=jobacct_gather/none`),
+ * and its TotalCPU of zero means "not measured", not "idle": null.
+ *
+ * Every job has a Timelimit (a duration, `UNLIMITED`, `Partition_Limit`);
+ * a job line without one is a record whose start has not reached the
+ * accounting database yet — seen on a real slurmdbd for a second or two
+ * after a short job ends, `COMPLETED` with no limit and a ReqMem of `16?` —
+ * so the job is left out: not known yet, asked again later.
+ */
+export function parseUsage(stdout: string): Map<string, JobUsage> {
+  interface Acc {
+    job: string[] | null;
+    stepCpu: number;
+    maxRss: number | null;
+    anyRss: boolean;
+  }
+  const jobs = new Map<string, Acc>();
+  for (const raw of stdout.split("\n")) {
+    const line = raw.trim();
+    if (line === "") continue;
+    const f = line.split("|");
+    const [id = "", ...rest] = f;
+    const m = /^([0-9]+)(?:\.(.+))?$/.exec(id);
+    if (!m || rest.length < 7) continue;
+    const acc = jobs.get(m[1]!) ?? { job: null, stepCpu: 0, maxRss: null, anyRss: false };
+    jobs.set(m[1]!, acc);
+    if (m[2] === undefined) {
+      acc.job ??= f;
+      continue;
+    }
+    const rss = parseMemory(f[7] ?? "");
+    if (rss !== null) {
+      acc.anyRss = true;
+      acc.maxRss = Math.max(acc.maxRss ?? 0, rss);
+    }
+    acc.stepCpu += parseCpuTime(f[4] ?? "") ?? 0;
+  }
+  const out = new Map<string, JobUsage>();
+  for (const [jobId, acc] of jobs) {
+    if (acc.job === null) continue;
+    const [, state = "", elapsed = "", limit = "", cpu = "", cpus = "", reqMem = "", rss = ""] = acc.job;
+    if (limit.trim() === "") continue; // the job's start has not reached the accounting database yet
+    const elapsedS = parseElapsed(elapsed);
+    const allocCpus = /^[0-9]+$/.test(cpus) ? Number(cpus) : null;
+    const jobCpu = parseCpuTime(cpu);
+    const measuredRss = acc.anyRss || parseMemory(rss) !== null;
+    const totalCpuS = !measuredRss ? null : jobCpu !== null && jobCpu > 0 ? jobCpu : acc.stepCpu;
+    const maxRss = acc.maxRss ?? parseMemory(rss);
+    out.set(jobId, {
+      jobId,
+      state: state.trim(),
+      elapsedS,
+      timelimitS: parseElapsed(limit),
+      maxRssBytes: maxRss,
+      reqMemBytes: parseReqMem(reqMem, allocCpus),
+      allocCpus,
+      totalCpuS,
+      cpuEfficiency: totalCpuS !== null && elapsedS !== null && elapsedS > 0 && allocCpus !== null && allocCpus > 0
+        ? totalCpuS / (elapsedS * allocCpus)
+        : null,
+    });
+  }
+  return out;
+}
+
+const UNITS: Readonly<Record<string, number>> = {
+  "": 1,
+  K: 1024,
+  M: 1024 ** 2,
+  G: 1024 ** 3,
+  T: 1024 ** 4,
+  P: 1024 ** 5,
+};
+
+/**
+ * Bytes in a sacct memory field: `76372K`, `1.50G`, `100M`, `2048` (bytes);
+ * null for "" and anything else. sacct's units are binary (K = 1024).
+ */
+export function parseMemory(text: string): number | null {
+  const m = /^([0-9]+(?:\.[0-9]+)?)([KMGTP]?)$/.exec(text.trim());
+  if (!m) return null;
+  return Math.round(Number(m[1]) * UNITS[m[2]!]!);
+}
+
+/**
+ * Bytes a job asked for, from ReqMem: `2G` (the job's), or the older
+ * `2Gn` (per node: one node here) and `512Mc` (per CPU: times AllocCPUS).
+ */
+export function parseReqMem(text: string, allocCpus: number | null): number | null {
+  const t = text.trim();
+  const m = /^(.*?)([nc]?)$/.exec(t)!;
+  const bytes = parseMemory(m[1]!);
+  if (bytes === null) return null;
+  if (m[2] === "c") return allocCpus === null ? null : bytes * allocCpus;
+  return bytes;
+}
+
+/**
+ * Seconds in a sacct TotalCPU field: `MM:SS.mmm`, `HH:MM:SS` or
+ * `D-HH:MM:SS` (fractions kept); null for anything else.
+ */
+export function parseCpuTime(text: string): number | null {
+  const m = /^(.*?)(?:\.([0-9]+))?$/.exec(text.trim())!;
+  const whole = parseElapsed(m[1]!);
+  if (whole === null || m[1] === "") return null;
+  return whole + (m[2] === undefined ? 0 : Number(`0.${m[2]}`));
+}

@@ -1,0 +1,74 @@
+import type { Compute } from "../compute/compute.ts";
+import { log } from "../log.ts";
+import { readCancel, writeCancel } from "./cancel_file.ts";
+import { type DecisionRecord, readDecision } from "./decision_file.ts";
+import { readFailure, type RunFailure } from "./failure_file.ts";
+import { acquireRunLock, RunLockedError } from "./lock.ts";
+import type { RunDir } from "./run_dir.ts";
+import { cancelLiveJobs } from "./run_jobs.ts";
+import type { RunRecord } from "./run_record.ts";
+
+/** How long `cancel` waits for a pass in flight (a wake job) to finish before it sweeps the queue. */
+const LOCK_WAIT_MS = 120_000;
+
+/** What `cancelRun` did. */
+export type CancelOutcome =
+  /** The run was decided: nothing was changed. */
+  | { readonly kind: "decided"; readonly decision: DecisionRecord }
+  /** The run had failed already (it stays failed): `jobs` are leftovers of it this call cancelled, usually none. */
+  | { readonly kind: "failed"; readonly failure: RunFailure; readonly jobs: readonly string[] }
+  /**
+   * The run is cancelled: `jobs` are the queued or running jobs this call
+   * stopped; `already` when an earlier cancel recorded it (then `jobs` are
+   * stragglers, usually none).
+   */
+  | { readonly kind: "cancelled"; readonly at: string; readonly jobs: readonly string[]; readonly already: boolean };
+
+/**
+ * Cancels a run for the user: records it in `cancelled.json` FIRST — so any
+ * pass that starts from now on, a wake included, refuses to dispatch — then,
+ * once a pass in flight has let go of the run lock, cancels every queued or
+ * running job of the run (its evals and its wake) from one listing with ONE
+ * scancel, and records which. A decided run is left as it is; so is a failed
+ * one (it stays failed), but for any job of it still live. Cancelling a
+ * cancelled run again sweeps the queue once more (nothing, normally) and
+ * keeps the first record. A scheduler that cannot be reached rejects (exit
+ * 4) with the run already marked cancelled: run the cancel again later.
+ */
+export async function cancelRun(
+  dir: RunDir,
+  r: RunRecord,
+  compute: Compute,
+  now: () => number,
+): Promise<CancelOutcome> {
+  const decision = readDecision(dir, r);
+  if (decision !== null) return { kind: "decided", decision };
+  const earlier = readCancel(dir);
+  const failure = readFailure(dir);
+  if (failure !== null && earlier === null) {
+    // over already, and never dispatching again: only a job its pass could not cancel may be left
+    return { kind: "failed", failure, jobs: await cancelLiveJobs(compute, dir, r) };
+  }
+  const at = earlier?.cancelledAt ?? new Date(now()).toISOString();
+  if (earlier === null) writeCancel(dir, { cancelledAt: at, jobs: [] });
+  let release = () => {};
+  try {
+    const local = r.compute === "local";
+    const lock = await acquireRunLock(dir, {
+      now,
+      waitMs: local ? 0 : LOCK_WAIT_MS,
+      ...(local ? { staleMs: Number.POSITIVE_INFINITY } : {}),
+    });
+    release = () => lock.release();
+  } catch (err) {
+    if (!(err instanceof RunLockedError)) throw err;
+    log.warn(`${err.message.split(". ")[0]}; it stops at its next pass, cancelling the jobs it has now`);
+  }
+  try {
+    const jobs = await cancelLiveJobs(compute, dir, r);
+    writeCancel(dir, { cancelledAt: at, jobs: [...(earlier?.jobs ?? []), ...jobs] });
+    return { kind: "cancelled", at, jobs, already: earlier !== null };
+  } finally {
+    release();
+  }
+}

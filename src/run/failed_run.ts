@@ -1,0 +1,51 @@
+import type { Compute } from "../compute/compute.ts";
+import type { EvalError } from "../dispatch/eval_error.ts";
+import { log } from "../log.ts";
+import { cachedBaseline } from "./baseline_source.ts";
+import { failureFrom, writeFailure } from "./failure_file.ts";
+import { pairSeeds, planFromRecord } from "./plan_from_record.ts";
+import type { RunDir } from "./run_dir.ts";
+import { cancelLiveJobs } from "./run_jobs.ts";
+import type { RunRecord } from "./run_record.ts";
+
+/**
+ * What a pass does when it meets an eval failure, which is final by design
+ * (a failed or vanished eval is never resubmitted, so exit 3 is certain):
+ * records it in `failure.json`, and cancels the run's other queued or running
+ * jobs — evals whose results can no longer change the outcome, and the wake
+ * — instead of letting them burn allocation. The job this process runs in
+ * (a wake) is spared. Neither step may hide the failure itself: a problem
+ * here is logged, and the caller rethrows the EvalError.
+ */
+export async function endFailedRun(
+  dir: RunDir,
+  r: RunRecord,
+  ctx: {
+    readonly compute: Compute;
+    readonly now: () => number;
+    readonly env: Readonly<Record<string, string | undefined>>;
+  },
+  err: EvalError,
+): Promise<void> {
+  try {
+    const seeds = pairSeeds(r, cachedBaseline(dir, r, false), r.contract.maxRepeats);
+    const names = planFromRecord(r, seeds).map((m) => m.name);
+    writeFailure(dir, failureFrom(err.message, names, ctx.now()));
+  } catch (writeErr) {
+    log.warn(`cannot record the failure in ${JSON.stringify(dir.failure)}: ${(writeErr as Error).message}`);
+  }
+  if (r.compute === "local") return; // nothing of a local run outlives its pass
+  try {
+    const own = ctx.env["SLURM_JOB_ID"];
+    const ids = await cancelLiveJobs(ctx.compute, dir, r, own ? [own] : []);
+    if (ids.length > 0) {
+      log.info(
+        `a measure failed for good: cancelled the run's ${ids.length} other queued or running job(s): ${
+          ids.join(", ")
+        }`,
+      );
+    }
+  } catch (cancelErr) {
+    log.warn(`cannot cancel the run's other jobs (${(cancelErr as Error).message}); they run to their end`);
+  }
+}

@@ -1,0 +1,45 @@
+import type { Compute, LiveJob } from "../compute/compute.ts";
+import { jobName } from "../measure/identity.ts";
+import { cachedBaseline } from "./baseline_source.ts";
+import { pairSeeds, planFromRecord } from "./plan_from_record.ts";
+import type { RunDir } from "./run_dir.ts";
+import type { RunRecord } from "./run_record.ts";
+import { wakeJobName } from "./wake.ts";
+
+/**
+ * A run's jobs as the scheduler lists them, found by NAME — the names are a
+ * pure function of the run's record and dir, so a job whose submitter died
+ * before recording its id is found too: every eval of every pair the design
+ * may ever run (up to max_repeats), and the run's wake.
+ */
+
+/** Every job name the run can have: its evals, pair by pair up to max_repeats, and its wake. */
+export function runJobNames(dir: RunDir, r: RunRecord): Set<string> {
+  const seeds = pairSeeds(r, cachedBaseline(dir, r, false), r.contract.maxRepeats);
+  const names = new Set(planFromRecord(r, seeds).map((m) => jobName(r.runTag, r.image, m)));
+  names.add(wakeJobName(r.runTag, dir));
+  return names;
+}
+
+/** The run's queued and running jobs in one listing (`Compute.activeJobs`), in listed order. */
+export function liveJobsOf(listing: ReadonlyMap<string, readonly LiveJob[]>, names: ReadonlySet<string>): LiveJob[] {
+  return [...listing.entries()].filter(([name]) => names.has(name)).flatMap(([, jobs]) => jobs);
+}
+
+/**
+ * Cancels every queued or running job of the run but those in `except` (the
+ * job this process runs in), from ONE listing and ONE scancel; the ids it
+ * cancelled. A failed listing or scancel rejects (a ComputeError): the
+ * caller says what that means.
+ */
+export async function cancelLiveJobs(
+  compute: Compute,
+  dir: RunDir,
+  r: RunRecord,
+  except: readonly string[] = [],
+): Promise<string[]> {
+  const live = liveJobsOf(await compute.activeJobs(), runJobNames(dir, r));
+  const ids = [...new Set(live.map((j) => j.id))].filter((id) => !except.includes(id));
+  if (ids.length > 0) await compute.cancelMany(ids);
+  return ids;
+}

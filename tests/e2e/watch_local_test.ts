@@ -1,0 +1,123 @@
+import { tempDir } from "../helpers/temp.ts";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { spawn } from "../../src/runtime/spawn.ts";
+import { ensureBinary } from "../helpers/binary.ts";
+import { makeRepo } from "../helpers/git_repo.ts";
+
+/** A benchmark whose score is the content of `score`. */
+const bench = (score: string) => ({ "bench.sh": 'printf \'{"score": %s}\\n\' "$(cat score)"\n', score });
+
+/**
+ * Watching a climb from the outside: the compiled binary on the local
+ * backend — a climb of four `measure` runs (accept, reject, a crash,
+ * `measure --wait`), then `runs`, `report`, `wait`, `show` and `cancel` on it.
+ */
+describe("watching a climb (compiled binary, local backend)", () => {
+  let binary = "";
+  let climb = "";
+  const home = tempDir("e2e-watch-home-");
+  const env = { PATH: "/usr/bin:/bin", HOME: home };
+  const run = (...args: string[]) => spawn({ argv: [binary, ...args], env, timeoutMs: 60_000 });
+  const exits: number[] = [];
+
+  before(async () => {
+    binary = await ensureBinary();
+    const { repo, shas } = makeRepo([
+      bench("10"),
+      bench("12"),
+      bench("11"),
+      { "bench.sh": "echo 'Traceback: boom' >&2\nexit 1\n" },
+      bench("13"),
+    ]);
+    const contract = join(tempDir("e2e-watch-contract-"), "contract.json");
+    writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1 }));
+    climb = join(tempDir("e2e-watch-"), "climb");
+    const pairs: [number, number, string[]][] = [[0, 1, []], [1, 2, []], [1, 3, []], [1, 4, ["--wait", "--json"]]];
+    for (const [i, [base, cand, more]] of pairs.entries()) {
+      const r = await run(
+        "measure",
+        "--compute",
+        "local",
+        "--repo",
+        repo,
+        "--base",
+        shas[base]!,
+        "--candidate",
+        shas[cand]!,
+        "--contract",
+        contract,
+        "--run-dir",
+        join(climb, `r${i + 1}`),
+        ...more,
+      );
+      exits.push(r.exitCode ?? -1);
+      if (i === 3) assert.equal(JSON.parse(r.stdout).verdict, "accept", "measure --wait --json prints the decision");
+    }
+  });
+
+  it("measures the climb: accept, reject, a failed eval, and measure --wait returning the verdict at once", () => {
+    assert.deepEqual(exits, [0, 10, 3, 0]);
+  });
+
+  it("runs: one line per run, oldest first, with state, verdict, delta and wall time", async () => {
+    const r = await run("runs", climb);
+    assert.equal(r.exitCode, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, 6, r.stdout); // header, four runs, the failure under r3
+    assert.match(lines[1]!, /^r1 .* decided\s+accept\s+\+2\s+\d+s$/);
+    assert.match(lines[2]!, /^r2 .* decided\s+reject\s+-1\s+\d+s$/);
+    assert.match(lines[3]!, /^r3 .* failed\s+\d+s$/);
+    assert.match(lines[4]!, /^ {2}failed: measure candidate: Eval command exited with code 1$/);
+    assert.match(lines[5]!, /^r4 .* decided\s+accept\s+\+1\s+\d+s$/);
+    const json = JSON.parse((await run("runs", climb, "--json")).stdout);
+    assert.deepEqual(json.runs.map((x: { verdict: string | null }) => x.verdict), ["accept", "reject", null, "accept"]);
+  });
+
+  it("report: Markdown on stdout and a self-contained HTML file", async () => {
+    const md = await run("report", climb, "--md");
+    assert.equal(md.exitCode, 0, md.stderr);
+    assert.match(md.stdout, /^### Climb of `toy`: 4 runs \(2 accept, 1 reject, 1 failed\)/);
+    const file = join(tempDir("e2e-watch-report-"), "climb.html");
+    const html = await run("report", climb, "--html", file);
+    assert.equal(html.exitCode, 0, html.stderr);
+    assert.match(readFileSync(file, "utf8"), /^<!DOCTYPE html>/i);
+  });
+
+  it("wait: a decided run answers at once with its verdict; a failed run with exit 3", async () => {
+    const accepted = await run("wait", join(climb, "r1"), "--json");
+    assert.equal(accepted.exitCode, 0, accepted.stderr);
+    assert.equal(JSON.parse(accepted.stdout).verdict, "accept");
+    assert.equal((await run("wait", join(climb, "r2"))).exitCode, 10);
+    const failed = await run("wait", join(climb, "r3"));
+    assert.equal(failed.exitCode, 3);
+    assert.match(failed.stderr, /measure candidate: Eval command exited with code 1 \(the run failed on /);
+  });
+
+  it("show: the local backend's resource use (how long each measure ran, of its walltime) kept in decision.json", async () => {
+    const d = JSON.parse(readFileSync(join(climb, "r1", "decision.json"), "utf8"));
+    assert.deepEqual(Object.keys(d.usage), ["baseline", "candidate"]);
+    assert.equal(d.usage.baseline.timelimit_s, 60);
+    assert.equal(typeof d.usage.baseline.elapsed_s, "number");
+    const r = await run("show", join(climb, "r1"));
+    assert.match(r.stdout, /^resource use:$/m);
+    assert.match(r.stdout, /^baseline\s+\d+\s+\d+s\s+1m00s$/m);
+  });
+
+  it("cancel: a decided or failed run is left as it is", async () => {
+    const decided = await run("cancel", join(climb, "r1"));
+    assert.equal(decided.exitCode, 0, decided.stderr);
+    assert.match(decided.stdout, /was decided \(accept\) on .*: nothing to cancel/);
+    assert.equal(existsSync(join(climb, "r1", "cancelled.json")), false);
+    const failed = await run("cancel", join(climb, "r3"));
+    assert.equal(failed.exitCode, 0, failed.stderr);
+    assert.match(
+      failed.stdout,
+      /^run .*r3 failed on .* \(measure candidate: Eval command exited .*\): nothing to cancel$/m,
+    );
+    assert.equal(existsSync(join(climb, "r3", "cancelled.json")), false);
+    assert.equal(JSON.parse((await run("runs", climb, "--json")).stdout).runs[2].state, "failed");
+  });
+});

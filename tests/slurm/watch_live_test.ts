@@ -1,0 +1,298 @@
+/**
+ * Watching a climb on the real testbed, through the compiled binary: `wait`
+ * across a real park → wake → decide cycle, `measure --wait`, `cancel` of a
+ * parked run (its evals and wake leave squeue; show, resume and wait say
+ * cancelled), a failed measure cancelling the run's other jobs, `runs --live`,
+ * and resource figures read from the real sacct. Every run lands in one
+ * climb dir, whose `runs` table is printed at the end.
+ */
+import { tempDir } from "../helpers/temp.ts";
+import assert from "node:assert/strict";
+import { spawn as spawnChild } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SlurmCompute } from "../../src/compute/slurm.ts";
+import { parseElapsed } from "../../src/compute/elapsed.ts";
+import { parseCpuTime, parseMemory } from "../../src/compute/usage.ts";
+import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
+import { ensureBinary } from "../helpers/binary.ts";
+import { makeRepo } from "../helpers/git_repo.ts";
+import { liveIt, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
+
+const bench = (score: string, sleep = "0") => ({
+  "bench.sh": `sleep ${sleep}\nprintf '{"score": %s}\\n' "$(cat score)"\n`,
+  score,
+});
+const crash = { "bench.sh": "echo 'Traceback: boom' >&2\nexit 1\n" };
+
+const climb = join(tempDir("live-watch-"), "climb");
+const tag = Date.now().toString(36);
+
+function contract(): string {
+  const file = join(tempDir("live-watch-contract-"), "contract.json");
+  writeFileSync(file, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 2 }));
+  return file;
+}
+
+async function cli(...args: string[]): Promise<SpawnResult> {
+  return await spawn({ argv: [await ensureBinary(), ...args], timeoutMs: 240_000, output: "separate" });
+}
+
+async function measure(repo: string, base: string, cand: string, name: string, ...more: string[]) {
+  const runDir = join(climb, name);
+  const r = await cli(
+    "measure",
+    "--compute",
+    "slurm",
+    "--account",
+    "acct_a",
+    "--partition",
+    "cpu",
+    "--repo",
+    repo,
+    "--base",
+    base,
+    "--candidate",
+    cand,
+    "--contract",
+    contract(),
+    "--run-dir",
+    runDir,
+    "--run-tag",
+    `${name}-${tag}`,
+    ...more,
+  );
+  return { r, runDir };
+}
+
+/** The ids of this user's queued and running jobs. */
+async function queued(): Promise<Set<string>> {
+  return new Set((await slurmCommand(["squeue", "--me", "-h", "-o", "%i"])).split("\n").map((l) => l.trim()));
+}
+
+/** Runs the binary's `wait` on a parked run, sends it SIGINT once it has shown progress, and reports its end. */
+async function interruptedWait(runDir: string): Promise<{ code: number | null; stderr: string }> {
+  const child = spawnChild(await ensureBinary(), ["wait", runDir, "--poll", "1"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (b: Buffer) => (stderr += b.toString()));
+  const ended = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  await waitFor("wait's first progress line", () => stderr, (t) => t.includes(" measures; waited "), 30_000, 100);
+  // by pid: Deno's child.kill() reports the signal it sent as the way the child ended, whatever its exit code
+  process.kill(child.pid!, "SIGINT");
+  return { code: await ended, stderr };
+}
+
+/** The job id each eval dir of a run recorded, by measure name. */
+function evalJobs(runDir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const d of readdirSync(runDir).filter((f) => f.startsWith("eval-"))) {
+    out[d.slice(5).split("-")[0]!] = readFileSync(join(runDir, d, "submitted"), "utf8").trim();
+  }
+  return out;
+}
+
+liveIt("wait follows a real park, wake and decision, and exits with the verdict", 240_000, async () => {
+  const { repo, shas } = makeRepo([bench("10", "3"), bench("12", "3")]);
+  const { r, runDir } = await measure(repo, shas[0]!, shas[1]!, "r1-wait", "--json");
+  assert.equal(r.exitCode, 75, r.stderr);
+  const waited = await cli("wait", runDir, "--poll", "2", "--json");
+  assert.equal(waited.exitCode, 0, waited.stderr);
+  const out = JSON.parse(waited.stdout);
+  assert.equal(out.status, "decided");
+  assert.equal(out.verdict, "accept");
+  assert.match(waited.stderr, /^outerloop: \d done, \d running, \d pending of 2 measures; waited /m);
+  process.stderr.write(`live wait progress:\n${waited.stderr}`);
+  // the wake decided (wait never had to): its log has the verdict
+  assert.match(readFileSync(join(runDir, "wake.out"), "utf8"), /verdict: accept/);
+});
+
+liveIt("wait carries on a run whose wake job was lost: it makes the resume pass itself", 240_000, async () => {
+  const { repo, shas } = makeRepo([bench("10", "3"), bench("12", "3")]);
+  const { r, runDir } = await measure(repo, shas[0]!, shas[1]!, "r1b-lost-wake", "--json");
+  assert.equal(r.exitCode, 75, r.stderr);
+  await new SlurmCompute().cancelMany([JSON.parse(r.stdout).wake_job]); // the wake is lost
+  const waited = await cli("wait", runDir, "--poll", "2");
+  assert.equal(waited.exitCode, 0, waited.stderr);
+  assert.match(waited.stdout, /^verdict: accept$/m);
+  assert.equal(existsSync(join(runDir, "wake.out")), false, "no wake ever ran: wait decided");
+});
+
+liveIt("resource use: decision.json and show carry the figures the real sacct gives", 120_000, async () => {
+  const runDir = join(climb, "r1-wait");
+  // what the wake kept in decision.json (a figure sacct did not have yet is left out there) …
+  const kept = JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8")).usage ?? {};
+  // … and what show asks sacct for the rest
+  type Shown = { name: string; usage: Record<string, number | string> | null };
+  const shown: Shown[] = await waitFor(
+    "show with every measure's resource use",
+    async () => JSON.parse((await cli("show", runDir, "--json")).stdout).measures as Shown[],
+    (ms) => ms.every((m) => m.usage !== null),
+    30_000,
+    500,
+  );
+  const jobs = evalJobs(runDir);
+  for (const { name, usage: u } of shown) {
+    if (kept[name] !== undefined) assert.deepEqual(kept[name], u, `decision.json's ${name} is what show prints`);
+    assert.equal(u!.job_id, jobs[name]);
+    const raw = (await slurmCommand([
+      "sacct",
+      "-j",
+      String(u!.job_id),
+      "--parsable2",
+      "--noheader",
+      "-o",
+      "JobID,Elapsed,Timelimit,AllocCPUS,ReqMem,MaxRSS",
+    ])).trim().split("\n").map((l) => l.split("|"));
+    process.stderr.write(`live sacct of ${name}: ${JSON.stringify(raw)}; outerloop: ${JSON.stringify(u)}\n`);
+    const job = raw.find((f) => f[0] === u!.job_id)!;
+    const batch = raw.find((f) => f[0] === `${u!.job_id}.batch`)!;
+    assert.equal(job[2], "00:02:00");
+    assert.equal(u!.timelimit_s, 120, "eval_minutes 2");
+    assert.equal(job[4], "2G");
+    assert.equal(u!.req_mem_bytes, 2 * 1024 ** 3);
+    assert.equal(u!.alloc_cpus, Number(job[3]));
+    assert.equal(u!.elapsed_s, parseElapsed(job[1]!));
+    assert.equal(u!.max_rss_bytes, parseMemory(batch[5]!));
+    assert.ok(Number(u!.max_rss_bytes) > 0);
+    assert.ok(Number(u!.elapsed_s) >= 3, `the bench sleeps 3 s: elapsed ${u!.elapsed_s}`);
+    assert.ok(Number(u!.cpu_efficiency) < 0.5, `a sleeping job barely uses its CPU: ${u!.cpu_efficiency}`);
+  }
+  const text = await cli("show", runDir);
+  assert.match(text.stdout, /^resource use:$/m);
+  assert.match(text.stdout, /^baseline\s+\d+\s+\ds\s+2m00s\s+[\d.]+ MiB\s+2 GiB\s+1\s+\d+%$/m);
+});
+
+liveIt(
+  "usage() of a job that fills memory and a CPU: MaxRSS and efficiency as sacct and seff say",
+  120_000,
+  async () => {
+    const compute = new SlurmCompute();
+    const id = await compute.submit({
+      jobName: `usage-probe-${tag}`,
+      account: "acct_a",
+      partition: "cpu",
+      timeMinutes: 3,
+      cpus: 2,
+      mem: "400M",
+      command: "python3 -c 'import time\nx = bytearray(150 * 2**20)\nfor i in range(0, len(x), 4096): x[i] = 1\n" +
+        "t = time.time()\nwhile time.time() - t < 4: pass'",
+    });
+    const u = await waitFor(
+      "the probe's final figures",
+      async () => (await compute.usage([id], new Date(Date.now() - 600_000))).get(id),
+      (x) => x !== undefined && x.state === "COMPLETED" && x.maxRssBytes !== null,
+      90_000,
+      500,
+    );
+    process.stderr.write(`live usage of a 150 MiB, 4 s busy job on 2 CPUs: ${JSON.stringify(u)}\n`);
+    assert.ok(u!.maxRssBytes! >= 150 * 2 ** 20 && u!.maxRssBytes! < 400 * 2 ** 20, String(u!.maxRssBytes));
+    assert.equal(u!.reqMemBytes, 400 * 2 ** 20);
+    assert.equal(u!.allocCpus, 2);
+    assert.equal(u!.timelimitS, 180);
+    assert.ok(u!.elapsedS! >= 4 && u!.elapsedS! < 30, String(u!.elapsedS));
+    // seff's figure from sacct's own fields: TotalCPU / (Elapsed x AllocCPUS)
+    const [job, batch] = (await slurmCommand([
+      "sacct",
+      "-j",
+      id,
+      "--parsable2",
+      "--noheader",
+      "-o",
+      "JobID,Elapsed,TotalCPU,AllocCPUS,MaxRSS",
+    ])).trim().split("\n").map((l) => l.split("|"));
+    process.stderr.write(`live sacct of the probe: ${JSON.stringify([job, batch])}\n`);
+    assert.equal(u!.totalCpuS, parseCpuTime(job![2]!));
+    assert.equal(u!.elapsedS, parseElapsed(job![1]!));
+    assert.equal(u!.maxRssBytes, parseMemory(batch![4]!));
+    assert.equal(u!.cpuEfficiency, u!.totalCpuS! / (u!.elapsedS! * 2));
+    // one CPU of two busy: about a half — less when jobacct_gather/linux misses the last samples of a short
+    // job, a little more since Elapsed is cut to whole seconds
+    assert.ok(u!.cpuEfficiency! > 0.05 && u!.cpuEfficiency! <= 0.7, String(u!.cpuEfficiency));
+  },
+);
+
+liveIt("measure --wait blocks through the cycle and exits with the verdict", 240_000, async () => {
+  const { repo, shas } = makeRepo([bench("10", "2"), bench("9", "2")]);
+  const { r } = await measure(repo, shas[0]!, shas[1]!, "r2-measure-wait", "--wait", "--poll", "2", "--json");
+  assert.equal(r.exitCode, 10, r.stderr);
+  assert.equal(JSON.parse(r.stdout).verdict, "reject");
+  assert.match(r.stderr, /parked on job\(s\) \d+, \d+ behind wake job \d+; waiting for the verdict/);
+});
+
+liveIt(
+  "cancel of a parked run: its evals and wake leave squeue; show, resume and wait say cancelled",
+  180_000,
+  async () => {
+    const { repo, shas } = makeRepo([bench("10", "300"), bench("12", "300")]);
+    const { r, runDir } = await measure(repo, shas[0]!, shas[1]!, "r3-cancel", "--json");
+    assert.equal(r.exitCode, 75, r.stderr);
+    const parked = JSON.parse(r.stdout);
+    const ids = [...parked.pending, parked.wake_job];
+    const live = await cli("runs", climb, "--live");
+    assert.equal(live.exitCode, 0, live.stderr);
+    assert.match(live.stdout, /^r3-cancel-\S*\s+.*parked \(live\)$/m);
+
+    // Ctrl-C on a waiting `wait` detaches with 75 and leaves every job queued or running
+    const detached = await interruptedWait(runDir);
+    assert.equal(detached.code, 75, detached.stderr);
+    assert.match(detached.stderr, /detached: .*come back with "outerloop wait /);
+    const still = await queued();
+    assert.ok(ids.every((id) => still.has(id)), "wait's Ctrl-C cancels nothing");
+
+    const c = await cli("cancel", runDir, "--json");
+    assert.equal(c.exitCode, 0, c.stderr);
+    const out = JSON.parse(c.stdout);
+    assert.deepEqual([...out.jobs].sort(), [...ids].sort(), "both evals and the wake, in one scancel");
+    await waitFor("the run's jobs gone from squeue", queued, (q) => ids.every((id) => !q.has(id)), 60_000, 500);
+
+    const shown = JSON.parse((await cli("show", runDir, "--json")).stdout);
+    assert.equal(shown.cancelled.cancelled_at, out.cancelled_at);
+    for (const m of shown.measures) assert.ok(["cancelled", "done"].includes(m.state), JSON.stringify(m));
+    const text = await cli("show", runDir);
+    assert.match(text.stdout, /^cancelled by user on .*: no verdict$/m);
+    assert.doesNotMatch(text.stdout, /vanished/);
+    const before = await queued();
+    const resumed = await cli("resume", runDir);
+    assert.equal(resumed.exitCode, 3);
+    assert.match(resumed.stderr, /was cancelled by user on /);
+    const after = await queued();
+    assert.deepEqual([...after].filter((id) => !before.has(id)), [], "a resume of a cancelled run submits nothing");
+    const waited = await cli("wait", runDir);
+    assert.equal(waited.exitCode, 3);
+    assert.match(waited.stderr, /cancelled by user on /);
+    assert.equal(existsSync(join(runDir, "decision.json")), false);
+  },
+);
+
+liveIt("a measure that failed for good: resume exits 3 and cancels the run's other jobs", 180_000, async () => {
+  const { repo, shas } = makeRepo([bench("10", "300"), crash]);
+  const { r, runDir } = await measure(repo, shas[0]!, shas[1]!, "r4-fail", "--json");
+  assert.equal(r.exitCode, 75, r.stderr);
+  const parked = JSON.parse(r.stdout);
+  const jobs = evalJobs(runDir);
+  const candDir = readdirSync(runDir).find((f) => f.startsWith("eval-candidate-"))!;
+  await waitFor("the candidate's crash", () => existsSync(join(runDir, candDir, "exit-code")), Boolean, 60_000, 250);
+  const resumed = await cli("resume", runDir);
+  assert.equal(resumed.exitCode, 3, resumed.stderr);
+  assert.match(resumed.stderr, /measure candidate: Eval command exited with code 1/);
+  assert.match(resumed.stderr, /cancelled the run's 2 other queued or running job\(s\)/);
+  await waitFor(
+    "the baseline and the wake gone from squeue",
+    queued,
+    (q) => !q.has(jobs["baseline"]!) && !q.has(parked.wake_job),
+    60_000,
+    500,
+  );
+  const failure = JSON.parse(readFileSync(join(runDir, "failure.json"), "utf8"));
+  assert.equal(failure.measure, "candidate");
+});
+
+liveIt("runs prints the climb: decided, cancelled and failed runs from their files", 60_000, async () => {
+  const r = await cli("runs", climb);
+  assert.equal(r.exitCode, 0, r.stderr);
+  process.stderr.write(`live climb, outerloop runs ${climb}:\n${r.stdout}`);
+  const states = JSON.parse((await cli("runs", climb, "--json")).stdout).runs.map((x: { state: string }) => x.state);
+  assert.deepEqual(states, ["decided", "decided", "decided", "cancelled", "failed"]);
+});
