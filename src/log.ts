@@ -1,3 +1,5 @@
+import { writeFd } from "./runtime/write.ts";
+
 /**
  * Logs and progress go to stderr, never stdout: stdout is for results (`--json`).
  * `setLogLevel("quiet")` keeps only warnings; tests may swap the sink.
@@ -5,7 +7,7 @@
 export type LogLevel = "quiet" | "info";
 
 let level: LogLevel = "info";
-let sink: (line: string) => void = (line) => process.stderr.write(line + "\n");
+let sink: (line: string) => void = (line) => writeFd(2, line + "\n");
 
 export function setLogLevel(next: LogLevel): void {
   level = next;

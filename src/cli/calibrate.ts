@@ -2,7 +2,8 @@ import { startRun } from "../run/phase.ts";
 import { wholeNumber } from "./common.ts";
 import type { ParsedArgs } from "./flags.ts";
 import type { CliCommand } from "./io.ts";
-import { measureCommand, type MeasureOptions, phaseDeps, resolveRun } from "./measure.ts";
+import { measureCommand, type MeasureOptions, resolveRun } from "./measure.ts";
+import { phaseDeps } from "./phase_deps.ts";
 import { reportOutcome } from "./run_output.ts";
 
 /** What `outerloop calibrate` was asked: a measure of the base against itself, in `pairs` pairs. */

@@ -18,6 +18,7 @@ import { computeFlags, nonEmpty, resolveMode, wholeNumber } from "./common.ts";
 import { type CliCommand, type CliDeps, outLine } from "./io.ts";
 import { checkJobName, checkSchedulerName } from "./job_fields.ts";
 import { reportOutcome } from "./run_output.ts";
+import { phaseDeps } from "./phase_deps.ts";
 import { measureWait, measureWaitFlags, type WaitTiming } from "./wait_flags.ts";
 import { waitAfterPark } from "./wait_loop.ts";
 
@@ -139,11 +140,6 @@ export const measureCommand: CliCommand<MeasureOptions> = {
     return reportOutcome(deps.io, o.runDir, outcome, o.json);
   },
 };
-
-/** The phase's dependencies, from the CLI's. */
-export function phaseDeps(deps: CliDeps, mode: ComputeMode, lockWaitMs = 0) {
-  return { compute: deps.compute(mode), self: deps.self(), now: deps.now, env: deps.env, lockWaitMs };
-}
 
 /** What a run is for: a verdict on a candidate, or (`outerloop calibrate`) the base against itself in `pairs` pairs. */
 export type RunPurpose = { readonly kind: "measure" } | { readonly kind: "calibrate"; readonly pairs: number };

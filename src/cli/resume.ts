@@ -1,10 +1,9 @@
-import { existsSync } from "node:fs";
 import { readRunRecord } from "../run/run_record.ts";
 import { RunDir } from "../run/run_dir.ts";
-import { runPhase } from "../run/phase.ts";
+import { finishedOutcome } from "../run/outcome.ts";
 import { jsonFlag, runDirPositional } from "./common.ts";
 import type { CliCommand } from "./io.ts";
-import { phaseDeps } from "./measure.ts";
+import { phaseDeps } from "./phase_deps.ts";
 import { reportOutcome } from "./run_output.ts";
 
 /** How long a resume waits for another process holding the run lock. */
@@ -31,10 +30,12 @@ export const resumeCommand: CliCommand<ResumeOptions> = {
 
   async run(o, deps) {
     const record = readRunRecord(o.runDir);
-    // a decided run is only read (its verdict reported again); any other pass writes: the lock first
-    if (!existsSync(o.runDir.decision)) {
-      o.runDir.checkWritable("RUN_DIR", "a pass writes its lock, results and verdict there: make it writable");
-    }
+    // a finished run is only read (its verdict reported again), loading nothing of the pass
+    const done = finishedOutcome(o.runDir, record);
+    if (done) return reportOutcome(deps.io, o.runDir, done, o.json);
+    // any other pass writes: the lock first
+    o.runDir.checkWritable("RUN_DIR", "a pass writes its lock, results and verdict there: make it writable");
+    const { runPhase } = await import("../run/phase.ts");
     const outcome = await runPhase(o.runDir, phaseDeps(deps, record.compute, LOCK_WAIT_MS));
     return reportOutcome(deps.io, o.runDir, outcome, o.json);
   },

@@ -3,7 +3,7 @@ import { RunDir } from "../run/run_dir.ts";
 import { readRunRecord } from "../run/run_record.ts";
 import { jsonFlag, runDirPositional } from "./common.ts";
 import type { CliCommand } from "./io.ts";
-import { phaseDeps } from "./measure.ts";
+import { phaseDeps } from "./phase_deps.ts";
 import { type WaitTiming, waitTiming, waitTimingFlags } from "./wait_flags.ts";
 import { waitForRun } from "./wait_loop.ts";
 

@@ -1,9 +1,22 @@
 import type { Compute } from "./compute.ts";
-import { LocalCompute } from "./local.ts";
 import type { ComputeMode } from "./mode.ts";
-import { SlurmCompute } from "./slurm.ts";
 
-/** The backend for a mode. */
+/**
+ * The backend for a mode. Its module is loaded on the first verb called:
+ * every verb is async anyway, and a command that never reaches the
+ * scheduler (`--version`, `--help`, the `resume` of a decided run) should not
+ * pay for loading the backends, their runners and `node:fs`.
+ */
 export function computeFor(mode: ComputeMode): Compute {
-  return mode === "local" ? new LocalCompute() : new SlurmCompute();
+  let backend: Promise<Compute> | undefined;
+  const load = () =>
+    backend ??= mode === "local"
+      ? import("./local.ts").then((m) => new m.LocalCompute())
+      : import("./slurm.ts").then((m) => new m.SlurmCompute());
+  return new Proxy({} as Compute, {
+    get: (_, verb) => async (...args: unknown[]) => {
+      const c = await load() as unknown as Record<PropertyKey, (...a: unknown[]) => Promise<unknown>>;
+      return await c[verb]!(...args);
+    },
+  });
 }

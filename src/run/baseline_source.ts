@@ -1,4 +1,5 @@
-import { z } from "zod";
+import * as z from "zod/mini";
+import { lazy } from "./zod.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import { log } from "../log.ts";
 import {
@@ -34,7 +35,7 @@ export type CachedBaseline =
   /** A repeated design: the baseline of pairs 1 … pairs.length, each with the seed its candidate must use. */
   | { readonly kind: "pairs"; readonly pairs: readonly CachedPair[] };
 
-const snapshotSchema = z.looseObject({ value: z.unknown() });
+const snapshotSchema = lazy(() => z.looseObject({ value: z.unknown() }));
 
 /** Whether a contract runs more than one pair (and so caches pairs, not one value). */
 export function repeatedDesign(r: RunRecord): boolean {
@@ -49,7 +50,7 @@ export function repeatedDesign(r: RunRecord): boolean {
  */
 export function cachedBaseline(dir: RunDir, r: RunRecord, take: boolean): CachedBaseline {
   if (r.contract.baseline !== "cached") return { kind: "none" };
-  const snapshot = readRunFile(dir.cachedBaseline, snapshotSchema, "cached baseline");
+  const snapshot = readRunFile(dir.cachedBaseline, snapshotSchema(), "cached baseline");
   let entry: BaselineCacheEntry | null = null;
   if (snapshot !== null) {
     const value = pyFloat(snapshot.value);

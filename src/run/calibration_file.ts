@@ -1,7 +1,7 @@
-import { z } from "zod";
+import * as z from "zod/mini";
+import { lazy, strict, wholeNumber } from "./zod.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import type { Calibration } from "../stats/power.ts";
-import { strict } from "./contract.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
 
@@ -15,29 +15,31 @@ import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } f
  * calibration run as done.
  */
 
-const calibrationSchema = strict({
-  base_sha: shaSchema,
-  run_identity: z.string().regex(/^[0-9a-f]{40}$/),
-  calibrated_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
-  benchmark: z.string(),
-  metric: z.string(),
-  confidence: z.number(),
-  n: z.number().int().min(2),
-  mean: z.number(),
-  lower: z.number(),
-  upper: z.number(),
-  sd: z.number().min(0),
-  biased: z.boolean(),
-  detectable: z.array(strict({ pairs: z.number().int().min(1), effect: z.number() })),
-  suggestion: strict({
-    min_effect: z.number().min(0),
-    repeats: z.number().int().min(1),
-    max_repeats: z.number().int().min(1),
-  }),
-  seeds: z.array(z.number().int().min(0)),
-  values: z.record(z.string(), z.number()),
-  differences: z.array(z.number()),
-});
+const calibrationSchema = lazy(() =>
+  strict({
+    base_sha: shaSchema(),
+    run_identity: z.string().check(z.regex(/^[0-9a-f]{40}$/)),
+    calibrated_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+    benchmark: z.string(),
+    metric: z.string(),
+    confidence: z.number(),
+    n: wholeNumber(2),
+    mean: z.number(),
+    lower: z.number(),
+    upper: z.number(),
+    sd: z.number().check(z.minimum(0)),
+    biased: z.boolean(),
+    detectable: z.array(strict({ pairs: wholeNumber(1), effect: z.number() })),
+    suggestion: strict({
+      min_effect: z.number().check(z.minimum(0)),
+      repeats: wholeNumber(1),
+      max_repeats: wholeNumber(1),
+    }),
+    seeds: z.array(wholeNumber(0)),
+    values: z.record(z.string(), z.number()),
+    differences: z.array(z.number()),
+  })
+);
 
 /** A calibration with what it was made from. */
 export interface CalibrationRecord extends Calibration {
@@ -85,7 +87,7 @@ export function writeCalibration(dir: RunDir, c: CalibrationRecord): void {
 
 /** The run's calibration, or null; one of another run is refused (as a decision is). */
 export function readCalibration(dir: RunDir, record: RunRecord): CalibrationRecord | null {
-  const j = readRunFile(dir.calibration, calibrationSchema, "calibration");
+  const j = readRunFile(dir.calibration, calibrationSchema(), "calibration");
   if (j === null) return null;
   if (j.run_identity !== runIdentity(record)) {
     throw new RunRecordError(

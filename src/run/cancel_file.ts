@@ -1,8 +1,8 @@
-import { z } from "zod";
+import * as z from "zod/mini";
+import { lazy, strict } from "./zod.ts";
 import { isJobId } from "../compute/compute.ts";
 import { OuterloopError } from "../errors.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
-import { strict } from "./contract.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunFile } from "./run_record.ts";
 
@@ -13,13 +13,15 @@ import { readRunFile } from "./run_record.ts";
  * says the run was cancelled, instead of reporting its measures as vanished.
  */
 
-const jobId = z.string().refine(isJobId, { error: "expected a job id (digits only)" });
+const jobId = z.string().check(z.refine(isJobId, { error: "expected a job id (digits only)" }));
 
-const cancelSchema = strict({
-  cancelled_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
-  by: z.literal("user"),
-  jobs: z.array(jobId),
-});
+const cancelSchema = lazy(() =>
+  strict({
+    cancelled_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+    by: z.literal("user"),
+    jobs: z.array(jobId),
+  })
+);
 
 /** When the run was cancelled, and which of its jobs that stopped. */
 export interface RunCancel {
@@ -36,7 +38,7 @@ export function writeCancel(dir: RunDir, c: RunCancel): void {
 
 /** The recorded cancel, or null; a damaged file is a `RunRecordError` naming it, left as it is. */
 export function readCancel(dir: RunDir): RunCancel | null {
-  const j = readRunFile(dir.cancelled, cancelSchema, "cancel record");
+  const j = readRunFile(dir.cancelled, cancelSchema(), "cancel record");
   return j === null ? null : { cancelledAt: j.cancelled_at, jobs: j.jobs };
 }
 

@@ -1,4 +1,5 @@
-import { z } from "zod";
+import * as z from "zod/mini";
+import { lazy, strict, wholeNumber } from "./zod.ts";
 import { DEFAULT_ALLOWED_ENV } from "../dispatch/eval_script.ts";
 import { BadInputError } from "../errors.ts";
 import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_text_file.ts";
@@ -14,13 +15,13 @@ import { firstDuplicateKey } from "./duplicate_key.ts";
 
 /** A string the program turns into file and job names: checked by `validateName`. */
 function nameField(kind: NameKind) {
-  return z.string().superRefine((value, ctx) => {
+  return z.string().check(z.superRefine((value, ctx) => {
     try {
       validateName(kind, value);
     } catch (err) {
       ctx.addIssue({ code: "custom", message: (err as Error).message, input: value });
     }
-  });
+  }));
 }
 
 /** Paired repeats default to one pair: exactly the single-pair verdict of a contract that does not ask for more. */
@@ -36,18 +37,20 @@ export const DEFAULT_CONFIDENCE = 0.95;
  * script or identity hash could hold them as written.
  */
 const text = () =>
-  z.string().superRefine((value, ctx) => {
+  z.string().check(z.superRefine((value, ctx) => {
     const problem = value.includes("\u0000")
       ? "contains a NUL character (\\u0000), which no command line or environment can carry"
       : !value.isWellFormed()
       ? "contains a lone surrogate (such as \\ud800), which has no UTF-8 encoding"
       : null;
     if (problem !== null) ctx.addIssue({ code: "custom", message: `${problem}; remove it`, input: value });
-  });
-const nonEmpty = () => text().min(1, { error: "expected a non-empty string" });
+  }));
+const nonEmpty = () => text().check(z.minLength(1, { error: "expected a non-empty string" }));
 /** The command: something to run, not blanks. */
 const command = () =>
-  nonEmpty().refine((c) => c.trim() !== "", { error: "expected a command, got only white space", abort: true });
+  nonEmpty().check(
+    z.refine((c) => c.trim() !== "", { error: "expected a command, got only white space", abort: true }),
+  );
 
 /**
  * Variables the eval job sets in the command's environment itself: a seed
@@ -64,98 +67,94 @@ export const RESERVED_ENV: ReadonlySet<string> = new Set([
 
 /** `seed_env`: "" (the benchmark does not resample) or a shell identifier the job does not set itself. */
 const seedEnv = () =>
-  text().superRefine((name, ctx) => {
-    const problem = name === "" || !name.isWellFormed() || name.includes("\u0000")
-      ? null // none, or refused by text() already
-      : !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
-      ? `expected a variable name (letters, digits and "_", not starting with a digit), got ${JSON.stringify(name)}`
-      : name.startsWith("OUTERLOOP_") && RESERVED_ENV.has(name)
-      ? `${JSON.stringify(name)} is set by the eval job itself; name the seed variable otherwise (such as BENCH_SEED)`
-      : RESERVED_ENV.has(name)
-      ? `${JSON.stringify(name)} is passed to the eval job from its environment, and the seed would replace it; ` +
-        "name the seed variable otherwise (such as BENCH_SEED)"
-      : null;
-    if (problem !== null) ctx.addIssue({ code: "custom", message: problem, input: name });
-  }).default("");
-const direction = z.enum(["maximize", "minimize"]).default("maximize");
-const count = (min: number, fallback: number) =>
-  z.number().int({ error: "expected a whole number" }).min(min, { error: `expected a whole number >= ${min}` })
-    .default(fallback);
+  z._default(
+    text().check(z.superRefine((name, ctx) => {
+      const problem = name === "" || !name.isWellFormed() || name.includes("\u0000")
+        ? null // none, or refused by text() already
+        : !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+        ? `expected a variable name (letters, digits and "_", not starting with a digit), got ${JSON.stringify(name)}`
+        : name.startsWith("OUTERLOOP_") && RESERVED_ENV.has(name)
+        ? `${JSON.stringify(name)} is set by the eval job itself; name the seed variable otherwise (such as BENCH_SEED)`
+        : RESERVED_ENV.has(name)
+        ? `${JSON.stringify(name)} is passed to the eval job from its environment, and the seed would replace it; ` +
+          "name the seed variable otherwise (such as BENCH_SEED)"
+        : null;
+      if (problem !== null) ctx.addIssue({ code: "custom", message: problem, input: name });
+    })),
+    "",
+  );
+const direction = z._default(z.enum(["maximize", "minimize"]), "maximize");
+const count = (min: number, fallback: number) => z._default(wholeNumber(min), fallback);
+const atLeastZero = () => z._default(z.number().check(z.minimum(0, { error: "expected a number >= 0" })), 0);
 
-/**
- * `z.strictObject` whose refusal of an unknown key names it and the keys it
- * knows, so a typo reads as one. Shared by every run-dir file schema.
- */
-export function strict<T extends z.core.$ZodLooseShape>(shape: T) {
-  const known = Object.keys(shape).join(", ");
-  return z.strictObject(shape, {
-    error: (issue) =>
-      issue.code === "unrecognized_keys"
-        ? `Unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}; the known keys are ${known}`
-        : undefined,
-  });
-}
-
-const siblingSchema = strict({
-  name: nameField("sibling"),
-  command: command(),
-  metric: nonEmpty(),
-  seed_env: seedEnv(),
-  gpus: count(0, 0),
-  direction,
-  tolerance: z.number().min(0, { error: "expected a number >= 0" }).default(0),
-});
+const siblingSchema = lazy(() =>
+  strict({
+    name: nameField("sibling"),
+    command: command(),
+    metric: nonEmpty(),
+    seed_env: seedEnv(),
+    gpus: count(0, 0),
+    direction,
+    tolerance: atLeastZero(),
+  })
+);
 
 /**
  * The contract's on-disk form, with defaults. Exported so the run record can
  * validate the contract it froze with the same rules and field paths.
  */
-export const contractSchema = strict({
-  name: nameField("benchmark"),
-  command: command(),
-  metric: nonEmpty(),
-  direction,
-  seed_env: seedEnv(),
-  gpus: count(0, 0),
-  eval_minutes: count(1, 60),
-  baseline: z.enum(["cached", "measure"]).default("measure"),
-  min_effect: z.number().min(0, { error: "expected a number >= 0" }).default(0),
-  siblings: z.array(siblingSchema).default([]).superRefine((sibs, ctx) => {
-    const seen = new Set<string>();
-    sibs.forEach((sib, i) => {
-      if (seen.has(sib.name)) {
-        ctx.addIssue({
-          code: "custom",
-          path: [i, "name"],
-          message: `Sibling name ${JSON.stringify(sib.name)} is listed twice; give each sibling one entry`,
-          input: sib.name,
-        });
-      }
-      seen.add(sib.name);
-    });
-  }),
-  repeats: count(1, DEFAULT_REPEATS),
-  // its default is `repeats`, which a field default cannot see: filled in by contractFromJson
-  max_repeats: z.number().int({ error: "expected a whole number" }).min(1, { error: "expected a whole number >= 1" })
-    .optional(),
-  confidence: z.number().gt(0.5, { error: "expected a number above 0.5 and below 1" })
-    .lt(1, { error: "expected a number above 0.5 and below 1" }).default(DEFAULT_CONFIDENCE),
-}).superRefine((c, ctx) => {
-  // only between two valid counts: a bad one already has its own message
-  const valid = (n: number | undefined) => Number.isInteger(n) && n! >= 1;
-  if (valid(c.max_repeats) && valid(c.repeats) && c.max_repeats! < c.repeats) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["max_repeats"],
-      message:
-        `expected a whole number >= repeats (${c.repeats}); max_repeats caps the pairs, so it cannot be below them`,
-      input: c.max_repeats,
-    });
-  }
-});
+export const contractSchema = lazy(() =>
+  strict({
+    name: nameField("benchmark"),
+    command: command(),
+    metric: nonEmpty(),
+    direction,
+    seed_env: seedEnv(),
+    gpus: count(0, 0),
+    eval_minutes: count(1, 60),
+    baseline: z._default(z.enum(["cached", "measure"]), "measure"),
+    min_effect: atLeastZero(),
+    siblings: z._default(z.array(siblingSchema()), []).check(z.superRefine((sibs, ctx) => {
+      const seen = new Set<string>();
+      sibs.forEach((sib, i) => {
+        if (seen.has(sib.name)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [i, "name"],
+            message: `Sibling name ${JSON.stringify(sib.name)} is listed twice; give each sibling one entry`,
+            input: sib.name,
+          });
+        }
+        seen.add(sib.name);
+      });
+    })),
+    repeats: count(1, DEFAULT_REPEATS),
+    // its default is `repeats`, which a field default cannot see: filled in by contractFromJson
+    max_repeats: z.optional(wholeNumber(1)),
+    confidence: z._default(
+      z.number().check(
+        z.gt(0.5, { error: "expected a number above 0.5 and below 1" }),
+        z.lt(1, { error: "expected a number above 0.5 and below 1" }),
+      ),
+      DEFAULT_CONFIDENCE,
+    ),
+  }).check(z.superRefine((c, ctx) => {
+    // only between two valid counts: a bad one already has its own message
+    const valid = (n: number | undefined) => Number.isInteger(n) && n! >= 1;
+    if (valid(c.max_repeats) && valid(c.repeats) && c.max_repeats! < c.repeats) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["max_repeats"],
+        message:
+          `expected a whole number >= repeats (${c.repeats}); max_repeats caps the pairs, so it cannot be below them`,
+        input: c.max_repeats,
+      });
+    }
+  }))
+);
 
 /** The contract in its on-disk (snake_case) form, defaults filled in (max_repeats may be absent: = repeats). */
-export type ContractJson = z.output<typeof contractSchema>;
+export type ContractJson = z.output<ReturnType<typeof contractSchema>>;
 
 /** One suite sibling: measured on base and candidate, must not regress past `tolerance`. */
 export interface SiblingContract {
@@ -211,7 +210,7 @@ export class ContractError extends BadInputError {
  * path and what was expected.
  */
 export function parseContract(json: unknown, source: string): Contract {
-  const parsed = contractSchema.safeParse(json);
+  const parsed = contractSchema().safeParse(json);
   if (!parsed.success) {
     throw new ContractError(source, `Invalid contract ${JSON.stringify(source)}:\n${z.prettifyError(parsed.error)}`);
   }
@@ -300,8 +299,8 @@ export function loadContract(path: string): Contract {
  * 0.95), so the run record of a contract that does not use them is
  * byte-identical to one written before they existed.
  */
-export function contractToJson(c: Contract): z.input<typeof contractSchema> {
-  const json: z.input<typeof contractSchema> = {
+export function contractToJson(c: Contract): z.input<ReturnType<typeof contractSchema>> {
+  const json: z.input<ReturnType<typeof contractSchema>> = {
     name: c.name,
     command: c.command,
     metric: c.metric,

@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { strict } from "./contract.ts";
+import * as z from "zod/mini";
+import { lazy, strict, wholeNumber } from "./zod.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import type { Decision, Estimate, SiblingEstimate } from "./decide.ts";
 import type { RunDir } from "./run_dir.ts";
@@ -19,7 +19,7 @@ import type { JobUsage } from "../compute/usage.ts";
  */
 
 const estimateShape = {
-  n: z.number().int().min(1),
+  n: wholeNumber(1),
   mean: z.number(),
   lower: z.number(),
   upper: z.number(),
@@ -27,29 +27,32 @@ const estimateShape = {
   method: z.string(),
 };
 
-const decisionSchema = strict({
-  verdict: z.enum(["accept", "reject", "inconclusive"]),
-  values: z.record(z.string(), z.number()),
-  deltas: z.record(z.string(), z.number()),
-  reasons: z.array(z.string()),
-  base_sha: shaSchema,
-  candidate_sha: shaSchema,
-  decided_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
-  direction: z.enum(["maximize", "minimize"]),
-  min_effect: z.number().min(0),
-  baseline_source: z.enum(["cached", "measured"]),
-  // absent in decisions written before runs had an identity: those are checked by their shas alone
-  run_identity: z.string().regex(/^[0-9a-f]{40}$/).optional(),
-  // a repeated design (max_repeats > 1) only
-  seeds: z.array(z.number().int().min(0)).optional(),
-  n: z.number().int().min(1).optional(),
-  outcome: z.string().optional(),
-  benchmark: strict(estimateShape).optional(),
-  siblings: z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) }))
-    .optional(),
-  // what each measured job used, by measure name; only when the scheduler said
-  usage: z.record(z.string(), usageSchema).optional(),
-});
+const decisionSchema = lazy(() =>
+  strict({
+    verdict: z.enum(["accept", "reject", "inconclusive"]),
+    values: z.record(z.string(), z.number()),
+    deltas: z.record(z.string(), z.number()),
+    reasons: z.array(z.string()),
+    base_sha: shaSchema(),
+    candidate_sha: shaSchema(),
+    decided_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+    direction: z.enum(["maximize", "minimize"]),
+    min_effect: z.number().check(z.minimum(0)),
+    baseline_source: z.enum(["cached", "measured"]),
+    // absent in decisions written before runs had an identity: those are checked by their shas alone
+    run_identity: z.optional(z.string().check(z.regex(/^[0-9a-f]{40}$/))),
+    // a repeated design (max_repeats > 1) only
+    seeds: z.optional(z.array(wholeNumber(0))),
+    n: z.optional(wholeNumber(1)),
+    outcome: z.optional(z.string()),
+    benchmark: z.optional(strict(estimateShape)),
+    siblings: z.optional(
+      z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
+    ),
+    // what each measured job used, by measure name; only when the scheduler said
+    usage: z.optional(z.record(z.string(), usageSchema())),
+  })
+);
 
 /** What a repeated design adds: the pairs' seeds and the estimates the verdict rests on. */
 export interface PairedFacts {
@@ -108,7 +111,7 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
       ? {}
       : { usage: Object.fromEntries(Object.entries(d.usage).map(([k, u]) => [k, usageJson(u)])) }),
   };
-  const checked = decisionSchema.safeParse(json);
+  const checked = decisionSchema().safeParse(json);
   if (!checked.success) {
     throw new TypeError(`Refusing to write an invalid decision:\n${z.prettifyError(checked.error)}`);
   }
@@ -123,7 +126,7 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
  * this run's verdict.
  */
 export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | null {
-  const j = readRunFile(dir.decision, decisionSchema, "decision");
+  const j = readRunFile(dir.decision, decisionSchema(), "decision");
   if (j === null) return null;
   if (record !== undefined) {
     const other = j.base_sha !== record.baseSha || j.candidate_sha !== record.candidateSha ||

@@ -1,6 +1,6 @@
-import { z } from "zod";
+import * as z from "zod/mini";
+import { lazy, strict } from "./zod.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
-import { strict } from "./contract.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunFile } from "./run_record.ts";
 
@@ -12,11 +12,13 @@ import { readRunFile } from "./run_record.ts";
  * failure is kept: later passes meet the same one.
  */
 
-const failureSchema = strict({
-  measure: z.string().nullable(),
-  message: z.string(),
-  failed_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
-});
+const failureSchema = lazy(() =>
+  strict({
+    measure: z.nullable(z.string()),
+    message: z.string(),
+    failed_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+  })
+);
 
 /** Why and when a run failed. */
 export interface RunFailure {
@@ -49,6 +51,6 @@ export function writeFailure(dir: RunDir, f: RunFailure): void {
 
 /** The recorded failure, or null; a damaged file is a `RunRecordError` naming it, left as it is. */
 export function readFailure(dir: RunDir): RunFailure | null {
-  const j = readRunFile(dir.failure, failureSchema, "failure record");
+  const j = readRunFile(dir.failure, failureSchema(), "failure record");
   return j === null ? null : { measure: j.measure, message: j.message, failedAt: j.failed_at };
 }

@@ -15,7 +15,8 @@ import type { RunDir } from "./run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "./run_record.ts";
 import { submitWake } from "./wake.ts";
 import { calibrationOf } from "./calibrate.ts";
-import { type CalibrationRecord, readCalibration, writeCalibration } from "./calibration_file.ts";
+import { finishedOutcome } from "./outcome.ts";
+import { type CalibrationRecord, writeCalibration } from "./calibration_file.ts";
 import type { DispatchedMeasurer } from "../measure/measurer.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { refuseCancelled } from "./cancel_file.ts";
@@ -53,26 +54,16 @@ export interface PhaseDeps {
  */
 export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutcome> {
   const record = readRunRecord(dir);
-  const done = finished(dir, record);
+  const done = finishedOutcome(dir, record);
   if (done) return done;
   refuseCancelled(dir);
   return await underLock(dir, record, deps, async () => {
     // another pass may have decided while we waited for the lock
-    const now = finished(dir, record);
+    const now = finishedOutcome(dir, record);
     if (now) return now;
     refuseCancelled(dir);
     return await passOrFail(dir, record, deps);
   });
-}
-
-/** The run's outcome when it already has one: its decision, or a calibration's report. */
-function finished(dir: RunDir, r: RunRecord): PhaseOutcome | null {
-  if (r.kind === "calibrate") {
-    const calibration = readCalibration(dir, r);
-    return calibration ? { kind: "calibrated", calibration, fresh: false } : null;
-  }
-  const decision = readDecision(dir, r);
-  return decision ? { kind: "decided", decision, fresh: false } : null;
 }
 
 /**
@@ -85,7 +76,7 @@ function finished(dir: RunDir, r: RunRecord): PhaseOutcome | null {
 export async function startRun(dir: RunDir, record: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
   return await underLock(dir, record, deps, async () => {
     const inForce = writeRunRecord(dir, record);
-    const done = finished(dir, inForce);
+    const done = finishedOutcome(dir, inForce);
     if (done) return done;
     refuseCancelled(dir);
     await pinSha(inForce.repo, inForce.baseSha);

@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
+import { lazy, strict, wholeNumber } from "./zod.ts";
 import { BadInputError } from "../errors.ts";
 import { hexDigest } from "../runtime/digest.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
-import { type Contract, contractFromJson, contractSchema, contractToJson, strict } from "./contract.ts";
+import { type Contract, contractFromJson, contractSchema, contractToJson } from "./contract.ts";
 import type { RunDir } from "./run_dir.ts";
 
 /**
@@ -16,33 +17,37 @@ import type { RunDir } from "./run_dir.ts";
  */
 
 /** A commit sha: 40 hex digits (64 in a SHA-256 repository), lowercase as git prints it. */
-export const shaSchema = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
-  error: "expected a full lowercase commit sha",
-});
+export const shaSchema = lazy(() =>
+  z.string().check(z.regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
+    error: "expected a full lowercase commit sha",
+  }))
+);
 
-const runRecordSchema = strict({
-  format: z.literal(1, { error: "expected 1 (the only run record format this version reads)" }),
-  created_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
-  repo: z.string().startsWith("/", { error: "expected an absolute path" }),
-  base_ref: z.string(),
-  candidate_ref: z.string(),
-  base_sha: shaSchema,
-  candidate_sha: shaSchema,
-  contract: contractSchema,
-  contract_path: z.string(),
-  seed: z.number().int({ error: "expected a whole number" }).min(0, { error: "expected a whole number >= 0" }),
-  run_tag: z.string().min(1, { error: "expected a non-empty string" }),
-  image: z.string(),
-  account: z.string(),
-  partition: z.string(),
-  gpu_partition: z.string(),
-  gpu_account: z.string(),
-  compute: z.enum(["local", "slurm"]),
-  seed_cache: z.string().nullable(),
-  command_line: z.array(z.string()),
-  // absent: a measure run (the only kind before calibration existed, and the reference's)
-  kind: z.enum(["measure", "calibrate"]).optional(),
-});
+const runRecordSchema = lazy(() =>
+  strict({
+    format: z.literal(1, { error: "expected 1 (the only run record format this version reads)" }),
+    created_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+    repo: z.string().check(z.startsWith("/", { error: "expected an absolute path" })),
+    base_ref: z.string(),
+    candidate_ref: z.string(),
+    base_sha: shaSchema(),
+    candidate_sha: shaSchema(),
+    contract: contractSchema(),
+    contract_path: z.string(),
+    seed: wholeNumber(0),
+    run_tag: z.string().check(z.minLength(1, { error: "expected a non-empty string" })),
+    image: z.string(),
+    account: z.string(),
+    partition: z.string(),
+    gpu_partition: z.string(),
+    gpu_account: z.string(),
+    compute: z.enum(["local", "slurm"]),
+    seed_cache: z.nullable(z.string()),
+    command_line: z.array(z.string()),
+    // absent: a measure run (the only kind before calibration existed, and the reference's)
+    kind: z.optional(z.enum(["measure", "calibrate"])),
+  })
+);
 
 /** The frozen inputs of one run. Strings that were not given are "". */
 export interface RunRecord {
@@ -97,7 +102,7 @@ export class RunRecordError extends BadInputError {
   }
 }
 
-function toJson(rec: RunRecord): z.input<typeof runRecordSchema> {
+function toJson(rec: RunRecord): z.input<ReturnType<typeof runRecordSchema>> {
   return {
     format: rec.format,
     created_at: rec.createdAt,
@@ -123,7 +128,7 @@ function toJson(rec: RunRecord): z.input<typeof runRecordSchema> {
   };
 }
 
-function fromJson(j: z.output<typeof runRecordSchema>): RunRecord {
+function fromJson(j: z.output<ReturnType<typeof runRecordSchema>>): RunRecord {
   return {
     format: j.format,
     createdAt: j.created_at,
@@ -212,7 +217,7 @@ export function assembleRunRecord(
 export function writeRunRecord(dir: RunDir, rec: RunRecord): RunRecord {
   const path = dir.runRecord;
   const json = toJson(rec);
-  const checked = runRecordSchema.safeParse(json);
+  const checked = runRecordSchema().safeParse(json);
   if (!checked.success) {
     throw new TypeError(`Refusing to write an invalid run record:\n${z.prettifyError(checked.error)}`);
   }
@@ -251,7 +256,7 @@ export function writeRunRecord(dir: RunDir, rec: RunRecord): RunRecord {
  */
 export function readRunRecord(dir: RunDir): RunRecord {
   const path = dir.runRecord;
-  const json = readRunFile(path, runRecordSchema, "run record");
+  const json = readRunFile(path, runRecordSchema(), "run record");
   if (json === null) {
     throw new RunRecordError(
       path,
@@ -269,7 +274,7 @@ export function readRunRecord(dir: RunDir): RunRecord {
  * bad field when unreadable, not JSON or invalid. Never modifies the file:
  * a damaged file stays for a person to look at.
  */
-export function readRunFile<S extends z.ZodType>(path: string, schema: S, what: string): z.output<S> | null {
+export function readRunFile<S extends z.ZodMiniType>(path: string, schema: S, what: string): z.output<S> | null {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

@@ -1,10 +1,10 @@
-import { z } from "zod";
+import * as z from "zod/mini";
+import { lazy, strict } from "./zod.ts";
 import type { Compute } from "../compute/compute.ts";
 import { isJobId } from "../compute/compute.ts";
 import { isTerminal } from "../compute/states.ts";
 import type { JobUsage } from "../compute/usage.ts";
 import { log } from "../log.ts";
-import { strict } from "./contract.ts";
 
 /**
  * Resource use of a run's finished measures: gathered with ONE accounting
@@ -66,23 +66,25 @@ export function usageJson(u: JobUsage) {
   };
 }
 
-const figure = z.number().min(0).nullable();
+const figure = z.nullable(z.number().check(z.minimum(0)));
 
 /** The schema of `usageJson`'s output. */
-export const usageSchema = strict({
-  job_id: z.string(),
-  state: z.string(),
-  elapsed_s: figure,
-  timelimit_s: figure,
-  max_rss_bytes: figure,
-  req_mem_bytes: figure,
-  alloc_cpus: figure,
-  total_cpu_s: figure,
-  cpu_efficiency: figure,
-});
+export const usageSchema = lazy(() =>
+  strict({
+    job_id: z.string(),
+    state: z.string(),
+    elapsed_s: figure,
+    timelimit_s: figure,
+    max_rss_bytes: figure,
+    req_mem_bytes: figure,
+    alloc_cpus: figure,
+    total_cpu_s: figure,
+    cpu_efficiency: figure,
+  })
+);
 
 /** A usage read back from a run file. */
-export function usageFromJson(j: z.output<typeof usageSchema>): JobUsage {
+export function usageFromJson(j: z.output<ReturnType<typeof usageSchema>>): JobUsage {
   return {
     jobId: j.job_id,
     state: j.state,

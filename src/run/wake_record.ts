@@ -1,6 +1,6 @@
-import { z } from "zod";
+import * as z from "zod/mini";
+import { lazy, strict } from "./zod.ts";
 import { isJobId } from "../compute/compute.ts";
-import { strict } from "./contract.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunFile } from "./run_record.ts";
@@ -11,15 +11,17 @@ import { readRunFile } from "./run_record.ts";
  * queued. Rewritten (atomically) at every park; absent before the first one.
  */
 
-const jobId = z.string().refine(isJobId, { error: "expected a job id (digits only)" });
+const jobId = z.string().check(z.refine(isJobId, { error: "expected a job id (digits only)" }));
 
-const wakeSchema = strict({
-  job_id: jobId,
-  dependency: z.string().nullable(),
-  begin: z.string().nullable(),
-  submitted_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
-  pending: z.array(jobId),
-});
+const wakeSchema = lazy(() =>
+  strict({
+    job_id: jobId,
+    dependency: z.nullable(z.string()),
+    begin: z.nullable(z.string()),
+    submitted_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+    pending: z.array(jobId),
+  })
+);
 
 /** The wake job of the latest park. */
 export interface WakeRecord {
@@ -44,7 +46,7 @@ export function writeWakeRecord(dir: RunDir, wake: WakeRecord): void {
     submitted_at: wake.submittedAt,
     pending: [...wake.pending],
   };
-  const checked = wakeSchema.safeParse(json);
+  const checked = wakeSchema().safeParse(json);
   if (!checked.success) {
     throw new TypeError(`Refusing to write an invalid wake record:\n${z.prettifyError(checked.error)}`);
   }
@@ -57,7 +59,7 @@ export function writeWakeRecord(dir: RunDir, wake: WakeRecord): void {
  * left as it is.
  */
 export function readWakeRecord(dir: RunDir): WakeRecord | null {
-  const j = readRunFile(dir.wakeRecord, wakeSchema, "wake record");
+  const j = readRunFile(dir.wakeRecord, wakeSchema(), "wake record");
   if (j === null) return null;
   return {
     jobId: j.job_id,

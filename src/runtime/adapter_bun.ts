@@ -1,4 +1,3 @@
-import { isatty } from "node:tty";
 import type { ChildHandle, RuntimeAdapter, Signal, StartRequest } from "./adapter.ts";
 import { runtimeGlobal } from "./detect.ts";
 
@@ -34,6 +33,7 @@ export function bunAdapter(): RuntimeAdapter {
       return () => process.off(signal, fn);
     },
     pid: () => process.pid,
-    isTerminal: (fd: 1 | 2) => isatty(fd),
+    // node:tty is loaded only when asked: importing it up front loads Node's stream machinery at every start
+    isTerminal: (fd: 1 | 2) => process.getBuiltinModule("node:tty").isatty(fd),
   };
 }

@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import { runtimeGlobal, runtimeName } from "./detect.ts";
 
 /**
@@ -16,7 +15,8 @@ export function selfCommand(): string[] {
   }
   if (runtimeName() === "deno") {
     const Deno = runtimeGlobal("Deno");
-    return [Deno.execPath(), "run", "-A", fileURLToPath(Deno.mainModule)];
+    // the main module is a file: URL (no node:url to load for it)
+    return [Deno.execPath(), "run", "-A", decodeURIComponent(new URL(Deno.mainModule).pathname)];
   }
   return [process.execPath, process.argv[1] ?? ""];
 }
