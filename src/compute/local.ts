@@ -5,7 +5,7 @@ import { spawn, type SpawnOptions, type SpawnResult } from "../runtime/spawn.ts"
 import { assertJobId, type Compute, type LiveJob } from "./compute.ts";
 import { LocalComputeError } from "./errors.ts";
 import { assertOneCommand, type JobSpec, withDefaults } from "./job_spec.ts";
-import { localJobEnv } from "./local_env.ts";
+import { jobEnv } from "./job_env.ts";
 import { localStateDir, persistState, readState } from "./local_state.ts";
 import { GONE } from "./states.ts";
 
@@ -63,7 +63,7 @@ export class LocalCompute implements Compute {
     try {
       result = await this.#spawn({
         argv,
-        env: localJobEnv(this.#env),
+        env: jobEnv(this.#env),
         timeoutMs: s.timeMinutes * this.#minuteMs,
         graceMs: this.#graceMs,
         drainMs: this.#drainMs,

@@ -1,5 +1,5 @@
 import { spawn, type SpawnResult } from "../runtime/spawn.ts";
-import { schedulerEnv } from "./scheduler_env.ts";
+import { schedulerEnv } from "./job_env.ts";
 
 /**
  * Runs one scheduler command under a timeout and resolves to how it ended —
