@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { OuterloopError } from "../errors.ts";
+import { log } from "../log.ts";
+import { escapeControls } from "../text/terminal.ts";
 import type { RunDir } from "./run_dir.ts";
 
 /**
@@ -19,6 +21,14 @@ import type { RunDir } from "./run_dir.ts";
  * name and check that what they moved is the lock they judged; if not, they
  * put it back (a hard link, which cannot clobber a newer lock).
  *
+ * A lock file that holds no lock record — empty, or garbage — is mid-write
+ * for the microseconds between its exclusive create and its one write, and
+ * nobody's after that (a crash in between, a disk that lost the write, a
+ * stray edit): it is broken once older than `GARBAGE_MS`, whatever `staleMs`.
+ *
+ * While waiting for a holder, a line on stderr says who holds the lock, once
+ * and then every `WAIT_LOG_EVERY_MS`, so a wait is never silent.
+ *
  * Residual (accepted): a holder judged stale only by age but in fact alive
  * may lose its lock; pass a `staleMs` longer than any hold (a local run
  * measures synchronously for hours).
@@ -28,6 +38,10 @@ import type { RunDir } from "./run_dir.ts";
 export const DEFAULT_STALE_MS = 6 * 60 * 60 * 1000;
 /** A break lock older than this is surely abandoned: it is held for a few syscalls. */
 const BREAK_STALE_MS = 60_000;
+/** A lock file this old that still holds no lock record is nobody's: it is written once, right after its create. */
+export const GARBAGE_MS = 5000;
+/** While waiting for a holder, say who it is this often (and once at the start). */
+export const WAIT_LOG_EVERY_MS = 30_000;
 const POLL_MS = 50;
 
 /** Who holds a lock, as recorded in it. */
@@ -50,10 +64,8 @@ export class RunLockedError extends OuterloopError {
   readonly path: string;
   /** Its holder, or null when the file could not be read as a lock. */
   readonly holder: LockHolder | null;
-  constructor(path: string, holder: LockHolder | null) {
-    const who = holder
-      ? `pid ${holder.pid} on host ${JSON.stringify(holder.host)} since ${holder.acquiredAt}`
-      : "a holder whose lock file cannot be read";
+  constructor(path: string, holder: LockHolder | null, what = "a holder whose lock file cannot be read") {
+    const who = holder ? describeHolder(holder) : what;
     super(
       `Run dir is locked by ${who}: another outerloop is working on this run. ` +
         `Wait for it to finish; if no outerloop process is running for this run, remove ${JSON.stringify(path)}`,
@@ -71,6 +83,8 @@ export interface RunLockOptions {
   readonly now?: () => number;
   /** How long to wait for a live holder before giving up (default 0: fail at once). */
   readonly waitMs?: number;
+  /** How to wait between looks (default a timer); tests pass one that advances their clock. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /** A held lock. */
@@ -79,8 +93,17 @@ export interface RunLock {
   release(): void;
 }
 
-/** What the lock file at `path` says: a holder, "absent", or "unreadable" (being written, or foreign). */
-function readHolder(path: string): LockHolder | "absent" | "unreadable" {
+/** A lock file that holds no lock record: what it holds instead (empty, or garbage). */
+interface Garbage {
+  readonly kind: "garbage";
+  readonly text: string;
+}
+
+/**
+ * What the lock file at `path` says: a holder, "absent", "unreadable" (it
+ * cannot be read at all: foreign), or garbage (being written, or nobody's).
+ */
+function readHolder(path: string): LockHolder | "absent" | "unreadable" | Garbage {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -97,7 +120,19 @@ function readHolder(path: string): LockHolder | "absent" | "unreadable" {
       return { pid, host, acquiredAt, token };
     }
   } catch { /* fall through */ }
-  return "unreadable";
+  return { kind: "garbage", text };
+}
+
+/** Who holds a lock, for a message. */
+function describeHolder(h: LockHolder): string {
+  return `pid ${h.pid} on host ${JSON.stringify(h.host)} since ${h.acquiredAt}`;
+}
+
+/** What a lock file that is not a lock holds, for a message. */
+function describeGarbage(g: Garbage): string {
+  if (g.text === "") return "an empty lock file (a lock being written, or one left by a crash)";
+  const shown = g.text.length > 80 ? `${g.text.slice(0, 80)}…` : g.text;
+  return `a lock file that holds no lock record (${escapeControls(JSON.stringify(shown))})`;
 }
 
 /** True unless signalling `pid` reports that no such process exists. */
@@ -110,15 +145,25 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/** The age of the file at `path`, or null when it cannot be stat'ed. */
+function ageOf(path: string, now: number): number | null {
+  try {
+    return now - statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
 /** Whether the lock at `path` (holding `h`) may be broken. */
-function isStale(path: string, h: LockHolder | "unreadable", now: number, staleMs: number): boolean {
+function isStale(path: string, h: LockHolder | "unreadable" | Garbage, now: number, staleMs: number): boolean {
   if (h === "unreadable") {
-    // A lock just created and not yet written reads empty: only age breaks it.
-    try {
-      return now - statSync(path).mtimeMs > staleMs;
-    } catch {
-      return false;
-    }
+    const age = ageOf(path, now);
+    return age !== null && age > staleMs;
+  }
+  if (!("pid" in h)) {
+    // written right after its create: a file that still holds no record after GARBAGE_MS never will
+    const age = ageOf(path, now);
+    return age !== null && age > Math.min(staleMs, GARBAGE_MS);
   }
   if (h.host === hostname() && !pidAlive(h.pid)) return true;
   const since = Date.parse(h.acquiredAt);
@@ -160,7 +205,7 @@ function removeIfSame(path: string, token: string): void {
     throw err;
   }
   const moved = readHolder(aside);
-  if ((typeof moved === "object" ? moved.token : "") !== token) {
+  if (moved === "absent" || tokenOf(moved) !== token) {
     try {
       linkSync(aside, path);
     } catch { /* a newer lock took the path: ours to leave */ }
@@ -177,53 +222,69 @@ function breakLock(path: string, token: string, me: LockHolder, now: number): bo
   const breakPath = `${path}.break`;
   if (!tryCreate(breakPath, me)) {
     const b = readHolder(breakPath);
-    if (b !== "absent" && isStale(breakPath, b, now, BREAK_STALE_MS)) {
-      removeIfSame(breakPath, typeof b === "object" ? b.token : "");
-    }
+    if (b !== "absent" && isStale(breakPath, b, now, BREAK_STALE_MS)) removeIfSame(breakPath, tokenOf(b));
     return false;
   }
   try {
     const h = readHolder(path);
-    const current = typeof h === "object" ? h.token : "";
-    if (h !== "absent" && current === token) removeIfSame(path, token);
+    if (h !== "absent" && tokenOf(h) === token) removeIfSame(path, token);
   } finally {
     removeIfSame(breakPath, me.token);
   }
   return true;
 }
 
+/** The token a lock file holds ("" for one that holds no record): what a breaker checks it still holds. */
+function tokenOf(h: LockHolder | "unreadable" | Garbage): string {
+  return typeof h === "object" && "token" in h ? h.token : "";
+}
+
+/** The holder, or what the file holds instead, for a message. */
+function describe(h: LockHolder | "unreadable" | Garbage): string {
+  if (h === "unreadable") return "a holder whose lock file cannot be read";
+  return "pid" in h ? describeHolder(h) : describeGarbage(h);
+}
+
 /**
  * Takes the lock of `runDir`, breaking a stale one, waiting up to `waitMs`
- * for a live holder, then throwing `RunLockedError` naming the holder.
+ * for a live holder (saying who it is on stderr, once and then every
+ * `WAIT_LOG_EVERY_MS`), then throwing `RunLockedError` naming the holder.
  */
 export async function acquireRunLock(dir: RunDir, opts: RunLockOptions = {}): Promise<RunLock> {
   const path = dir.lock;
   const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;
   const now = opts.now ?? Date.now;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const deadline = now() + (opts.waitMs ?? 0);
   const token = randomBytes(16).toString("hex");
+  let nextLog = -Infinity;
   for (;;) {
     const me: LockHolder = { pid: process.pid, host: hostname(), acquiredAt: new Date(now()).toISOString(), token };
     if (tryCreate(path, me)) return { release: () => releaseLock(path, token) };
     const h = readHolder(path);
     if (h === "absent") continue; // released between our create and read
     if (isStale(path, h, now(), staleMs)) {
-      if (!breakLock(path, typeof h === "object" ? h.token : "", me, now())) await sleep(5);
+      if (typeof h === "object" && !("pid" in h)) log.warn(`breaking the run lock ${path}: ${describe(h)}`);
+      if (!breakLock(path, tokenOf(h), me, now())) await sleep(5);
       continue;
     }
-    if (now() >= deadline) throw new RunLockedError(path, typeof h === "object" ? h : null);
+    const t = now();
+    if (t >= deadline) {
+      throw new RunLockedError(path, typeof h === "object" && "pid" in h ? h : null, describe(h));
+    }
+    if (t >= nextLog) {
+      const left = Math.ceil((deadline - t) / 1000);
+      log.info(`waiting for the run lock ${path} (up to ${left} s more): held by ${describe(h)}`);
+      nextLog = t + WAIT_LOG_EVERY_MS;
+    }
     await sleep(POLL_MS);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
 
 /** Removes the lock at `path` only while it still holds `token`. */
 function releaseLock(path: string, token: string): void {
   const h = readHolder(path);
-  if (typeof h === "object" && h.token === token) {
+  if (h !== "absent" && tokenOf(h) === token && token !== "") {
     try {
       unlinkSync(path);
     } catch (err) {
