@@ -1,6 +1,6 @@
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { EvalError } from "../src/dispatch/eval_error.ts";
@@ -87,6 +87,35 @@ describe("DispatchedMeasurer.results()", () => {
     compute.live = new Map([[m.jobName(pair[0]!), ["777"]], [m.jobName(pair[1]!), ["778"]]]);
     assert.deepEqual((await pendingOf(m.results(pair))).jobIds, ["777", "778"]);
     assert.equal(compute.submitted.length, 0);
+  });
+
+  it("adopts the job an earlier pass submitted without recording it, instead of dispatching again", async () => {
+    const { m, compute } = setup();
+    await pendingOf(m.results([pair[0]!])); // dispatched as 1000
+    rmSync(join(m.evalDir(pair[0]!), "submitted")); // as if that pass died before writing the marker
+    compute.calls = [];
+    // the listing misses it (empty, or lagging): only the lookup by name can tell
+    const p = await pendingOf(m.results([pair[0]!]));
+    assert.deepEqual(p.jobIds, ["1000"]);
+    assert.equal(compute.submitted.length, 1);
+    assert.equal(readFileSync(join(m.evalDir(pair[0]!), "submitted"), "utf8"), "1000");
+    assert.deepEqual(compute.calls, ["squeue", "find", "sacct"]);
+  });
+
+  it("parks blind instead of dispatching when an earlier attempt's job cannot be looked up", async () => {
+    const { m, compute } = setup();
+    await pendingOf(m.results([pair[0]!]));
+    rmSync(join(m.evalDir(pair[0]!), "submitted"));
+    compute.findFails = true;
+    const p = await pendingOf(m.results([pair[0]!]));
+    assert.deepEqual(p.jobIds, []);
+    assert.equal(compute.submitted.length, 1);
+  });
+
+  it("looks nothing up for a measure never dispatched before (no job script)", async () => {
+    const { m, compute } = setup();
+    await pendingOf(m.results([pair[0]!]));
+    assert.ok(!compute.calls.includes("find"));
   });
 
   it("fails a dispatched measure whose job vanished, and never resubmits it", async () => {

@@ -118,6 +118,11 @@ export class LocalCompute implements Compute {
     return [];
   }
 
+  /** Synchronous jobs have all ended with their submit: none is ever left to find. */
+  async findSubmitted(_name: string, _since: Date): Promise<string[]> {
+    return [];
+  }
+
   async jobIdForName(_name: string): Promise<string> {
     return "";
   }
