@@ -203,7 +203,9 @@ export class DispatchedMeasurer {
       ids = await this.#o.compute.findSubmitted(this.jobName(m), new Date(written - ADOPT_MARGIN_MS));
     } catch (err) {
       if (!(err instanceof SlurmQueryError)) throw err;
-      log.warn(`cannot tell whether measure ${m.name} was submitted before, re-checking on the next pass: ${err.message}`);
+      log.warn(
+        `cannot tell whether measure ${m.name} was submitted before, re-checking on the next pass: ${err.message}`,
+      );
       return "unknown";
     }
     const jobId = ids[0];
