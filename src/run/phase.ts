@@ -11,7 +11,7 @@ import { measurerFor } from "./measurer_for.ts";
 import { passPlan } from "./plan_from_record.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunRecord, type RunRecord, writeRunRecord } from "./run_record.ts";
-import { submitWake } from "./wake.ts";
+import { retireWakes, submitWake } from "./wake.ts";
 import type { WakeRecord } from "./wake_record.ts";
 
 /** Where one pass of the measure-and-decide phase left the run. */
@@ -41,7 +41,10 @@ export interface PhaseDeps {
  */
 export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutcome> {
   const decided = readDecision(dir);
-  if (decided) return { kind: "decided", decision: decided, fresh: false };
+  if (decided) {
+    await retireWakes(deps.compute, readRunRecord(dir), dir, deps);
+    return { kind: "decided", decision: decided, fresh: false };
+  }
   const record = readRunRecord(dir);
   return await underLock(dir, record, deps, async () => {
     // another pass may have decided while we waited for the lock
@@ -121,5 +124,6 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     baselineSource: cached === null ? "measured" : "cached",
   };
   writeDecision(dir, decision);
+  await retireWakes(deps.compute, r, dir, deps);
   return { kind: "decided", decision, fresh: true };
 }
