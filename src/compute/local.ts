@@ -33,6 +33,12 @@ export interface LocalComputeOptions {
  * `submit` resolves with the job already terminal, so a caller that looks for
  * the result after submitting finds it on disk and nothing ever parks. The
  * zero-cluster on-ramp; it runs the identical job scripts the cluster runs.
+ *
+ * When this process is told to stop (Ctrl-C, TERM, HUP) while a job runs,
+ * the job's group gets INT — not TERM, the walltime's (and Slurm's) signal,
+ * which an eval job records as exit 143 — and `submit` never resolves: the
+ * interrupted measure has no result and no marker, and the next `resume`
+ * measures it again.
  */
 export class LocalCompute implements Compute {
   readonly #states = new Map<string, string>();
@@ -69,6 +75,9 @@ export class LocalCompute implements Compute {
         drainMs: this.#drainMs,
         output: { file: outputFile(s.output, s.jobName) },
         newSession: true, // the walltime kill must take the job's whole tree, as Slurm does
+        // our own interrupt is not the job's end: INT tells the eval script to record nothing
+        // (TERM, the walltime's signal above and Slurm's, records 143)
+        stopSignal: "SIGINT",
       });
     } catch (err) {
       throw new LocalComputeError(`Local job ${s.jobName} failed to start: ${(err as Error).message}`, { cause: err });

@@ -3,25 +3,35 @@ import { runtime } from "./runtime.ts";
 
 /**
  * Process groups of running children that must not outlive us. When this
- * process is told to stop (TERM, INT, HUP), each group gets TERM — so a job
- * script's trap can record its exit — then KILL after a grace, and the signal
- * is re-raised so we still die of it. Without this, a terminated parent
- * leaves its job tree running.
+ * process is told to stop (TERM, INT, HUP), each group gets its stop signal
+ * — TERM unless it was registered with another: a local job gets INT, which
+ * its eval script reads as "abandoned by the submitter, record nothing" —
+ * then KILL after a grace, and the signal is re-raised so we still die of
+ * it. Without this, a terminated parent leaves its job tree running.
+ *
+ * From the moment we are told to stop, nothing a child did is a result:
+ * `spawn` never resolves for a child that ends after that moment
+ * (`stopping()`), so no caller records an interrupted job as finished.
  */
-const groups = new Set<number>();
+const groups = new Map<number, Signal>();
 const TERMINATING: readonly Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
 const GRACE_MS = 2000;
 let removers: (() => void)[] = [];
 let stopping = false;
 
-/** Registers a live group leader's pid; returns the unregister function. */
-export function trackGroup(pid: number): () => void {
-  groups.add(pid);
+/** Registers a live group leader's pid and the signal it gets when we stop; returns the unregister function. */
+export function trackGroup(pid: number, stopSignal: Signal = "SIGTERM"): () => void {
+  groups.set(pid, stopSignal);
   if (removers.length === 0) install();
   return () => {
     groups.delete(pid);
     if (groups.size === 0 && !stopping) uninstall();
   };
+}
+
+/** Whether this process has been told to stop: what its children do from now on is not a result. */
+export function isStopping(): boolean {
+  return stopping;
 }
 
 function install(): void {
@@ -36,22 +46,20 @@ function uninstall(): void {
 async function stopAll(sig: Signal): Promise<void> {
   if (stopping) return;
   stopping = true;
-  signalGroups("SIGTERM");
+  for (const [pid, stopSignal] of groups) signalGroup(pid, stopSignal);
   const deadline = Date.now() + GRACE_MS;
   while (groups.size > 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
   }
-  signalGroups("SIGKILL");
+  for (const pid of groups.keys()) signalGroup(pid, "SIGKILL");
   uninstall();
   runtime().kill(runtime().pid(), sig);
 }
 
-function signalGroups(sig: Signal): void {
-  for (const pid of groups) {
-    try {
-      runtime().kill(-pid, sig);
-    } catch {
-      // already gone
-    }
+function signalGroup(pid: number, sig: Signal): void {
+  try {
+    runtime().kill(-pid, sig);
+  } catch {
+    // already gone
   }
 }
