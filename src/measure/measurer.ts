@@ -22,6 +22,15 @@ import { explainSignalExit } from "./signal_exit.ts";
 const SINCE_MARGIN_MS = 10 * 60_000;
 /** A lookup by name for an earlier attempt's job reaches this far before its job script was written. */
 const ADOPT_MARGIN_MS = 60_000;
+/**
+ * How long after its submission a job that sacct has no record of is "not
+ * known yet" rather than gone: accounting lags the controller (nothing for
+ * ~0.5 s after sbatch on an idle testbed, longer on a busy cluster), and one
+ * empty answer is no proof that a job died. A job that did die shows a
+ * terminal state in sacct and is failed at once; only "no record at all"
+ * waits out this grace.
+ */
+export const NO_RECORD_GRACE_MS = 5 * 60_000;
 
 /** Where and how a run's measures are dispatched. */
 export interface MeasurerOptions {
@@ -97,7 +106,9 @@ export class DispatchedMeasurer {
    * files are read again after each answer: a job that finishes while the
    * scheduler is answering (seconds, on a busy cluster) is done, not dead.
    * A dispatched job the listing misses is confirmed with sacct before it is
-   * called vanished — an empty or lagging listing must not kill a run.
+   * called vanished — an empty or lagging listing must not kill a run — and
+   * sacct having no record of it counts only once its marker is older than
+   * NO_RECORD_GRACE_MS (before that it is unknown: park on it).
    */
   async observe(measures: readonly Measure[]): Promise<MeasureView[]> {
     const open = measures.filter((m) => !this.done(m));
@@ -128,7 +139,9 @@ export class DispatchedMeasurer {
         done: this.done(measure),
         marker,
         listed: listedOf(measure),
-        accounted: accounted === "unknown" ? "unknown" : accounted.get(marker) ?? "GONE",
+        accounted: accounted === "unknown"
+          ? "unknown"
+          : accounted.get(marker) ?? (this.#markedWithin(measure, NO_RECORD_GRACE_MS) ? "unknown" : "GONE"),
       };
       return { measure, observation, state: classifyMeasure(observation) };
     });
@@ -291,6 +304,15 @@ export class DispatchedMeasurer {
       return readFileSync(join(this.evalDir(m), EVAL_FILES.exitCode), "utf8").trim();
     } catch {
       return "";
+    }
+  }
+
+  /** Whether `m`'s marker was written less than `ms` ago. */
+  #markedWithin(m: Measure, ms: number): boolean {
+    try {
+      return this.#o.now() - statSync(join(this.evalDir(m), EVAL_FILES.submitted)).mtimeMs < ms;
+    } catch {
+      return false;
     }
   }
 
