@@ -1,7 +1,7 @@
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -10,6 +10,8 @@ import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { acquireRunLock, GARBAGE_MS, RunLockedError, WAIT_LOG_EVERY_MS } from "../src/run/lock.ts";
 import { setLogSink } from "../src/log.ts";
+import { spawn as runChild } from "../src/runtime/spawn.ts";
+import { waitFor } from "./helpers/wait.ts";
 import { selfRunArgv } from "./helpers/self_runtime.ts";
 
 const runDir = () => tempDir("ol-lock-");
@@ -181,6 +183,45 @@ describe("acquireRunLock()", () => {
       return true;
     });
     assert.ok(GARBAGE_MS <= 10_000);
+  });
+
+  it("keeps a dead holder's lock while a child process group it started still runs, and breaks it after", async () => {
+    const dir = runDir();
+    writeLock(dir, { pid: deadPid(), host: hostname(), acquired_at: new Date().toISOString(), token: "dead" });
+    const orphan = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+    const gone = new Promise((r) => orphan.on("exit", r));
+    writeFileSync(join(dir, "lock.children"), JSON.stringify({ token: "dead", groups: [orphan.pid] }));
+    await assert.rejects(acquireRunLock(new RunDir(dir)), (err: unknown) => {
+      assert.ok(err instanceof RunLockedError);
+      assert.match(
+        err.message,
+        new RegExp(`which has exited while its child process group ${orphan.pid} .* still runs`),
+      );
+      return true;
+    });
+    process.kill(-orphan.pid!, "SIGKILL");
+    await gone;
+    const lock = await acquireRunLock(new RunDir(dir));
+    assert.equal(lockOf(dir)["pid"], process.pid);
+    assert.deepEqual(readdirSync(dir), ["lock"], "the dead holder's children file went with its lock");
+    lock.release();
+  });
+
+  it("records the process groups of the children it starts while it holds the lock", async () => {
+    const dir = runDir();
+    const lock = await acquireRunLock(new RunDir(dir));
+    const token = lockOf(dir)["token"];
+    const pidFile = join(dir, "child.pid");
+    const child = runChild({ argv: ["sh", "-c", `echo $$ > ${pidFile}; sleep 30`], timeoutMs: 20_000 });
+    const pid = Number(
+      await waitFor("the child", () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8") : ""), Boolean),
+    );
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, "lock.children"), "utf8")), { token, groups: [pid] });
+    process.kill(-pid, "SIGKILL");
+    await child;
+    assert.equal(existsSync(join(dir, "lock.children")), false);
+    lock.release();
+    assert.deepEqual(readdirSync(dir), ["child.pid"]);
   });
 
   it("waits up to waitMs for a live holder to release", async () => {

@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { OuterloopError } from "../errors.ts";
+import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { log } from "../log.ts";
+import { watchGroups } from "../runtime/live_groups.ts";
 import { escapeControls } from "../text/terminal.ts";
 import type { RunDir } from "./run_dir.ts";
 
@@ -20,6 +22,14 @@ import type { RunDir } from "./run_dir.ts";
  * a few syscalls), re-read the lock under it, move it aside under a unique
  * name and check that what they moved is the lock they judged; if not, they
  * put it back (a hard link, which cannot clobber a newer lock).
+ *
+ * A holder's children outlive it: an sbatch still talking to a slow
+ * controller, a local job in its own session. Killed (SIGKILL, OOM) while one
+ * runs, the holder leaves work in flight that a second pass must not repeat
+ * (the sbatch may yet submit the job). So while the lock is held,
+ * `lock.children` lists the process groups of the holder's running children
+ * (kept current by `watchGroups`), and a dead holder's lock is not broken
+ * while any of those groups lives on this host.
  *
  * A lock file that holds no lock record — empty, or garbage — is mid-write
  * for the microseconds between its exclusive create and its one write, and
@@ -64,8 +74,11 @@ export class RunLockedError extends OuterloopError {
   readonly path: string;
   /** Its holder, or null when the file could not be read as a lock. */
   readonly holder: LockHolder | null;
-  constructor(path: string, holder: LockHolder | null, what = "a holder whose lock file cannot be read") {
-    const who = holder ? describeHolder(holder) : what;
+  constructor(
+    path: string,
+    holder: LockHolder | null,
+    who = holder ? describeHolder(holder) : "a holder whose lock file cannot be read",
+  ) {
     super(
       `Run dir is locked by ${who}: another outerloop is working on this run. ` +
         `Wait for it to finish; if no outerloop process is running for this run, remove ${JSON.stringify(path)}`,
@@ -154,6 +167,55 @@ function ageOf(path: string, now: number): number | null {
   }
 }
 
+/** The children file of the lock at `path`: the process groups its holder started that are still running. */
+function childrenPath(path: string): string {
+  return `${path}.children`;
+}
+
+/** Records `pids` (group leaders) as the running children of the holder with `token`. */
+function writeChildren(path: string, token: string, pids: readonly number[]): void {
+  try {
+    if (pids.length === 0) unlinkIfToken(childrenPath(path), token);
+    else atomicWriteFile(childrenPath(path), JSON.stringify({ token, groups: pids }) + "\n");
+  } catch (err) {
+    log.warn(`cannot record the run lock's children in ${childrenPath(path)}: ${(err as Error).message}`);
+  }
+}
+
+/** Removes the children file at `file` if it belongs to `token`. */
+function unlinkIfToken(file: string, token: string): void {
+  try {
+    const j = JSON.parse(readFileSync(file, "utf8")) as { token?: unknown };
+    if (j.token === token) unlinkSync(file);
+  } catch {
+    // absent, or not ours to remove
+  }
+}
+
+/** The recorded children of the holder with `token` whose process group is still alive. */
+function liveChildren(path: string, token: string): number[] {
+  let groups: unknown;
+  try {
+    const j = JSON.parse(readFileSync(childrenPath(path), "utf8")) as { token?: unknown; groups?: unknown };
+    if (j.token !== token) return [];
+    groups = j.groups;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(groups)) return [];
+  return groups.filter((g): g is number => Number.isInteger(g) && g > 0 && groupAlive(g));
+}
+
+/** True unless signalling the process group `pgid` reports that it has no process left. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
 /** Whether the lock at `path` (holding `h`) may be broken. */
 function isStale(path: string, h: LockHolder | "unreadable" | Garbage, now: number, staleMs: number): boolean {
   if (h === "unreadable") {
@@ -165,7 +227,7 @@ function isStale(path: string, h: LockHolder | "unreadable" | Garbage, now: numb
     const age = ageOf(path, now);
     return age !== null && age > Math.min(staleMs, GARBAGE_MS);
   }
-  if (h.host === hostname() && !pidAlive(h.pid)) return true;
+  if (h.host === hostname() && !pidAlive(h.pid)) return liveChildren(path, h.token).length === 0;
   const since = Date.parse(h.acquiredAt);
   return Number.isNaN(since) || now - since > staleMs;
 }
@@ -227,7 +289,10 @@ function breakLock(path: string, token: string, me: LockHolder, now: number): bo
   }
   try {
     const h = readHolder(path);
-    if (h !== "absent" && tokenOf(h) === token) removeIfSame(path, token);
+    if (h !== "absent" && tokenOf(h) === token) {
+      removeIfSame(path, token);
+      if (token !== "") unlinkIfToken(childrenPath(path), token);
+    }
   } finally {
     removeIfSame(breakPath, me.token);
   }
@@ -239,10 +304,15 @@ function tokenOf(h: LockHolder | "unreadable" | Garbage): string {
   return typeof h === "object" && "token" in h ? h.token : "";
 }
 
-/** The holder, or what the file holds instead, for a message. */
-function describe(h: LockHolder | "unreadable" | Garbage): string {
+/** The holder, or what the file holds instead, for a message (`path`: the lock, for the holder's children). */
+function describe(h: LockHolder | "unreadable" | Garbage, path: string): string {
   if (h === "unreadable") return "a holder whose lock file cannot be read";
-  return "pid" in h ? describeHolder(h) : describeGarbage(h);
+  if (!("pid" in h)) return describeGarbage(h);
+  if (h.host !== hostname() || pidAlive(h.pid)) return describeHolder(h);
+  const kids = liveChildren(path, h.token);
+  if (kids.length === 0) return describeHolder(h);
+  return `${describeHolder(h)}, which has exited while its child process group ${kids.join(", ")} ` +
+    "(a scheduler command or a local job) still runs";
 }
 
 /**
@@ -260,21 +330,30 @@ export async function acquireRunLock(dir: RunDir, opts: RunLockOptions = {}): Pr
   let nextLog = -Infinity;
   for (;;) {
     const me: LockHolder = { pid: process.pid, host: hostname(), acquiredAt: new Date(now()).toISOString(), token };
-    if (tryCreate(path, me)) return { release: () => releaseLock(path, token) };
+    if (tryCreate(path, me)) {
+      const unwatch = watchGroups((pids) => writeChildren(path, token, pids));
+      return {
+        release: () => {
+          unwatch();
+          unlinkIfToken(childrenPath(path), token);
+          releaseLock(path, token);
+        },
+      };
+    }
     const h = readHolder(path);
     if (h === "absent") continue; // released between our create and read
     if (isStale(path, h, now(), staleMs)) {
-      if (typeof h === "object" && !("pid" in h)) log.warn(`breaking the run lock ${path}: ${describe(h)}`);
+      if (typeof h === "object" && !("pid" in h)) log.warn(`breaking the run lock ${path}: ${describe(h, path)}`);
       if (!breakLock(path, tokenOf(h), me, now())) await sleep(5);
       continue;
     }
     const t = now();
     if (t >= deadline) {
-      throw new RunLockedError(path, typeof h === "object" && "pid" in h ? h : null, describe(h));
+      throw new RunLockedError(path, typeof h === "object" && "pid" in h ? h : null, describe(h, path));
     }
     if (t >= nextLog) {
       const left = Math.ceil((deadline - t) / 1000);
-      log.info(`waiting for the run lock ${path} (up to ${left} s more): held by ${describe(h)}`);
+      log.info(`waiting for the run lock ${path} (up to ${left} s more): held by ${describe(h, path)}`);
       nextLog = t + WAIT_LOG_EVERY_MS;
     }
     await sleep(POLL_MS);

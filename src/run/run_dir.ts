@@ -20,6 +20,7 @@ import { BadInputError } from "../errors.ts";
  *     ├── wake.out                  the wake jobs' scheduler log (appended)
  *     ├── baseline-cached.json      the cache entry this run took its baseline from
  *     ├── lock                      the run lock (O_EXCL), naming its holder
+ *     ├── lock.children             the lock holder's running child process groups (sbatch, a local job)
  *     ├── lock.break                held for a few syscalls while a stale lock is broken
  *     ├── lock.stale-<pid>-<hex>    a lock being moved aside by a breaker (transient)
  *     └── eval-<slot>/              one per measure; the reference's names (dispatch/eval_files.ts):
@@ -60,7 +61,7 @@ export class RunDir {
     return join(this.path, "baseline-cached.json");
   }
 
-  /** `lock`: the run lock. Its breakers use `lock.break` and `lock.stale-*` beside it. */
+  /** `lock`: the run lock. Its holder's children are in `lock.children`; breakers use `lock.break` and `lock.stale-*`. */
   get lock(): string {
     return join(this.path, "lock");
   }

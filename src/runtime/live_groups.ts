@@ -14,6 +14,7 @@ import { runtime } from "./runtime.ts";
  * (`stopping()`), so no caller records an interrupted job as finished.
  */
 const groups = new Map<number, Signal>();
+const observers = new Set<(pids: readonly number[]) => void>();
 const TERMINATING: readonly Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
 const GRACE_MS = 2000;
 let removers: (() => void)[] = [];
@@ -23,10 +24,29 @@ let stopping = false;
 export function trackGroup(pid: number, stopSignal: Signal = "SIGTERM"): () => void {
   groups.set(pid, stopSignal);
   if (removers.length === 0) install();
+  notify();
   return () => {
-    groups.delete(pid);
+    if (!groups.delete(pid)) return;
     if (groups.size === 0 && !stopping) uninstall();
+    notify();
   };
+}
+
+/**
+ * Calls `fn` with the live groups' leader pids now and after every change,
+ * until the returned function is called: how the run lock records which of
+ * its holder's children (an sbatch, a local job) would outlive a crash of
+ * the holder — the lock is not free while they run.
+ */
+export function watchGroups(fn: (pids: readonly number[]) => void): () => void {
+  observers.add(fn);
+  fn([...groups.keys()]);
+  return () => void observers.delete(fn);
+}
+
+function notify(): void {
+  const pids = [...groups.keys()];
+  for (const fn of observers) fn(pids);
 }
 
 /** Whether this process has been told to stop: what its children do from now on is not a result. */
