@@ -44,6 +44,9 @@ const TEMPLATE = `#!/bin/sh
 st='@STATE@'
 cmd='@CMD@'
 real='@REAL@'
+: > "$st/inflight/$$"
+trap 'rm -f "$st/inflight/$$"' EXIT
+trap 'exit 143' TERM INT HUP
 exec 9>>"$st/lock"
 flock 9
 n=$(( $(cat "$st/n" 2>/dev/null || echo 0) + 1 ))
@@ -111,6 +114,7 @@ export class SlurmWrappers {
     this.state = join(root, "state");
     mkdirSync(this.dir);
     mkdirSync(join(this.state, "env"), { recursive: true });
+    mkdirSync(join(this.state, "inflight"));
     writeFileSync(join(this.state, "seed"), String(opts.seed ?? 1));
     writeFileSync(join(this.state, "calls.log"), "");
     if (opts.dumpEnv) writeFileSync(join(this.state, "dump-env"), "");
@@ -156,6 +160,18 @@ export class SlurmWrappers {
       if (c.cmd === "sbatch" && m) out.set(c.name, [...(out.get(c.name) ?? []), m[1]!]);
     }
     return out;
+  }
+
+  /** The pids of wrapped calls still running (a killed outerloop's sbatch lives on). */
+  inFlight(): number[] {
+    return readdirSync(join(this.state, "inflight")).map(Number).filter((pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
   }
 
   /** The environments the wrappers saw: their own (`self`) and their caller's (`parent`), by file name. */
