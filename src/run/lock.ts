@@ -1,12 +1,27 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { linkSync, renameSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { OuterloopError } from "../errors.ts";
-import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { log } from "../log.ts";
 import { watchGroups } from "../runtime/live_groups.ts";
-import { escapeControls } from "../text/terminal.ts";
+import {
+  ageOf,
+  childrenPath,
+  describeGarbage,
+  describeHolder,
+  liveChildren,
+  type LockHolder,
+  type LockState,
+  pidAlive,
+  readHolder,
+  tokenOf,
+  tryCreate,
+  unlinkIfToken,
+  writeChildren,
+} from "./lock_file.ts";
 import type { RunDir } from "./run_dir.ts";
+
+export type { LockHolder } from "./lock_file.ts";
 
 /**
  * The run-dir lock: two `resume`s (a wake job and a person, or two wakes)
@@ -54,15 +69,6 @@ export const GARBAGE_MS = 5000;
 export const WAIT_LOG_EVERY_MS = 30_000;
 const POLL_MS = 50;
 
-/** Who holds a lock, as recorded in it. */
-export interface LockHolder {
-  readonly pid: number;
-  readonly host: string;
-  /** When it was taken (ISO 8601). */
-  readonly acquiredAt: string;
-  readonly token: string;
-}
-
 /**
  * The run dir is locked by a live holder: another outerloop is carrying the
  * run forward, so this one stops with exit 75 ("parked", it will be decided).
@@ -106,118 +112,8 @@ export interface RunLock {
   release(): void;
 }
 
-/** A lock file that holds no lock record: what it holds instead (empty, or garbage). */
-interface Garbage {
-  readonly kind: "garbage";
-  readonly text: string;
-}
-
-/**
- * What the lock file at `path` says: a holder, "absent", "unreadable" (it
- * cannot be read at all: foreign), or garbage (being written, or nobody's).
- */
-function readHolder(path: string): LockHolder | "absent" | "unreadable" | Garbage {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "unreadable";
-  }
-  try {
-    const j = JSON.parse(text) as Record<string, unknown>;
-    const { pid, host, acquired_at: acquiredAt, token } = j;
-    if (
-      typeof pid === "number" && Number.isInteger(pid) && pid > 0 && typeof host === "string" &&
-      typeof acquiredAt === "string" && typeof token === "string"
-    ) {
-      return { pid, host, acquiredAt, token };
-    }
-  } catch { /* fall through */ }
-  return { kind: "garbage", text };
-}
-
-/** Who holds a lock, for a message. */
-function describeHolder(h: LockHolder): string {
-  return `pid ${h.pid} on host ${JSON.stringify(h.host)} since ${h.acquiredAt}`;
-}
-
-/** What a lock file that is not a lock holds, for a message. */
-function describeGarbage(g: Garbage): string {
-  if (g.text === "") return "an empty lock file (a lock being written, or one left by a crash)";
-  const shown = g.text.length > 80 ? `${g.text.slice(0, 80)}…` : g.text;
-  return `a lock file that holds no lock record (${escapeControls(JSON.stringify(shown))})`;
-}
-
-/** True unless signalling `pid` reports that no such process exists. */
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== "ESRCH"; // EPERM: alive, another user's
-  }
-}
-
-/** The age of the file at `path`, or null when it cannot be stat'ed. */
-function ageOf(path: string, now: number): number | null {
-  try {
-    return now - statSync(path).mtimeMs;
-  } catch {
-    return null;
-  }
-}
-
-/** The children file of the lock at `path`: the process groups its holder started that are still running. */
-function childrenPath(path: string): string {
-  return `${path}.children`;
-}
-
-/** Records `pids` (group leaders) as the running children of the holder with `token`. */
-function writeChildren(path: string, token: string, pids: readonly number[]): void {
-  try {
-    if (pids.length === 0) unlinkIfToken(childrenPath(path), token);
-    else atomicWriteFile(childrenPath(path), JSON.stringify({ token, groups: pids }) + "\n");
-  } catch (err) {
-    log.warn(`cannot record the run lock's children in ${childrenPath(path)}: ${(err as Error).message}`);
-  }
-}
-
-/** Removes the children file at `file` if it belongs to `token`. */
-function unlinkIfToken(file: string, token: string): void {
-  try {
-    const j = JSON.parse(readFileSync(file, "utf8")) as { token?: unknown };
-    if (j.token === token) unlinkSync(file);
-  } catch {
-    // absent, or not ours to remove
-  }
-}
-
-/** The recorded children of the holder with `token` whose process group is still alive. */
-function liveChildren(path: string, token: string): number[] {
-  let groups: unknown;
-  try {
-    const j = JSON.parse(readFileSync(childrenPath(path), "utf8")) as { token?: unknown; groups?: unknown };
-    if (j.token !== token) return [];
-    groups = j.groups;
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(groups)) return [];
-  return groups.filter((g): g is number => Number.isInteger(g) && g > 0 && groupAlive(g));
-}
-
-/** True unless signalling the process group `pgid` reports that it has no process left. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== "ESRCH";
-  }
-}
-
 /** Whether the lock at `path` (holding `h`) may be broken. */
-function isStale(path: string, h: LockHolder | "unreadable" | Garbage, now: number, staleMs: number): boolean {
+function isStale(path: string, h: LockState, now: number, staleMs: number): boolean {
   if (h === "unreadable") {
     const age = ageOf(path, now);
     return age !== null && age > staleMs;
@@ -230,27 +126,6 @@ function isStale(path: string, h: LockHolder | "unreadable" | Garbage, now: numb
   if (h.host === hostname() && !pidAlive(h.pid)) return liveChildren(path, h.token).length === 0;
   const since = Date.parse(h.acquiredAt);
   return Number.isNaN(since) || now - since > staleMs;
-}
-
-/** Creates `path` exclusively with `holder`'s record; false when it already exists. */
-function tryCreate(path: string, holder: LockHolder): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, "wx", 0o644);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw err;
-  }
-  try {
-    const { pid, host, acquiredAt, token } = holder;
-    writeSync(fd, JSON.stringify({ pid, host, acquired_at: acquiredAt, token }) + "\n");
-  } catch (err) {
-    closeSync(fd);
-    unlinkSync(path); // an empty lock would block everyone until it ages out
-    throw err;
-  }
-  closeSync(fd);
-  return true;
 }
 
 /**
@@ -299,13 +174,8 @@ function breakLock(path: string, token: string, me: LockHolder, now: number): bo
   return true;
 }
 
-/** The token a lock file holds ("" for one that holds no record): what a breaker checks it still holds. */
-function tokenOf(h: LockHolder | "unreadable" | Garbage): string {
-  return typeof h === "object" && "token" in h ? h.token : "";
-}
-
 /** The holder, or what the file holds instead, for a message (`path`: the lock, for the holder's children). */
-function describe(h: LockHolder | "unreadable" | Garbage, path: string): string {
+function describe(h: LockState, path: string): string {
   if (h === "unreadable") return "a holder whose lock file cannot be read";
   if (!("pid" in h)) return describeGarbage(h);
   if (h.host !== hostname() || pidAlive(h.pid)) return describeHolder(h);
