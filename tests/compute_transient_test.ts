@@ -126,6 +126,29 @@ describe("SlurmCompute retries (scripted runner)", () => {
     assert.equal(down.calls.length, 4);
   });
 
+  it("gives later commands one try while the scheduler was just unreachable, and all tries again once it answers", async () => {
+    let t = 0;
+    let down = true;
+    const calls: string[] = [];
+    const runner: Runner = (argv) => {
+      calls.push(argv[0]!);
+      return Promise.resolve(
+        down ? failed("Unable to contact slurm controller (connect failure)") : exited(0, "1|RUNNING|None|cpu|n\n"),
+      );
+    };
+    const c = new SlurmCompute({ runner, now: () => t, sleep: async (ms) => void (t += ms) });
+    await quiet(() => c.activeJobs());
+    assert.equal(calls.length, 4);
+    const second = await quiet(() => c.statuses(["1"]));
+    assert.equal(calls.length, 5, "one try: an outage costs one round of retries");
+    assert.match((second.error as Error).message, /\(one try: the scheduler failed the same way moments ago\)$/);
+    down = false;
+    await c.activeJobs();
+    down = true;
+    await quiet(() => c.activeJobs());
+    assert.equal(calls.length, 10, "it answered in between: four tries again");
+  });
+
   it("starts no new try once the budget is spent", async () => {
     let t = 0;
     const down = script({ squeue: [failed("Unable to contact slurm controller (connect failure)")] });

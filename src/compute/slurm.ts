@@ -26,6 +26,12 @@ import { backoffMs, classifyFailure, DEFAULT_RETRY, type FailureKind, type Retry
 const LOOKUP_MARGIN_MS = 2000;
 /** Clean "not there" answers (queue and accounting) needed before an sbatch that may have worked is tried again. */
 const LOOKUP_ROUNDS = 2;
+/**
+ * After a command gave up on a transient failure, later ones get a single try
+ * for this long (until one succeeds): an outage costs a pass one round of
+ * retries, not one per command — and the pass reports it sooner.
+ */
+const OUTAGE_MEMORY_MS = 30_000;
 
 export interface SlurmComputeOptions {
   readonly runner?: Runner;
@@ -61,6 +67,8 @@ export class SlurmCompute implements Compute {
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
   readonly #now: () => number;
+  /** When a command last gave up on transient failures; null once one succeeded since. */
+  #outageAt: number | null = null;
 
   constructor(options: SlurmComputeOptions = {}) {
     this.#runner = options.runner ?? subprocessRunner;
@@ -93,6 +101,7 @@ export class SlurmCompute implements Compute {
       if (result.exitCode === 0 && !result.timedOut) {
         const jobId = parseSbatchId(result.stdout);
         if (jobId !== null) {
+          this.#outageAt = null;
           log.info(`submitted ${spec.jobName} as job ${jobId}`);
           return jobId;
         }
@@ -117,9 +126,7 @@ export class SlurmCompute implements Compute {
           );
         }
       }
-      if (!this.#mayRetry(attempt, started)) {
-        throw new SlurmError(`sbatch ${why} (gave up after ${attempt} tries)`);
-      }
+      if (!this.#mayRetry(attempt, started)) throw new SlurmError(`sbatch ${why} ${this.#giveUp(attempt)}`);
       const wait = backoffMs(this.#retry, attempt, this.#random);
       log.info(`sbatch ${why.split("\n")[0]}; submitting ${spec.jobName} again in ${wait} ms (try ${attempt + 1})`);
       await this.#sleep(wait);
@@ -279,12 +286,13 @@ export class SlurmCompute implements Compute {
       } catch (err) {
         throw new SlurmQueryError(`${what} did not run: ${(err as Error).message}`, { cause: err });
       }
-      if (result.exitCode === 0 && !result.timedOut) return result.stdout;
+      if (result.exitCode === 0 && !result.timedOut) {
+        this.#outageAt = null;
+        return result.stdout;
+      }
       const why = failureOf(result, this.#timeoutMs);
       if (classifyFailure(result) === "final") throw new SlurmQueryError(`${what} ${why}`);
-      if (!this.#mayRetry(attempt, started)) {
-        throw new SlurmQueryError(`${what} ${why} (gave up after ${attempt} tries)`);
-      }
+      if (!this.#mayRetry(attempt, started)) throw new SlurmQueryError(`${what} ${why} ${this.#giveUp(attempt)}`);
       const wait = backoffMs(this.#retry, attempt, this.#random);
       log.info(`${what} ${why.split("\n")[0]}; trying again in ${wait} ms (try ${attempt + 1})`);
       await this.#sleep(wait);
@@ -293,7 +301,17 @@ export class SlurmCompute implements Compute {
 
   /** Whether another try may start after `attempt` tries that began at `started`. */
   #mayRetry(attempt: number, started: number): boolean {
-    return attempt < this.#retry.attempts && this.#now() - started < this.#retry.budgetMs;
+    const recentOutage = this.#outageAt !== null && this.#now() - this.#outageAt < OUTAGE_MEMORY_MS;
+    return attempt < (recentOutage ? 1 : this.#retry.attempts) && this.#now() - started < this.#retry.budgetMs;
+  }
+
+  /** Records that a command gave up on transient failures; the note for its message. */
+  #giveUp(attempt: number): string {
+    const recentOutage = this.#outageAt !== null && this.#now() - this.#outageAt < OUTAGE_MEMORY_MS;
+    this.#outageAt = this.#now();
+    return attempt > 1 || !recentOutage
+      ? `(gave up after ${attempt} ${attempt === 1 ? "try" : "tries"})`
+      : "(one try: the scheduler failed the same way moments ago)";
   }
 }
 
