@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseElapsed } from "../src/compute/elapsed.ts";
-import { localJobEnv } from "../src/compute/local_env.ts";
 import { modeFromEnv } from "../src/compute/mode.ts";
-import { schedulerEnv } from "../src/compute/scheduler_env.ts";
 import { firstLine, parseActiveJobs, parseSbatchId, parseStates } from "../src/compute/slurm_parse.ts";
 import { GONE, isPending, isTerminal, TERMINAL_STATES } from "../src/compute/states.ts";
 
@@ -41,59 +39,6 @@ describe("modeFromEnv()", () => {
     assert.equal(modeFromEnv({ AUTORESEARCH_COMPUTE: "slurm" }), "slurm");
     assert.equal(modeFromEnv({ AUTORESEARCH_COMPUTE: "locale" }), "slurm");
     assert.equal(modeFromEnv({}), "slurm");
-  });
-});
-
-describe("localJobEnv()", () => {
-  it("passes the allowlist and the config prefixes but no secret-named variables", () => {
-    const env = localJobEnv({
-      PATH: "/bin",
-      HOME: "/h",
-      LANG: "C",
-      TMPDIR: "/t",
-      SLURM_TMPDIR: "/s",
-      USER: "u",
-      LOGNAME: "u",
-      AUTORESEARCH_ROOT: "/r",
-      OUTERLOOP_GPU_PARTITION: "gpu",
-      AUTORESEARCH_KEY_FILE: "/k",
-      AUTORESEARCH_GITHUB_PAT: "x",
-      OUTERLOOP_TOKEN: "x",
-      AUTORESEARCH_SECRET: "x",
-      OUTERLOOP_DB_PASSWORD: "x",
-      AUTORESEARCH_API_KEY: "x",
-      AWS_SECRET_ACCESS_KEY: "x",
-      GITHUB_TOKEN: "x",
-      APPTAINERENV_FOO: "x",
-      SHELL: "/bin/sh",
-    });
-    assert.deepEqual(Object.keys(env).sort(), [
-      "AUTORESEARCH_KEY_FILE",
-      "AUTORESEARCH_ROOT",
-      "HOME",
-      "LANG",
-      "LOGNAME",
-      "OUTERLOOP_GPU_PARTITION",
-      "PATH",
-      "SLURM_TMPDIR",
-      "TMPDIR",
-      "USER",
-    ]);
-  });
-});
-
-describe("schedulerEnv()", () => {
-  it("drops inherited SLURM_, SBATCH_, SRUN_ and SALLOC_ variables but keeps SLURM_CONF", () => {
-    const env = schedulerEnv({
-      SLURM_CONF: "/etc/slurm.conf",
-      SLURM_JOB_ID: "5",
-      SBATCH_PARTITION: "gpu",
-      SRUN_CPUS_PER_TASK: "2",
-      SALLOC_ACCOUNT: "a",
-      PATH: "/bin",
-      HOME: "/h",
-    });
-    assert.deepEqual(env, { SLURM_CONF: "/etc/slurm.conf", PATH: "/bin", HOME: "/h" });
   });
 });
 

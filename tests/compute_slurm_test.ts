@@ -25,12 +25,14 @@ function scripted(answer: (argv: readonly string[]) => SpawnResult | Error): { r
   return { runner, calls };
 }
 const ok = (stdout: string): SpawnResult => exited(0, stdout);
+/** Retries without waiting: every test here is instant. */
+const instant = { sleep: async () => {}, random: () => 0.5 };
 
 describe("SlurmCompute through a scripted runner", () => {
   it("submits and reads the id, with or without a cluster suffix", async () => {
     for (const out of ["4242\n", "4242;cluster\n"]) {
       const { runner, calls } = scripted(() => ok(out));
-      assert.equal(await new SlurmCompute({ runner }).submit(spec), "4242");
+      assert.equal(await new SlurmCompute({ runner, ...instant }).submit(spec), "4242");
       assert.equal(calls[0]![0], "sbatch");
     }
   });
@@ -38,63 +40,73 @@ describe("SlurmCompute through a scripted runner", () => {
   it("raises SlurmError with sbatch's stderr when it fails", async () => {
     const { runner } = scripted(() => exited(1, "", "sbatch: error: Invalid account\n"));
     await assert.rejects(
-      new SlurmCompute({ runner }).submit(spec),
+      new SlurmCompute({ runner, ...instant }).submit(spec),
       (e: unknown) => e instanceof SlurmError && e.message === "sbatch failed (1): sbatch: error: Invalid account",
     );
   });
 
   it("raises SlurmError for output that is not a job id", async () => {
     const { runner } = scripted(() => ok("Submitted batch job\n"));
-    await assert.rejects(new SlurmCompute({ runner }).submit(spec), /sbatch returned no job id: "Submitted batch job"/);
+    await assert.rejects(
+      new SlurmCompute({ runner, ...instant }).submit(spec),
+      /sbatch returned no job id: "Submitted batch job"/,
+    );
   });
 
   it("raises SlurmError when sbatch cannot run or times out", async () => {
     const { runner } = scripted(() => new Error("not found"));
     await assert.rejects(
-      new SlurmCompute({ runner }).submit(spec),
+      new SlurmCompute({ runner, ...instant }).submit(spec),
       (e: unknown) => e instanceof SlurmError && e.message === "sbatch did not run: not found",
     );
+    // a timed-out sbatch may have submitted: with the queue unreadable too, it is not run again
     const slow = scripted(() => ({ ...exited(0, "12\n"), exitCode: null, signal: "SIGKILL", timedOut: true }));
     await assert.rejects(
-      new SlurmCompute({ runner: slow.runner, commandTimeoutMs: 5000 }).submit(spec),
-      (e: unknown) => e instanceof SlurmError && e.message === "sbatch did not finish within 5 s",
+      new SlurmCompute({ ...instant, runner: slow.runner, commandTimeoutMs: 5000, ...instant }).submit(spec),
+      (e: unknown) =>
+        e instanceof SlurmError &&
+        e.message.startsWith("sbatch did not finish within 5 s; whether job j was submitted cannot be told (squeue"),
     );
+    assert.equal(slow.calls.filter((c) => c[0] === "sbatch").length, 1);
   });
 
   it("reads a timed-out query as unknown (SlurmQueryError), never as an answer", async () => {
     const slow = scripted(() => ({ ...exited(0, "COMPLETED\n"), timedOut: true }));
-    await assert.rejects(new SlurmCompute({ runner: slow.runner }).status("7"), SlurmQueryError);
+    await assert.rejects(
+      new SlurmCompute({ ...instant, runner: slow.runner, ...instant }).status("7"),
+      SlurmQueryError,
+    );
   });
 
   it("reads the state, GONE only for a successful empty answer", async () => {
     assert.equal(
-      await new SlurmCompute({ runner: scripted(() => ok("CANCELLED by 0\n")).runner }).status("7"),
+      await new SlurmCompute({ ...instant, runner: scripted(() => ok("CANCELLED by 0\n")).runner }).status("7"),
       "CANCELLED by 0",
     );
-    assert.equal(await new SlurmCompute({ runner: scripted(() => ok("")).runner }).status("7"), GONE);
-    assert.equal(await new SlurmCompute({ runner: scripted(() => ok("\n \n")).runner }).status("7"), GONE);
+    assert.equal(await new SlurmCompute({ ...instant, runner: scripted(() => ok("")).runner }).status("7"), GONE);
+    assert.equal(await new SlurmCompute({ ...instant, runner: scripted(() => ok("\n \n")).runner }).status("7"), GONE);
   });
 
   it("raises SlurmQueryError, never GONE, when sacct fails or does not run", async () => {
-    const failed = scripted(() => exited(1, "", "slurmdbd down")).runner;
+    const failed = scripted(() => exited(1, "", "slurmdbd down")).runner; // unknown text: final, not retried
     await assert.rejects(
-      new SlurmCompute({ runner: failed }).status("7"),
+      new SlurmCompute({ ...instant, runner: failed }).status("7"),
       (e: unknown) => e instanceof SlurmQueryError && /slurmdbd down/.test(e.message),
     );
     const threw = scripted(() => new Error("timed out")).runner;
-    await assert.rejects(new SlurmCompute({ runner: threw }).status("7"), SlurmQueryError);
-    await assert.rejects(new SlurmCompute({ runner: threw }).elapsedSeconds("7"), SlurmQueryError);
-    await assert.rejects(new SlurmCompute({ runner: threw }).pendingReason("7"), SlurmQueryError);
-    await assert.rejects(new SlurmCompute({ runner: threw }).jobPartition("7"), SlurmQueryError);
-    await assert.rejects(new SlurmCompute({ runner: threw }).activeJobNames(), SlurmQueryError);
-    await assert.rejects(new SlurmCompute({ runner: threw }).jobIdForName("n"), SlurmQueryError);
-    await assert.rejects(new SlurmCompute({ runner: threw }).activeJobs(), SlurmQueryError);
-    await assert.rejects(new SlurmCompute({ runner: threw }).statuses(["1"]), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ ...instant, runner: threw }).status("7"), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ ...instant, runner: threw }).elapsedSeconds("7"), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ ...instant, runner: threw }).pendingReason("7"), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ ...instant, runner: threw }).jobPartition("7"), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ ...instant, runner: threw }).activeJobNames(), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ ...instant, runner: threw }).jobIdForName("n"), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ ...instant, runner: threw }).activeJobs(), SlurmQueryError);
+    await assert.rejects(new SlurmCompute({ ...instant, runner: threw }).statuses(["1"]), SlurmQueryError);
   });
 
   it("refuses a non-numeric job id before any command runs", async () => {
     const { runner, calls } = scripted(() => ok(""));
-    const c = new SlurmCompute({ runner });
+    const c = new SlurmCompute({ runner, ...instant });
     for (const bad of ["", "12a", "1;rm", "-1", "1 2"]) {
       await assert.rejects(c.status(bad), InvalidJobIdError);
       await assert.rejects(c.elapsedSeconds(bad), InvalidJobIdError);
@@ -107,16 +119,22 @@ describe("SlurmCompute through a scripted runner", () => {
   });
 
   it("reads elapsed seconds, null without a record", async () => {
-    assert.equal(await new SlurmCompute({ runner: scripted(() => ok("00:01:05\n")).runner }).elapsedSeconds("7"), 65);
-    assert.equal(await new SlurmCompute({ runner: scripted(() => ok("")).runner }).elapsedSeconds("7"), null);
+    assert.equal(
+      await new SlurmCompute({ ...instant, runner: scripted(() => ok("00:01:05\n")).runner }).elapsedSeconds("7"),
+      65,
+    );
+    assert.equal(
+      await new SlurmCompute({ ...instant, runner: scripted(() => ok("")).runner }).elapsedSeconds("7"),
+      null,
+    );
   });
 
   it("finds a job id by name and all live jobs with one squeue", async () => {
     const byName = scripted(() => ok("11\n12\n"));
-    assert.equal(await new SlurmCompute({ runner: byName.runner }).jobIdForName("n"), "11");
+    assert.equal(await new SlurmCompute({ ...instant, runner: byName.runner }).jobIdForName("n"), "11");
     assert.deepEqual(byName.calls[0], ["squeue", "--me", "--name", "n", "--noheader", "-o", "%i"]);
     const all = scripted(() => ok("11|PENDING|Dependency|cpu|n\n12|RUNNING|None|gpu|n\n13|PENDING|Priority|cpu|m\n"));
-    const jobs = await new SlurmCompute({ runner: all.runner }).activeJobs();
+    const jobs = await new SlurmCompute({ ...instant, runner: all.runner }).activeJobs();
     assert.deepEqual([...jobs].map(([name, js]) => [name, js.map((j) => j.id)]), [["n", ["11", "12"]], ["m", ["13"]]]);
     assert.deepEqual(jobs.get("n")![1], { id: "12", name: "n", state: "RUNNING", reason: "None", partition: "gpu" });
     assert.deepEqual(all.calls, [["squeue", "--me", "--noheader", "-o", "%i|%T|%r|%P|%j"]]);
@@ -124,7 +142,10 @@ describe("SlurmCompute through a scripted runner", () => {
 
   it("queries many states in one bounded sacct", async () => {
     const { runner, calls } = scripted(() => ok("1|COMPLETED\n2|TIMEOUT\n"));
-    const states = await new SlurmCompute({ runner }).statuses(["1", "2", "3"], new Date(2026, 0, 2, 3, 4, 5));
+    const states = await new SlurmCompute({ runner, ...instant }).statuses(
+      ["1", "2", "3"],
+      new Date(2026, 0, 2, 3, 4, 5),
+    );
     assert.deepEqual([...states], [["1", "COMPLETED"], ["2", "TIMEOUT"]]);
     assert.deepEqual(calls, [[
       "sacct",
@@ -144,10 +165,10 @@ describe("SlurmCompute through a scripted runner", () => {
     const lines: string[] = [];
     const restore = setLogSink((l) => lines.push(l));
     try {
-      await new SlurmCompute({ runner: scripted(() => exited(1, "", "boom")).runner }).cancel(
+      await new SlurmCompute({ ...instant, runner: scripted(() => exited(1, "", "boom")).runner }).cancel(
         "7",
       );
-      await new SlurmCompute({ runner: scripted(() => new Error("gone")).runner }).cancel("7");
+      await new SlurmCompute({ ...instant, runner: scripted(() => new Error("gone")).runner }).cancel("7");
     } finally {
       restore();
     }
@@ -158,18 +179,24 @@ describe("SlurmCompute through a scripted runner", () => {
 
 describe("SlurmCompute through fake scheduler executables on PATH", () => {
   const fakebin = join(import.meta.dirname!, "fixtures", "fakebin");
+  /** A SlurmCompute over the fake scheduler in one mode; a hanging one gets a single try (each costs the timeout). */
   function compute(mode: string, out = "", timeoutMs = 5000) {
     const log = join(tempDir("fakeslurm-"), "argv.log");
     const env = {
       PATH: `${fakebin}:/usr/bin:/bin`,
-      FAKE_SLURM_MODE: mode,
-      FAKE_SLURM_OUT: out,
-      FAKE_SLURM_LOG: log,
+      OUTERLOOP_FAKE_SLURM_MODE: mode,
+      OUTERLOOP_FAKE_SLURM_OUT: out,
+      OUTERLOOP_FAKE_SLURM_LOG: log,
       SBATCH_PARTITION: "leak",
       SLURM_JOB_ID: "1",
       SLURM_CONF: "/x",
     };
-    const c = new SlurmCompute({ runner: makeSubprocessRunner(() => env), commandTimeoutMs: timeoutMs });
+    const c = new SlurmCompute({
+      ...instant,
+      runner: makeSubprocessRunner(() => env),
+      commandTimeoutMs: timeoutMs,
+      ...instant,
+    });
     return { c, argvLog: () => readFileSync(log, "utf8") };
   }
 
@@ -181,10 +208,17 @@ describe("SlurmCompute through fake scheduler executables on PATH", () => {
   });
 
   it("turns a failing, hanging, garbled or silent sbatch into SlurmError", async () => {
-    await assert.rejects(compute("fail").c.submit(spec), /sbatch failed \(1\): sbatch: error: Unable to contact/);
-    await assert.rejects(compute("hang", "", 300).c.submit(spec), /sbatch did not finish within 300 ms/);
-    await assert.rejects(compute("garbage").c.submit(spec), /sbatch returned no job id: "@@@ not slurm output @@@"/);
-    await assert.rejects(compute("empty").c.submit(spec), /sbatch returned no job id: ""/);
+    await assert.rejects(
+      compute("fail").c.submit(spec),
+      /^SlurmError: sbatch failed \(1\): sbatch: error: Unable to contact .* \(gave up after 4 tries\)$/,
+    );
+    await assert.rejects(compute("hang", "", 300).c.submit(spec), /sbatch did not finish within 300 ms; whether job j/);
+    // garbage and silence from sbatch and squeue alike: nothing found twice, so it was tried again, 4 times in all
+    await assert.rejects(
+      compute("garbage").c.submit(spec),
+      /sbatch returned no job id: "@@@ not slurm output @@@" \(gave up after 4 tries\)/,
+    );
+    await assert.rejects(compute("empty").c.submit(spec), /sbatch returned no job id: "" \(gave up after 4 tries\)/);
   });
 
   it("turns a failing or hanging sacct/squeue into SlurmQueryError", async () => {

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { EvalError } from "../src/dispatch/eval_error.ts";
-import { readEvalResult, TAIL_LINES } from "../src/dispatch/read_result.ts";
+import { readEvalResult, TAIL } from "../src/dispatch/read_result.ts";
 
 /** A run dir with one finished eval dir holding exactly `files`; returns the run dir. */
 function evalDirWith(files: Record<string, string>): string {
@@ -57,8 +57,8 @@ describe("readEvalResult()", () => {
     });
     const e = evalError(run, "score");
     assert.match(e.message, /^Eval command exited with code 143\n/);
-    assert.match(e.message, new RegExp(`last ${TAIL_LINES} line\\(s\\) of .*output\\.log`));
-    assert.ok(e.message.endsWith(lines.slice(-TAIL_LINES).join("\n")));
+    assert.match(e.message, new RegExp(`last ${TAIL.lines} line\\(s\\) of .*output\\.log`));
+    assert.ok(e.message.endsWith(lines.slice(-TAIL.lines).join("\n")));
     assert.doesNotMatch(e.message, /line 10\n/);
   });
 
@@ -128,5 +128,42 @@ describe("readEvalResult()", () => {
   it("reports an unreadable exit code", () => {
     const run = evalDirWith({ "exit-code": "", "result.json": `{"score": 1}` });
     assert.match(evalError(run, "score").message, /unreadable exit code ""/);
+  });
+
+  it("escapes control characters in the output's tail and in the quoted result, keeping newlines and tabs", () => {
+    const run = evalDirWith({
+      "exit-code": "1",
+      "output.log": "ok\tstep 1\n\u001b[2J\u001b]0;pwned\u0007title\rover\bx\u009b31m\u202egnp.exe\n",
+    });
+    const e = evalError(run, "score");
+    assert.ok(
+      e.message.endsWith("ok\tstep 1\n\\x1b[2J\\x1b]0;pwned\\x07title\\rover\\bx\\x9b31m\\u202egnp.exe"),
+      e.message,
+    );
+    // deno-lint-ignore no-control-regex -- control characters are what this checks
+    assert.doesNotMatch(e.message, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+    const quoted = evalDirWith({ "exit-code": "0", "result.json": `{"\u009b2J": 1}` });
+    assert.match(evalError(quoted, "score").message, /keys present are "\\x9b2J"/);
+  });
+
+  it("caps a 50 MB single-line output to a short message that says what was cut", () => {
+    const run = evalDirWith({ "exit-code": "1", "output.log": "x".repeat(50 * 1024 * 1024) + "\nlast words\n" });
+    const e = evalError(run, "score");
+    assert.ok(e.message.length < TAIL.totalBytes + 500, `${e.message.length} characters`);
+    assert.match(
+      e.message,
+      /\[49\.9 MB of earlier output not shown\]\nx{500}… \[63\.5 KB more of this line cut\]\nlast words$/,
+    );
+  });
+
+  it("caps each line and the whole tail, saying how many lines were left out", () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(1000, "y"));
+    const run = evalDirWith({ "exit-code": "2", "output.log": lines.join("\n") + "\n" });
+    const e = evalError(run, "score");
+    const tail = e.message.split("---\n")[1]!.split("\n");
+    assert.match(tail[0]!, /^\[\d+ earlier lines not shown\]$/);
+    assert.ok(tail.slice(1).every((l) => /^\d+y+… \[\d+ bytes more of this line cut\]$/.test(l)), tail.join("\n"));
+    assert.ok(tail.slice(1).join("\n").length <= TAIL.totalBytes);
+    assert.ok(tail.at(-1)!.startsWith("19y"));
   });
 });

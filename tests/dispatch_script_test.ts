@@ -188,6 +188,42 @@ describe("eval job script", () => {
     assert.match(read(evalDir, "output.log"), /terminated by a signal/);
   });
 
+  it("records nothing on INT (its submitter was interrupted), stops the command and removes the checkout", async () => {
+    const s = setup();
+    const script = job(s, "int", {
+      command: `pwd > "$OUTERLOOP_RESULT.where"; sleep 60 & echo $! > "$OUTERLOOP_RESULT.bg"; wait`,
+    });
+    const child = spawnChild("/bin/sh", [script], { env: jobEnv(s), stdio: "ignore", detached: true });
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    const evalDir = dirname(script);
+    const bg = Number(
+      await waitFor(
+        "the command to start",
+        () => existsSync(join(evalDir, "result.json.bg")) ? read(evalDir, "result.json.bg").trim() : "",
+        (text) => text !== "",
+      ),
+    );
+    process.kill(-(child.pid ?? 0), "SIGINT"); // what a stopping outerloop sends a local job's group
+    assert.equal(await exited, 130);
+    assert.equal(existsSync(join(evalDir, "exit-code")), false, "an interrupt of outerloop is not a result");
+    assert.equal(existsSync(read(evalDir, "result.json.where").trim()), false);
+    await waitFor("the checkout to be removed", () => readdirSync(s.tmp), (d) => d.length === 0);
+    await waitFor("the command's background child to die", () => alive(bg), (a) => !a, 5000);
+    assert.match(read(evalDir, "output.log"), /outerloop was interrupted: nothing recorded/);
+  });
+
+  it("records 143 on HUP as on TERM", async () => {
+    const s = setup();
+    const script = job(s, "hup", { command: `echo started > "$OUTERLOOP_RESULT.up"; sleep 60` });
+    const child = spawnChild("/bin/sh", [script], { env: jobEnv(s), stdio: "ignore", detached: true });
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    const evalDir = dirname(script);
+    await waitFor("the command to start", () => existsSync(join(evalDir, "result.json.up")), Boolean);
+    process.kill(child.pid ?? 0, "SIGHUP");
+    assert.equal(await exited, 143);
+    assert.equal(read(evalDir, "exit-code"), "143");
+  });
+
   it("KILLs a command that ignores TERM and removes the checkout even when the script is killed first", {
     timeout: 20_000,
   }, async () => {

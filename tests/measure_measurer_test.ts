@@ -1,11 +1,11 @@
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { EvalError } from "../src/dispatch/eval_error.ts";
 import type { Measure } from "../src/measure/measure.ts";
-import type { DispatchedMeasurer } from "../src/measure/measurer.ts";
+import { type DispatchedMeasurer, NO_RECORD_GRACE_MS } from "../src/measure/measurer.ts";
 import { MeasurementPending } from "../src/measure/pending.ts";
 import { type Lanes, NoGpuLaneError, placement } from "../src/measure/placement.ts";
 import { FakeCompute, finishEvalJob } from "./helpers/fake_compute.ts";
@@ -38,9 +38,13 @@ function finish(m: DispatchedMeasurer, x: Measure, value: unknown, exitCode = 0)
   writeFileSync(join(m.evalDir(x), "exit-code"), String(exitCode));
 }
 
-function marker(m: DispatchedMeasurer, x: Measure, id: string): void {
+/** Records `id` as dispatched for `x`, an hour ago unless `ageMs` says otherwise. */
+function marker(m: DispatchedMeasurer, x: Measure, id: string, ageMs = 3_600_000): void {
   mkdirSync(m.evalDir(x), { recursive: true });
-  writeFileSync(join(m.evalDir(x), "submitted"), id);
+  const file = join(m.evalDir(x), "submitted");
+  writeFileSync(file, id);
+  const t = (Date.now() - ageMs) / 1000;
+  utimesSync(file, t, t);
 }
 
 async function pendingOf(p: Promise<unknown>): Promise<MeasurementPending> {
@@ -89,6 +93,35 @@ describe("DispatchedMeasurer.results()", () => {
     assert.equal(compute.submitted.length, 0);
   });
 
+  it("adopts the job an earlier pass submitted without recording it, instead of dispatching again", async () => {
+    const { m, compute } = setup();
+    await pendingOf(m.results([pair[0]!])); // dispatched as 1000
+    rmSync(join(m.evalDir(pair[0]!), "submitted")); // as if that pass died before writing the marker
+    compute.calls = [];
+    // the listing misses it (empty, or lagging): only the lookup by name can tell
+    const p = await pendingOf(m.results([pair[0]!]));
+    assert.deepEqual(p.jobIds, ["1000"]);
+    assert.equal(compute.submitted.length, 1);
+    assert.equal(readFileSync(join(m.evalDir(pair[0]!), "submitted"), "utf8"), "1000");
+    assert.deepEqual(compute.calls, ["squeue", "find", "sacct"]);
+  });
+
+  it("parks blind instead of dispatching when an earlier attempt's job cannot be looked up", async () => {
+    const { m, compute } = setup();
+    await pendingOf(m.results([pair[0]!]));
+    rmSync(join(m.evalDir(pair[0]!), "submitted"));
+    compute.findFails = true;
+    const p = await pendingOf(m.results([pair[0]!]));
+    assert.deepEqual(p.jobIds, []);
+    assert.equal(compute.submitted.length, 1);
+  });
+
+  it("looks nothing up for a measure never dispatched before (no job script)", async () => {
+    const { m, compute } = setup();
+    await pendingOf(m.results([pair[0]!]));
+    assert.ok(!compute.calls.includes("find"));
+  });
+
   it("fails a dispatched measure whose job vanished, and never resubmits it", async () => {
     const { m, compute } = setup();
     marker(m, pair[0]!, "42");
@@ -97,6 +130,18 @@ describe("DispatchedMeasurer.results()", () => {
       (e: unknown) =>
         e instanceof EvalError && e.message === "measure baseline: dispatched job vanished without a result",
     );
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("parks on a fresh dispatch that neither the listing nor sacct knows yet, instead of failing it", async () => {
+    const { m, compute } = setup();
+    marker(m, pair[0]!, "42", 30_000);
+    marker(m, pair[1]!, "43", NO_RECORD_GRACE_MS + 60_000);
+    compute.states = new Map([["43", "RUNNING"]]);
+    assert.deepEqual((await pendingOf(m.results(pair))).jobIds, ["42", "43"]);
+    // once past the grace, no record at all is a vanished job
+    marker(m, pair[0]!, "42", NO_RECORD_GRACE_MS + 1000);
+    await assert.rejects(m.results(pair), /measure baseline: dispatched job vanished without a result/);
     assert.equal(compute.submitted.length, 0);
   });
 

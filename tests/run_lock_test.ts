@@ -1,14 +1,17 @@
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { RunDir } from "../src/run/run_dir.ts";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { acquireRunLock, RunLockedError } from "../src/run/lock.ts";
+import { acquireRunLock, GARBAGE_MS, RunLockedError, WAIT_LOG_EVERY_MS } from "../src/run/lock.ts";
+import { setLogSink } from "../src/log.ts";
+import { spawn as runChild } from "../src/runtime/spawn.ts";
+import { waitFor } from "./helpers/wait.ts";
 import { selfRunArgv } from "./helpers/self_runtime.ts";
 
 const runDir = () => tempDir("ol-lock-");
@@ -88,18 +91,137 @@ describe("acquireRunLock()", () => {
     }
   });
 
-  it("respects an unreadable lock (one being written) until its file is older than staleMs", async () => {
+  it("respects an empty lock (one being written) until its file is older than staleMs or GARBAGE_MS", async () => {
     const dir = runDir();
     writeFileSync(join(dir, "lock"), "");
     await assert.rejects(acquireRunLock(new RunDir(dir)), (err: unknown) => {
       assert.ok(err instanceof RunLockedError);
       assert.equal(err.holder, null);
-      assert.match(err.message, /cannot be read/);
+      assert.match(err.message, /locked by an empty lock file/);
       return true;
     });
     const lock = await acquireRunLock(new RunDir(dir), { now: () => Date.now() + 10_000, staleMs: 5000 });
     assert.equal(lockOf(dir)["pid"], process.pid);
     lock.release();
+  });
+
+  it("breaks a garbage or empty lock file older than GARBAGE_MS at once, whatever staleMs, and says so", async () => {
+    for (const content of ["", "\u0000\u0000garbage{", '{"pid": "x"}']) {
+      const dir = runDir();
+      writeFileSync(join(dir, "lock"), content);
+      const old = Date.now() / 1000 - 60;
+      utimesSync(join(dir, "lock"), old, old);
+      const lines: string[] = [];
+      const restore = setLogSink((l) => lines.push(l));
+      try {
+        const lock = await acquireRunLock(new RunDir(dir), { staleMs: Number.POSITIVE_INFINITY });
+        assert.equal(lockOf(dir)["pid"], process.pid);
+        lock.release();
+      } finally {
+        restore();
+      }
+      assert.equal(lines.length, 1, lines.join("\n"));
+      assert.match(
+        lines[0]!,
+        /warning: breaking the run lock .*\/lock: (an empty lock file|a lock file that holds no lock record)/,
+      );
+      assert.ok(!lines[0]!.includes("\u0000"), lines[0]);
+      assert.deepEqual(readdirSync(dir), []);
+    }
+  });
+
+  it("waits out a fresh empty lock (being written) and breaks it once it is GARBAGE_MS old", async () => {
+    const dir = runDir();
+    writeFileSync(join(dir, "lock"), "");
+    let t = Date.now();
+    const lines: string[] = [];
+    const restore = setLogSink((l) => lines.push(l));
+    try {
+      const lock = await acquireRunLock(new RunDir(dir), {
+        staleMs: Number.POSITIVE_INFINITY,
+        waitMs: 120_000,
+        now: () => t,
+        sleep: async (ms) => void (t += ms),
+      });
+      assert.equal(lockOf(dir)["pid"], process.pid);
+      lock.release();
+    } finally {
+      restore();
+    }
+    assert.match(lines[0]!, /waiting for the run lock .*: held by an empty lock file/);
+    assert.match(lines.at(-1)!, /breaking the run lock/);
+  });
+
+  it("says who holds the lock while it waits: once at the start, then every WAIT_LOG_EVERY_MS", async () => {
+    const dir = runDir();
+    writeLock(dir, { pid: process.pid, host: hostname(), acquired_at: "2030-01-01T00:00:00.000Z", token: "live" });
+    let t = Date.parse("2030-01-01T00:00:01Z");
+    const lines: string[] = [];
+    const restore = setLogSink((l) => lines.push(l));
+    try {
+      await assert.rejects(
+        acquireRunLock(new RunDir(dir), { waitMs: 70_000, now: () => t, sleep: async (ms) => void (t += ms) }),
+        RunLockedError,
+      );
+    } finally {
+      restore();
+    }
+    assert.equal(lines.length, Math.ceil(70_000 / WAIT_LOG_EVERY_MS), lines.join("\n"));
+    for (const l of lines) {
+      assert.match(l, new RegExp(`held by pid ${process.pid} on host "${hostname()}" since 2030-01-01T00:00:00.000Z$`));
+    }
+    assert.match(lines[0]!, /up to 70 s more/);
+    assert.equal(lockOf(dir)["token"], "live");
+  });
+
+  it("names what a young garbage lock holds, escaped, when it gives up", async () => {
+    const dir = runDir();
+    writeFileSync(join(dir, "lock"), "\u001b[2Jnot a lock\u009b");
+    await assert.rejects(acquireRunLock(new RunDir(dir)), (err: unknown) => {
+      assert.ok(err instanceof RunLockedError);
+      assert.match(err.message, /locked by a lock file that holds no lock record \("\\u001b\[2Jnot a lock\\x9b"\)/);
+      return true;
+    });
+    assert.ok(GARBAGE_MS <= 10_000);
+  });
+
+  it("keeps a dead holder's lock while a child process group it started still runs, and breaks it after", async () => {
+    const dir = runDir();
+    writeLock(dir, { pid: deadPid(), host: hostname(), acquired_at: new Date().toISOString(), token: "dead" });
+    const orphan = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+    const gone = new Promise((r) => orphan.on("exit", r));
+    writeFileSync(join(dir, "lock.children"), JSON.stringify({ token: "dead", groups: [orphan.pid] }));
+    await assert.rejects(acquireRunLock(new RunDir(dir)), (err: unknown) => {
+      assert.ok(err instanceof RunLockedError);
+      assert.match(
+        err.message,
+        new RegExp(`which has exited while its child process group ${orphan.pid} .* still runs`),
+      );
+      return true;
+    });
+    process.kill(-orphan.pid!, "SIGKILL");
+    await gone;
+    const lock = await acquireRunLock(new RunDir(dir));
+    assert.equal(lockOf(dir)["pid"], process.pid);
+    assert.deepEqual(readdirSync(dir), ["lock"], "the dead holder's children file went with its lock");
+    lock.release();
+  });
+
+  it("records the process groups of the children it starts while it holds the lock", async () => {
+    const dir = runDir();
+    const lock = await acquireRunLock(new RunDir(dir));
+    const token = lockOf(dir)["token"];
+    const pidFile = join(dir, "child.pid");
+    const child = runChild({ argv: ["sh", "-c", `echo $$ > ${pidFile}; sleep 30`], timeoutMs: 20_000 });
+    const pid = Number(
+      await waitFor("the child", () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8") : ""), Boolean),
+    );
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, "lock.children"), "utf8")), { token, groups: [pid] });
+    process.kill(-pid, "SIGKILL");
+    await child;
+    assert.equal(existsSync(join(dir, "lock.children")), false);
+    lock.release();
+    assert.deepEqual(readdirSync(dir), ["child.pid"]);
   });
 
   it("waits up to waitMs for a live holder to release", async () => {

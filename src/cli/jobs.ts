@@ -1,4 +1,5 @@
 import type { ComputeMode } from "../compute/mode.ts";
+import { escapeControls } from "../text/terminal.ts";
 import { computeFlags, nonEmpty, resolveMode } from "./common.ts";
 import { type CliCommand, outLine } from "./io.ts";
 
@@ -47,7 +48,7 @@ export const jobsCommand: CliCommand<JobsOptions> = {
     if (o.namesOnly) {
       const names = await c.activeJobNames();
       if (o.json) outLine(io, JSON.stringify({ names }));
-      else for (const n of names) outLine(io, n);
+      else for (const n of names) outLine(io, escapeControls(n));
       return 0;
     }
     const jobs = [...(await c.activeJobs()).values()].flat();
@@ -61,7 +62,8 @@ export const jobsCommand: CliCommand<JobsOptions> = {
       }));
       outLine(io, JSON.stringify({ jobs: list }));
     } else {
-      for (const j of jobs) outLine(io, [j.id, j.name, j.state, j.partition, j.reason].join("\t"));
+      // any job of the user's is listed, and its name is whatever they gave it
+      for (const j of jobs) outLine(io, escapeControls([j.id, j.name, j.state, j.partition, j.reason].join("\t")));
     }
     return 0;
   },

@@ -44,6 +44,13 @@ export interface Compute {
    * id cannot match an old job). A job without a record is absent.
    */
   statuses(jobIds: readonly string[], since?: Date): Promise<Map<string, string>>;
+  /**
+   * Ids of this user's jobs named `name` submitted at or after `since`, live
+   * or ended, lowest first: how a caller that may have submitted a job
+   * without learning its id (a lost answer, a crash) finds it before
+   * submitting again. Rejects with a SlurmQueryError when it cannot tell.
+   */
+  findSubmitted(name: string, since: Date): Promise<string[]>;
   /** Cancels; idempotent. A failure is logged, not thrown. */
   cancel(jobId: string): Promise<void>;
   /**

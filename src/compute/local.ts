@@ -5,7 +5,7 @@ import { spawn, type SpawnOptions, type SpawnResult } from "../runtime/spawn.ts"
 import { assertJobId, type Compute, type LiveJob } from "./compute.ts";
 import { LocalComputeError } from "./errors.ts";
 import { assertOneCommand, type JobSpec, withDefaults } from "./job_spec.ts";
-import { localJobEnv } from "./local_env.ts";
+import { jobEnv } from "./job_env.ts";
 import { localStateDir, persistState, readState } from "./local_state.ts";
 import { GONE } from "./states.ts";
 import { elapsedOnly, type JobUsage } from "./usage.ts";
@@ -34,6 +34,12 @@ export interface LocalComputeOptions {
  * `submit` resolves with the job already terminal, so a caller that looks for
  * the result after submitting finds it on disk and nothing ever parks. The
  * zero-cluster on-ramp; it runs the identical job scripts the cluster runs.
+ *
+ * When this process is told to stop (Ctrl-C, TERM, HUP) while a job runs,
+ * the job's group gets INT — not TERM, the walltime's (and Slurm's) signal,
+ * which an eval job records as exit 143 — and `submit` never resolves: the
+ * interrupted measure has no result and no marker, and the next `resume`
+ * measures it again.
  */
 export class LocalCompute implements Compute {
   readonly #states = new Map<string, string>();
@@ -65,12 +71,15 @@ export class LocalCompute implements Compute {
     try {
       result = await this.#spawn({
         argv,
-        env: localJobEnv(this.#env),
+        env: jobEnv(this.#env),
         timeoutMs: s.timeMinutes * this.#minuteMs,
         graceMs: this.#graceMs,
         drainMs: this.#drainMs,
         output: { file: outputFile(s.output, s.jobName) },
         newSession: true, // the walltime kill must take the job's whole tree, as Slurm does
+        // our own interrupt is not the job's end: INT tells the eval script to record nothing
+        // (TERM, the walltime's signal above and Slurm's, records 143)
+        stopSignal: "SIGINT",
       });
     } catch (err) {
       throw new LocalComputeError(`Local job ${s.jobName} failed to start: ${(err as Error).message}`, { cause: err });
@@ -118,6 +127,11 @@ export class LocalCompute implements Compute {
   }
 
   async activeJobNames(): Promise<string[]> {
+    return [];
+  }
+
+  /** Synchronous jobs have all ended with their submit: none is ever left to find. */
+  async findSubmitted(_name: string, _since: Date): Promise<string[]> {
     return [];
   }
 

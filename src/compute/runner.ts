@@ -1,5 +1,6 @@
 import { spawn, type SpawnResult } from "../runtime/spawn.ts";
-import { schedulerEnv } from "./scheduler_env.ts";
+import { safeText } from "../text/terminal.ts";
+import { schedulerEnv } from "./job_env.ts";
 
 /**
  * Runs one scheduler command under a timeout and resolves to how it ended —
@@ -23,11 +24,14 @@ export function makeSubprocessRunner(
 /** The real runner, over this process's environment. */
 export const subprocessRunner: Runner = makeSubprocessRunner();
 
-/** Why a finished scheduler command failed, for a message: its timeout, exit code and stderr. */
+/**
+ * Why a finished scheduler command failed, for a message: its timeout, exit
+ * code and stderr (escaped and capped: it reaches the terminal).
+ */
 export function failureOf(r: SpawnResult, timeoutMs: number): string {
   if (r.timedOut) {
     return `did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`;
   }
   const how = r.exitCode === null ? `was killed by ${r.signal ?? "a signal"}` : `failed (${r.exitCode})`;
-  return `${how}: ${r.stderr.trim()}`;
+  return `${how}: ${safeText(r.stderr.trim())}`;
 }

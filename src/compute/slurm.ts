@@ -1,4 +1,5 @@
 import { log } from "../log.ts";
+import { safeText } from "../text/terminal.ts";
 import { assertJobId, type Compute, type LiveJob } from "./compute.ts";
 import { parseElapsed } from "./elapsed.ts";
 import { SlurmError, SlurmQueryError } from "./errors.ts";
@@ -6,46 +7,198 @@ import { type JobSpec, toArgv } from "./job_spec.ts";
 import type { SpawnResult } from "../runtime/spawn_types.ts";
 import { failureOf, type Runner, subprocessRunner } from "./runner.ts";
 import { GONE } from "./states.ts";
-import { ACTIVE_JOBS_FORMAT, firstLine, parseActiveJobs, parseSbatchId, parseStates } from "./slurm_parse.ts";
+import {
+  ACTIVE_JOBS_FORMAT,
+  firstLine,
+  parseActiveJobs,
+  parseSbatchId,
+  parseStates,
+  parseSubmitted,
+  SUBMITTED_SACCT_FIELDS,
+  SUBMITTED_SQUEUE_FORMAT,
+} from "./slurm_parse.ts";
 import { type JobUsage, parseUsage, USAGE_FIELDS } from "./usage.ts";
+import { backoffMs, classifyFailure, DEFAULT_RETRY, type FailureKind, type RetryPolicy } from "./transient.ts";
+
+/**
+ * How far before a submission its lookup by name reaches: the controller
+ * stamps the submit time in whole seconds, on its own clock.
+ */
+const LOOKUP_MARGIN_MS = 2000;
+/** Clean "not there" answers (queue and accounting) needed before an sbatch that may have worked is tried again. */
+const LOOKUP_ROUNDS = 2;
+/**
+ * After a command gave up on a transient failure, later ones get a single try
+ * for this long (until one succeeds): an outage costs a pass one round of
+ * retries, not one per command — and the pass reports it sooner.
+ */
+const OUTAGE_MEMORY_MS = 30_000;
 
 export interface SlurmComputeOptions {
   readonly runner?: Runner;
   /** Per scheduler command; default 60 s. */
   readonly commandTimeoutMs?: number;
+  /** How transient failures are retried; default `DEFAULT_RETRY`. */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Waits between tries; tests pass one that returns at once. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** The jitter's source, in [0, 1). */
+  readonly random?: () => number;
+  /** The clock, in epoch ms (a submission's lookup window, the retry budget). */
+  readonly now?: () => number;
 }
 
 /**
  * The compute verbs over sbatch, sacct, squeue and scancel. Keeps the
  * distinction the fail-safe design depends on: a query that FAILED raises
  * SlurmQueryError (unknown), a query that succeeded and found nothing is GONE.
+ *
+ * Transient failures (`transient.ts`: a controller that timed out, refused a
+ * connection, or lost an answer) are retried with a bounded, jittered
+ * backoff; refusals never are. An sbatch that failed in a way that may have
+ * submitted the job anyway ("Socket timed out on send/recv operation") is
+ * never simply run again: the job is first looked up by name, in the queue
+ * and in accounting, since the first try began — one submit makes at most one
+ * job of its name.
  */
 export class SlurmCompute implements Compute {
   readonly #runner: Runner;
   readonly #timeoutMs: number;
+  readonly #retry: RetryPolicy;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #random: () => number;
+  readonly #now: () => number;
+  /** When a command last gave up on transient failures; null once one succeeded since. */
+  #outageAt: number | null = null;
 
   constructor(options: SlurmComputeOptions = {}) {
     this.#runner = options.runner ?? subprocessRunner;
     this.#timeoutMs = options.commandTimeoutMs ?? 60_000;
+    this.#retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.#sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.#random = options.random ?? Math.random;
+    this.#now = options.now ?? Date.now;
   }
 
-  /** Submits; the job id. SlurmError when sbatch fails or prints no id. */
+  /**
+   * Submits; the job id. SlurmError when sbatch is refused, keeps failing, or
+   * failed in a way that may have submitted the job while the queue and
+   * accounting cannot say whether it did (then nothing is submitted again:
+   * the job, if it exists, is found by name later).
+   */
   async submit(spec: JobSpec): Promise<string> {
-    let result: SpawnResult;
-    try {
-      result = await this.#runner(toArgv(spec), this.#timeoutMs);
-    } catch (err) {
-      throw new SlurmError(`sbatch did not run: ${(err as Error).message}`, { cause: err });
+    const argv = toArgv(spec);
+    const started = this.#now();
+    const since = new Date(started - LOOKUP_MARGIN_MS);
+    for (let attempt = 1;; attempt++) {
+      let result: SpawnResult;
+      try {
+        result = await this.#runner(argv, this.#timeoutMs);
+      } catch (err) {
+        throw new SlurmError(`sbatch did not run: ${(err as Error).message}`, { cause: err });
+      }
+      let why: string;
+      let kind: FailureKind;
+      if (result.exitCode === 0 && !result.timedOut) {
+        const jobId = parseSbatchId(result.stdout);
+        if (jobId !== null) {
+          this.#outageAt = null;
+          log.info(`submitted ${spec.jobName} as job ${jobId}`);
+          return jobId;
+        }
+        // it says it submitted: the job may well exist
+        why = `returned no job id: ${safeText(JSON.stringify(result.stdout.trim()), 500)}`;
+        kind = "maybe-sent";
+      } else {
+        why = failureOf(result, this.#timeoutMs);
+        kind = classifyFailure(result);
+        if (kind === "final") throw new SlurmError(`sbatch ${why}`);
+      }
+      if (kind === "maybe-sent") {
+        const found = await this.#lookUp(spec.jobName, since, attempt);
+        if (typeof found === "string") {
+          log.warn(`sbatch ${why}; but job ${found} named ${spec.jobName} was submitted: using it`);
+          return found;
+        }
+        if (found.kind === "unknown") {
+          throw new SlurmError(
+            `sbatch ${why}; whether job ${spec.jobName} was submitted cannot be told (${found.why}), ` +
+              "so it is not submitted again: a later pass finds it by name if it exists",
+          );
+        }
+      }
+      if (!this.#mayRetry(attempt, started)) throw new SlurmError(`sbatch ${why} ${this.#giveUp(attempt)}`);
+      const wait = backoffMs(this.#retry, attempt, this.#random);
+      log.info(`sbatch ${why.split("\n")[0]}; submitting ${spec.jobName} again in ${wait} ms (try ${attempt + 1})`);
+      await this.#sleep(wait);
     }
-    if (result.exitCode !== 0 || result.timedOut) {
-      throw new SlurmError(`sbatch ${failureOf(result, this.#timeoutMs)}`);
+  }
+
+  /**
+   * Whether an sbatch that may have worked did: the id of this user's job
+   * named `name` submitted since `since` (the queue first, then accounting
+   * for a job that already ended), or "absent" after LOOKUP_ROUNDS clean
+   * rounds that found none — one empty answer is not proof — or "unknown".
+   */
+  async #lookUp(
+    name: string,
+    since: Date,
+    attempt: number,
+  ): Promise<string | { kind: "absent" } | { kind: "unknown"; why: string }> {
+    let clean = 0;
+    let why = "";
+    for (let round = 1; round <= LOOKUP_ROUNDS + 1 && clean < LOOKUP_ROUNDS; round++) {
+      await this.#sleep(backoffMs(this.#retry, attempt + round - 1, this.#random));
+      try {
+        const ids = await this.findSubmitted(name, since);
+        if (ids.length > 0) {
+          if (ids.length > 1) log.warn(`several jobs named ${name} since the submission: ${ids.join(", ")}`);
+          return ids[0]!;
+        }
+        clean++;
+      } catch (err) {
+        if (!(err instanceof SlurmQueryError)) throw err;
+        why = err.message;
+      }
     }
-    const jobId = parseSbatchId(result.stdout);
-    if (jobId === null) {
-      throw new SlurmError(`sbatch returned no job id: ${JSON.stringify(result.stdout.trim())}`);
+    return clean >= LOOKUP_ROUNDS ? { kind: "absent" } : { kind: "unknown", why };
+  }
+
+  /**
+   * Ids of this user's jobs named `name` submitted at or after `since`,
+   * lowest first: from the queue (`--states=all`: finished jobs the controller
+   * still remembers too) and from accounting (jobs it has forgotten).
+   * SlurmQueryError when either cannot be read: a job missing from one answer
+   * proves nothing while the other is unknown.
+   */
+  async findSubmitted(name: string, since: Date): Promise<string[]> {
+    const queue = await this.#query([
+      "squeue",
+      "--me",
+      "--name",
+      name,
+      "--states=all",
+      "--noheader",
+      "-o",
+      SUBMITTED_SQUEUE_FORMAT,
+    ]);
+    const ids = new Set(parseSubmitted(queue, since));
+    if (ids.size === 0) {
+      const accounted = await this.#query([
+        "sacct",
+        "--name",
+        name,
+        "-S",
+        sacctTime(since),
+        "-X",
+        "--noheader",
+        "--parsable2",
+        "-o",
+        SUBMITTED_SACCT_FIELDS,
+      ]);
+      for (const id of parseSubmitted(accounted, since)) ids.add(id);
     }
-    log.info(`submitted ${spec.jobName} as job ${jobId}`);
-    return jobId;
+    return [...ids].sort((a, b) => Number(a) - Number(b));
   }
 
   /** The job's state, or GONE when a successful sacct finds no record. */
@@ -112,28 +265,54 @@ export class SlurmCompute implements Compute {
     return parseStates(await this.#query(argv));
   }
 
-  /** Cancels; idempotent. A failure is logged, not thrown. */
+  /** Cancels; idempotent (transient failures retried). A failure is logged, not thrown. */
   async cancel(jobId: string): Promise<void> {
     assertJobId(jobId);
     try {
-      const result = await this.#runner(["scancel", jobId], this.#timeoutMs);
-      if (result.exitCode !== 0 || result.timedOut) log.warn(`scancel ${jobId} ${failureOf(result, this.#timeoutMs)}`);
+      await this.#query(["scancel", jobId]);
     } catch (err) {
-      log.warn(`scancel ${jobId} did not run: ${(err as Error).message}`);
+      if (!(err instanceof SlurmQueryError)) throw err;
+      log.warn(err.message);
     }
   }
 
+  /** Runs a side-effect-free (or idempotent) command, retrying transient failures; its stdout. */
   async #query(argv: string[]): Promise<string> {
-    let result: SpawnResult;
-    try {
-      result = await this.#runner(argv, this.#timeoutMs);
-    } catch (err) {
-      throw new SlurmQueryError(`${argv[0]} did not run: ${(err as Error).message}`, { cause: err });
+    const started = this.#now();
+    const what = argv[0] === "scancel" ? `scancel ${argv[1]}` : argv[0];
+    for (let attempt = 1;; attempt++) {
+      let result: SpawnResult;
+      try {
+        result = await this.#runner(argv, this.#timeoutMs);
+      } catch (err) {
+        throw new SlurmQueryError(`${what} did not run: ${(err as Error).message}`, { cause: err });
+      }
+      if (result.exitCode === 0 && !result.timedOut) {
+        this.#outageAt = null;
+        return result.stdout;
+      }
+      const why = failureOf(result, this.#timeoutMs);
+      if (classifyFailure(result) === "final") throw new SlurmQueryError(`${what} ${why}`);
+      if (!this.#mayRetry(attempt, started)) throw new SlurmQueryError(`${what} ${why} ${this.#giveUp(attempt)}`);
+      const wait = backoffMs(this.#retry, attempt, this.#random);
+      log.info(`${what} ${why.split("\n")[0]}; trying again in ${wait} ms (try ${attempt + 1})`);
+      await this.#sleep(wait);
     }
-    if (result.exitCode !== 0 || result.timedOut) {
-      throw new SlurmQueryError(`${argv[0]} ${failureOf(result, this.#timeoutMs)}`);
-    }
-    return result.stdout;
+  }
+
+  /** Whether another try may start after `attempt` tries that began at `started`. */
+  #mayRetry(attempt: number, started: number): boolean {
+    const recentOutage = this.#outageAt !== null && this.#now() - this.#outageAt < OUTAGE_MEMORY_MS;
+    return attempt < (recentOutage ? 1 : this.#retry.attempts) && this.#now() - started < this.#retry.budgetMs;
+  }
+
+  /** Records that a command gave up on transient failures; the note for its message. */
+  #giveUp(attempt: number): string {
+    const recentOutage = this.#outageAt !== null && this.#now() - this.#outageAt < OUTAGE_MEMORY_MS;
+    this.#outageAt = this.#now();
+    return attempt > 1 || !recentOutage
+      ? `(gave up after ${attempt} ${attempt === 1 ? "try" : "tries"})`
+      : "(one try: the scheduler failed the same way moments ago)";
   }
 
   /**

@@ -40,3 +40,25 @@ export function parseStates(stdout: string): Map<string, string> {
   }
   return states;
 }
+
+/** The squeue output format `parseSubmitted` reads: the id and the submit time. */
+export const SUBMITTED_SQUEUE_FORMAT = "%i|%V";
+/** The sacct fields `parseSubmitted` reads. */
+export const SUBMITTED_SACCT_FIELDS = "JobID,Submit";
+
+/**
+ * `ID|YYYY-MM-DDTHH:MM:SS` lines (squeue `%i|%V`, sacct `JobID,Submit`) →
+ * the ids submitted at or after `since`. Times are the scheduler's local time,
+ * read in ours (the scheduler commands get our TZ). A line whose time cannot
+ * be read counts as recent: when in doubt, a job is ours.
+ */
+export function parseSubmitted(stdout: string, since: Date): string[] {
+  const ids: string[] = [];
+  for (const raw of stdout.split("\n")) {
+    const [id = "", when = ""] = raw.trim().split("|");
+    if (!isJobId(id)) continue;
+    const t = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(when.trim()) ? new Date(when.trim()).getTime() : NaN;
+    if (Number.isNaN(t) || t >= Math.floor(since.getTime() / 1000) * 1000) ids.push(id);
+  }
+  return ids;
+}

@@ -64,8 +64,12 @@ export interface EvalScriptInput {
  *   value byte for byte, which `--env`'s comma-separated list cannot promise),
  *   the eval dir and checkout are bound at their host paths;
  * - setup failures (no checkout, no seed cache) record exit code 125 and say
- *   why in output.log; TERM, INT and HUP all record 143 ("told to stop"), which
- *   the measurer explains from the scheduler's end state;
+ *   why in output.log; TERM and HUP record 143 ("told to stop": walltime,
+ *   scancel, preemption), which the measurer explains from the scheduler's end
+ *   state; INT means the submitter itself was interrupted (the local backend
+ *   forwards outerloop's own Ctrl-C or TERM as INT; Slurm never sends it on
+ *   its own): not a result, so nothing is recorded and the next `resume`
+ *   measures again — unless the command had already ended, whose code stands;
  * - the command runs in its own session: on a signal its group gets TERM, and
  *   a watchdog outside the job's group KILLs it 5 s later and removes the
  *   checkout even if the job script itself is killed first.
@@ -137,15 +141,12 @@ ol_cleanup() {
 }
 ol_finish() { ol_record "$1"; ol_cleanup; exit "$1"; }
 ol_fail() { ol_log "$1"; ol_finish 125; }
-# walltime, scancel and preemption all send TERM: record 143 (or the command's
-# code when it already ended), then stop the command's group and remove the checkout
-ol_on_signal() {
-  trap '' TERM INT HUP
-  if [ -n "$ol_rc" ]; then ol_record "$ol_rc"; else ol_log "terminated by a signal: exit code 143"; ol_record 143; fi
+# stops the command's group and removes the checkout; a watchdog in its own
+# session KILLs the group and removes the checkout 5 s on, even when this script
+# is killed first (a local walltime, or a stopping outerloop, KILLs our group)
+ol_stop() {
   if [ -n "$ol_pid" ]; then
     kill -s TERM -- "-$ol_pid" 2>/dev/null || kill -s TERM "$ol_pid" 2>/dev/null
-    # a watchdog in its own session KILLs the group and removes the checkout 5 s
-    # on, even when this script is killed first (a local walltime KILLs our group)
     $ol_setsid sh -c 'sleep 5; kill -s KILL -- "-$1" 2>/dev/null || kill -s KILL "$1"; chmod -R u+w "$2"; rm -rf "$2"' \
       sh "$ol_pid" "$ol_work" </dev/null >/dev/null 2>&1 &
     ol_watchdog=$!
@@ -153,9 +154,26 @@ ol_on_signal() {
     kill -s TERM -- "-$ol_watchdog" 2>/dev/null || kill -s TERM "$ol_watchdog" 2>/dev/null
   fi
   ol_cleanup
+}
+# walltime, scancel and preemption all send TERM: record 143 (or the command's
+# code when it already ended), then stop the command and remove the checkout
+ol_on_signal() {
+  trap '' TERM INT HUP
+  if [ -n "$ol_rc" ]; then ol_record "$ol_rc"; else ol_log "terminated by a signal: exit code 143"; ol_record 143; fi
+  ol_stop
   exit 143
 }
-trap ol_on_signal TERM INT HUP
+# INT: outerloop, which ran this job, was itself interrupted. Not a result:
+# record nothing (the next resume measures again), stop the command, clean up
+ol_on_abandon() {
+  trap '' TERM INT HUP
+  if [ -n "$ol_rc" ]; then ol_finish "$ol_rc"; fi
+  ol_log "outerloop was interrupted: nothing recorded; the next resume measures this again"
+  ol_stop
+  exit 130
+}
+trap ol_on_signal TERM HUP
+trap ol_on_abandon INT
 
 cd "$ol_dir" || { echo "outerloop-job: cannot enter the eval dir $ol_dir" >&2; exit 125; }
 rm -f exit-code exit-code.tmp result.json

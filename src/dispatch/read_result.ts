@@ -1,10 +1,13 @@
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { escapeControls, safeTail, type TailLimits } from "../text/terminal.ts";
 import { EvalError } from "./eval_error.ts";
 import { EVAL_FILES, evalDirPath } from "./eval_files.ts";
 
-/** How many lines of `output.log` an EvalError shows. */
-export const TAIL_LINES = 20;
+/** How much of `output.log` an EvalError shows: the last 20 lines, each and all capped. */
+export const TAIL: TailLimits = { lines: 20, lineBytes: 500, totalBytes: 6000 };
+/** Only the end of `output.log` is read: a job can write gigabytes. */
+const TAIL_READ_BYTES = 64 * 1024;
 
 /**
  * The metric of a finished eval job, from `result.json` when the command
@@ -56,8 +59,9 @@ export function readEvalResult(runDir: string, slot: string, metric: string): nu
   return value;
 }
 
+/** Fails with `what` (which may quote the job's own text) and the output's tail, all fit for a terminal. */
 function fail(dir: string, what: string): never {
-  throw new EvalError(what + tail(dir));
+  throw new EvalError(escapeControls(what) + tail(dir));
 }
 
 /** The parsed JSON object, or why the text is not one (a phrase to follow the source). */
@@ -82,9 +86,10 @@ function lastLine(text: string): string | undefined {
   return lines.at(-1);
 }
 
+/** A quoted excerpt of the job's text (escaped by `fail`, which every message goes through). */
 function clip(text: string): string {
   const t = text.trim();
-  return JSON.stringify(t.length > 200 ? `${t.slice(0, 200)}…` : t);
+  return JSON.stringify(t.length > 200 ? `${t.slice(0, 200)}… [${t.length - 200} more characters cut]` : t);
 }
 
 function readText(path: string): string | undefined {
@@ -96,10 +101,44 @@ function readText(path: string): string | undefined {
   }
 }
 
-/** The last lines of the job's output, as a block to append to a message; "" when there is none. */
+/**
+ * The last lines of the job's output, as a block to append to a message; ""
+ * when there is none. Escaped and capped (`TAIL`): the job's text must not
+ * drive the terminal, and one huge line must not become a huge message.
+ */
 function tail(dir: string): string {
-  const text = readText(join(dir, EVAL_FILES.output))?.trimEnd() ?? "";
+  const file = join(dir, EVAL_FILES.output);
+  const end = readEnd(file, TAIL_READ_BYTES);
+  if (end === undefined) return "";
+  const text = end.text.trimEnd();
   if (text === "") return "";
-  const lines = text.split("\n").slice(-TAIL_LINES);
-  return `\n--- last ${lines.length} line(s) of ${join(dir, EVAL_FILES.output)} ---\n${lines.join("\n")}`;
+  const { lines, note } = safeTail(text, TAIL, end.skipped);
+  const body = note === null ? lines : [note, ...lines];
+  return `\n--- last ${lines.length} line(s) of ${escapeControls(file)} ---\n${body.join("\n")}`;
+}
+
+/** The last `maxBytes` of a file and how many bytes came before them; undefined when it does not exist. */
+function readEnd(path: string, maxBytes: number): { text: string; skipped: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new EvalError(`Cannot read ${JSON.stringify(path)}: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const skipped = Math.max(0, size - maxBytes);
+    const buf = new Uint8Array(size - skipped);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, skipped + got);
+      if (n === 0) break;
+      got += n;
+    }
+    // a character cut at the start decodes as U+FFFD, which the note before it explains
+    return { text: new TextDecoder().decode(buf.subarray(0, got)), skipped };
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type Compute, isJobId, type LiveJob } from "../compute/compute.ts";
+import { SlurmQueryError } from "../compute/errors.ts";
 import { isTerminal } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { EVAL_FILES, evalDirPath } from "../dispatch/eval_files.ts";
@@ -19,6 +20,17 @@ import { explainSignalExit } from "./signal_exit.ts";
 
 /** sacct's `-S` bound sits this far before the earliest submission, for clock skew. */
 const SINCE_MARGIN_MS = 10 * 60_000;
+/** A lookup by name for an earlier attempt's job reaches this far before its job script was written. */
+const ADOPT_MARGIN_MS = 60_000;
+/**
+ * How long after its submission a job that sacct has no record of is "not
+ * known yet" rather than gone: accounting lags the controller (nothing for
+ * ~0.5 s after sbatch on an idle testbed, longer on a busy cluster), and one
+ * empty answer is no proof that a job died. A job that did die shows a
+ * terminal state in sacct and is failed at once; only "no record at all"
+ * waits out this grace.
+ */
+export const NO_RECORD_GRACE_MS = 5 * 60_000;
 
 /** Where and how a run's measures are dispatched. */
 export interface MeasurerOptions {
@@ -94,7 +106,9 @@ export class DispatchedMeasurer {
    * files are read again after each answer: a job that finishes while the
    * scheduler is answering (seconds, on a busy cluster) is done, not dead.
    * A dispatched job the listing misses is confirmed with sacct before it is
-   * called vanished — an empty or lagging listing must not kill a run.
+   * called vanished — an empty or lagging listing must not kill a run — and
+   * sacct having no record of it counts only once its marker is older than
+   * NO_RECORD_GRACE_MS (before that it is unknown: park on it).
    */
   async observe(measures: readonly Measure[]): Promise<MeasureView[]> {
     const open = measures.filter((m) => !this.done(m));
@@ -125,7 +139,9 @@ export class DispatchedMeasurer {
         done: this.done(measure),
         marker,
         listed: listedOf(measure),
-        accounted: accounted === "unknown" ? "unknown" : accounted.get(marker) ?? "GONE",
+        accounted: accounted === "unknown"
+          ? "unknown"
+          : accounted.get(marker) ?? (this.#markedWithin(measure, NO_RECORD_GRACE_MS) ? "unknown" : "GONE"),
       };
       return { measure, observation, state: classifyMeasure(observation) };
     });
@@ -141,6 +157,13 @@ export class DispatchedMeasurer {
    * once (never resubmitted, and the others cannot change that); undispatched →
    * dispatch; unknown → park on the marker if any, else blind (no id).
    * Jobs already over right after submit are found with one batched sacct.
+   *
+   * An undispatched measure whose eval dir already holds a job script was
+   * dispatched before by a pass that never recorded an id (it died after
+   * sbatch, or sbatch failed in a way that may have submitted): its job is
+   * looked up by name (queue and accounting) and adopted when found, so an
+   * empty or lagging listing cannot make a second job of one measure; when
+   * the lookup cannot be done, the pass parks blind instead of dispatching.
    */
   async results(measures: readonly Measure[]): Promise<Record<string, number>> {
     const views = await this.observe(measures);
@@ -161,10 +184,15 @@ export class DispatchedMeasurer {
         if (state.jobId) pending.push(state.jobId);
         else blind = true;
       } else if (state.kind === "undispatched") {
-        // RESIDUAL (bounded, accepted, as in the reference): a submitter that died
-        // between sbatch returning and the marker write, whose orphan then died
-        // without a result, is redispatched once; the redispatch writes a marker.
-        const jobId = await this.#dispatch(m);
+        // the reference's residual (a submitter that died between sbatch and the
+        // marker write, whose orphan then died without a result, redispatched
+        // once) is closed here: that orphan is found by name and adopted
+        const earlier = await this.#earlierJob(m);
+        if (earlier === "unknown") {
+          blind = true;
+          continue;
+        }
+        const jobId = earlier ?? await this.#dispatch(m);
         if (!this.done(m)) dispatched.push({ m, jobId }); // a synchronous backend finishes inside submit
       }
     }
@@ -172,6 +200,35 @@ export class DispatchedMeasurer {
     pending.push(...dispatched.map((d) => d.jobId));
     if (pending.length > 0 || blind) throw new MeasurementPending(pending);
     return await this.#readAll(measures);
+  }
+
+  /**
+   * The job an earlier, unrecorded dispatch of `m` submitted, now recorded as
+   * its marker; null when there was no earlier dispatch (no job script) or it
+   * submitted nothing; "unknown" when the scheduler cannot say.
+   */
+  async #earlierJob(m: Measure): Promise<string | null | "unknown"> {
+    let written: number;
+    try {
+      written = statSync(join(this.evalDir(m), EVAL_FILES.script)).mtimeMs;
+    } catch {
+      return null;
+    }
+    let ids: string[];
+    try {
+      ids = await this.#o.compute.findSubmitted(this.jobName(m), new Date(written - ADOPT_MARGIN_MS));
+    } catch (err) {
+      if (!(err instanceof SlurmQueryError)) throw err;
+      log.warn(
+        `cannot tell whether measure ${m.name} was submitted before, re-checking on the next pass: ${err.message}`,
+      );
+      return "unknown";
+    }
+    const jobId = ids[0];
+    if (jobId === undefined) return null;
+    atomicWriteFile(join(this.evalDir(m), EVAL_FILES.submitted), jobId);
+    log.warn(`measure ${m.name} was submitted as job ${jobId} by a pass that did not record it: using that job`);
+    return jobId;
   }
 
   /** Writes the eval job, submits it, records its id; the id. */
@@ -250,6 +307,15 @@ export class DispatchedMeasurer {
       return readFileSync(join(this.evalDir(m), EVAL_FILES.exitCode), "utf8").trim();
     } catch {
       return "";
+    }
+  }
+
+  /** Whether `m`'s marker was written less than `ms` ago. */
+  #markedWithin(m: Measure, ms: number): boolean {
+    try {
+      return this.#o.now() - statSync(join(this.evalDir(m), EVAL_FILES.submitted)).mtimeMs < ms;
+    } catch {
+      return false;
     }
   }
 

@@ -1,8 +1,27 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { linkSync, renameSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { OuterloopError } from "../errors.ts";
+import { log } from "../log.ts";
+import { watchGroups } from "../runtime/live_groups.ts";
+import {
+  ageOf,
+  childrenPath,
+  describeGarbage,
+  describeHolder,
+  liveChildren,
+  type LockHolder,
+  type LockState,
+  pidAlive,
+  readHolder,
+  tokenOf,
+  tryCreate,
+  unlinkIfToken,
+  writeChildren,
+} from "./lock_file.ts";
 import type { RunDir } from "./run_dir.ts";
+
+export type { LockHolder } from "./lock_file.ts";
 
 /**
  * The run-dir lock: two `resume`s (a wake job and a person, or two wakes)
@@ -19,6 +38,22 @@ import type { RunDir } from "./run_dir.ts";
  * name and check that what they moved is the lock they judged; if not, they
  * put it back (a hard link, which cannot clobber a newer lock).
  *
+ * A holder's children outlive it: an sbatch still talking to a slow
+ * controller, a local job in its own session. Killed (SIGKILL, OOM) while one
+ * runs, the holder leaves work in flight that a second pass must not repeat
+ * (the sbatch may yet submit the job). So while the lock is held,
+ * `lock.children` lists the process groups of the holder's running children
+ * (kept current by `watchGroups`), and a dead holder's lock is not broken
+ * while any of those groups lives on this host.
+ *
+ * A lock file that holds no lock record — empty, or garbage — is mid-write
+ * for the microseconds between its exclusive create and its one write, and
+ * nobody's after that (a crash in between, a disk that lost the write, a
+ * stray edit): it is broken once older than `GARBAGE_MS`, whatever `staleMs`.
+ *
+ * While waiting for a holder, a line on stderr says who holds the lock, once
+ * and then every `WAIT_LOG_EVERY_MS`, so a wait is never silent.
+ *
  * Residual (accepted): a holder judged stale only by age but in fact alive
  * may lose its lock; pass a `staleMs` longer than any hold (a local run
  * measures synchronously for hours).
@@ -28,16 +63,11 @@ import type { RunDir } from "./run_dir.ts";
 export const DEFAULT_STALE_MS = 6 * 60 * 60 * 1000;
 /** A break lock older than this is surely abandoned: it is held for a few syscalls. */
 const BREAK_STALE_MS = 60_000;
+/** A lock file this old that still holds no lock record is nobody's: it is written once, right after its create. */
+export const GARBAGE_MS = 5000;
+/** While waiting for a holder, say who it is this often (and once at the start). */
+export const WAIT_LOG_EVERY_MS = 30_000;
 const POLL_MS = 50;
-
-/** Who holds a lock, as recorded in it. */
-export interface LockHolder {
-  readonly pid: number;
-  readonly host: string;
-  /** When it was taken (ISO 8601). */
-  readonly acquiredAt: string;
-  readonly token: string;
-}
 
 /**
  * The run dir is locked by a live holder: another outerloop is carrying the
@@ -50,10 +80,11 @@ export class RunLockedError extends OuterloopError {
   readonly path: string;
   /** Its holder, or null when the file could not be read as a lock. */
   readonly holder: LockHolder | null;
-  constructor(path: string, holder: LockHolder | null) {
-    const who = holder
-      ? `pid ${holder.pid} on host ${JSON.stringify(holder.host)} since ${holder.acquiredAt}`
-      : "a holder whose lock file cannot be read";
+  constructor(
+    path: string,
+    holder: LockHolder | null,
+    who = holder ? describeHolder(holder) : "a holder whose lock file cannot be read",
+  ) {
     super(
       `Run dir is locked by ${who}: another outerloop is working on this run. ` +
         `Wait for it to finish; if no outerloop process is running for this run, remove ${JSON.stringify(path)}`,
@@ -71,6 +102,8 @@ export interface RunLockOptions {
   readonly now?: () => number;
   /** How long to wait for a live holder before giving up (default 0: fail at once). */
   readonly waitMs?: number;
+  /** How to wait between looks (default a timer); tests pass one that advances their clock. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /** A held lock. */
@@ -79,71 +112,20 @@ export interface RunLock {
   release(): void;
 }
 
-/** What the lock file at `path` says: a holder, "absent", or "unreadable" (being written, or foreign). */
-function readHolder(path: string): LockHolder | "absent" | "unreadable" {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "unreadable";
-  }
-  try {
-    const j = JSON.parse(text) as Record<string, unknown>;
-    const { pid, host, acquired_at: acquiredAt, token } = j;
-    if (
-      typeof pid === "number" && Number.isInteger(pid) && pid > 0 && typeof host === "string" &&
-      typeof acquiredAt === "string" && typeof token === "string"
-    ) {
-      return { pid, host, acquiredAt, token };
-    }
-  } catch { /* fall through */ }
-  return "unreadable";
-}
-
-/** True unless signalling `pid` reports that no such process exists. */
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== "ESRCH"; // EPERM: alive, another user's
-  }
-}
-
 /** Whether the lock at `path` (holding `h`) may be broken. */
-function isStale(path: string, h: LockHolder | "unreadable", now: number, staleMs: number): boolean {
+function isStale(path: string, h: LockState, now: number, staleMs: number): boolean {
   if (h === "unreadable") {
-    // A lock just created and not yet written reads empty: only age breaks it.
-    try {
-      return now - statSync(path).mtimeMs > staleMs;
-    } catch {
-      return false;
-    }
+    const age = ageOf(path, now);
+    return age !== null && age > staleMs;
   }
-  if (h.host === hostname() && !pidAlive(h.pid)) return true;
+  if (!("pid" in h)) {
+    // written right after its create: a file that still holds no record after GARBAGE_MS never will
+    const age = ageOf(path, now);
+    return age !== null && age > Math.min(staleMs, GARBAGE_MS);
+  }
+  if (h.host === hostname() && !pidAlive(h.pid)) return liveChildren(path, h.token).length === 0;
   const since = Date.parse(h.acquiredAt);
   return Number.isNaN(since) || now - since > staleMs;
-}
-
-/** Creates `path` exclusively with `holder`'s record; false when it already exists. */
-function tryCreate(path: string, holder: LockHolder): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, "wx", 0o644);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw err;
-  }
-  try {
-    const { pid, host, acquiredAt, token } = holder;
-    writeSync(fd, JSON.stringify({ pid, host, acquired_at: acquiredAt, token }) + "\n");
-  } catch (err) {
-    closeSync(fd);
-    unlinkSync(path); // an empty lock would block everyone until it ages out
-    throw err;
-  }
-  closeSync(fd);
-  return true;
 }
 
 /**
@@ -160,7 +142,7 @@ function removeIfSame(path: string, token: string): void {
     throw err;
   }
   const moved = readHolder(aside);
-  if ((typeof moved === "object" ? moved.token : "") !== token) {
+  if (moved === "absent" || tokenOf(moved) !== token) {
     try {
       linkSync(aside, path);
     } catch { /* a newer lock took the path: ours to leave */ }
@@ -177,53 +159,81 @@ function breakLock(path: string, token: string, me: LockHolder, now: number): bo
   const breakPath = `${path}.break`;
   if (!tryCreate(breakPath, me)) {
     const b = readHolder(breakPath);
-    if (b !== "absent" && isStale(breakPath, b, now, BREAK_STALE_MS)) {
-      removeIfSame(breakPath, typeof b === "object" ? b.token : "");
-    }
+    if (b !== "absent" && isStale(breakPath, b, now, BREAK_STALE_MS)) removeIfSame(breakPath, tokenOf(b));
     return false;
   }
   try {
     const h = readHolder(path);
-    const current = typeof h === "object" ? h.token : "";
-    if (h !== "absent" && current === token) removeIfSame(path, token);
+    if (h !== "absent" && tokenOf(h) === token) {
+      removeIfSame(path, token);
+      if (token !== "") unlinkIfToken(childrenPath(path), token);
+    }
   } finally {
     removeIfSame(breakPath, me.token);
   }
   return true;
 }
 
+/** The holder, or what the file holds instead, for a message (`path`: the lock, for the holder's children). */
+function describe(h: LockState, path: string): string {
+  if (h === "unreadable") return "a holder whose lock file cannot be read";
+  if (!("pid" in h)) return describeGarbage(h);
+  if (h.host !== hostname() || pidAlive(h.pid)) return describeHolder(h);
+  const kids = liveChildren(path, h.token);
+  if (kids.length === 0) return describeHolder(h);
+  return `${describeHolder(h)}, which has exited while its child process group ${kids.join(", ")} ` +
+    "(a scheduler command or a local job) still runs";
+}
+
 /**
  * Takes the lock of `runDir`, breaking a stale one, waiting up to `waitMs`
- * for a live holder, then throwing `RunLockedError` naming the holder.
+ * for a live holder (saying who it is on stderr, once and then every
+ * `WAIT_LOG_EVERY_MS`), then throwing `RunLockedError` naming the holder.
  */
 export async function acquireRunLock(dir: RunDir, opts: RunLockOptions = {}): Promise<RunLock> {
   const path = dir.lock;
   const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;
   const now = opts.now ?? Date.now;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const deadline = now() + (opts.waitMs ?? 0);
   const token = randomBytes(16).toString("hex");
+  let nextLog = -Infinity;
   for (;;) {
     const me: LockHolder = { pid: process.pid, host: hostname(), acquiredAt: new Date(now()).toISOString(), token };
-    if (tryCreate(path, me)) return { release: () => releaseLock(path, token) };
+    if (tryCreate(path, me)) {
+      const unwatch = watchGroups((pids) => writeChildren(path, token, pids));
+      return {
+        release: () => {
+          unwatch();
+          unlinkIfToken(childrenPath(path), token);
+          releaseLock(path, token);
+        },
+      };
+    }
     const h = readHolder(path);
     if (h === "absent") continue; // released between our create and read
     if (isStale(path, h, now(), staleMs)) {
-      if (!breakLock(path, typeof h === "object" ? h.token : "", me, now())) await sleep(5);
+      if (typeof h === "object" && !("pid" in h)) log.warn(`breaking the run lock ${path}: ${describe(h, path)}`);
+      if (!breakLock(path, tokenOf(h), me, now())) await sleep(5);
       continue;
     }
-    if (now() >= deadline) throw new RunLockedError(path, typeof h === "object" ? h : null);
+    const t = now();
+    if (t >= deadline) {
+      throw new RunLockedError(path, typeof h === "object" && "pid" in h ? h : null, describe(h, path));
+    }
+    if (t >= nextLog) {
+      const left = Math.ceil((deadline - t) / 1000);
+      log.info(`waiting for the run lock ${path} (up to ${left} s more): held by ${describe(h, path)}`);
+      nextLog = t + WAIT_LOG_EVERY_MS;
+    }
     await sleep(POLL_MS);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
 
 /** Removes the lock at `path` only while it still holds `token`. */
 function releaseLock(path: string, token: string): void {
   const h = readHolder(path);
-  if (typeof h === "object" && h.token === token) {
+  if (h !== "absent" && tokenOf(h) === token && token !== "") {
     try {
       unlinkSync(path);
     } catch (err) {

@@ -7,13 +7,13 @@ import { MeasurementPending } from "../measure/pending.ts";
 import { sequentialDesign } from "../stats/sequential.ts";
 import { cachedBaseline, repeatedDesign, storeBaseline } from "./baseline_source.ts";
 import { decideLook } from "./decide.ts";
-import { type DecisionRecord, readDecision, writeDecision } from "./decision_file.ts";
+import { type DecisionRecord, writeDecision } from "./decision_file.ts";
 import { acquireRunLock } from "./lock.ts";
 import { measurerFor } from "./measurer_for.ts";
 import { pairedValues, passPlan } from "./plan_from_record.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "./run_record.ts";
-import { submitWake } from "./wake.ts";
+import { retireWakes, submitWake } from "./wake.ts";
 import { calibrationOf } from "./calibrate.ts";
 import { finishedOutcome } from "./outcome.ts";
 import { type CalibrationRecord, writeCalibration } from "./calibration_file.ts";
@@ -55,7 +55,12 @@ export interface PhaseDeps {
 export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutcome> {
   const record = readRunRecord(dir);
   const done = finishedOutcome(dir, record);
-  if (done) return done;
+  if (done) {
+    // a wake job that finds its run finished (a leftover: a deadline wake, or one the deciding pass
+    // could not cancel) retires the run's other wakes, so nothing of a finished run stays queued
+    if (deps.env["SLURM_JOB_ID"]) await retireWakes(deps.compute, record, dir, deps);
+    return done;
+  }
   refuseCancelled(dir);
   return await underLock(dir, record, deps, async () => {
     // another pass may have decided while we waited for the lock
@@ -173,6 +178,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       ),
     };
     writeDecision(dir, decision);
+    await retireWakes(deps.compute, r, dir, deps);
     return { kind: "decided", decision, fresh: true };
   }
   throw new Error(`The design's last look (${design.looks.length}) asked for more pairs`);
@@ -195,6 +201,7 @@ async function calibration(
   }
   const report = calibrationOf(r, p.plan, measured, p.seeds, deps.now);
   writeCalibration(dir, report);
+  await retireWakes(deps.compute, r, dir, deps);
   return { kind: "calibrated", calibration: report, fresh: true };
 }
 

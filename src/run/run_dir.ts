@@ -25,6 +25,7 @@ import { randomHex } from "../runtime/digest.ts";
  *     ├── failure.json              the eval failure that ended the run (exit 3), when one did
  *     ├── cancelled.json            the user cancelled the run (`outerloop cancel RUN_DIR`)
  *     ├── lock                      the run lock (O_EXCL), naming its holder
+ *     ├── lock.children             the lock holder's running child process groups (sbatch, a local job)
  *     ├── lock.break                held for a few syscalls while a stale lock is broken
  *     ├── lock.stale-<pid>-<hex>    a lock being moved aside by a breaker (transient)
  *     ├── .write-probe-<pid>-<hex>  made and removed at once to prove the dir writable (transient)
@@ -81,7 +82,7 @@ export class RunDir {
     return join(this.path, "cancelled.json");
   }
 
-  /** `lock`: the run lock. Its breakers use `lock.break` and `lock.stale-*` beside it. */
+  /** `lock`: the run lock. Its holder's children are in `lock.children`; breakers use `lock.break` and `lock.stale-*`. */
   get lock(): string {
     return join(this.path, "lock");
   }

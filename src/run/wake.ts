@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import type { Compute } from "../compute/compute.ts";
+import type { Compute, LiveJob } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
+import { isPending } from "../compute/states.ts";
 import type { JobSpec } from "../compute/job_spec.ts";
 import { quoteCommand } from "../compute/quote.ts";
 import { log } from "../log.ts";
@@ -36,25 +37,47 @@ export function wakeSpec(r: RunRecord, dir: RunDir, self: readonly string[], dep
   };
 }
 
+/** What the wake functions need of the pass: how to run this program again, our environment, the clock. */
+export interface WakeContext {
+  readonly self: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => number;
+}
+
 /**
- * Parks the run: submits the wake job and records it in `wake.json`. A wake
- * left queued by an earlier park is cancelled (unless it is the job running
- * us), so one wake stands per run. If sbatch refuses the dependency — a
- * pending id already left the controller's memory — a deadline wake stands in.
+ * Parks the run behind one wake job and records it in `wake.json`.
+ *
+ * One wake per run, found by NAME (`wakeJobName`), not by what `wake.json`
+ * says: a wake whose sbatch succeeded but reported failure, or whose submitter
+ * died before writing `wake.json`, is still in the queue and would run
+ * `resume` later. So the queue is listed once, and:
+ * - a queued wake that already waits on exactly these job ids (as `wake.json`
+ *   records it, and still pending in the listing) is kept: nothing is
+ *   submitted, so a manual `resume` of a parked run replaces nothing;
+ * - otherwise a new wake is submitted (a deadline wake stands in when sbatch
+ *   refuses the dependency: a pending id already left the controller's memory);
+ * - then every other live wake of this run is cancelled, except the job we
+ *   run inside (`SLURM_JOB_ID`: a wake resuming the run).
+ * When the queue cannot be listed, a new wake is submitted and only the one
+ * `wake.json` names is cancelled.
  */
 export async function submitWake(
   compute: Compute,
   r: RunRecord,
   dir: RunDir,
   pending: MeasurementPending,
-  ctx: {
-    readonly self: readonly string[];
-    readonly env: Readonly<Record<string, string | undefined>>;
-    readonly now: () => number;
-  },
+  ctx: WakeContext,
 ): Promise<WakeRecord> {
   const { self, env } = ctx;
+  const name = wakeJobName(r.runTag, dir);
   const previous = readWakeRecord(dir);
+  const live = await liveWakes(compute, name);
+  const kept = previous && live ? keepable(previous, pending, live, env["SLURM_JOB_ID"]) : null;
+  if (kept) {
+    log.info(`wake job ${kept.jobId} already waits on ${kept.dependency ?? kept.begin}: kept`);
+    await cancelOthers(compute, live ?? [], kept.jobId, env);
+    return kept;
+  }
   let dependency = pending.afterany();
   let jobId: string;
   try {
@@ -73,8 +96,65 @@ export async function submitWake(
     pending: [...pending.jobIds],
   };
   writeWakeRecord(dir, wake);
-  if (previous && previous.jobId !== jobId && previous.jobId !== env["SLURM_JOB_ID"]) {
-    await compute.cancel(previous.jobId);
-  }
+  const stale = live ?? (previous ? [{ id: previous.jobId }] : []);
+  await cancelOthers(compute, stale, jobId, env);
   return wake;
+}
+
+/**
+ * A decided run needs no wake: cancels every live wake of the run but the
+ * one we run inside, so nothing of a decided run is left queued (a deadline
+ * wake would otherwise run `resume` minutes later). Best effort: a queue that
+ * cannot be read is left alone, with a warning. Nothing to do for a run that
+ * never parked, or on the local backend.
+ */
+export async function retireWakes(compute: Compute, r: RunRecord, dir: RunDir, ctx: WakeContext): Promise<void> {
+  if (r.compute === "local" || readWakeRecord(dir) === null) return;
+  const live = await liveWakes(compute, wakeJobName(r.runTag, dir));
+  if (live === null) {
+    log.warn(`cannot list the queue to cancel the run's leftover wake jobs: they will find the run decided`);
+    return;
+  }
+  await cancelOthers(compute, live, "", ctx.env);
+}
+
+/** The live jobs named `name`, from one listing; null when the queue cannot be read. */
+async function liveWakes(compute: Compute, name: string): Promise<LiveJob[] | null> {
+  try {
+    return (await compute.activeJobs()).get(name) ?? [];
+  } catch (err) {
+    log.warn(`cannot list the queue for the run's wake jobs: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+/**
+ * The recorded wake, when it is still pending in the listing (and can still
+ * start) and was submitted for exactly `pending`'s ids (none, for a blind
+ * park's deadline wake); null when a new one is needed.
+ */
+function keepable(
+  previous: WakeRecord,
+  pending: MeasurementPending,
+  live: readonly LiveJob[],
+  selfId: string | undefined,
+): WakeRecord | null {
+  const job = live.find((j) => j.id === previous.jobId);
+  if (!job || job.id === selfId || !isPending(job.state) || job.reason === "DependencyNeverSatisfied") return null;
+  const same = [...pending.jobIds].sort().join(":") === [...previous.pending].sort().join(":");
+  return same ? previous : null;
+}
+
+/** Cancels each of `jobs` but `keep` and the job we run inside. */
+async function cancelOthers(
+  compute: Compute,
+  jobs: readonly { readonly id: string }[],
+  keep: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  for (const { id } of jobs) {
+    if (id === keep || id === env["SLURM_JOB_ID"]) continue;
+    log.info(`cancelling wake job ${id}: the run has ${keep ? `wake job ${keep}` : "been decided"}`);
+    await compute.cancel(id);
+  }
 }

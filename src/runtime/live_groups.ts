@@ -4,26 +4,59 @@ import { runtime } from "./runtime.ts";
 
 /**
  * Process groups of running children that must not outlive us. When this
- * process is told to stop (TERM, INT, HUP), each group gets TERM — so a job
- * script's trap can record its exit — then KILL after a grace, and the signal
- * is re-raised so we still die of it — unless a command handles interrupts
- * itself (`onInterrupt`: `wait` detaches with exit 75). Without this, a
- * terminated parent leaves its job tree running.
+ * process is told to stop (TERM, INT, HUP), each group gets its stop signal
+ * — TERM unless it was registered with another: a local job gets INT, which
+ * its eval script reads as "abandoned by the submitter, record nothing" —
+ * then KILL after a grace, and the signal is re-raised so we still die of
+ * it — unless a command handles interrupts itself (`onInterrupt`: `wait`
+ * detaches with exit 75). Without this, a terminated parent leaves its job
+ * tree running.
+ *
+ * From the moment we are told to stop and will die of it, nothing a child
+ * did is a result: `spawn` never resolves for a child that ends after that
+ * moment (`isStopping()`), so no caller records an interrupted job as finished.
  */
-const groups = new Set<number>();
+const groups = new Map<number, Signal>();
+const observers = new Set<(pids: readonly number[]) => void>();
 const TERMINATING: readonly Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
 const GRACE_MS = 2000;
 let removers: (() => void)[] = [];
 let stopping = false;
+/** Told to stop, and about to die of it (no command handles the interrupt). */
+let dying = false;
 
-/** Registers a live group leader's pid; returns the unregister function. */
-export function trackGroup(pid: number): () => void {
-  groups.add(pid);
+/** Registers a live group leader's pid and the signal it gets when we stop; returns the unregister function. */
+export function trackGroup(pid: number, stopSignal: Signal = "SIGTERM"): () => void {
+  groups.set(pid, stopSignal);
   if (removers.length === 0) install();
+  notify();
   return () => {
-    groups.delete(pid);
+    if (!groups.delete(pid)) return;
     if (groups.size === 0 && !stopping) uninstall();
+    notify();
   };
+}
+
+/**
+ * Calls `fn` with the live groups' leader pids now and after every change,
+ * until the returned function is called: how the run lock records which of
+ * its holder's children (an sbatch, a local job) would outlive a crash of
+ * the holder — the lock is not free while they run.
+ */
+export function watchGroups(fn: (pids: readonly number[]) => void): () => void {
+  observers.add(fn);
+  fn([...groups.keys()]);
+  return () => void observers.delete(fn);
+}
+
+function notify(): void {
+  const pids = [...groups.keys()];
+  for (const fn of observers) fn(pids);
+}
+
+/** Whether this process has been told to stop and will die of it: what its children do from now on is not a result. */
+export function isStopping(): boolean {
+  return dying;
 }
 
 function install(): void {
@@ -40,23 +73,22 @@ async function stopAll(sig: Signal): Promise<void> {
   stopping = true;
   // a command that handles interrupts itself (`wait` detaches) ends its own way: asked when the signal came
   const reraise = !interruptHandled();
-  signalGroups("SIGTERM");
+  dying = reraise;
+  for (const [pid, stopSignal] of groups) signalGroup(pid, stopSignal);
   const deadline = Date.now() + GRACE_MS;
   while (groups.size > 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
   }
-  signalGroups("SIGKILL");
+  for (const pid of groups.keys()) signalGroup(pid, "SIGKILL");
   uninstall();
   stopping = false;
   if (reraise) runtime().kill(runtime().pid(), sig);
 }
 
-function signalGroups(sig: Signal): void {
-  for (const pid of groups) {
-    try {
-      runtime().kill(-pid, sig);
-    } catch {
-      // already gone
-    }
+function signalGroup(pid: number, sig: Signal): void {
+  try {
+    runtime().kill(-pid, sig);
+  } catch {
+    // already gone
   }
 }

@@ -1,6 +1,6 @@
 import process from "node:process";
 import { collectText } from "./collect.ts";
-import { trackGroup } from "./live_groups.ts";
+import { isStopping, trackGroup } from "./live_groups.ts";
 import { runtime } from "./runtime.ts";
 import { CommandNotFoundError, type SpawnOptions, type SpawnResult } from "./spawn_types.ts";
 import { which } from "./which.ts";
@@ -39,7 +39,7 @@ export async function spawn(opts: SpawnOptions): Promise<SpawnResult> {
     stderr: output === "separate" ? "pipe" : "null",
     newSession,
   });
-  const untrack = newSession ? trackGroup(child.pid) : () => {};
+  const untrack = newSession ? trackGroup(child.pid, opts.stopSignal) : () => {};
 
   const kill = (sig: "SIGTERM" | "SIGKILL") => {
     try {
@@ -69,6 +69,11 @@ export async function spawn(opts: SpawnOptions): Promise<SpawnResult> {
       child.exited,
     ]);
     if (timedOut) kill("SIGKILL"); // a grandchild may still hold the group alive
+    if (isStopping()) {
+      // we were told to stop while it ran: its end is not a result, and we are about to die
+      untrack();
+      return await new Promise<never>(() => {});
+    }
     return {
       argv: opts.argv,
       exitCode: exit.exitCode,

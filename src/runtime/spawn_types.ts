@@ -1,4 +1,5 @@
 import { BadInputError } from "../errors.ts";
+import type { Signal } from "./adapter.ts";
 
 /** What `spawn` runs and how. */
 export interface SpawnOptions {
@@ -22,6 +23,11 @@ export interface SpawnOptions {
   readonly newSession?: boolean;
   /** How long to keep reading output after the KILL before giving up; default 10 s. */
   readonly drainMs?: number;
+  /**
+   * What the group gets (before the KILL) when THIS process is told to stop,
+   * as opposed to the walltime's TERM; default SIGTERM. New sessions only.
+   */
+  readonly stopSignal?: Signal;
 }
 
 /** One finished process, success or failure. */

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Compute, LiveJob } from "../../src/compute/compute.ts";
 import { type JobSpec, withDefaults } from "../../src/compute/job_spec.ts";
+import { SlurmQueryError } from "../../src/compute/errors.ts";
 import { GONE } from "../../src/compute/states.ts";
 import type { JobUsage } from "../../src/compute/usage.ts";
 
@@ -12,6 +13,8 @@ import type { JobUsage } from "../../src/compute/usage.ts";
 export class FakeCompute implements Compute {
   calls: string[] = [];
   submitted: JobSpec[] = [];
+  /** The id each of `submitted` got, in order. */
+  submittedIds: string[] = [];
   /** name → ids the queue lists; `null` makes the listing fail. */
   live: Map<string, string[]> | null = new Map();
   /** id → the state, reason and partition the listing shows for it; default PENDING, no reason. */
@@ -26,6 +29,7 @@ export class FakeCompute implements Compute {
     this.calls.push("sbatch");
     this.submitted.push(spec);
     const id = String(this.#next++);
+    this.submittedIds.push(id);
     this.onSubmit(spec, id);
     return id;
   }
@@ -60,6 +64,15 @@ export class FakeCompute implements Compute {
   async activeJobNames(): Promise<string[]> {
     this.calls.push("squeue");
     return [...(this.live ?? new Map()).keys()];
+  }
+  /** Every job ever submitted with that name (the fake has no clock), plus live ones; `findFails` makes it fail. */
+  findFails = false;
+  async findSubmitted(name: string): Promise<string[]> {
+    this.calls.push("find");
+    if (this.findFails) throw new SlurmQueryError("squeue failed");
+    const ids = new Set(this.submitted.flatMap((s, i) => (s.jobName === name ? [this.submittedIds[i]!] : [])));
+    for (const id of this.live?.get(name) ?? []) ids.add(id);
+    return [...ids].sort();
   }
   async elapsedSeconds(): Promise<number | null> {
     return null;

@@ -188,8 +188,9 @@ liveIt(
   async () => {
     const binary = await ensureBinary();
     // jobs long enough to still be running while slurmctld is down: a result already on disk
-    // would (rightly) be read and decided on, which is not what this test is about
-    const { repo, shas } = await makeRepo([bench("10", "20"), bench("9", "20")]);
+    // would (rightly) be read and decided on, which is not what this test is about. The resume
+    // retries the dead controller for ~30 s (one round of retries, then one try per command)
+    const { repo, shas } = await makeRepo([bench("10", "50"), bench("9", "50")]);
     const runDir = join(tempDir("live-outage-"), "outage");
     const r = await measure(binary, repo, shas[0]!, shas[1]!, runDir);
     assert.equal(r.exitCode, 75, r.stderr);
