@@ -91,7 +91,7 @@ export const showCommand: CliCommand<ShowOptions> = {
     outLine(io, formatMeasureStates(rows));
     if (Object.keys(usage).length > 0) outLine(io, "resource use:\n" + formatUsageTable(usage));
     for (const w of warnings) outLine(io, `warning: ${w}`);
-    if (s.schedulerError) outLine(io, `scheduler unreachable: ${s.schedulerError}`);
+    if (s.schedulerError && cancel === null) outLine(io, `scheduler unreachable: ${s.schedulerError}`);
     if (s.wake && cancel === null) {
       outLine(
         io,
@@ -115,9 +115,9 @@ function calibrationOrNull(dir: RunDir, r: RunRecord): Record<string, unknown> |
   return c ? calibrationJson(c) : null;
 }
 
-/** In a cancelled run, a measure that ended without a value was cancelled, not lost. */
+/** In a cancelled run, a measure without a value was cancelled: not lost, not pending, whatever the queue says now. */
 function cancelledRow(row: MeasureStateRow): MeasureStateRow {
-  if (row.state !== "failed" && row.state !== "not dispatched") return row;
+  if (row.state === "done") return row;
   const { why: _why, reason: _reason, ...rest } = row;
   return { ...rest, state: "cancelled", why: "cancelled by user" };
 }
