@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runsJson } from "../src/report/runs_json.ts";
-import { formatRunsTable, renderColumns } from "../src/report/runs_table.ts";
+import { formatRunsTable } from "../src/report/runs_table.ts";
+import { renderColumns } from "../src/text/columns.ts";
 import { climbFixture, makeRun, nastyRun } from "./helpers/report_fixtures.ts";
 
 describe("formatRunsTable()", () => {

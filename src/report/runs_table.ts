@@ -1,3 +1,4 @@
+import { renderColumns } from "../text/columns.ts";
 import { formatDuration, formatInterval, formatSigned, formatTime, shortSha } from "./format.ts";
 import { benchmarkDelta, type Climb, type RunSummary } from "./model.ts";
 
@@ -7,22 +8,6 @@ import { benchmarkDelta, type Climb, type RunSummary } from "./model.ts";
  * padded to their widest cell — so it reads the same in a terminal, a Slurm
  * log and an email. Machines use `runsJson` instead.
  */
-
-/** Columns padded to their widest cell (counted in code points); `right` columns right-aligned; trailing blanks trimmed. */
-export function renderColumns(
-  header: readonly string[],
-  rows: readonly (readonly string[])[],
-  right: ReadonlySet<number>,
-): string {
-  const width = (s: string) => [...s].length;
-  const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ""))));
-  const line = (cells: readonly string[]) =>
-    cells.map((c, i) => {
-      const pad = " ".repeat((widths[i] ?? 0) - width(c));
-      return right.has(i) ? pad + c : c + pad;
-    }).join("  ").trimEnd();
-  return [line(header), ...rows.map(line)].join("\n");
-}
 
 /** A cell on one line: a newline or tab in a tag or a failure would break the columns. */
 function oneLine(s: string): string {

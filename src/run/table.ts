@@ -1,3 +1,4 @@
+import { renderColumns } from "../text/columns.ts";
 import { pairMeasureName, splitPairName } from "../measure/pair_name.ts";
 import { type Decision, type Estimate, formatNumber } from "./decide.ts";
 import type { PairedFacts } from "./decision_file.ts";
@@ -25,18 +26,6 @@ export interface MeasureStateRow {
   readonly why?: string;
 }
 
-/** Columns padded to their widest cell; `right` columns right-aligned; trailing blanks trimmed. */
-function render(header: readonly string[], rows: readonly (readonly string[])[], right: ReadonlySet<number>): string {
-  const width = (s: string) => [...s].length;
-  const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ""))));
-  const line = (cells: readonly string[]) =>
-    cells.map((c, i) => {
-      const pad = " ".repeat((widths[i] ?? 0) - width(c));
-      return right.has(i) ? pad + c : c + pad;
-    }).join("  ").trimEnd();
-  return [line(header), ...rows.map(line)].join("\n");
-}
-
 /** A delta with its sign, so "+2" and "-0.5" read as changes. */
 function signed(n: number): string {
   return n > 0 ? `+${formatNumber(n)}` : formatNumber(n);
@@ -59,7 +48,7 @@ export function formatDecisionTable(decision: Decision, paired: PairedFacts | nu
     const delta = deltaFor(decision, name);
     return [name, formatNumber(value), delta === undefined ? "" : signed(delta)];
   });
-  const table = render(["measure", "value", "delta"], rows, new Set([1, 2]));
+  const table = renderColumns(["measure", "value", "delta"], rows, new Set([1, 2]));
   const reasons = decision.reasons.map((r) => `  - ${r}`);
   const estimate = paired === null ? [] : [`improvement: ${formatEstimate(paired.benchmark)}`];
   return [table, "", `verdict: ${decision.verdict}`, ...estimate, ...reasons].join("\n") + "\n";
@@ -81,5 +70,5 @@ export function formatMeasureStates(rows: readonly MeasureStateRow[]): string {
     r.jobId ?? "",
     [r.reason, r.why].filter((s) => s !== undefined && s !== "").join("; "),
   ]);
-  return render(["measure", "state", "value", "job", "detail"], cells, new Set([2])) + "\n";
+  return renderColumns(["measure", "state", "value", "job", "detail"], cells, new Set([2])) + "\n";
 }

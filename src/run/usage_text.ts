@@ -1,6 +1,6 @@
 import type { JobUsage } from "../compute/usage.ts";
 import { formatDuration } from "../report/format.ts";
-import { renderColumns } from "../report/runs_table.ts";
+import { renderColumns } from "../text/columns.ts";
 
 /**
  * Resource use for people (`show`): one line per finished measure, and a
