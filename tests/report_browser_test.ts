@@ -1,3 +1,4 @@
+import { measureArgv } from "./helpers/measure_argv.ts";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,21 +29,11 @@ async function localClimb(parent: string): Promise<string> {
   const climb = join(parent, "climb");
   const runs: [number, number, number][] = [[0, 1, 0], [1, 2, 10], [1, 3, 0]];
   for (const [i, [base, cand, verdict]] of runs.entries()) {
-    const r = await cli([
-      "measure",
-      "--compute",
-      "local",
-      "--repo",
-      repo,
-      "--base",
-      shas[base]!,
-      "--candidate",
-      shas[cand]!,
-      "--contract",
-      contract,
-      "--run-dir",
-      join(climb, `r${i + 1}`),
-    ], { compute, now: Date.parse("2026-01-02T03:04:05Z") + i * 60_000 });
+    const runDir = join(climb, `r${i + 1}`);
+    const r = await cli(
+      measureArgv({ compute: "local", repo, base: shas[base]!, candidate: shas[cand]!, contract, runDir }),
+      { compute, now: Date.parse("2026-01-02T03:04:05Z") + i * 60_000 },
+    );
     assert.equal(r.code, verdict, r.stderr);
   }
   return climb;

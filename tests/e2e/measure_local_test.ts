@@ -1,3 +1,4 @@
+import { measureArgv } from "../helpers/measure_argv.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -45,20 +46,10 @@ describe("outerloop measure (compiled binary, local backend)", () => {
     return await spawn({
       argv: [
         binary,
-        "measure",
-        "--compute",
-        "local",
-        "--repo",
-        repo,
-        "--base",
-        shas[base]!,
-        "--candidate",
-        shas[cand]!,
-        "--contract",
-        contractFile,
-        "--run-dir",
-        runDir,
-        ...more,
+        ...measureArgv(
+          { compute: "local", repo, base: shas[base]!, candidate: shas[cand]!, contract: contractFile, runDir },
+          ...more,
+        ),
       ],
       env: { PATH: "/usr/bin:/bin", HOME: home },
       timeoutMs: 60_000,

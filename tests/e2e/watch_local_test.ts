@@ -1,3 +1,4 @@
+import { measureArgv } from "../helpers/measure_argv.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -37,21 +38,12 @@ describe("watching a climb (compiled binary, local backend)", () => {
     climb = join(tempDir("e2e-watch-"), "climb");
     const pairs: [number, number, string[]][] = [[0, 1, []], [1, 2, []], [1, 3, []], [1, 4, ["--wait", "--json"]]];
     for (const [i, [base, cand, more]] of pairs.entries()) {
+      const runDir = join(climb, `r${i + 1}`);
       const r = await run(
-        "measure",
-        "--compute",
-        "local",
-        "--repo",
-        repo,
-        "--base",
-        shas[base]!,
-        "--candidate",
-        shas[cand]!,
-        "--contract",
-        contract,
-        "--run-dir",
-        join(climb, `r${i + 1}`),
-        ...more,
+        ...measureArgv(
+          { compute: "local", repo, base: shas[base]!, candidate: shas[cand]!, contract, runDir },
+          ...more,
+        ),
       );
       exits.push(r.exitCode ?? -1);
       if (i === 3) assert.equal(JSON.parse(r.stdout).verdict, "accept", "measure --wait --json prints the decision");

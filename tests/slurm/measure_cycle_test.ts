@@ -4,6 +4,7 @@
  * — measure parks (75), the wake job runs `resume` inside Slurm, the decision
  * appears — plus a cancelled eval job and a slurmctld outage during a resume.
  */
+import { measureArgv, TESTBED_LANE } from "../helpers/measure_argv.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -40,27 +41,16 @@ async function cli(binary: string, ...args: string[]): Promise<SpawnResult> {
 }
 
 async function measure(binary: string, repo: string, base: string, cand: string, runDir: string): Promise<SpawnResult> {
-  return await cli(
-    binary,
-    "measure",
-    "--compute",
-    "slurm",
-    "--account",
-    "acct_a",
-    "--partition",
-    "cpu",
-    "--repo",
+  const m = {
+    compute: "slurm",
+    lane: TESTBED_LANE,
     repo,
-    "--base",
     base,
-    "--candidate",
-    cand,
-    "--contract",
-    contract(),
-    "--run-dir",
+    candidate: cand,
+    contract: contract(),
     runDir,
-    "--json",
-  );
+  } as const;
+  return await cli(binary, ...measureArgv(m, "--json"));
 }
 
 /** The eval dirs' result.json files, by measure name. */

@@ -6,6 +6,7 @@
  * and resource figures read from the real sacct. Every run lands in one
  * climb dir, whose `runs` table is printed at the end.
  */
+import { measureArgv, TESTBED_LANE } from "../helpers/measure_argv.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { spawn as spawnChild } from "node:child_process";
@@ -40,28 +41,16 @@ async function cli(...args: string[]): Promise<SpawnResult> {
 
 async function measure(repo: string, base: string, cand: string, name: string, ...more: string[]) {
   const runDir = join(climb, name);
-  const r = await cli(
-    "measure",
-    "--compute",
-    "slurm",
-    "--account",
-    "acct_a",
-    "--partition",
-    "cpu",
-    "--repo",
+  const m = {
+    compute: "slurm",
+    lane: TESTBED_LANE,
     repo,
-    "--base",
     base,
-    "--candidate",
-    cand,
-    "--contract",
-    contract(),
-    "--run-dir",
+    candidate: cand,
+    contract: contract(),
     runDir,
-    "--run-tag",
-    `${name}-${tag}`,
-    ...more,
-  );
+  } as const;
+  const r = await cli(...measureArgv(m, "--run-tag", `${name}-${tag}`, ...more));
   return { r, runDir };
 }
 
