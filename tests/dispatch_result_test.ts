@@ -1,3 +1,4 @@
+import { EVAL_FILES } from "../src/dispatch/eval_files.ts";
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -29,20 +30,23 @@ function evalError(runDir: string, metric: string): EvalError {
 describe("readEvalResult()", () => {
   it("reads the metric from result.json, which wins over stdout", () => {
     const run = evalDirWith({
-      "exit-code": "0",
-      "result.json": `{"score": 12.5, "other": 1}`,
-      "stdout.log": `{"score": 99}\n`,
+      [EVAL_FILES.exitCode]: "0",
+      [EVAL_FILES.result]: `{"score": 12.5, "other": 1}`,
+      [EVAL_FILES.stdout]: `{"score": 99}\n`,
     });
     assert.equal(readEvalResult(run, "slot", "score"), 12.5);
   });
 
   it("reads the metric from the last non-empty stdout line when there is no result.json", () => {
-    const run = evalDirWith({ "exit-code": "0\n", "stdout.log": `warming up\n{"score": -3e2}\n\n  \n` });
+    const run = evalDirWith({
+      [EVAL_FILES.exitCode]: "0\n",
+      [EVAL_FILES.stdout]: `warming up\n{"score": -3e2}\n\n  \n`,
+    });
     assert.equal(readEvalResult(run, "slot", "score"), -300);
   });
 
   it("says a job without an exit-code has not finished", () => {
-    const run = evalDirWith({ "stdout.log": `{"score": 1}\n`, "output.log": "still going\n" });
+    const run = evalDirWith({ [EVAL_FILES.stdout]: `{"score": 1}\n`, [EVAL_FILES.output]: "still going\n" });
     const e = evalError(run, "score");
     assert.match(e.message, /has not finished: no exit-code/);
     assert.match(e.message, /still going/);
@@ -51,9 +55,9 @@ describe("readEvalResult()", () => {
   it("reports a non-zero exit code with its value and the output's tail", () => {
     const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
     const run = evalDirWith({
-      "exit-code": "143",
-      "result.json": `{"score": 1}`,
-      "output.log": lines.join("\n") + "\n",
+      [EVAL_FILES.exitCode]: "143",
+      [EVAL_FILES.result]: `{"score": 1}`,
+      [EVAL_FILES.output]: lines.join("\n") + "\n",
     });
     const e = evalError(run, "score");
     assert.match(e.message, /^Eval command exited with code 143\n/);
@@ -63,7 +67,7 @@ describe("readEvalResult()", () => {
   });
 
   it("names the missing metric and the keys that are present", () => {
-    const run = evalDirWith({ "exit-code": "0", "result.json": `{"loss": 1, "acc": 2}` });
+    const run = evalDirWith({ [EVAL_FILES.exitCode]: "0", [EVAL_FILES.result]: `{"loss": 1, "acc": 2}` });
     assert.match(
       evalError(run, "score").message,
       /no metric "score" in .*result\.json.*: keys present are "loss", "acc"/,
@@ -71,7 +75,7 @@ describe("readEvalResult()", () => {
   });
 
   it("refuses a numeric string and says to write a JSON number", () => {
-    const run = evalDirWith({ "exit-code": "0", "stdout.log": `{"score": "12.5"}\n` });
+    const run = evalDirWith({ [EVAL_FILES.exitCode]: "0", [EVAL_FILES.stdout]: `{"score": "12.5"}\n` });
     assert.match(
       evalError(run, "score").message,
       /"score" in the last line of stdout is the string "12\.5"; write the metric as a JSON number/,
@@ -85,14 +89,14 @@ describe("readEvalResult()", () => {
         `{"a":1}`,
       ]]
     ) {
-      const run = evalDirWith({ "exit-code": "0", "result.json": `{"score": ${json}}` });
+      const run = evalDirWith({ [EVAL_FILES.exitCode]: "0", [EVAL_FILES.result]: `{"score": ${json}}` });
       const e = evalError(run, "score");
       assert.ok(e.message.includes(`is ${shown}, not a finite number`), e.message);
     }
   });
 
   it("explains the NaN that Python's json.dumps writes", () => {
-    const run = evalDirWith({ "exit-code": "0", "result.json": `{"score": NaN}` });
+    const run = evalDirWith({ [EVAL_FILES.exitCode]: "0", [EVAL_FILES.result]: `{"score": NaN}` });
     assert.match(
       evalError(run, "score").message,
       /result\.json" holds NaN, not a finite number: "\{\\"score\\": NaN\}"/,
@@ -100,20 +104,24 @@ describe("readEvalResult()", () => {
   });
 
   it("reports a result.json that is not JSON rather than falling back to stdout", () => {
-    const run = evalDirWith({ "exit-code": "0", "result.json": `score=3`, "stdout.log": `{"score": 3}\n` });
+    const run = evalDirWith({
+      [EVAL_FILES.exitCode]: "0",
+      [EVAL_FILES.result]: `score=3`,
+      [EVAL_FILES.stdout]: `{"score": 3}\n`,
+    });
     assert.match(evalError(run, "score").message, /result\.json" is not JSON \(.*\): "score=3"/);
   });
 
   it("reports JSON that is not an object", () => {
-    const run = evalDirWith({ "exit-code": "0", "stdout.log": `[1, 2]\n` });
+    const run = evalDirWith({ [EVAL_FILES.exitCode]: "0", [EVAL_FILES.stdout]: `[1, 2]\n` });
     assert.match(evalError(run, "score").message, /last line of stdout is not a JSON object: "\[1, 2\]"/);
   });
 
   it("quotes the last stdout line when it is not JSON", () => {
     const run = evalDirWith({
-      "exit-code": "0",
-      "stdout.log": `{"score": 1}\ndone in 3s\n`,
-      "output.log": "done in 3s\n",
+      [EVAL_FILES.exitCode]: "0",
+      [EVAL_FILES.stdout]: `{"score": 1}\ndone in 3s\n`,
+      [EVAL_FILES.output]: "done in 3s\n",
     });
     const e = evalError(run, "score");
     assert.match(e.message, /no result\.json, and the last line of stdout is not JSON \(.*\): "done in 3s"/);
@@ -121,19 +129,19 @@ describe("readEvalResult()", () => {
   });
 
   it("says when there is neither a result file nor any stdout", () => {
-    const run = evalDirWith({ "exit-code": "0", "stdout.log": "\n\n" });
+    const run = evalDirWith({ [EVAL_FILES.exitCode]: "0", [EVAL_FILES.stdout]: "\n\n" });
     assert.match(evalError(run, "score").message, /no result\.json and nothing on stdout$/);
   });
 
   it("reports an unreadable exit code", () => {
-    const run = evalDirWith({ "exit-code": "", "result.json": `{"score": 1}` });
+    const run = evalDirWith({ [EVAL_FILES.exitCode]: "", [EVAL_FILES.result]: `{"score": 1}` });
     assert.match(evalError(run, "score").message, /unreadable exit code ""/);
   });
 
   it("escapes control characters in the output's tail and in the quoted result, keeping newlines and tabs", () => {
     const run = evalDirWith({
-      "exit-code": "1",
-      "output.log": "ok\tstep 1\n\u001b[2J\u001b]0;pwned\u0007title\rover\bx\u009b31m\u202egnp.exe\n",
+      [EVAL_FILES.exitCode]: "1",
+      [EVAL_FILES.output]: "ok\tstep 1\n\u001b[2J\u001b]0;pwned\u0007title\rover\bx\u009b31m\u202egnp.exe\n",
     });
     const e = evalError(run, "score");
     assert.ok(
@@ -142,12 +150,15 @@ describe("readEvalResult()", () => {
     );
     // deno-lint-ignore no-control-regex -- control characters are what this checks
     assert.doesNotMatch(e.message, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
-    const quoted = evalDirWith({ "exit-code": "0", "result.json": `{"\u009b2J": 1}` });
+    const quoted = evalDirWith({ [EVAL_FILES.exitCode]: "0", [EVAL_FILES.result]: `{"\u009b2J": 1}` });
     assert.match(evalError(quoted, "score").message, /keys present are "\\x9b2J"/);
   });
 
   it("caps a 50 MB single-line output to a short message that says what was cut", () => {
-    const run = evalDirWith({ "exit-code": "1", "output.log": "x".repeat(50 * 1024 * 1024) + "\nlast words\n" });
+    const run = evalDirWith({
+      [EVAL_FILES.exitCode]: "1",
+      [EVAL_FILES.output]: "x".repeat(50 * 1024 * 1024) + "\nlast words\n",
+    });
     const e = evalError(run, "score");
     assert.ok(e.message.length < TAIL.totalBytes + 500, `${e.message.length} characters`);
     assert.match(
@@ -158,7 +169,7 @@ describe("readEvalResult()", () => {
 
   it("caps each line and the whole tail, saying how many lines were left out", () => {
     const lines = Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(1000, "y"));
-    const run = evalDirWith({ "exit-code": "2", "output.log": lines.join("\n") + "\n" });
+    const run = evalDirWith({ [EVAL_FILES.exitCode]: "2", [EVAL_FILES.output]: lines.join("\n") + "\n" });
     const e = evalError(run, "score");
     const tail = e.message.split("---\n")[1]!.split("\n");
     assert.match(tail[0]!, /^\[\d+ earlier lines not shown\]$/);

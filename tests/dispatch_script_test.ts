@@ -1,3 +1,4 @@
+import { EVAL_FILES } from "../src/dispatch/eval_files.ts";
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { spawn as spawnChild } from "node:child_process";
@@ -79,8 +80,8 @@ describe("eval job script", () => {
     });
     const r = await runJob(script, jobEnv(s));
     assert.equal(r.exitCode, 0, r.stderr);
-    assert.equal(read(r.evalDir, "exit-code"), "0");
-    assert.equal(read(r.evalDir, "stdout.log"), `${s.first}\none\n`);
+    assert.equal(read(r.evalDir, EVAL_FILES.exitCode), "0");
+    assert.equal(read(r.evalDir, EVAL_FILES.stdout), `${s.first}\none\n`);
     assert.deepEqual(read(r.evalDir, "result.json.ls").trim().split("\n").sort(), [".git", "bench.txt"]);
     const where = read(r.evalDir, "result.json.where").trim();
     assert.ok(where.startsWith(s.tmp + "/"), `checkout ${where} is not under the job's TMPDIR`);
@@ -88,7 +89,7 @@ describe("eval job script", () => {
     assert.deepEqual(readdirSync(s.tmp), []);
     assert.equal(readEvalResult(s.runDir, "a", "score"), 1.5);
     assert.equal(read(s.repo, "bench.txt"), "dirty\n", "the user's working tree was touched");
-    assert.match(read(r.evalDir, "started"), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \S+\n$/);
+    assert.match(read(r.evalDir, EVAL_FILES.started), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \S+\n$/);
   });
 
   it("checks out a sha that only refs/dispatch/<sha> still reaches after a reset and gc", async () => {
@@ -102,9 +103,9 @@ describe("eval job script", () => {
       command: `echo "{\\"v\\": $(wc -l < bench.txt)}"; cat bench.txt >&2`,
     });
     const r = await runJob(script, jobEnv(s));
-    assert.equal(read(r.evalDir, "exit-code"), "0", read(r.evalDir, "output.log"));
+    assert.equal(read(r.evalDir, EVAL_FILES.exitCode), "0", read(r.evalDir, EVAL_FILES.output));
     assert.equal(readEvalResult(s.runDir, "b", "v"), 1);
-    assert.match(read(r.evalDir, "output.log"), /^two$/m);
+    assert.match(read(r.evalDir, EVAL_FILES.output), /^two$/m);
   });
 
   it("reads the last non-empty stdout line as the result and keeps stderr in output.log only", async () => {
@@ -112,8 +113,8 @@ describe("eval job script", () => {
     const script = job(s, "c", { command: `echo noise; echo '{"m": 3, "n": 4}'; echo; echo oops >&2` });
     const r = await runJob(script, jobEnv(s));
     assert.equal(readEvalResult(s.runDir, "c", "m"), 3);
-    assert.equal(read(r.evalDir, "stdout.log"), `noise\n{"m": 3, "n": 4}\n\n`);
-    const out = read(r.evalDir, "output.log");
+    assert.equal(read(r.evalDir, EVAL_FILES.stdout), `noise\n{"m": 3, "n": 4}\n\n`);
+    const out = read(r.evalDir, EVAL_FILES.output);
     for (const line of ["noise", `{"m": 3, "n": 4}`, "oops"]) assert.ok(out.includes(line + "\n"), out);
   });
 
@@ -122,7 +123,7 @@ describe("eval job script", () => {
     const script = job(s, "d", { command: `echo '{"m": 1}'; echo boom >&2; exit 7` });
     const r = await runJob(script, jobEnv(s));
     assert.equal(r.exitCode, 7);
-    assert.equal(read(r.evalDir, "exit-code"), "7");
+    assert.equal(read(r.evalDir, EVAL_FILES.exitCode), "7");
     assert.throws(() => readEvalResult(s.runDir, "d", "m"), (e: Error) => {
       assert.ok(e instanceof EvalError);
       assert.match(e.message, /exited with code 7/);
@@ -136,9 +137,9 @@ describe("eval job script", () => {
     const s = setup();
     const script = job(s, "e", { snapshotSha: "0".repeat(40), command: "echo never" });
     const r = await runJob(script, jobEnv(s));
-    assert.equal(read(r.evalDir, "exit-code"), "125");
-    assert.match(read(r.evalDir, "output.log"), /Cannot check out 0{40}/);
-    assert.equal(read(r.evalDir, "stdout.log"), "");
+    assert.equal(read(r.evalDir, EVAL_FILES.exitCode), "125");
+    assert.match(read(r.evalDir, EVAL_FILES.output), /Cannot check out 0{40}/);
+    assert.equal(read(r.evalDir, EVAL_FILES.stdout), "");
     assert.deepEqual(readdirSync(s.tmp), []);
   });
 
@@ -146,7 +147,7 @@ describe("eval job script", () => {
     const s = setup();
     const script = job(s, "f", { command: `env > "$OUTERLOOP_RESULT.env"`, extraEnv: { SEED: "42", B_VAR: "b" } });
     const r = await runJob(script, jobEnv(s, { LANG: "C", CUDA_VISIBLE_DEVICES: "1" }));
-    assert.equal(read(r.evalDir, "exit-code"), "0", read(r.evalDir, "output.log"));
+    assert.equal(read(r.evalDir, EVAL_FILES.exitCode), "0", read(r.evalDir, EVAL_FILES.output));
     const names = read(r.evalDir, "result.json.env").trim().split("\n").map((l) => l.split("=")[0]).sort();
     assert.deepEqual(names, [
       "B_VAR",
@@ -161,7 +162,7 @@ describe("eval job script", () => {
     ]);
     const env = read(r.evalDir, "result.json.env");
     assert.match(env, /^SEED=42$/m);
-    assert.ok(env.includes(`OUTERLOOP_RESULT=${join(r.evalDir, "result.json")}\n`));
+    assert.ok(env.includes(`OUTERLOOP_RESULT=${join(r.evalDir, EVAL_FILES.result)}\n`));
   });
 
   it("stops the command's whole group on TERM, records 143 and removes the checkout", async () => {
@@ -181,11 +182,11 @@ describe("eval job script", () => {
     );
     process.kill(child.pid ?? 0, "SIGTERM"); // the script alone: it must pass the TERM on
     assert.equal(await exited, 143);
-    assert.equal(read(evalDir, "exit-code"), "143");
+    assert.equal(read(evalDir, EVAL_FILES.exitCode), "143");
     assert.equal(existsSync(read(evalDir, "result.json.where").trim()), false);
     assert.deepEqual(readdirSync(s.tmp), []);
     await waitFor("the command's background child to die", () => alive(bg), (a) => !a, 5000);
-    assert.match(read(evalDir, "output.log"), /terminated by a signal/);
+    assert.match(read(evalDir, EVAL_FILES.output), /terminated by a signal/);
   });
 
   it("records nothing on INT (its submitter was interrupted), stops the command and removes the checkout", async () => {
@@ -205,11 +206,11 @@ describe("eval job script", () => {
     );
     process.kill(-(child.pid ?? 0), "SIGINT"); // what a stopping outerloop sends a local job's group
     assert.equal(await exited, 130);
-    assert.equal(existsSync(join(evalDir, "exit-code")), false, "an interrupt of outerloop is not a result");
+    assert.equal(existsSync(join(evalDir, EVAL_FILES.exitCode)), false, "an interrupt of outerloop is not a result");
     assert.equal(existsSync(read(evalDir, "result.json.where").trim()), false);
     await waitFor("the checkout to be removed", () => readdirSync(s.tmp), (d) => d.length === 0);
     await waitFor("the command's background child to die", () => alive(bg), (a) => !a, 5000);
-    assert.match(read(evalDir, "output.log"), /outerloop was interrupted: nothing recorded/);
+    assert.match(read(evalDir, EVAL_FILES.output), /outerloop was interrupted: nothing recorded/);
   });
 
   it("records 143 on HUP as on TERM", async () => {
@@ -221,7 +222,7 @@ describe("eval job script", () => {
     await waitFor("the command to start", () => existsSync(join(evalDir, "result.json.up")), Boolean);
     process.kill(child.pid ?? 0, "SIGHUP");
     assert.equal(await exited, 143);
-    assert.equal(read(evalDir, "exit-code"), "143");
+    assert.equal(read(evalDir, EVAL_FILES.exitCode), "143");
   });
 
   it("KILLs a command that ignores TERM and removes the checkout even when the script is killed first", {
@@ -243,8 +244,8 @@ describe("eval job script", () => {
     );
     // what a local walltime does: TERM to the script's group, then KILL before it is done
     process.kill(-(child.pid ?? 0), "SIGTERM");
-    await waitFor("exit code 143", () => existsSync(join(evalDir, "exit-code")), Boolean);
-    assert.equal(read(evalDir, "exit-code"), "143");
+    await waitFor("exit code 143", () => existsSync(join(evalDir, EVAL_FILES.exitCode)), Boolean);
+    assert.equal(read(evalDir, EVAL_FILES.exitCode), "143");
     assert.equal(alive(pid), true, "the command should have ignored the TERM");
     process.kill(-(child.pid ?? 0), "SIGKILL");
     assert.equal(await exited, "SIGKILL");
@@ -263,8 +264,8 @@ describe("eval job script", () => {
       command: `cat warm/kernel.bin bench.txt; git status --porcelain --untracked-files=no`,
     });
     const r = await runJob(script, jobEnv(s));
-    assert.equal(read(r.evalDir, "exit-code"), "0", read(r.evalDir, "output.log"));
-    assert.equal(read(r.evalDir, "stdout.log"), "cached\none\n");
+    assert.equal(read(r.evalDir, EVAL_FILES.exitCode), "0", read(r.evalDir, EVAL_FILES.output));
+    assert.equal(read(r.evalDir, EVAL_FILES.stdout), "cached\none\n");
     assert.deepEqual(readdirSync(s.tmp), []);
   });
 
@@ -280,7 +281,7 @@ describe("eval job script", () => {
         command: `pwd > "$OUTERLOOP_RESULT.where"; env > "$OUTERLOOP_RESULT.env"; echo '{"m": 9}'`,
       });
       const r = await runJob(script, jobEnv(s, { APPTAINER_ARGV_LOG: log, CUDA_VISIBLE_DEVICES: "0,1" }));
-      assert.equal(read(r.evalDir, "exit-code"), "0", read(r.evalDir, "output.log"));
+      assert.equal(read(r.evalDir, EVAL_FILES.exitCode), "0", read(r.evalDir, EVAL_FILES.output));
       assert.equal(readEvalResult(s.runDir, "i", "m"), 9);
       const calls = readFileSync(log, "utf8").split("\n").filter((l) => l !== "");
       assert.equal(calls.length, 1);
@@ -304,7 +305,7 @@ describe("eval job script", () => {
       const env = read(r.evalDir, "result.json.env");
       assert.match(env, /^SEED=7$/m);
       assert.match(env, /^CUDA_VISIBLE_DEVICES=0,1$/m);
-      assert.ok(env.includes(`OUTERLOOP_RESULT=${join(r.evalDir, "result.json")}\n`));
+      assert.ok(env.includes(`OUTERLOOP_RESULT=${join(r.evalDir, EVAL_FILES.result)}\n`));
       assert.doesNotMatch(env, /API_TOKEN|TMPDIR|APPTAINERENV_/);
       assert.match(env, /^PATH=\/usr\/local\/sbin:/m, "the host PATH crossed into the container");
     });
@@ -327,7 +328,7 @@ describe("eval job script", () => {
       }'; printf '%s\\n' "$LINE"`,
     });
     const r = await runJob(script, jobEnv(s));
-    assert.equal(read(r.evalDir, "exit-code"), "0", read(r.evalDir, "output.log"));
+    assert.equal(read(r.evalDir, EVAL_FILES.exitCode), "0", read(r.evalDir, EVAL_FILES.output));
     assert.equal(existsSync(canary), false, "a user value was run as code");
     assert.equal(existsSync(ran), true, "the command did not run");
     assert.equal(read(r.evalDir, "result.json.nasty"), value);
@@ -365,10 +366,10 @@ describe("eval job script", () => {
   it("clears an earlier attempt's exit code and result when it rewrites a job", () => {
     const s = setup();
     const script = job(s, "l", { command: "true" });
-    writeFileSync(join(dirname(script), "exit-code"), "0");
-    writeFileSync(join(dirname(script), "result.json"), `{"m": 1}`);
+    writeFileSync(join(dirname(script), EVAL_FILES.exitCode), "0");
+    writeFileSync(join(dirname(script), EVAL_FILES.result), `{"m": 1}`);
     job(s, "l", { command: "true" });
-    assert.deepEqual(readdirSync(dirname(script)).sort(), ["job.sh"]);
+    assert.deepEqual(readdirSync(dirname(script)).sort(), [EVAL_FILES.script]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { EVAL_FILES } from "../src/dispatch/eval_files.ts";
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -49,14 +50,14 @@ describe("the measurer on LocalCompute with real git repositories", () => {
     const values = await measurer.results(plan);
     assert.deepEqual(values, { baseline: 10, candidate: 12.5 });
     const baseDir = measurer.evalDir(plan[0]!);
-    assert.match(readFileSync(join(baseDir, "output.log"), "utf8"), /seed=7 tree=10/);
-    assert.equal(readFileSync(join(baseDir, "exit-code"), "utf8"), "0");
+    assert.match(readFileSync(join(baseDir, EVAL_FILES.output), "utf8"), /seed=7 tree=10/);
+    assert.equal(readFileSync(join(baseDir, EVAL_FILES.exitCode), "utf8"), "0");
     // the candidate saw the paired seed
-    assert.equal(JSON.parse(readFileSync(join(measurer.evalDir(plan[1]!), "result.json"), "utf8")).seed, "7");
+    assert.equal(JSON.parse(readFileSync(join(measurer.evalDir(plan[1]!), EVAL_FILES.result), "utf8")).seed, "7");
     // a second pass reads from disk and runs nothing again
-    const before = readFileSync(join(baseDir, "submitted"), "utf8");
+    const before = readFileSync(join(baseDir, EVAL_FILES.submitted), "utf8");
     assert.deepEqual(await measurer.results(plan), values);
-    assert.equal(readFileSync(join(baseDir, "submitted"), "utf8"), before);
+    assert.equal(readFileSync(join(baseDir, EVAL_FILES.submitted), "utf8"), before);
     // the checkouts were removed and the user's tree untouched
     assert.equal(readFileSync(join(repo, "version"), "utf8"), "999");
     assert.deepEqual(

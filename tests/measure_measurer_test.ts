@@ -1,3 +1,4 @@
+import { EVAL_FILES } from "../src/dispatch/eval_files.ts";
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -34,14 +35,14 @@ function setup(compute = new FakeCompute(), lanes: Partial<Lanes> = {}) {
 /** Marks a measure finished with a value, as its job would. */
 function finish(m: DispatchedMeasurer, x: Measure, value: unknown, exitCode = 0): void {
   mkdirSync(m.evalDir(x), { recursive: true });
-  writeFileSync(join(m.evalDir(x), "result.json"), JSON.stringify({ score: value }));
-  writeFileSync(join(m.evalDir(x), "exit-code"), String(exitCode));
+  writeFileSync(join(m.evalDir(x), EVAL_FILES.result), JSON.stringify({ score: value }));
+  writeFileSync(join(m.evalDir(x), EVAL_FILES.exitCode), String(exitCode));
 }
 
 /** Records `id` as dispatched for `x`, an hour ago unless `ageMs` says otherwise. */
 function marker(m: DispatchedMeasurer, x: Measure, id: string, ageMs = 3_600_000): void {
   mkdirSync(m.evalDir(x), { recursive: true });
-  const file = join(m.evalDir(x), "submitted");
+  const file = join(m.evalDir(x), EVAL_FILES.submitted);
   writeFileSync(file, id);
   const t = (Date.now() - ageMs) / 1000;
   utimesSync(file, t, t);
@@ -63,9 +64,9 @@ describe("DispatchedMeasurer.results()", () => {
     const p = await pendingOf(m.results(pair));
     assert.deepEqual(p.jobIds, ["1000", "1001"]);
     assert.equal(p.afterany(), "afterany:1000:1001");
-    assert.equal(readFileSync(join(m.evalDir(pair[0]!), "submitted"), "utf8"), "1000");
+    assert.equal(readFileSync(join(m.evalDir(pair[0]!), EVAL_FILES.submitted), "utf8"), "1000");
     assert.equal(compute.submitted[0]!.jobName, m.jobName(pair[0]!));
-    assert.equal(compute.submitted[0]!.script, join(m.evalDir(pair[0]!), "job.sh"));
+    assert.equal(compute.submitted[0]!.script, join(m.evalDir(pair[0]!), EVAL_FILES.script));
     assert.deepEqual(compute.calls, ["squeue", "sbatch", "sbatch", "sacct"]);
   });
 
@@ -96,20 +97,20 @@ describe("DispatchedMeasurer.results()", () => {
   it("adopts the job an earlier pass submitted without recording it, instead of dispatching again", async () => {
     const { m, compute } = setup();
     await pendingOf(m.results([pair[0]!])); // dispatched as 1000
-    rmSync(join(m.evalDir(pair[0]!), "submitted")); // as if that pass died before writing the marker
+    rmSync(join(m.evalDir(pair[0]!), EVAL_FILES.submitted)); // as if that pass died before writing the marker
     compute.calls = [];
     // the listing misses it (empty, or lagging): only the lookup by name can tell
     const p = await pendingOf(m.results([pair[0]!]));
     assert.deepEqual(p.jobIds, ["1000"]);
     assert.equal(compute.submitted.length, 1);
-    assert.equal(readFileSync(join(m.evalDir(pair[0]!), "submitted"), "utf8"), "1000");
+    assert.equal(readFileSync(join(m.evalDir(pair[0]!), EVAL_FILES.submitted), "utf8"), "1000");
     assert.deepEqual(compute.calls, ["squeue", "find", "sacct"]);
   });
 
   it("parks blind instead of dispatching when an earlier attempt's job cannot be looked up", async () => {
     const { m, compute } = setup();
     await pendingOf(m.results([pair[0]!]));
-    rmSync(join(m.evalDir(pair[0]!), "submitted"));
+    rmSync(join(m.evalDir(pair[0]!), EVAL_FILES.submitted));
     compute.findFails = true;
     const p = await pendingOf(m.results([pair[0]!]));
     assert.deepEqual(p.jobIds, []);
@@ -240,7 +241,7 @@ describe("DispatchedMeasurer.results()", () => {
       const { m, compute } = setup();
       finish(m, pair[0]!, 10);
       marker(m, pair[1]!, "99");
-      writeFileSync(join(m.evalDir(pair[1]!), "exit-code"), "143");
+      writeFileSync(join(m.evalDir(pair[1]!), EVAL_FILES.exitCode), "143");
       if (state) compute.states = new Map([["99", state]]);
       await assert.rejects(
         m.results(pair),

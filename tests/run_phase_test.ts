@@ -1,9 +1,10 @@
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunDir } from "../src/run/run_dir.ts";
 import { describe, it } from "node:test";
+import { setLogSink } from "../src/log.ts";
 import { SlurmError } from "../src/compute/errors.ts";
 import { withDefaults } from "../src/compute/job_spec.ts";
 import { quoteCommand } from "../src/compute/quote.ts";
@@ -137,5 +138,28 @@ describe("runPhase()", () => {
         e instanceof SlurmError && /Cannot submit the wake job.*Nothing is lost.*outerloop resume/.test(e.message),
     );
     assert.equal(readFileSync(join(runDir, "run.json"), "utf8"), runJson);
+  });
+});
+
+describe("runPhase() and the baseline cache", () => {
+  it("decides, with a warning, when the cache entry cannot be written (a directory stands in its place)", async () => {
+    const climb = tempDir("phase-cache-");
+    const r = runRecordFixture({ createdAt: new Date().toISOString() }, { baseline: "cached" });
+    const dir = new RunDir(join(climb, "run"));
+    writeRunRecord(dir, r);
+    mkdirSync(join(climb, "baselines", `toy@${r.baseSha}.json`), { recursive: true });
+    const compute = new FakeCompute();
+    let score = 10;
+    compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { score: score++ });
+    const warnings: string[] = [];
+    const restore = setLogSink((line) => warnings.push(line));
+    try {
+      const outcome = await runPhase(dir, deps(compute));
+      assert.equal(outcome.kind, "decided");
+    } finally {
+      restore();
+    }
+    assert.ok(existsSync(dir.decision));
+    assert.ok(warnings.some((w) => /warning: cannot write the baseline cache in /.test(w)), warnings.join("\n"));
   });
 });

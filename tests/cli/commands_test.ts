@@ -317,3 +317,24 @@ describe("the CLI in-process: runs", () => {
     assert.equal(existsSync(runDir), false);
   });
 });
+
+describe("show asks the scheduler as a pass does", () => {
+  it("lists 100 pending measures with their reasons from one queue listing", async () => {
+    const siblings = Array.from({ length: 49 }, (_, i) => ({ name: `s${i}`, command: "sh s.sh", metric: "m" }));
+    const dir = new RunDir(join(tempDir("cli-show-100-"), "run"));
+    writeRunRecord(dir, runRecordFixture({}, { siblings }));
+    const compute = new FakeCompute();
+    assert.equal((await cli(["resume", dir.path], { compute })).code, 75);
+    const evals = compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
+    assert.equal(evals.length, 100);
+    compute.live = new Map(evals.map((s, i) => [s.jobName, [String(1000 + i)]]));
+    evals.forEach((_, i) => compute.liveStates.set(String(1000 + i), { state: "PENDING", reason: "Priority" }));
+    const calls = compute.calls.length;
+    const shown = await cli(["show", dir.path, "--json"], { compute });
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.deepEqual(compute.calls.slice(calls), ["squeue"]);
+    const measures = JSON.parse(shown.stdout).measures as { state: string; reason: string }[];
+    assert.equal(measures.length, 100);
+    assert.ok(measures.every((m) => m.state === "pending" && m.reason === "Priority"));
+  });
+});

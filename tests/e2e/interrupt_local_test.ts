@@ -5,6 +5,7 @@
  * measures it again and decides. Run on the compiled binary and on the
  * runtime running this test (`deno run` / `bun run` of src/main.ts).
  */
+import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { spawn as spawnChild } from "node:child_process";
@@ -63,9 +64,9 @@ async function scenario(how: "binary" | "runtime", signal: "SIGTERM" | "SIGINT")
   const evalDirs = readdirSync(runDir).filter((d) => d.startsWith("eval-"));
   assert.equal(evalDirs.length, 1, "the candidate was never started");
   const evalDir = join(runDir, evalDirs[0]!);
-  assert.equal(existsSync(join(evalDir, "exit-code")), false, "an interrupt of outerloop is not a result");
-  assert.equal(existsSync(join(evalDir, "submitted")), false);
-  assert.match(readFileSync(join(evalDir, "output.log"), "utf8"), /outerloop was interrupted: nothing recorded/);
+  assert.equal(existsSync(join(evalDir, EVAL_FILES.exitCode)), false, "an interrupt of outerloop is not a result");
+  assert.equal(existsSync(join(evalDir, EVAL_FILES.submitted)), false);
+  assert.match(readFileSync(join(evalDir, EVAL_FILES.output), "utf8"), /outerloop was interrupted: nothing recorded/);
   await waitFor("the benchmark to be stopped", () => alive(benchPid), (a) => !a, 10_000);
   await waitFor("TMPDIR to be clean", () => readdirSync(tmp), (d) => d.length === 0, 10_000);
 
@@ -74,7 +75,7 @@ async function scenario(how: "binary" | "runtime", signal: "SIGTERM" | "SIGINT")
   const resumed = await spawn({ argv: [...argv, "resume", runDir, "--json"], env, timeoutMs: 120_000 });
   assert.equal(resumed.exitCode, 0, resumed.stderr);
   assert.deepEqual(JSON.parse(resumed.stdout).values, { baseline: 10, candidate: 12 });
-  assert.equal(readFileSync(join(evalDir, "exit-code"), "utf8"), "0");
+  assert.equal(readFileSync(join(evalDir, EVAL_FILES.exitCode), "utf8"), "0");
   assert.deepEqual(readdirSync(tmp), [], "nothing left in TMPDIR");
   assert.equal(existsSync(join(runDir, "lock")), false);
 }

@@ -1,3 +1,4 @@
+import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Compute, LiveJob } from "../../src/compute/compute.ts";
@@ -114,6 +115,6 @@ export class FakeCompute implements Compute {
 /** Writes what a finished eval job leaves: a result and, last, its exit code. */
 export function finishEvalJob(spec: JobSpec, result: Record<string, unknown> | null, exitCode = 0): void {
   const dir = dirname(withDefaults(spec).script);
-  if (result) writeFileSync(join(dir, "result.json"), JSON.stringify(result));
-  writeFileSync(join(dir, "exit-code"), String(exitCode));
+  if (result) writeFileSync(join(dir, EVAL_FILES.result), JSON.stringify(result));
+  writeFileSync(join(dir, EVAL_FILES.exitCode), String(exitCode));
 }

@@ -4,6 +4,7 @@
  * — measure parks (75), the wake job runs `resume` inside Slurm, the decision
  * appears — plus a cancelled eval job and a slurmctld outage during a resume.
  */
+import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { measureArgv, TESTBED_LANE } from "../helpers/measure_argv.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
@@ -58,7 +59,7 @@ function results(runDir: string): Record<string, { score: number; sha: string; c
   const out: Record<string, { score: number; sha: string; cwd: string }> = {};
   for (const d of readdirSync(runDir).filter((f) => f.startsWith("eval-"))) {
     const name = d.slice(5).split("-")[0]!;
-    const lines = readFileSync(join(runDir, d, "stdout.log"), "utf8").trim().split("\n");
+    const lines = readFileSync(join(runDir, d, EVAL_FILES.stdout), "utf8").trim().split("\n");
     out[name] = JSON.parse(lines.at(-1)!);
   }
   return out;
@@ -154,7 +155,7 @@ liveIt("a cancelled eval job fails the run with exit 3 explaining the cancel", 1
   const r = await measure(binary, repo, shas[0]!, shas[1]!, runDir);
   assert.equal(r.exitCode, 75, r.stderr);
   const candDir = readdirSync(runDir).find((f) => f.startsWith("eval-candidate-"))!;
-  const candJob = readFileSync(join(runDir, candDir, "submitted"), "utf8").trim();
+  const candJob = readFileSync(join(runDir, candDir, EVAL_FILES.submitted), "utf8").trim();
   const compute = new SlurmCompute();
   await waitFor("RUNNING", () => compute.status(candJob), (s) => s === "RUNNING", 60_000, 250);
   await compute.cancel(candJob);
@@ -165,7 +166,7 @@ liveIt("a cancelled eval job fails the run with exit 3 explaining the cancel", 1
     60_000,
     250,
   );
-  await waitFor("the exit code", () => existsSync(join(runDir, candDir, "exit-code")), Boolean, 30_000, 250);
+  await waitFor("the exit code", () => existsSync(join(runDir, candDir, EVAL_FILES.exitCode)), Boolean, 30_000, 250);
   const resumed = await cli(binary, "resume", runDir);
   assert.equal(resumed.exitCode, 3, resumed.stderr);
   assert.match(resumed.stderr, /measure candidate was cancelled \(exit 143\)/);

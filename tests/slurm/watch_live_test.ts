@@ -6,6 +6,7 @@
  * and resource figures read from the real sacct. Every run lands in one
  * climb dir, whose `runs` table is printed at the end.
  */
+import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { measureArgv, TESTBED_LANE } from "../helpers/measure_argv.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
@@ -77,7 +78,7 @@ async function interruptedWait(runDir: string): Promise<{ code: number | null; s
 function evalJobs(runDir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const d of readdirSync(runDir).filter((f) => f.startsWith("eval-"))) {
-    out[d.slice(5).split("-")[0]!] = readFileSync(join(runDir, d, "submitted"), "utf8").trim();
+    out[d.slice(5).split("-")[0]!] = readFileSync(join(runDir, d, EVAL_FILES.submitted), "utf8").trim();
   }
   return out;
 }
@@ -262,7 +263,13 @@ liveIt("a measure that failed for good: resume exits 3 and cancels the run's oth
   const parked = JSON.parse(r.stdout);
   const jobs = evalJobs(runDir);
   const candDir = readdirSync(runDir).find((f) => f.startsWith("eval-candidate-"))!;
-  await waitFor("the candidate's crash", () => existsSync(join(runDir, candDir, "exit-code")), Boolean, 60_000, 250);
+  await waitFor(
+    "the candidate's crash",
+    () => existsSync(join(runDir, candDir, EVAL_FILES.exitCode)),
+    Boolean,
+    60_000,
+    250,
+  );
   const resumed = await cli("resume", runDir);
   assert.equal(resumed.exitCode, 3, resumed.stderr);
   assert.match(resumed.stderr, /measure candidate: Eval command exited with code 1/);
