@@ -1,6 +1,6 @@
 import type { Contract } from "./contract.ts";
 import { pairMeasureName } from "../measure/pair_name.ts";
-import { finiteInterval } from "./finite_interval.ts";
+import { type ComparedSeries, finiteInterval } from "./finite_interval.ts";
 import { FUTILITY_POWER, isFutile, predictivePower } from "../stats/futility.ts";
 import {
   benchmarkCall,
@@ -139,15 +139,7 @@ function seriesOf(values: PairedValues, name: string): number[] {
 }
 
 /** One compared quantity (the benchmark or a sibling) over the pairs. */
-interface Side {
-  readonly metric: string;
-  readonly direction: "maximize" | "minimize";
-  /** The measure names of pair 1, for messages. */
-  readonly baseName: string;
-  readonly candName: string;
-  readonly base: readonly number[];
-  readonly cand: readonly number[];
-}
+type Side = ComparedSeries;
 
 /** Single-pair facts, as today's sentences give them: `acc 10 -> 12, delta 2, higher is better`. */
 function pairFacts(s: Side): string {

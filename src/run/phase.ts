@@ -18,6 +18,7 @@ import { calibrationOf } from "./calibrate.ts";
 import { finishedOutcome } from "./outcome.ts";
 import { type CalibrationRecord, writeCalibration } from "./calibration_file.ts";
 import type { DispatchedMeasurer } from "../measure/measurer.ts";
+import type { Measure } from "../measure/measure.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { refuseCancelled } from "./cancel_file.ts";
 import { endFailedRun } from "./failed_run.ts";
@@ -138,14 +139,9 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
   const design = sequentialDesign(c.repeats, c.maxRepeats, c.confidence);
   for (const look of design.looks) {
     const p = passPlan(r, cache, look.n);
-    let measured: Record<string, number>;
-    try {
-      measured = await measurer.results(p.toMeasure);
-    } catch (err) {
-      if (!(err instanceof MeasurementPending)) throw err;
-      return await park(dir, r, deps, err);
-    }
-    const values = { ...p.cached, ...measured };
+    const measured = await resultsOrPark(dir, r, deps, measurer, p.toMeasure);
+    if ("kind" in measured) return measured;
+    const values = { ...p.cached, ...measured.values };
     const d = decideLook(c, pairedValues(p.plan, values));
     if (d.next.kind === "more") {
       log.info(
@@ -192,17 +188,28 @@ async function calibration(
   measurer: DispatchedMeasurer,
 ): Promise<PhaseOutcome> {
   const p = passPlan(r, { kind: "none" }, r.contract.maxRepeats);
-  let measured: Record<string, number>;
+  const measured = await resultsOrPark(dir, r, deps, measurer, p.toMeasure);
+  if ("kind" in measured) return measured;
+  const report = calibrationOf(r, p.plan, measured.values, p.seeds, deps.now);
+  writeCalibration(dir, report);
+  await retireWakes(deps.compute, r, dir, deps);
+  return { kind: "calibrated", calibration: report, fresh: true };
+}
+
+/** The measures' values, or — when some are pending — the run parked behind a wake on them. */
+async function resultsOrPark(
+  dir: RunDir,
+  r: RunRecord,
+  deps: PhaseDeps,
+  measurer: DispatchedMeasurer,
+  measures: readonly Measure[],
+): Promise<{ readonly values: Record<string, number> } | PhaseOutcome> {
   try {
-    measured = await measurer.results(p.toMeasure);
+    return { values: await measurer.results(measures) };
   } catch (err) {
     if (!(err instanceof MeasurementPending)) throw err;
     return await park(dir, r, deps, err);
   }
-  const report = calibrationOf(r, p.plan, measured, p.seeds, deps.now);
-  writeCalibration(dir, report);
-  await retireWakes(deps.compute, r, dir, deps);
-  return { kind: "calibrated", calibration: report, fresh: true };
 }
 
 /** Parks the run behind a wake job on the pending jobs. */
