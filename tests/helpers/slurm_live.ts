@@ -10,8 +10,11 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { SlurmCompute } from "../../src/compute/slurm.ts";
+import { isTerminal } from "../../src/compute/states.ts";
 import { spawn } from "../../src/runtime/spawn.ts";
-export { waitFor } from "./wait.ts";
+import { waitFor } from "./wait.ts";
+export { waitFor };
 
 /** The command that runs the live suite, printed whenever it is skipped. */
 export const HOW_TO_RUN = "scripts/slurm-testbed up /tmp/tb && OUTERLOOP_SLURM_TESTBED=/tmp/tb deno task test";
@@ -106,4 +109,14 @@ export function observeReason(reason: string): string {
 export function observedSummary(): string {
   const list = (s: Set<string>) => [...s].sort().map((v) => JSON.stringify(v)).join(", ");
   return `live-slurm observed states: ${list(seen.states)}; pending reasons: ${list(seen.reasons)}`;
+}
+
+/**
+ * Waits until job `jobId` has ended (a terminal state in sacct) and returns
+ * that state. A wake writes decision.json before it retires leftover wakes
+ * and prints the verdict, so its log is only complete once the job is over.
+ */
+export async function jobEnded(jobId: string, timeoutMs = 60_000): Promise<string> {
+  const compute = new SlurmCompute();
+  return observeState(await waitFor(`job ${jobId} to end`, () => compute.status(jobId), isTerminal, timeoutMs, 250));
 }

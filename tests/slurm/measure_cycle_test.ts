@@ -18,7 +18,7 @@ import { planMeasures } from "../../src/measure/plan.ts";
 import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
 import { ensureBinary } from "../helpers/binary.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
-import { liveIt, observeState, slurmCommand, testbed, waitFor } from "../helpers/slurm_live.ts";
+import { jobEnded, liveIt, observeState, slurmCommand, testbed, waitFor } from "../helpers/slurm_live.ts";
 
 /** Reports its score, the commit it runs on and where, so the test can check the checkout. */
 const bench = (score: string, sleep = "0") => ({
@@ -136,6 +136,7 @@ liveIt("measure parks with exit 75, the wake job resumes inside Slurm, and the d
   const decision = JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8"));
   assert.equal(decision.verdict, "accept");
   assert.deepEqual(decision.values, { baseline: 10, candidate: 12 });
+  assert.equal(await jobEnded(wake.job_id), "COMPLETED");
   assert.match(readFileSync(join(runDir, "wake.out"), "utf8"), /verdict: accept/);
   const res = results(runDir);
   assert.equal(res["baseline"]!.sha, base);
@@ -145,7 +146,6 @@ liveIt("measure parks with exit 75, the wake job resumes inside Slurm, and the d
     assert.match(x.cwd, /outerloop-eval\.[^/]+\/tree$/);
     assert.equal(existsSync(x.cwd), false, "the checkout was not removed");
   }
-  observeState(await new SlurmCompute().status(wake.job_id));
 });
 
 liveIt("a cancelled eval job fails the run with exit 3 explaining the cancel", 150_000, async () => {

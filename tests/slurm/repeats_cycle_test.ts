@@ -13,7 +13,7 @@ import { spawn } from "../../src/runtime/spawn.ts";
 import { pairSeed } from "../../src/stats/pair_seed.ts";
 import { ensureBinary } from "../helpers/binary.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
-import { liveIt, waitFor } from "../helpers/slurm_live.ts";
+import { jobEnded, liveIt, waitFor } from "../helpers/slurm_live.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { measureArgv, TESTBED_LANE } from "../helpers/measure_argv.ts";
 
@@ -95,6 +95,7 @@ liveIt("a repeats 3 / max_repeats 6 run: two looks, two wakes, one decision", 30
   const secondWake = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8"));
   assert.notEqual(secondWake.job_id, firstWake, "the first wake parked the run again behind a second wake");
   assert.equal(secondWake.pending.length, 6, "the second look's three pairs");
+  await jobEnded(secondWake.job_id);
   const log = readFileSync(join(runDir, "wake.out"), "utf8");
   assert.match(log, /parked: waiting on job\(s\)/, "the first wake parked");
   assert.match(log, /verdict: accept/, "the second wake decided");

@@ -19,7 +19,7 @@ import { parseCpuTime, parseMemory } from "../../src/compute/usage.ts";
 import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
 import { ensureBinary } from "../helpers/binary.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
-import { liveIt, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
+import { jobEnded, liveIt, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
 
 const bench = (score: string, sleep = "0") => ({
   "bench.sh": `sleep ${sleep}\nprintf '{"score": %s}\\n' "$(cat score)"\n`,
@@ -94,7 +94,8 @@ liveIt("wait follows a real park, wake and decision, and exits with the verdict"
   assert.equal(out.verdict, "accept");
   assert.match(waited.stderr, /^outerloop: \d done, \d running, \d pending of 2 measures; waited /m);
   process.stderr.write(`live wait progress:\n${waited.stderr}`);
-  // the wake decided (wait never had to): its log has the verdict
+  // the wake decided (wait never had to): once it has ended, its log has the verdict
+  await jobEnded(JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8")).job_id);
   assert.match(readFileSync(join(runDir, "wake.out"), "utf8"), /verdict: accept/);
 });
 
