@@ -53,9 +53,14 @@ describe("scheduler output parsers", () => {
     assert.equal(firstLine("\n  RUNNING \nCOMPLETED\n"), "RUNNING");
     assert.equal(firstLine("  \n"), "");
   });
-  it("groups squeue %i|%T|%r|%P|%j lines by name, keeping duplicates and a | in a name", () => {
+  it("groups squeue lines (id, state, reason, partition, script, name) by name, keeping duplicates and a | anywhere", () => {
+    const line = (...fields: string[]) => fields.join("\x1f") + "\n";
     const jobs = parseActiveJobs(
-      "10|PENDING|Dependency|cpu|a\n11|RUNNING|None|gpu|b\n12|PENDING|BeginTime|cpu|a\n\ngarbage\n13|PENDING|Priority|cpu|x|y\nab|RUNNING|None|cpu|z\n",
+      line("10", "PENDING", "Dependency", "cpu", "/r|1/eval-x/job.sh", "a") +
+        line("11", "RUNNING", "None", "gpu", "", "b") +
+        line("12", "PENDING", "BeginTime", "cpu", "(null)", "a") + "\ngarbage\n" +
+        line("13", "PENDING", "Priority", "cpu", "/s", "x|y") + line("ab", "RUNNING", "None", "cpu", "", "z") +
+        "14|PENDING|None|cpu|old-format\n",
     );
     assert.deepEqual([...jobs].map(([n, js]) => [n, js.map((j) => j.id)]), [["a", ["10", "12"]], ["b", ["11"]], [
       "x|y",
@@ -67,7 +72,9 @@ describe("scheduler output parsers", () => {
       state: "PENDING",
       reason: "BeginTime",
       partition: "cpu",
+      script: "",
     });
+    assert.equal(jobs.get("a")![0]!.script, "/r|1/eval-x/job.sh", "a | in the script's path shifts nothing");
   });
   it("reads sacct JobID|State lines, first record per id", () => {
     const states = parseStates("10|COMPLETED\n11|CANCELLED by 0\n10|FAILED\nbad\n");

@@ -133,11 +133,25 @@ describe("SlurmCompute through a scripted runner", () => {
     const byName = scripted(() => ok("11\n12\n"));
     assert.equal(await new SlurmCompute({ ...instant, runner: byName.runner }).jobIdForName("n"), "11");
     assert.deepEqual(byName.calls[0], ["squeue", "--me", "--name", "n", "--noheader", "-o", "%i"]);
-    const all = scripted(() => ok("11|PENDING|Dependency|cpu|n\n12|RUNNING|None|gpu|n\n13|PENDING|Priority|cpu|m\n"));
+    const line = (...fields: string[]) => fields.join("\x1f") + "\n";
+    const all = scripted(() =>
+      ok(
+        line("11", "PENDING", "Dependency", "cpu", "/runs/r1/eval-a/job.sh", "n") +
+          line("12", "RUNNING", "None", "gpu", "(null)", "n") + line("13", "PENDING", "Priority", "cpu", "/s.sh", "m"),
+      )
+    );
     const jobs = await new SlurmCompute({ ...instant, runner: all.runner }).activeJobs();
     assert.deepEqual([...jobs].map(([name, js]) => [name, js.map((j) => j.id)]), [["n", ["11", "12"]], ["m", ["13"]]]);
-    assert.deepEqual(jobs.get("n")![1], { id: "12", name: "n", state: "RUNNING", reason: "None", partition: "gpu" });
-    assert.deepEqual(all.calls, [["squeue", "--me", "--noheader", "-o", "%i|%T|%r|%P|%j"]]);
+    assert.equal(jobs.get("n")![0]!.script, "/runs/r1/eval-a/job.sh");
+    assert.deepEqual(jobs.get("n")![1], {
+      id: "12",
+      name: "n",
+      state: "RUNNING",
+      reason: "None",
+      partition: "gpu",
+      script: "",
+    });
+    assert.deepEqual(all.calls, [["squeue", "--me", "--noheader", "-o", "%i\x1f%T\x1f%r\x1f%P\x1f%o\x1f%j"]]);
   });
 
   it("queries many states in one bounded sacct", async () => {

@@ -105,7 +105,9 @@ function quiet<T>(fn: () => Promise<T>): Promise<{ value: T | undefined; error: 
 describe("SlurmCompute retries (scripted runner)", () => {
   it("retries a transient query failure with growing, jittered waits, then answers", async () => {
     const timedOut = failed("slurm_load_jobs error: Socket timed out on send/recv operation");
-    const { runner, calls } = script({ squeue: [timedOut, timedOut, exited(0, "5|RUNNING|None|cpu|n\n")] });
+    const { runner, calls } = script({
+      squeue: [timedOut, timedOut, exited(0, ["5", "RUNNING", "None", "cpu", "", "n"].join("\x1f") + "\n")],
+    });
     const waits: number[] = [];
     const c = new SlurmCompute({ runner, sleep: async (ms) => void waits.push(ms), random: () => 0 });
     const r = await quiet(() => c.activeJobs());
@@ -133,7 +135,9 @@ describe("SlurmCompute retries (scripted runner)", () => {
     const runner: Runner = (argv) => {
       calls.push(argv[0]!);
       return Promise.resolve(
-        down ? failed("Unable to contact slurm controller (connect failure)") : exited(0, "1|RUNNING|None|cpu|n\n"),
+        down
+          ? failed("Unable to contact slurm controller (connect failure)")
+          : exited(0, ["1", "RUNNING", "None", "cpu", "", "n"].join("\x1f") + "\n"),
       );
     };
     const c = new SlurmCompute({ runner, now: () => t, sleep: async (ms) => void (t += ms) });

@@ -1,6 +1,6 @@
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { withOneListing } from "../src/compute/one_listing.ts";
@@ -13,7 +13,7 @@ import { failureFrom, readFailure, writeFailure } from "../src/run/failure_file.
 import { runPhase } from "../src/run/phase.ts";
 import { countStates, PendingTracker, progressLine } from "../src/run/progress.ts";
 import { RunDir } from "../src/run/run_dir.ts";
-import { runJobNames } from "../src/run/run_jobs.ts";
+import { liveJobsOf, runJobNames } from "../src/run/run_jobs.ts";
 import { type RunRecord, RunRecordError, writeRunRecord } from "../src/run/run_record.ts";
 import { climbRunDirs, summarizeRun } from "../src/run/run_summary.ts";
 import { formatBytes, formatUsageTable, usageWarnings } from "../src/run/usage_text.ts";
@@ -135,6 +135,25 @@ describe("a cancelled run", () => {
     assert.deepEqual(compute.cancelled, [["1000", "1001", "1002"]]);
   });
 
+  it("cancelRun() never stops another run's job that shares an eval job name (one run tag in two climbs)", async () => {
+    const a = newRun();
+    const b = newRun();
+    const compute = new FakeCompute();
+    const live = () => [...compute.live!.values()].flat().sort();
+    compute.onSubmit = (spec, id) => compute.live!.set(spec.jobName, [...(compute.live!.get(spec.jobName) ?? []), id]);
+    compute.onCancel = () => {};
+    assert.equal((await runPhase(a.dir, deps(compute))).kind, "parked");
+    // b's evals have a's names: its measurer takes a's live jobs as its own (the reference's liveness
+    // hint) and parks on them, submitting only its wake
+    assert.equal((await runPhase(b.dir, deps(compute))).kind, "parked");
+    assert.equal(evalSpecs(compute).length, 2);
+    assert.deepEqual(live(), ["1000", "1001", "1002", "1003"]);
+    const out = await cancelRun(b.dir, b.r, compute, () => NOW);
+    assert.deepEqual(out.kind === "cancelled" && out.jobs, ["1003"], "b's wake only: a's evals run in a's run dir");
+    const other = await cancelRun(a.dir, a.r, compute, () => NOW);
+    assert.deepEqual(other.kind === "cancelled" && other.jobs, ["1000", "1001", "1002"]);
+  });
+
   it("cancelRun() leaves a decided run as it is", async () => {
     const { dir, r } = newRun();
     const compute = new FakeCompute();
@@ -190,6 +209,37 @@ describe("the run's jobs, progress and resource text", () => {
     const names = runJobNames(dir, r);
     assert.equal(names.size, 4 * 2 + 1);
     assert.ok(names.has(wakeJobName(r.runTag, dir)));
+  });
+
+  it("takes a listed job of the run's names as the run's only when its script lies in the run dir", () => {
+    const { dir, r } = newRun();
+    const names = runJobNames(dir, r);
+    const evalName = [...names].find((n) => n.startsWith("eval-"))!;
+    const wake = wakeJobName(r.runTag, dir);
+    const job = (id: string, name: string, script: string) => ({
+      id,
+      name,
+      state: "PENDING",
+      reason: "",
+      partition: "",
+      script,
+    });
+    const listing = new Map([
+      [evalName, [
+        job("1", evalName, join(dir.path, "eval-x", "job.sh")),
+        job("2", evalName, join(tempDir("watch-other-"), "climb", "r1", "eval-x", "job.sh")),
+        job("3", evalName, `${dir.path}-2/eval-x/job.sh`),
+        job("4", evalName, ""),
+      ]],
+      [wake, [job("5", wake, "")]],
+      ["someone-elses-job", [job("6", "someone-elses-job", join(dir.path, "x.sh"))]],
+    ]);
+    const ids = (d: RunDir) => liveJobsOf(listing, names, d).map((j) => j.id);
+    assert.deepEqual(ids(dir), ["1", "4", "5"]);
+    // the same run dir reached through a symlink
+    const link = join(tempDir("watch-link-"), "r1");
+    symlinkSync(realpathSync(dir.path), link);
+    assert.deepEqual(ids(new RunDir(link)), ["1", "4", "5"]);
   });
 
   it("withOneListing() asks the queue once however many callers look", async () => {

@@ -107,7 +107,7 @@ async function withLiveness(runs: readonly RunSummary[], deps: CliDeps): Promise
     const dir = new RunDir(run.runDir);
     const record = readRunRecord(dir);
     try {
-      const live = liveJobsOf(await listing(record.compute), runJobNames(dir, record)).length > 0;
+      const live = liveJobsOf(await listing(record.compute), runJobNames(dir, record), dir).length > 0;
       out.push({ ...run, live });
     } catch (err) {
       if (code === EXIT.ok) {

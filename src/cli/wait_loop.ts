@@ -72,7 +72,7 @@ export async function waitForRun(
       if (status.schedulerError === null) {
         try {
           const listing = await compute.activeJobs();
-          wakeLive = liveJobsOf(listing, new Set([wakeJobName(record.runTag, dir)])).length > 0;
+          wakeLive = liveJobsOf(listing, new Set([wakeJobName(record.runTag, dir)]), dir).length > 0;
         } catch {
           // unknown: keep waiting, the next poll asks again
         }

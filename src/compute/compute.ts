@@ -12,6 +12,13 @@ export interface LiveJob {
   readonly reason: string;
   /** The partition it sits in now (a site may move pending jobs); "" when unknown. */
   readonly partition: string;
+  /**
+   * The batch script it runs, as submitted: an eval job's lies in its run's
+   * eval dir, which tells apart two runs' jobs that share a name (the name is
+   * the reference's liveness hint, not an owner). "" when the backend does
+   * not say, or for a `--wrap` job.
+   */
+  readonly script: string;
 }
 
 /**

@@ -14,18 +14,27 @@ export function parseSbatchId(stdout: string): string | null {
   return isJobId(id) ? id : null;
 }
 
-/** The squeue output format `parseActiveJobs` reads: the name last, so a `|` in it cannot shift a field. */
-export const ACTIVE_JOBS_FORMAT = "%i|%T|%r|%P|%j";
+/**
+ * The field separator of `ACTIVE_JOBS_FORMAT`: the ASCII unit separator, which
+ * neither a job name nor a script path (both of which may hold a `|`) carries.
+ */
+const FIELD = "\x1f";
 
-/** `squeue -o "%i|%T|%r|%P|%j"` lines → name → live jobs in listed order. */
+/** The squeue output format `parseActiveJobs` reads: id, state, reason, partition, script, name. */
+export const ACTIVE_JOBS_FORMAT = ["%i", "%T", "%r", "%P", "%o", "%j"].join(FIELD);
+
+/** `squeue -o ACTIVE_JOBS_FORMAT` lines → name → live jobs in listed order. */
 export function parseActiveJobs(stdout: string): Map<string, LiveJob[]> {
   const jobs = new Map<string, LiveJob[]>();
   for (const raw of stdout.split("\n")) {
-    const line = raw.trim();
-    const [id = "", state = "", reason = "", partition = "", ...rest] = line.split("|");
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    const [id = "", state = "", reason = "", partition = "", command = "", ...rest] = line.split(FIELD);
     if (!isJobId(id) || rest.length === 0) continue;
-    const name = rest.join("|");
-    jobs.set(name, [...(jobs.get(name) ?? []), { id, name, state, reason, partition }]);
+    const name = rest.join(FIELD);
+    // squeue prints `(null)` for a job submitted with --wrap
+    const script = command === "(null)" ? "" : command;
+    const job = { id, name, state, reason, partition, script };
+    jobs.set(name, [...(jobs.get(name) ?? []), job]);
   }
   return jobs;
 }

@@ -1,3 +1,5 @@
+import { realpathSync } from "node:fs";
+import { sep } from "node:path";
 import type { Compute, LiveJob } from "../compute/compute.ts";
 import { jobName } from "../measure/identity.ts";
 import { cachedBaseline } from "./baseline_source.ts";
@@ -21,9 +23,42 @@ export function runJobNames(dir: RunDir, r: RunRecord): Set<string> {
   return names;
 }
 
-/** The run's queued and running jobs in one listing (`Compute.activeJobs`), in listed order. */
-export function liveJobsOf(listing: ReadonlyMap<string, readonly LiveJob[]>, names: ReadonlySet<string>): LiveJob[] {
-  return [...listing.entries()].filter(([name]) => names.has(name)).flatMap(([, jobs]) => jobs);
+/**
+ * The run's queued and running jobs in one listing (`Compute.activeJobs`), in
+ * listed order: those of the run's names whose script lies in the run dir.
+ * A name alone is not an owner — two runs with one run tag (two climbs' `r1`)
+ * measuring the same tree share eval job names — and `cancel` must never
+ * stop another run's job.
+ */
+export function liveJobsOf(
+  listing: ReadonlyMap<string, readonly LiveJob[]>,
+  names: ReadonlySet<string>,
+  dir: RunDir,
+): LiveJob[] {
+  return [...listing.entries()]
+    .filter(([name]) => names.has(name))
+    .flatMap(([, jobs]) => jobs.filter((j) => scriptIsIn(j.script, dir)));
+}
+
+/**
+ * Whether a job's script lies in the run dir, compared as written and, failing
+ * that, with symlinks resolved (the run dir may be reached by another path
+ * than the one its jobs were submitted from). A job whose script the backend
+ * does not say (a `--wrap` job: a wake, whose name already carries the run
+ * dir) is taken by its name.
+ */
+function scriptIsIn(script: string, dir: RunDir): boolean {
+  if (script === "") return true;
+  const inside = (file: string, root: string) => file.startsWith(root.endsWith(sep) ? root : root + sep);
+  return inside(script, dir.path) || inside(realOrAsIs(script), realOrAsIs(dir.path));
+}
+
+function realOrAsIs(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**
@@ -38,7 +73,7 @@ export async function cancelLiveJobs(
   r: RunRecord,
   except: readonly string[] = [],
 ): Promise<string[]> {
-  const live = liveJobsOf(await compute.activeJobs(), runJobNames(dir, r));
+  const live = liveJobsOf(await compute.activeJobs(), runJobNames(dir, r), dir);
   const ids = [...new Set(live.map((j) => j.id))].filter((id) => !except.includes(id));
   if (ids.length > 0) await compute.cancelMany(ids);
   return ids;

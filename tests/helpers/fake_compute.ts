@@ -18,8 +18,12 @@ export class FakeCompute implements Compute {
   submittedIds: string[] = [];
   /** name → ids the queue lists; `null` makes the listing fail. */
   live: Map<string, string[]> | null = new Map();
-  /** id → the state, reason and partition the listing shows for it; default PENDING, no reason. */
-  liveStates = new Map<string, { state: string; reason: string; partition?: string }>();
+  /**
+   * id → the state, reason, partition and script the listing shows for it;
+   * default PENDING, no reason, and the script it was submitted with ("" for
+   * an id this fake did not submit).
+   */
+  liveStates = new Map<string, { state: string; reason: string; partition?: string; script?: string }>();
   /** id → state sacct reports; `null` makes sacct fail. */
   states: Map<string, string> | null = new Map();
   /** Called inside submit (e.g. to finish the job synchronously). */
@@ -52,7 +56,15 @@ export class FakeCompute implements Compute {
     for (const [name, ids] of this.live) {
       jobs.set(
         name,
-        ids.map((id) => ({ id, name, state: "PENDING", reason: "", partition: "", ...this.liveStates.get(id) })),
+        ids.map((id) => ({
+          id,
+          name,
+          state: "PENDING",
+          reason: "",
+          partition: "",
+          script: this.submitted[this.submittedIds.indexOf(id)]?.script ?? "",
+          ...this.liveStates.get(id),
+        })),
       );
     }
     return jobs;

@@ -293,3 +293,35 @@ liveIt("runs prints the climb: decided, cancelled and failed runs from their fil
   const states = JSON.parse((await cli("runs", climb, "--json")).stdout).runs.map((x: { state: string }) => x.state);
   assert.deepEqual(states, ["decided", "decided", "decided", "cancelled", "failed"]);
 });
+
+liveIt("cancel never stops another run's job of the same name: one run tag in two climbs", 180_000, async () => {
+  const { repo, shas } = makeRepo([bench("10", "300"), bench("12", "300")]);
+  const start = async (climbDir: string) => {
+    const runDir = join(climbDir, "r1");
+    const m = {
+      compute: "slurm",
+      lane: TESTBED_LANE,
+      repo,
+      base: shas[0]!,
+      candidate: shas[1]!,
+      contract: contract(),
+      runDir,
+    } as const;
+    const r = await cli(...measureArgv(m, "--run-tag", `shared-${tag}`, "--json"));
+    assert.equal(r.exitCode, 75, r.stderr);
+    return { runDir, parked: JSON.parse(r.stdout) as { pending: string[]; wake_job: string } };
+  };
+  const a = await start(join(tempDir("live-climb-a-"), "climb"));
+  const b = await start(join(tempDir("live-climb-b-"), "climb"));
+  // one tag, one tree, one command: one job name per measure, so b parks on a's evals (the reference's
+  // liveness hint); but they are a's jobs, running in a's run dir
+  assert.deepEqual([...b.parked.pending].sort(), [...a.parked.pending].sort());
+  const cb = await cli("cancel", b.runDir, "--json");
+  assert.equal(cb.exitCode, 0, cb.stderr);
+  assert.deepEqual(JSON.parse(cb.stdout).jobs, [b.parked.wake_job], "b's wake, and nothing of a's");
+  const q = await queued();
+  assert.ok([...a.parked.pending, a.parked.wake_job].every((id) => q.has(id)), "a's evals and wake are still queued");
+  const ca = await cli("cancel", a.runDir, "--json");
+  assert.equal(ca.exitCode, 0, ca.stderr);
+  assert.deepEqual([...JSON.parse(ca.stdout).jobs].sort(), [...a.parked.pending, a.parked.wake_job].sort());
+});
