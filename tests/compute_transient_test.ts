@@ -7,13 +7,8 @@ import { SlurmError, SlurmQueryError } from "../src/compute/errors.ts";
 import { makeSubprocessRunner, type Runner } from "../src/compute/runner.ts";
 import { SlurmCompute } from "../src/compute/slurm.ts";
 import { parseSubmitted } from "../src/compute/slurm_parse.ts";
-import {
-  backoffMs,
-  classifyFailure,
-  DEFAULT_RETRY,
-  FINAL_EXAMPLES,
-  type RetryPolicy,
-} from "../src/compute/transient.ts";
+import { backoffMs, DEFAULT_RETRY, OUTAGE_MEMORY_MS, Retries, type RetryPolicy } from "../src/compute/retry.ts";
+import { classifyFailure, FINAL_EXAMPLES } from "../src/compute/transient.ts";
 import { setLogSink } from "../src/log.ts";
 import { exited } from "./helpers/proc.ts";
 
@@ -66,6 +61,29 @@ describe("backoffMs()", () => {
     assert.deepEqual([1, 2, 3, 4, 5].map((a) => backoffMs(p, a, () => 0)), [500, 1000, 2000, 4000, 4000]);
     assert.deepEqual([1, 2, 3, 4, 5].map((a) => backoffMs(p, a, () => 0.999999)), [1000, 2000, 4000, 8000, 8000]);
     assert.equal(DEFAULT_RETRY.attempts, 4);
+  });
+});
+
+describe("Retries", () => {
+  it("allows the policy's tries within its budget; after a give-up, one try for OUTAGE_MEMORY_MS or until a success", () => {
+    let t = 0;
+    const r = new Retries({ attempts: 3, baseMs: 1000, capMs: 8000, budgetMs: 10_000 }, {
+      now: () => t,
+      sleep: async () => {},
+      random: () => 0,
+    });
+    assert.deepEqual([1, 2, 3].map((a) => r.mayRetry(a, 0)), [true, true, false]);
+    t = 10_000;
+    assert.equal(r.mayRetry(1, 0), false, "no try starts once the budget is spent");
+    assert.equal(r.giveUp(3), "(gave up after 3 tries)");
+    assert.equal(r.mayRetry(1, t), false, "right after a give-up: one try");
+    assert.equal(r.giveUp(1), "(one try: the scheduler failed the same way moments ago)");
+    t += OUTAGE_MEMORY_MS;
+    assert.equal(r.mayRetry(1, t), true, "the memory fades");
+    r.giveUp(1);
+    r.succeeded();
+    assert.equal(r.mayRetry(1, t), true, "a success clears it");
+    assert.equal(r.backoff(2), 1000);
   });
 });
 

@@ -18,7 +18,8 @@ import {
   SUBMITTED_SQUEUE_FORMAT,
 } from "./slurm_parse.ts";
 import { type JobUsage, parseUsage, USAGE_FIELDS } from "./usage.ts";
-import { backoffMs, classifyFailure, DEFAULT_RETRY, type FailureKind, type RetryPolicy } from "./transient.ts";
+import { classifyFailure, type FailureKind } from "./transient.ts";
+import { DEFAULT_RETRY, Retries, type RetryPolicy } from "./retry.ts";
 
 /**
  * How far before a submission its lookup by name reaches: the controller
@@ -27,12 +28,6 @@ import { backoffMs, classifyFailure, DEFAULT_RETRY, type FailureKind, type Retry
 const LOOKUP_MARGIN_MS = 2000;
 /** Clean "not there" answers (queue and accounting) needed before an sbatch that may have worked is tried again. */
 const LOOKUP_ROUNDS = 2;
-/**
- * After a command gave up on a transient failure, later ones get a single try
- * for this long (until one succeeds): an outage costs a pass one round of
- * retries, not one per command — and the pass reports it sooner.
- */
-const OUTAGE_MEMORY_MS = 30_000;
 
 export interface SlurmComputeOptions {
   readonly runner?: Runner;
@@ -54,8 +49,8 @@ export interface SlurmComputeOptions {
  * SlurmQueryError (unknown), a query that succeeded and found nothing is GONE.
  *
  * Transient failures (`transient.ts`: a controller that timed out, refused a
- * connection, or lost an answer) are retried with a bounded, jittered
- * backoff; refusals never are. An sbatch that failed in a way that may have
+ * connection, or lost an answer) are retried as `retry.ts` says (a bounded,
+ * jittered backoff, one round per outage); refusals never are. An sbatch that failed in a way that may have
  * submitted the job anyway ("Socket timed out on send/recv operation") is
  * never simply run again: the job is first looked up by name, in the queue
  * and in accounting, since the first try began — one submit makes at most one
@@ -64,20 +59,16 @@ export interface SlurmComputeOptions {
 export class SlurmCompute implements Compute {
   readonly #runner: Runner;
   readonly #timeoutMs: number;
-  readonly #retry: RetryPolicy;
-  readonly #sleep: (ms: number) => Promise<void>;
-  readonly #random: () => number;
-  readonly #now: () => number;
-  /** When a command last gave up on transient failures; null once one succeeded since. */
-  #outageAt: number | null = null;
+  readonly #retries: Retries;
 
   constructor(options: SlurmComputeOptions = {}) {
     this.#runner = options.runner ?? subprocessRunner;
     this.#timeoutMs = options.commandTimeoutMs ?? 60_000;
-    this.#retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.#sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.#random = options.random ?? Math.random;
-    this.#now = options.now ?? Date.now;
+    this.#retries = new Retries({ ...DEFAULT_RETRY, ...options.retry }, {
+      now: options.now ?? Date.now,
+      sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+      random: options.random ?? Math.random,
+    });
   }
 
   /**
@@ -88,7 +79,8 @@ export class SlurmCompute implements Compute {
    */
   async submit(spec: JobSpec): Promise<string> {
     const argv = toArgv(spec);
-    const started = this.#now();
+    const retries = this.#retries;
+    const started = retries.now();
     const since = new Date(started - LOOKUP_MARGIN_MS);
     for (let attempt = 1;; attempt++) {
       let result: SpawnResult;
@@ -102,7 +94,7 @@ export class SlurmCompute implements Compute {
       if (result.exitCode === 0 && !result.timedOut) {
         const jobId = parseSbatchId(result.stdout);
         if (jobId !== null) {
-          this.#outageAt = null;
+          retries.succeeded();
           log.info(`submitted ${spec.jobName} as job ${jobId}`);
           return jobId;
         }
@@ -127,10 +119,10 @@ export class SlurmCompute implements Compute {
           );
         }
       }
-      if (!this.#mayRetry(attempt, started)) throw new SlurmError(`sbatch ${why} ${this.#giveUp(attempt)}`);
-      const wait = backoffMs(this.#retry, attempt, this.#random);
+      if (!retries.mayRetry(attempt, started)) throw new SlurmError(`sbatch ${why} ${retries.giveUp(attempt)}`);
+      const wait = retries.backoff(attempt);
       log.info(`sbatch ${why.split("\n")[0]}; submitting ${spec.jobName} again in ${wait} ms (try ${attempt + 1})`);
-      await this.#sleep(wait);
+      await retries.sleep(wait);
     }
   }
 
@@ -148,7 +140,7 @@ export class SlurmCompute implements Compute {
     let clean = 0;
     let why = "";
     for (let round = 1; round <= LOOKUP_ROUNDS + 1 && clean < LOOKUP_ROUNDS; round++) {
-      await this.#sleep(backoffMs(this.#retry, attempt + round - 1, this.#random));
+      await this.#retries.sleep(this.#retries.backoff(attempt + round - 1));
       try {
         const ids = await this.findSubmitted(name, since);
         if (ids.length > 0) {
@@ -278,7 +270,8 @@ export class SlurmCompute implements Compute {
 
   /** Runs a side-effect-free (or idempotent) command, retrying transient failures; its stdout. */
   async #query(argv: string[]): Promise<string> {
-    const started = this.#now();
+    const retries = this.#retries;
+    const started = retries.now();
     const what = argv[0] === "scancel" ? `scancel ${argv[1]}` : argv[0];
     for (let attempt = 1;; attempt++) {
       let result: SpawnResult;
@@ -288,31 +281,16 @@ export class SlurmCompute implements Compute {
         throw new SlurmQueryError(`${what} did not run: ${(err as Error).message}`, { cause: err });
       }
       if (result.exitCode === 0 && !result.timedOut) {
-        this.#outageAt = null;
+        retries.succeeded();
         return result.stdout;
       }
       const why = failureOf(result, this.#timeoutMs);
       if (classifyFailure(result) === "final") throw new SlurmQueryError(`${what} ${why}`);
-      if (!this.#mayRetry(attempt, started)) throw new SlurmQueryError(`${what} ${why} ${this.#giveUp(attempt)}`);
-      const wait = backoffMs(this.#retry, attempt, this.#random);
+      if (!retries.mayRetry(attempt, started)) throw new SlurmQueryError(`${what} ${why} ${retries.giveUp(attempt)}`);
+      const wait = retries.backoff(attempt);
       log.info(`${what} ${why.split("\n")[0]}; trying again in ${wait} ms (try ${attempt + 1})`);
-      await this.#sleep(wait);
+      await retries.sleep(wait);
     }
-  }
-
-  /** Whether another try may start after `attempt` tries that began at `started`. */
-  #mayRetry(attempt: number, started: number): boolean {
-    const recentOutage = this.#outageAt !== null && this.#now() - this.#outageAt < OUTAGE_MEMORY_MS;
-    return attempt < (recentOutage ? 1 : this.#retry.attempts) && this.#now() - started < this.#retry.budgetMs;
-  }
-
-  /** Records that a command gave up on transient failures; the note for its message. */
-  #giveUp(attempt: number): string {
-    const recentOutage = this.#outageAt !== null && this.#now() - this.#outageAt < OUTAGE_MEMORY_MS;
-    this.#outageAt = this.#now();
-    return attempt > 1 || !recentOutage
-      ? `(gave up after ${attempt} ${attempt === 1 ? "try" : "tries"})`
-      : "(one try: the scheduler failed the same way moments ago)";
   }
 
   /**

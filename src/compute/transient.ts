@@ -87,27 +87,3 @@ export function classifyFailure(r: SpawnResult): FailureKind {
   if (NOT_SENT.some((p) => p.test(r.stderr))) return "not-sent";
   return "final";
 }
-
-/** A bounded, jittered exponential backoff. */
-export interface RetryPolicy {
-  /** Tries in all, the first included. */
-  readonly attempts: number;
-  /** The delay before the second try, before jitter. */
-  readonly baseMs: number;
-  /** No delay is longer than this, before jitter. */
-  readonly capMs: number;
-  /** No new try starts this long after the first one began. */
-  readonly budgetMs: number;
-}
-
-/** Four tries over about 4–7 s of waiting: an outage longer than that is reported, not waited out. */
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseMs: 1000, capMs: 8000, budgetMs: 120_000 };
-
-/**
- * The wait before try `attempt + 1` ("equal jitter": half fixed, half
- * random), so many clients that failed together do not retry together.
- */
-export function backoffMs(policy: RetryPolicy, attempt: number, random: () => number): number {
-  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** (attempt - 1));
-  return Math.round(ceiling / 2 + (ceiling / 2) * random());
-}
