@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type Contract, parseContract } from "../src/run/contract.ts";
-import { decide, decideLook, formatNumber, pairMeasureName, VERDICT_EXIT } from "../src/run/decide.ts";
+import { decide, decideLook, pairMeasureName, VERDICT_EXIT } from "../src/run/decide.ts";
+import { formatNumber } from "../src/text/numbers.ts";
 import { formatDecisionTable, formatMeasureStates } from "../src/run/table.ts";
 
 function contract(extra: Record<string, unknown> = {}): Contract {

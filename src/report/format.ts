@@ -1,4 +1,4 @@
-import { formatNumber } from "../run/decide.ts";
+import { formatNumber } from "../text/numbers.ts";
 import type { PairedInterval, RunSummary } from "./model.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { formatNumber } from "../run/decide.ts";
+import { formatNumber } from "../text/numbers.ts";
 import { betterWords, formatDuration, formatTime, outcome, shortSha } from "./format.ts";
 import { escapeHtml, uniqueId } from "./html_escape.ts";
 import { badge, factsList, htmlPage } from "./html_page.ts";

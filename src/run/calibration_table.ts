@@ -1,9 +1,8 @@
 import type { CalibrationRecord } from "./calibration_file.ts";
+import { formatPercent, formatStat } from "../text/numbers.ts";
 
 /** 4 significant digits: noise figures are estimates, not measurements. */
-function f(x: number): string {
-  return String(Number(x.toPrecision(4)));
-}
+const f = formatStat;
 
 /**
  * A calibration for people: the spread of the A/A differences, the smallest
@@ -11,7 +10,7 @@ function f(x: number): string {
  * it suggests, ready to paste.
  */
 export function formatCalibration(c: CalibrationRecord): string {
-  const level = `${Number((c.confidence * 100).toPrecision(4))}%`;
+  const level = formatPercent(c.confidence);
   const lines = [
     `calibration of ${c.benchmark} (${c.metric}) at ${c.baseSha.slice(0, 12)}: the base against itself in ${c.n} pairs`,
     `  paired difference: mean ${f(c.mean)}, sd ${f(c.sd)}, ${level} CI [${f(c.lower)}, ${f(c.upper)}]`,

@@ -1,6 +1,7 @@
 import { renderColumns } from "../text/columns.ts";
 import { pairMeasureName, splitPairName } from "../measure/pair_name.ts";
-import { type Decision, type Estimate, formatNumber } from "./decide.ts";
+import type { Decision, Estimate } from "./decide.ts";
+import { formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
 import type { PairedFacts } from "./decision_file.ts";
 
 /**
@@ -56,9 +57,8 @@ export function formatDecisionTable(decision: Decision, paired: PairedFacts | nu
 
 /** An estimate for people: `mean 0.42, 95% CI [0.31, 0.53], n=8`. */
 export function formatEstimate(e: Estimate): string {
-  const p = (x: number) => String(Number(x.toPrecision(4)));
-  const level = `${Number((e.confidence * 100).toPrecision(4))}%`;
-  return `mean ${p(e.mean)}, ${level} CI [${p(e.lower)}, ${p(e.upper)}], n=${e.n}`;
+  const p = formatStat;
+  return `mean ${p(e.mean)}, ${formatPercent(e.confidence)} CI [${p(e.lower)}, ${p(e.upper)}], n=${e.n}`;
 }
 
 /** Where each measure of a run stands, for `outerloop show`. */
