@@ -374,12 +374,14 @@ describe("eval job script", () => {
 });
 
 describe("evalJobSpec()", () => {
-  it("submits the script itself with its log beside it and the GPUs per node", () => {
+  it("submits the script itself with its log beside it, the memory and CPUs asked for, and the GPUs per node", () => {
     const spec = evalJobSpec("/runs/r/eval-x/job.sh", {
       jobName: "eval-r-x-0123",
       account: "acc",
       partition: "gpu",
       evalMinutes: 30,
+      mem: "2G",
+      cpus: 1,
       gpus: 1,
     });
     assert.deepEqual(toArgv(spec), [
@@ -395,11 +397,30 @@ describe("evalJobSpec()", () => {
       "--gpus-per-node=1",
       "/runs/r/eval-x/job.sh",
     ]);
+    const big = evalJobSpec("/j.sh", {
+      jobName: "n",
+      account: "a",
+      partition: "",
+      evalMinutes: 5,
+      mem: "64G",
+      cpus: 8,
+      gpus: 0,
+    });
+    assert.deepEqual(toArgv(big).slice(4, 7), ["--time=5", "--cpus-per-task=8", "--mem=64G"]);
   });
 
   it("clamps the walltime to whole minutes between 1 and 7 days", () => {
     const at = (evalMinutes: number) =>
-      evalJobSpec("/j.sh", { jobName: "n", account: "a", partition: "", evalMinutes, gpus: 0, output: "/o" })
+      evalJobSpec("/j.sh", {
+        jobName: "n",
+        account: "a",
+        partition: "",
+        evalMinutes,
+        mem: "2G",
+        cpus: 1,
+        gpus: 0,
+        output: "/o",
+      })
         .timeMinutes;
     assert.equal(at(0), 1);
     assert.equal(at(-5), 1);

@@ -38,6 +38,8 @@ describe("loadContract() defaults", () => {
       seedEnv: "",
       gpus: 0,
       evalMinutes: 60,
+      evalMem: "2G",
+      evalCpus: 1,
       baseline: "measure",
       minEffect: 0,
       siblings: [],
@@ -59,6 +61,8 @@ describe("loadContract() defaults", () => {
       seed_env: "SEED",
       gpus: 2,
       eval_minutes: 15,
+      eval_mem: "16G",
+      eval_cpus: 4,
       baseline: "cached",
       min_effect: 0.5,
       siblings: [{ ...SIB, seed_env: "LAT_SEED", gpus: 1, direction: "minimize", tolerance: 3 }],
@@ -66,6 +70,7 @@ describe("loadContract() defaults", () => {
     const c = loadContract(contractFile(full));
     assert.equal(c.seedEnv, "SEED");
     assert.equal(c.evalMinutes, 15);
+    assert.deepEqual([c.evalMem, c.evalCpus], ["16G", 4]);
     assert.equal(c.minEffect, 0.5);
     assert.deepEqual(contractToJson(c), full);
   });
@@ -108,7 +113,10 @@ describe("loadContract() paired repeats", () => {
         '"eval_minutes":60,"baseline":"measure","min_effect":0,"siblings":[]}',
     );
     // explicit defaults are the same contract, so they write the same bytes
-    const explicit = parseContract({ ...MINIMAL, repeats: 1, max_repeats: 1, confidence: 0.95 }, "x");
+    const explicit = parseContract(
+      { ...MINIMAL, eval_mem: "2G", eval_cpus: 1, repeats: 1, max_repeats: 1, confidence: 0.95 },
+      "x",
+    );
     assert.equal(JSON.stringify(contractToJson(explicit)), JSON.stringify(contractToJson(plain)));
     const fixed = contractToJson(parseContract({ ...MINIMAL, repeats: 3, max_repeats: 3 }, "x"));
     assert.deepEqual([fixed.repeats, fixed.max_repeats, fixed.confidence], [3, undefined, undefined]);
@@ -117,7 +125,14 @@ describe("loadContract() paired repeats", () => {
   });
 
   it("round-trips every combination through contractToJson() and back", () => {
-    for (const extra of [{}, { repeats: 3 }, { repeats: 4, max_repeats: 12 }, { max_repeats: 5, confidence: 0.9 }]) {
+    const combinations = [
+      {},
+      { repeats: 3 },
+      { repeats: 4, max_repeats: 12 },
+      { max_repeats: 5, confidence: 0.9 },
+      { eval_mem: "500M", eval_cpus: 2 },
+    ];
+    for (const extra of combinations) {
       const c = parseContract({ ...MINIMAL, ...extra }, "x");
       assert.deepEqual(parseContract(JSON.parse(JSON.stringify(contractToJson(c))), "x"), c);
     }
@@ -138,6 +153,16 @@ describe("loadContract() refuses a bad field, naming the file and the field's pa
     ["negative gpus", { ...MINIMAL, gpus: -1 }, "gpus", /expected a whole number >= 0/],
     ["fractional gpus", { ...MINIMAL, gpus: 1.5 }, "gpus", /expected a whole number/],
     ["zero eval_minutes", { ...MINIMAL, eval_minutes: 0 }, "eval_minutes", /expected a whole number >= 1/],
+    [
+      "eval_mem without a size",
+      { ...MINIMAL, eval_mem: "lots" },
+      "eval_mem",
+      /expected a Slurm memory size such as 2G/,
+    ],
+    ["eval_mem in GB", { ...MINIMAL, eval_mem: "16GB" }, "eval_mem", /expected a Slurm memory size/],
+    ["eval_mem as a number", { ...MINIMAL, eval_mem: 16 }, "eval_mem", /expected string, received number/],
+    ["zero eval_cpus", { ...MINIMAL, eval_cpus: 0 }, "eval_cpus", /expected a whole number >= 1/],
+    ["fractional eval_cpus", { ...MINIMAL, eval_cpus: 1.5 }, "eval_cpus", /expected a whole number/],
     ["an unknown baseline mode", { ...MINIMAL, baseline: "fresh" }, "baseline", /"cached"\|"measure"/],
     ["a negative min_effect", { ...MINIMAL, min_effect: -0.1 }, "min_effect", /expected a number >= 0/],
     ["a string min_effect", { ...MINIMAL, min_effect: "1" }, "min_effect", /expected number, received string/],

@@ -44,6 +44,20 @@ describe("runPhase()", () => {
     assert.deepEqual(recorded.pending, ["1000", "1001"]);
   });
 
+  it("asks for the contract's eval_mem and eval_cpus for every eval job, the reference's 2G and 1 by default", async () => {
+    const asked = async (contract: Record<string, unknown>) => {
+      const runDir = join(tempDir("phase-mem-"), "run");
+      writeRunRecord(new RunDir(runDir), runRecordFixture({ createdAt: new Date().toISOString() }, contract));
+      const compute = new FakeCompute();
+      await runPhase(new RunDir(runDir), deps(compute));
+      const evals = compute.submitted.filter((s) => s.jobName.startsWith("eval-")).map(withDefaults);
+      assert.equal(evals.length, 2);
+      return evals.map((s) => [s.mem, s.cpus]);
+    };
+    assert.deepEqual(await asked({}), [["2G", 1], ["2G", 1]]);
+    assert.deepEqual(await asked({ eval_mem: "24G", eval_cpus: 6 }), [["24G", 6], ["24G", 6]]);
+  });
+
   it("submits a deadline wake when the queue cannot be read", async () => {
     const { runDir } = newRun();
     const compute = new FakeCompute();

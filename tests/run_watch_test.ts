@@ -274,7 +274,7 @@ describe("the run's jobs, progress and resource text", () => {
     assert.deepEqual(usageWarnings("candidate", usage("1", { elapsedS: 48 })), []);
     assert.deepEqual(usageWarnings("candidate", usage("1", { elapsedS: 55, maxRssBytes: 1.8 * 1024 ** 3 })), [
       "measure candidate ran 55s of its 1m00s walltime (92%): raise eval_minutes in the contract",
-      "measure candidate peaked at 1.8 GiB of its 2 GiB memory (90%): ask for more memory",
+      "measure candidate peaked at 1.8 GiB of its 2 GiB memory (90%): raise eval_mem in the contract",
     ]);
     assert.deepEqual(usageWarnings("x", elapsedOnly("1", "", 100)), [], "nothing to compare with: no warning");
     assert.equal(formatBytes(76372 * 1024), "74.6 MiB");

@@ -1,3 +1,4 @@
+import { isMemorySize } from "../compute/job_spec.ts";
 import { BadInputError } from "../errors.ts";
 
 /**
@@ -39,7 +40,7 @@ export function checkJobName(what: string, value: string, fix?: string): string 
 
 /** A Slurm memory size (`2G`, `500M`, `1024`): digits and an optional unit. Returns it unchanged. */
 export function checkMemory(value: string): string {
-  if (!/^[1-9][0-9]*[KMGT]?$/i.test(value)) {
+  if (!isMemorySize(value)) {
     throw new BadInputError(
       `Invalid --mem ${JSON.stringify(value)}: expected a size such as 2G, 500M or 1024 (megabytes)`,
     );

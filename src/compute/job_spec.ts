@@ -15,9 +15,9 @@ export interface JobSpec {
   readonly command?: string;
   readonly script?: string;
   readonly scriptArgs?: readonly string[];
-  /** Default 1. */
+  /** Default `DEFAULT_CPUS`. */
   readonly cpus?: number;
-  /** Default "2G". */
+  /** A Slurm memory size (`isMemorySize`); default `DEFAULT_MEM`. */
   readonly mem?: string;
   /** GPUs per node; default 0. */
   readonly gpus?: number;
@@ -31,6 +31,16 @@ export interface JobSpec {
   readonly extra?: readonly string[];
 }
 
+/** The reference's CPUs per job. */
+export const DEFAULT_CPUS = 1;
+/** The reference's memory per job. */
+export const DEFAULT_MEM = "2G";
+
+/** A Slurm `--mem` size: whole megabytes (`1024`), or a whole number of K, M, G or T (`500M`, `2G`). */
+export function isMemorySize(value: string): boolean {
+  return /^[1-9][0-9]*[KMGT]?$/i.test(value);
+}
+
 /** The spec with every default filled in. */
 export type FullJobSpec = Required<JobSpec>;
 
@@ -40,8 +50,8 @@ export function withDefaults(spec: JobSpec): FullJobSpec {
     command: "",
     script: "",
     scriptArgs: [],
-    cpus: 1,
-    mem: "2G",
+    cpus: DEFAULT_CPUS,
+    mem: DEFAULT_MEM,
     gpus: 0,
     qos: "",
     output: "/dev/null",

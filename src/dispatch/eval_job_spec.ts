@@ -18,6 +18,10 @@ export interface EvalJobPlacement {
   readonly partition: string;
   /** The contract's hint; clamped to [MIN_EVAL_MINUTES, MAX_EVAL_MINUTES], fractions rounded up. */
   readonly evalMinutes: number;
+  /** The contract's `eval_mem`: a Slurm memory size. */
+  readonly mem: string;
+  /** The contract's `eval_cpus`. */
+  readonly cpus: number;
   readonly gpus: number;
   /** The scheduler's log of the job script; default `slurm.out` beside the script. */
   readonly output?: string | undefined;
@@ -26,8 +30,9 @@ export interface EvalJobPlacement {
 /**
  * The JobSpec that runs an eval job script: the script itself (never
  * `--wrap`, since the script embeds user text), its log beside it, the
- * walltime clamped (it covers the checkout as well as the command), and the
- * GPUs per node the measure needs. Slurm reads `%` in `--output` as a
+ * walltime clamped (it covers the checkout as well as the command), the
+ * memory and CPUs the contract asks for, and the GPUs per node the measure
+ * needs. Slurm reads `%` in `--output` as a
  * pattern: a run dir holding one gets a differently named log (diagnostics
  * only; the job's records are its own files).
  */
@@ -41,6 +46,8 @@ export function evalJobSpec(script: string, p: EvalJobPlacement): JobSpec {
     partition: p.partition,
     timeMinutes: clampMinutes(p.evalMinutes),
     script,
+    mem: p.mem,
+    cpus: p.cpus,
     gpus: p.gpus,
     output: p.output ?? join(dirname(script), EVAL_FILES.slurmOut),
   };

@@ -42,6 +42,9 @@ export interface MeasurerOptions {
   readonly image: string;
   readonly lanes: Lanes;
   readonly evalMinutes: number;
+  /** Memory per eval job (a Slurm size) and CPUs: the contract's `eval_mem` and `eval_cpus`. */
+  readonly evalMem: string;
+  readonly evalCpus: number;
   /** Disambiguates job names across runs on one account. */
   readonly runTag: string;
   /** A directory merged into every job's checkout, or null. */
@@ -248,6 +251,8 @@ export class DispatchedMeasurer {
       account,
       partition,
       evalMinutes: this.#o.evalMinutes,
+      mem: this.#o.evalMem,
+      cpus: this.#o.evalCpus,
       gpus: m.gpus,
     });
     const jobId = await this.#o.compute.submit(spec);

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { lazy, strict, wholeNumber } from "./zod.ts";
+import { DEFAULT_CPUS, DEFAULT_MEM, isMemorySize } from "../compute/job_spec.ts";
 import { DEFAULT_ALLOWED_ENV } from "../dispatch/eval_script.ts";
 import { BadInputError } from "../errors.ts";
 import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_text_file.ts";
@@ -112,6 +113,13 @@ export const contractSchema = lazy(() =>
     seed_env: seedEnv(),
     gpus: count(0, 0),
     eval_minutes: count(1, 60),
+    eval_mem: z._default(
+      z.string().check(z.refine(isMemorySize, {
+        error: "expected a Slurm memory size such as 2G, 500M or 1024 (megabytes)",
+      })),
+      DEFAULT_MEM,
+    ),
+    eval_cpus: count(1, DEFAULT_CPUS),
     baseline: z._default(z.enum(["cached", "measure"]), "measure"),
     min_effect: atLeastZero(),
     siblings: z._default(z.array(siblingSchema()), []).check(z.superRefine((sibs, ctx) => {
@@ -180,6 +188,10 @@ export interface Contract {
   readonly gpus: number;
   /** The walltime hint for one measurement, in minutes. */
   readonly evalMinutes: number;
+  /** Memory per eval job, a Slurm size (`16G`); the reference's 2G by default. */
+  readonly evalMem: string;
+  /** CPUs per eval job; the reference's 1 by default. */
+  readonly evalCpus: number;
   /** "cached": reuse a stored base-tree measurement when one matches; "measure": always measure. */
   readonly baseline: "cached" | "measure";
   /** The improvement the candidate must exceed to be accepted; at or below it, inconclusive. */
@@ -227,6 +239,8 @@ export function contractFromJson(c: ContractJson): Contract {
     seedEnv: c.seed_env,
     gpus: c.gpus,
     evalMinutes: c.eval_minutes,
+    evalMem: c.eval_mem,
+    evalCpus: c.eval_cpus,
     baseline: c.baseline,
     minEffect: c.min_effect,
     siblings: c.siblings.map((s) => ({
@@ -294,10 +308,11 @@ export function loadContract(path: string): Contract {
 
 /**
  * The contract back in its snake_case file form: what the run record
- * freezes. Every field explicit, except that repeats, max_repeats and
- * confidence appear only when they differ from their defaults (1, repeats,
- * 0.95), so the run record of a contract that does not use them is
- * byte-identical to one written before they existed.
+ * freezes. Every field explicit, except that eval_mem, eval_cpus, repeats,
+ * max_repeats and confidence appear only when they differ from their
+ * defaults (2G, 1, 1, repeats, 0.95), so the run record of a contract that
+ * does not use them is byte-identical to one written before they existed
+ * (and its run identity the same).
  */
 export function contractToJson(c: Contract): z.input<ReturnType<typeof contractSchema>> {
   const json: z.input<ReturnType<typeof contractSchema>> = {
@@ -320,6 +335,8 @@ export function contractToJson(c: Contract): z.input<ReturnType<typeof contractS
       tolerance: s.tolerance,
     })),
   };
+  if (c.evalMem !== DEFAULT_MEM) json.eval_mem = c.evalMem;
+  if (c.evalCpus !== DEFAULT_CPUS) json.eval_cpus = c.evalCpus;
   if (c.repeats !== DEFAULT_REPEATS) json.repeats = c.repeats;
   if (c.maxRepeats !== c.repeats) json.max_repeats = c.maxRepeats;
   if (c.confidence !== DEFAULT_CONFIDENCE) json.confidence = c.confidence;

@@ -24,6 +24,8 @@ export function measurerFor(dir: RunDir, r: RunRecord, compute: Compute, now: ()
     image: r.image,
     lanes: lanesOf(r),
     evalMinutes: r.contract.evalMinutes,
+    evalMem: r.contract.evalMem,
+    evalCpus: r.contract.evalCpus,
     runTag: r.runTag,
     seedCache: r.seedCache,
     now,

@@ -47,7 +47,7 @@ export function formatUsageTable(usage: Readonly<Record<string, JobUsage>>): str
 /**
  * A sentence for each limit a measure came within 20% of: more than
  * `NEAR_LIMIT` of its walltime ("raise eval_minutes") or of its memory
- * ("ask for more memory").
+ * ("raise eval_mem").
  */
 export function usageWarnings(name: string, u: JobUsage): string[] {
   const out: string[] = [];
@@ -62,7 +62,7 @@ export function usageWarnings(name: string, u: JobUsage): string[] {
   ) {
     out.push(
       `measure ${name} peaked at ${formatBytes(u.maxRssBytes)} of its ${formatBytes(u.reqMemBytes)} memory ` +
-        `(${percent(u.maxRssBytes / u.reqMemBytes)}): ask for more memory`,
+        `(${percent(u.maxRssBytes / u.reqMemBytes)}): raise eval_mem in the contract`,
     );
   }
   return out;

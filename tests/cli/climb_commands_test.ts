@@ -261,7 +261,7 @@ describe("outerloop show: resource use", () => {
     assert.match(r.stdout, /^warning: measure candidate ran 4m50s of its 5m00s walltime \(97%\): raise eval_minutes/m);
     assert.match(
       r.stdout,
-      /^warning: measure candidate peaked at 1.9 GiB of its 2 GiB memory \(95%\): ask for more memory$/m,
+      /^warning: measure candidate peaked at 1.9 GiB of its 2 GiB memory \(95%\): raise eval_mem in the contract$/m,
     );
     assert.match(r.stdout, /^failed on 2026-01-02T10:01:00.000Z: measure candidate: Eval command exited with code 1$/m);
     const json = JSON.parse((await cli(["show", c.r2.path, "--json"], { compute: c.compute })).stdout);

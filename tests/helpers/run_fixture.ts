@@ -49,6 +49,8 @@ export function testMeasurer(root: string, compute: Compute, options: Partial<Me
     image: "",
     lanes: { account: "acct", partition: "cpu", gpuPartition: "", gpuAccount: "", scheduled: true },
     evalMinutes: 5,
+    evalMem: "2G",
+    evalCpus: 1,
     runTag: "run1",
     seedCache: null,
     now: Date.now,

@@ -325,3 +325,38 @@ liveIt("cancel never stops another run's job of the same name: one run tag in tw
   assert.equal(ca.exitCode, 0, ca.stderr);
   assert.deepEqual([...JSON.parse(ca.stdout).jobs].sort(), [...a.parked.pending, a.parked.wake_job].sort());
 });
+
+liveIt("eval_mem and eval_cpus in the contract size every eval job: sacct and show report them", 180_000, async () => {
+  const { repo, shas } = makeRepo([bench("10", "1"), bench("12", "1")]);
+  const file = join(tempDir("live-watch-contract-"), "contract.json");
+  const sized = {
+    name: "toy",
+    command: "sh bench.sh",
+    metric: "score",
+    eval_minutes: 2,
+    eval_mem: "300M",
+    eval_cpus: 2,
+  };
+  writeFileSync(file, JSON.stringify(sized));
+  const runDir = join(tempDir("live-sized-"), "climb", "r1");
+  const m = {
+    compute: "slurm" as const,
+    lane: TESTBED_LANE,
+    repo,
+    base: shas[0]!,
+    candidate: shas[1]!,
+    contract: file,
+    runDir,
+  };
+  const r = await cli(...measureArgv(m, "--run-tag", `sized-${tag}`, "--wait", "--poll", "1", "--json"));
+  assert.equal(r.exitCode, 0, r.stderr);
+  const shown = await cli("show", runDir, "--json");
+  assert.equal(shown.exitCode, 0, shown.stderr);
+  const measures = JSON.parse(shown.stdout).measures as { name: string; usage: Record<string, unknown> | null }[];
+  assert.equal(measures.length, 2);
+  for (const x of measures) {
+    assert.equal(x.usage?.["req_mem_bytes"], 300 * 2 ** 20, JSON.stringify(x));
+    assert.equal(x.usage?.["alloc_cpus"], 2, JSON.stringify(x));
+  }
+  assert.match((await cli("show", runDir)).stdout, /^baseline\s+\d+\s+\ds\s+2m00s\s+\S* ?\S*\s+300 MiB\s+2\s+\d+%$/m);
+});
