@@ -350,9 +350,20 @@ liveIt("eval_mem and eval_cpus in the contract size every eval job: sacct and sh
   };
   const r = await cli(...measureArgv(m, "--run-tag", `sized-${tag}`, "--wait", "--poll", "1", "--json"));
   assert.equal(r.exitCode, 0, r.stderr);
-  const shown = await cli("show", runDir, "--json");
-  assert.equal(shown.exitCode, 0, shown.stderr);
-  const measures = JSON.parse(shown.stdout).measures as { name: string; usage: Record<string, unknown> | null }[];
+  // the verdict can come as soon as both results are on disk, a moment before the jobs end in accounting:
+  // show leaves a figure out until sacct has the job's end
+  type Shown = { name: string; usage: Record<string, unknown> | null }[];
+  const measures = await waitFor(
+    "both jobs' figures in show",
+    async () => {
+      const shown = await cli("show", runDir, "--json");
+      assert.equal(shown.exitCode, 0, shown.stderr);
+      return JSON.parse(shown.stdout).measures as Shown;
+    },
+    (ms) => ms.every((x) => x.usage !== null),
+    60_000,
+    500,
+  );
   assert.equal(measures.length, 2);
   for (const x of measures) {
     assert.equal(x.usage?.["req_mem_bytes"], 300 * 2 ** 20, JSON.stringify(x));
