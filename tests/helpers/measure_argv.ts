@@ -33,3 +33,19 @@ export function measureArgv(m: MeasureArgs, ...more: string[]): string[] {
     ...more,
   ];
 }
+
+/** What a live test's `outerloop measure` names: the repo, its [base, candidate] commits, the contract, the run dir. */
+export interface TestbedMeasure {
+  readonly repo: string;
+  readonly shas: readonly string[];
+  readonly contract: string;
+  readonly runDir: string;
+}
+
+/** `outerloop measure` of `shas[0]` -> `shas[1]` on the live testbed's lane, then `more`. */
+export function testbedMeasureArgv(m: TestbedMeasure, ...more: string[]): string[] {
+  const [base, candidate] = m.shas;
+  if (base === undefined || candidate === undefined) throw new TypeError("testbedMeasureArgv needs two shas");
+  const { repo, contract, runDir } = m;
+  return measureArgv({ compute: "slurm", lane: TESTBED_LANE, repo, base, candidate, contract, runDir }, ...more);
+}

@@ -5,7 +5,7 @@
  * appears — plus a cancelled eval job and a slurmctld outage during a resume.
  */
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
-import { measureArgv, TESTBED_LANE } from "../helpers/measure_argv.ts";
+import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -42,16 +42,7 @@ async function cli(binary: string, ...args: string[]): Promise<SpawnResult> {
 }
 
 async function measure(binary: string, repo: string, base: string, cand: string, runDir: string): Promise<SpawnResult> {
-  const m = {
-    compute: "slurm",
-    lane: TESTBED_LANE,
-    repo,
-    base,
-    candidate: cand,
-    contract: contract(),
-    runDir,
-  } as const;
-  return await cli(binary, ...measureArgv(m, "--json"));
+  return await cli(binary, ...testbedMeasureArgv({ repo, shas: [base, cand], contract: contract(), runDir }, "--json"));
 }
 
 /** The eval dirs' result.json files, by measure name. */

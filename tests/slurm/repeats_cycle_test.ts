@@ -15,7 +15,7 @@ import { ensureBinary } from "../helpers/binary.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
 import { jobEnded, liveIt, waitFor } from "../helpers/slurm_live.ts";
 import { tempDir } from "../helpers/temp.ts";
-import { measureArgv, TESTBED_LANE } from "../helpers/measure_argv.ts";
+import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
 
 /** The candidate's score follows its seed: 12 + ((seed mod 7) − 3) / 2 against a constant baseline of 10. */
 const candidateScore = (seed: number) => 12 + ((seed % 7) - 3) / 2;
@@ -62,20 +62,7 @@ liveIt("a repeats 3 / max_repeats 6 run: two looks, two wakes, one decision", 30
   const r = await spawn({
     argv: [
       binary,
-      ...measureArgv(
-        {
-          compute: "slurm",
-          lane: TESTBED_LANE,
-          repo,
-          base: shas[0]!,
-          candidate: shas[1]!,
-          contract: contractFile,
-          runDir,
-        },
-        "--seed",
-        String(seed),
-        "--json",
-      ),
+      ...testbedMeasureArgv({ repo, shas, contract: contractFile, runDir }, "--seed", String(seed), "--json"),
     ],
     timeoutMs: 120_000,
     output: "separate",

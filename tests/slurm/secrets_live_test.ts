@@ -6,7 +6,7 @@
  * /proc), and the wake job (its `resume` process, read by the squeue wrapper
  * it calls) — as does every scheduler command it runs.
  */
-import { measureArgv, TESTBED_LANE } from "../helpers/measure_argv.ts";
+import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -98,17 +98,7 @@ liveIt(
     const contract = join(work, "contract.json");
     writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 2 }));
     const runDir = join(work, "runs", "secrets");
-    const measured = await run(
-      measureArgv({
-        compute: "slurm",
-        lane: TESTBED_LANE,
-        repo,
-        base: shas[0]!,
-        candidate: shas[1]!,
-        contract,
-        runDir,
-      }),
-    );
+    const measured = await run(testbedMeasureArgv({ repo, shas, contract, runDir }));
     assert.equal(measured.exitCode, 75, measured.stderr);
     const wakeId = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8")).job_id as string;
     await waitFor("the wake job to decide", () => existsSync(join(runDir, "decision.json")), Boolean, 150_000, 500);

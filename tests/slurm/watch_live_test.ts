@@ -7,7 +7,7 @@
  * climb dir, whose `runs` table is printed at the end.
  */
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
-import { measureArgv, TESTBED_LANE } from "../helpers/measure_argv.ts";
+import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { spawn as spawnChild } from "node:child_process";
@@ -42,16 +42,8 @@ async function cli(...args: string[]): Promise<SpawnResult> {
 
 async function measure(repo: string, base: string, cand: string, name: string, ...more: string[]) {
   const runDir = join(climb, name);
-  const m = {
-    compute: "slurm",
-    lane: TESTBED_LANE,
-    repo,
-    base,
-    candidate: cand,
-    contract: contract(),
-    runDir,
-  } as const;
-  const r = await cli(...measureArgv(m, "--run-tag", `${name}-${tag}`, ...more));
+  const m = { repo, shas: [base, cand], contract: contract(), runDir };
+  const r = await cli(...testbedMeasureArgv(m, "--run-tag", `${name}-${tag}`, ...more));
   return { r, runDir };
 }
 
@@ -298,16 +290,9 @@ liveIt("cancel never stops another run's job of the same name: one run tag in tw
   const { repo, shas } = makeRepo([bench("10", "300"), bench("12", "300")]);
   const start = async (climbDir: string) => {
     const runDir = join(climbDir, "r1");
-    const m = {
-      compute: "slurm",
-      lane: TESTBED_LANE,
-      repo,
-      base: shas[0]!,
-      candidate: shas[1]!,
-      contract: contract(),
-      runDir,
-    } as const;
-    const r = await cli(...measureArgv(m, "--run-tag", `shared-${tag}`, "--json"));
+    const r = await cli(
+      ...testbedMeasureArgv({ repo, shas, contract: contract(), runDir }, "--run-tag", `shared-${tag}`, "--json"),
+    );
     assert.equal(r.exitCode, 75, r.stderr);
     return { runDir, parked: JSON.parse(r.stdout) as { pending: string[]; wake_job: string } };
   };
@@ -339,16 +324,8 @@ liveIt("eval_mem and eval_cpus in the contract size every eval job: sacct and sh
   };
   writeFileSync(file, JSON.stringify(sized));
   const runDir = join(tempDir("live-sized-"), "climb", "r1");
-  const m = {
-    compute: "slurm" as const,
-    lane: TESTBED_LANE,
-    repo,
-    base: shas[0]!,
-    candidate: shas[1]!,
-    contract: file,
-    runDir,
-  };
-  const r = await cli(...measureArgv(m, "--run-tag", `sized-${tag}`, "--wait", "--poll", "1", "--json"));
+  const m = { repo, shas, contract: file, runDir };
+  const r = await cli(...testbedMeasureArgv(m, "--run-tag", `sized-${tag}`, "--wait", "--poll", "1", "--json"));
   assert.equal(r.exitCode, 0, r.stderr);
   // the verdict can come as soon as both results are on disk, a moment before the jobs end in accounting:
   // show leaves a figure out until sacct has the job's end
