@@ -50,7 +50,7 @@ export function repeatedDesign(r: RunRecord): boolean {
  */
 export function cachedBaseline(dir: RunDir, r: RunRecord, take: boolean): CachedBaseline {
   if (r.contract.baseline !== "cached") return { kind: "none" };
-  const snapshot = readRunFile(dir.cachedBaseline, snapshotSchema(), "cached baseline");
+  const snapshot = readRunFile(dir.cachedBaseline, snapshotSchema, "cached baseline");
   let entry: BaselineCacheEntry | null = null;
   if (snapshot !== null) {
     const value = pyFloat(snapshot.value);

@@ -87,7 +87,7 @@ export function writeCalibration(dir: RunDir, c: CalibrationRecord): void {
 
 /** The run's calibration, or null; one of another run is refused (as a decision is). */
 export function readCalibration(dir: RunDir, record: RunRecord): CalibrationRecord | null {
-  const j = readRunFile(dir.calibration, calibrationSchema(), "calibration");
+  const j = readRunFile(dir.calibration, calibrationSchema, "calibration");
   if (j === null) return null;
   if (j.run_identity !== runIdentity(record)) {
     throw new RunRecordError(

@@ -38,7 +38,7 @@ export function writeCancel(dir: RunDir, c: RunCancel): void {
 
 /** The recorded cancel, or null; a damaged file is a `RunRecordError` naming it, left as it is. */
 export function readCancel(dir: RunDir): RunCancel | null {
-  const j = readRunFile(dir.cancelled, cancelSchema(), "cancel record");
+  const j = readRunFile(dir.cancelled, cancelSchema, "cancel record");
   return j === null ? null : { cancelledAt: j.cancelled_at, jobs: j.jobs };
 }
 

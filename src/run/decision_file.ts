@@ -126,7 +126,7 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
  * this run's verdict.
  */
 export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | null {
-  const j = readRunFile(dir.decision, decisionSchema(), "decision");
+  const j = readRunFile(dir.decision, decisionSchema, "decision");
   if (j === null) return null;
   if (record !== undefined) {
     const other = j.base_sha !== record.baseSha || j.candidate_sha !== record.candidateSha ||

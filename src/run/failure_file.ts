@@ -51,6 +51,6 @@ export function writeFailure(dir: RunDir, f: RunFailure): void {
 
 /** The recorded failure, or null; a damaged file is a `RunRecordError` naming it, left as it is. */
 export function readFailure(dir: RunDir): RunFailure | null {
-  const j = readRunFile(dir.failure, failureSchema(), "failure record");
+  const j = readRunFile(dir.failure, failureSchema, "failure record");
   return j === null ? null : { measure: j.measure, message: j.message, failedAt: j.failed_at };
 }

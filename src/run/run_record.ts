@@ -256,7 +256,7 @@ export function writeRunRecord(dir: RunDir, rec: RunRecord): RunRecord {
  */
 export function readRunRecord(dir: RunDir): RunRecord {
   const path = dir.runRecord;
-  const json = readRunFile(path, runRecordSchema(), "run record");
+  const json = readRunFile(path, runRecordSchema, "run record");
   if (json === null) {
     throw new RunRecordError(
       path,
@@ -270,11 +270,12 @@ export function readRunRecord(dir: RunDir): RunRecord {
 
 /**
  * Reads and validates one JSON file of a run dir (`what` names it in
- * messages): null when absent; a `RunRecordError` naming the file and each
+ * messages) against `schema`, built only when there is a file to check:
+ * null when absent; a `RunRecordError` naming the file and each
  * bad field when unreadable, not JSON or invalid. Never modifies the file:
  * a damaged file stays for a person to look at.
  */
-export function readRunFile<S extends z.ZodMiniType>(path: string, schema: S, what: string): z.output<S> | null {
+export function readRunFile<S extends z.ZodMiniType>(path: string, schema: () => S, what: string): z.output<S> | null {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -295,7 +296,7 @@ export function readRunFile<S extends z.ZodMiniType>(path: string, schema: S, wh
       { cause: err },
     );
   }
-  const parsed = schema.safeParse(json);
+  const parsed = schema().safeParse(json);
   if (!parsed.success) {
     throw new RunRecordError(
       path,

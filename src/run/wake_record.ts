@@ -59,7 +59,7 @@ export function writeWakeRecord(dir: RunDir, wake: WakeRecord): void {
  * left as it is.
  */
 export function readWakeRecord(dir: RunDir): WakeRecord | null {
-  const j = readRunFile(dir.wakeRecord, wakeSchema(), "wake record");
+  const j = readRunFile(dir.wakeRecord, wakeSchema, "wake record");
   if (j === null) return null;
   return {
     jobId: j.job_id,
