@@ -10,6 +10,7 @@ import { readCancel, RunCancelledError, writeCancel } from "../src/run/cancel_fi
 import { cancelRun } from "../src/run/cancel_run.ts";
 import { readDecision } from "../src/run/decision_file.ts";
 import { failureFrom, readFailure, writeFailure } from "../src/run/failure_file.ts";
+import { setLogSink } from "../src/log.ts";
 import { runPhase } from "../src/run/phase.ts";
 import { countStates, PendingTracker, progressLine } from "../src/run/progress.ts";
 import { RunDir } from "../src/run/run_dir.ts";
@@ -148,8 +149,14 @@ describe("a cancelled run", () => {
     assert.equal((await runPhase(b.dir, deps(compute))).kind, "parked");
     assert.equal(evalSpecs(compute).length, 2);
     assert.deepEqual(live(), ["1000", "1001", "1002", "1003"]);
-    const out = await cancelRun(b.dir, b.r, compute, () => NOW);
+    const lines: string[] = [];
+    const restore = setLogSink((l) => lines.push(l));
+    const out = await cancelRun(b.dir, b.r, compute, () => NOW).finally(restore);
     assert.deepEqual(out.kind === "cancelled" && out.jobs, ["1003"], "b's wake only: a's evals run in a's run dir");
+    const left = lines.filter((l) => l.includes("left job"));
+    assert.equal(left.length, 2, lines.join("\n"));
+    assert.match(left[0]!, /^outerloop: warning: left job 1000 alone: it has a job name of this run \(eval-/);
+    assert.ok(left[0]!.includes(`"${a.dir.path}/eval-`), "it names where the job runs");
     const other = await cancelRun(a.dir, a.r, compute, () => NOW);
     assert.deepEqual(other.kind === "cancelled" && other.jobs, ["1000", "1001", "1002"]);
   });

@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import { sep } from "node:path";
 import type { Compute, LiveJob } from "../compute/compute.ts";
+import { log } from "../log.ts";
 import { jobName } from "../measure/identity.ts";
 import { cachedBaseline } from "./baseline_source.ts";
 import { pairSeeds, planFromRecord } from "./plan_from_record.ts";
@@ -35,9 +36,12 @@ export function liveJobsOf(
   names: ReadonlySet<string>,
   dir: RunDir,
 ): LiveJob[] {
-  return [...listing.entries()]
-    .filter(([name]) => names.has(name))
-    .flatMap(([, jobs]) => jobs.filter((j) => scriptIsIn(j.script, dir)));
+  return namedJobs(listing, names).filter((j) => scriptIsIn(j.script, dir));
+}
+
+/** The listed jobs of `names`, in listed order, whoever's they are. */
+function namedJobs(listing: ReadonlyMap<string, readonly LiveJob[]>, names: ReadonlySet<string>): LiveJob[] {
+  return [...listing.entries()].filter(([name]) => names.has(name)).flatMap(([, jobs]) => jobs);
 }
 
 /**
@@ -64,8 +68,11 @@ function realOrAsIs(path: string): string {
 /**
  * Cancels every queued or running job of the run but those in `except` (the
  * job this process runs in), from ONE listing and ONE scancel; the ids it
- * cancelled. A failed listing or scancel rejects (a ComputeError): the
- * caller says what that means.
+ * cancelled. A job of one of the run's names whose script lies elsewhere is
+ * left alone, with a warning naming it: it is another run's — or this run's,
+ * seen through a mount under another path, which the user can then cancel by
+ * id. A failed listing or scancel rejects (a ComputeError): the caller says
+ * what that means.
  */
 export async function cancelLiveJobs(
   compute: Compute,
@@ -73,7 +80,14 @@ export async function cancelLiveJobs(
   r: RunRecord,
   except: readonly string[] = [],
 ): Promise<string[]> {
-  const live = liveJobsOf(await compute.activeJobs(), runJobNames(dir, r), dir);
+  const named = namedJobs(await compute.activeJobs(), runJobNames(dir, r));
+  const live = named.filter((j) => scriptIsIn(j.script, dir));
+  for (const j of named.filter((x) => !live.includes(x))) {
+    log.warn(
+      `left job ${j.id} alone: it has a job name of this run (${j.name}) but runs ${JSON.stringify(j.script)}, ` +
+        `outside ${JSON.stringify(dir.path)}: another run's job (if it is this run's, cancel it by id)`,
+    );
+  }
   const ids = [...new Set(live.map((j) => j.id))].filter((id) => !except.includes(id));
   if (ids.length > 0) await compute.cancelMany(ids);
   return ids;
