@@ -304,6 +304,9 @@ liveIt("cancel never stops another run's job of the same name: one run tag in tw
   const cb = await cli("cancel", b.runDir, "--json");
   assert.equal(cb.exitCode, 0, cb.stderr);
   assert.deepEqual(JSON.parse(cb.stdout).jobs, [b.parked.wake_job], "b's wake, and nothing of a's");
+  for (const id of a.parked.pending) {
+    assert.match(cb.stderr, new RegExp(`^outerloop: warning: left job ${id} alone: `, "m"));
+  }
   const q = await queued();
   assert.ok([...a.parked.pending, a.parked.wake_job].every((id) => q.has(id)), "a's evals and wake are still queued");
   const ca = await cli("cancel", a.runDir, "--json");
