@@ -59,6 +59,8 @@ export const jobsCommand: CliCommand<JobsOptions> = {
         state: j.state,
         reason: j.reason,
         partition: j.partition,
+        // the batch script it runs (an eval job's lies in its run's eval dir); null for a --wrap job
+        script: j.script === "" ? null : j.script,
       }));
       outLine(io, JSON.stringify({ jobs: list }));
     } else {

@@ -187,12 +187,17 @@ describe("the CLI in-process: submit, status, cancel, jobs", () => {
   it("lists jobs with state, reason and partition, finds one by --name, and lists --names", async () => {
     const compute = new FakeCompute();
     compute.live = new Map([["a", ["1", "2"]], ["b", ["3"]]]);
-    compute.liveStates.set("3", { state: "RUNNING", reason: "None", partition: "cpu" });
+    compute.liveStates.set("3", {
+      state: "RUNNING",
+      reason: "None",
+      partition: "cpu",
+      script: "/runs/r1/eval-x/job.sh",
+    });
     const all = await cli(["jobs", "--json"], { compute });
     assert.deepEqual(JSON.parse(all.stdout).jobs, [
-      { job_id: "1", name: "a", state: "PENDING", reason: "", partition: "" },
-      { job_id: "2", name: "a", state: "PENDING", reason: "", partition: "" },
-      { job_id: "3", name: "b", state: "RUNNING", reason: "None", partition: "cpu" },
+      { job_id: "1", name: "a", state: "PENDING", reason: "", partition: "", script: null },
+      { job_id: "2", name: "a", state: "PENDING", reason: "", partition: "", script: null },
+      { job_id: "3", name: "b", state: "RUNNING", reason: "None", partition: "cpu", script: "/runs/r1/eval-x/job.sh" },
     ]);
     assert.deepEqual(JSON.parse((await cli(["jobs", "--name", "b", "--json"], { compute })).stdout), {
       name: "b",

@@ -60,7 +60,7 @@ liveIt(
     assert.equal(jobs.exitCode, 0, jobs.stderr);
     const listed = (JSON.parse(jobs.stdout) as { jobs: Record<string, string>[] }).jobs;
     assert.deepEqual(listed.filter((j) => j["job_id"] === id), [
-      { job_id: id, name: NAME, state: "PENDING", reason: "BeginTime", partition: "cpu" },
+      { job_id: id, name: NAME, state: "PENDING", reason: "BeginTime", partition: "cpu", script: null },
     ]);
     const byName = await cli("jobs", "--name", NAME, "--json");
     assert.deepEqual(JSON.parse(byName.stdout), { name: NAME, job_id: id });
