@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ComputeMode } from "../compute/mode.ts";
 import { checkRepoRoot, resolveRef } from "../dispatch/pin.ts";
+import { clampMinutes } from "../dispatch/eval_job_spec.ts";
 import { BadInputError } from "../errors.ts";
 import { jobName, slot } from "../measure/identity.ts";
 import { measureEnv } from "../measure/measure.ts";
@@ -260,5 +261,10 @@ function printPlan({ io }: CliDeps, r: RunRecord, json: boolean): void {
   }
   for (const m of measures) {
     outLine(io, `${m.name}\t${m.tree_sha.slice(0, 12)}\t${m.job_name}\tgpus=${m.gpus}\t${JSON.stringify(m.env)}`);
+  }
+  if (r.compute === "slurm") {
+    const c = r.contract;
+    const cpus = `${c.evalCpus} CPU${c.evalCpus === 1 ? "" : "s"}`;
+    outLine(io, `each eval job asks for ${clampMinutes(c.evalMinutes)} min, ${c.evalMem} of memory, ${cpus}`);
   }
 }

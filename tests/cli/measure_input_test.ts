@@ -231,6 +231,18 @@ describe("measure refuses paths and names it cannot use", () => {
   });
 });
 
+describe("measure --dry-run", () => {
+  it("says what each eval job asks the scheduler for, from the contract", async () => {
+    const sized = join(files, "sized.json");
+    writeFileSync(sized, JSON.stringify({ name: "b", command: "c", metric: "m", eval_mem: "8G", eval_cpus: 4 }));
+    const r = await measure({ contract: sized, compute: "slurm" }, ["--dry-run"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^each eval job asks for 60 min, 8G of memory, 4 CPUs$/m);
+    const plain = await measure({ compute: "slurm" }, ["--dry-run"]);
+    assert.match(plain.stdout, /^each eval job asks for \d+ min, 2G of memory, 1 CPU$/m);
+  });
+});
+
 describe("measure refuses a contract file it cannot read as one", () => {
   it("refuses a directory, a device, a FIFO and a file over 1 MiB by what they are", async () => {
     const big = join(files, "big.json");
