@@ -146,8 +146,18 @@ describe("a cancelled run", () => {
     assert.equal((await runPhase(a.dir, deps(compute))).kind, "parked");
     // b's evals have a's names: its measurer takes a's live jobs as its own (the reference's liveness
     // hint) and parks on them, submitting only its wake
-    assert.equal((await runPhase(b.dir, deps(compute))).kind, "parked");
+    const waits: string[] = [];
+    const restoreLog = setLogSink((l) => waits.push(l));
+    assert.equal((await runPhase(b.dir, deps(compute)).finally(restoreLog)).kind, "parked");
     assert.equal(evalSpecs(compute).length, 2);
+    assert.deepEqual(
+      waits.filter((l) => l.includes(" waits on job ")).map((l) => l.split(",")[0]),
+      [
+        "outerloop: warning: measure baseline waits on job 1000",
+        "outerloop: warning: measure candidate waits on job 1001",
+      ],
+      "b says whose jobs it waits on",
+    );
     assert.deepEqual(live(), ["1000", "1001", "1002", "1003"]);
     const lines: string[] = [];
     const restore = setLogSink((l) => lines.push(l));

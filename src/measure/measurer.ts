@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type Compute, isJobId, type LiveJob } from "../compute/compute.ts";
 import { SlurmQueryError } from "../compute/errors.ts";
+import { runsFrom } from "../compute/job_owner.ts";
 import { isTerminal } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { EVAL_FILES, evalDirPath } from "../dispatch/eval_files.ts";
@@ -156,7 +157,8 @@ export class DispatchedMeasurer {
    * measure in one listing — never just the local marker, so a submitter that
    * died before recording an id cannot cause a duplicate. Per measure, by its
    * state (`classifyMeasure`): done → read; live or unlisted-but-running →
-   * park on its id; vanished, or done without a usable result → EvalError at
+   * park on its id (a live job of its name that runs from another run dir is
+   * still waited for, as the reference does, with a warning); vanished, or done without a usable result → EvalError at
    * once (never resubmitted, and the others cannot change that); undispatched →
    * dispatch; unknown → park on the marker if any, else blind (no id).
    * Jobs already over right after submit are found with one batched sacct.
@@ -181,8 +183,16 @@ export class DispatchedMeasurer {
     await this.#readAll(views.filter((v) => v.state.kind === "done").map((v) => v.measure));
     const dispatched: { m: Measure; jobId: string }[] = [];
     for (const { measure: m, state } of views) {
-      if (state.kind === "live") pending.push(state.job.id);
-      else if (state.kind === "unlisted") pending.push(state.jobId);
+      if (state.kind === "live") {
+        pending.push(state.job.id);
+        if (!runsFrom(state.job, this.#o.root)) {
+          log.warn(
+            `measure ${m.name} waits on job ${state.job.id}, which has its job name but runs ` +
+              `${JSON.stringify(state.job.script)}, outside this run dir: another run with the same run tag and ` +
+              "the same measure; this one is dispatched here once that job ends (give runs distinct --run-tag values)",
+          );
+        }
+      } else if (state.kind === "unlisted") pending.push(state.jobId);
       else if (state.kind === "unknown") {
         if (state.jobId) pending.push(state.jobId);
         else blind = true;

@@ -1,6 +1,5 @@
-import { realpathSync } from "node:fs";
-import { sep } from "node:path";
 import type { Compute, LiveJob } from "../compute/compute.ts";
+import { runsFrom } from "../compute/job_owner.ts";
 import { log } from "../log.ts";
 import { jobName } from "../measure/identity.ts";
 import { cachedBaseline } from "./baseline_source.ts";
@@ -36,33 +35,12 @@ export function liveJobsOf(
   names: ReadonlySet<string>,
   dir: RunDir,
 ): LiveJob[] {
-  return namedJobs(listing, names).filter((j) => scriptIsIn(j.script, dir));
+  return namedJobs(listing, names).filter((j) => runsFrom(j, dir.path));
 }
 
 /** The listed jobs of `names`, in listed order, whoever's they are. */
 function namedJobs(listing: ReadonlyMap<string, readonly LiveJob[]>, names: ReadonlySet<string>): LiveJob[] {
   return [...listing.entries()].filter(([name]) => names.has(name)).flatMap(([, jobs]) => jobs);
-}
-
-/**
- * Whether a job's script lies in the run dir, compared as written and, failing
- * that, with symlinks resolved (the run dir may be reached by another path
- * than the one its jobs were submitted from). A job whose script the backend
- * does not say (a `--wrap` job: a wake, whose name already carries the run
- * dir) is taken by its name.
- */
-function scriptIsIn(script: string, dir: RunDir): boolean {
-  if (script === "") return true;
-  const inside = (file: string, root: string) => file.startsWith(root.endsWith(sep) ? root : root + sep);
-  return inside(script, dir.path) || inside(realOrAsIs(script), realOrAsIs(dir.path));
-}
-
-function realOrAsIs(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /**
@@ -81,7 +59,7 @@ export async function cancelLiveJobs(
   except: readonly string[] = [],
 ): Promise<string[]> {
   const named = namedJobs(await compute.activeJobs(), runJobNames(dir, r));
-  const live = named.filter((j) => scriptIsIn(j.script, dir));
+  const live = named.filter((j) => runsFrom(j, dir.path));
   for (const j of named.filter((x) => !live.includes(x))) {
     log.warn(
       `left job ${j.id} alone: it has a job name of this run (${j.name}) but runs ${JSON.stringify(j.script)}, ` +

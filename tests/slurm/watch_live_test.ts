@@ -294,13 +294,14 @@ liveIt("cancel never stops another run's job of the same name: one run tag in tw
       ...testbedMeasureArgv({ repo, shas, contract: contract(), runDir }, "--run-tag", `shared-${tag}`, "--json"),
     );
     assert.equal(r.exitCode, 75, r.stderr);
-    return { runDir, parked: JSON.parse(r.stdout) as { pending: string[]; wake_job: string } };
+    return { runDir, parked: JSON.parse(r.stdout) as { pending: string[]; wake_job: string }, stderr: r.stderr };
   };
   const a = await start(join(tempDir("live-climb-a-"), "climb"));
   const b = await start(join(tempDir("live-climb-b-"), "climb"));
   // one tag, one tree, one command: one job name per measure, so b parks on a's evals (the reference's
   // liveness hint); but they are a's jobs, running in a's run dir
   assert.deepEqual([...b.parked.pending].sort(), [...a.parked.pending].sort());
+  assert.match(b.stderr, /^outerloop: warning: measure baseline waits on job \d+, which has its job name but runs /m);
   const cb = await cli("cancel", b.runDir, "--json");
   assert.equal(cb.exitCode, 0, cb.stderr);
   assert.deepEqual(JSON.parse(cb.stdout).jobs, [b.parked.wake_job], "b's wake, and nothing of a's");
