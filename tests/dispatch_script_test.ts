@@ -71,6 +71,29 @@ function job(s: Setup, slot: string, opts: Partial<EvalJobOptions> & { command: 
   return writeEvalJob(s.runDir, slot, { repoRoot: s.repo, snapshotSha: s.first, ...opts });
 }
 
+/**
+ * A job whose command records where it runs and starts a background child,
+ * run as a process-group leader and awaited until that child is up: what the
+ * signal tests stop.
+ */
+async function startedWithBackgroundChild(slot: string) {
+  const s = setup();
+  const script = job(s, slot, {
+    command: `pwd > "$OUTERLOOP_RESULT.where"; sleep 60 & echo $! > "$OUTERLOOP_RESULT.bg"; wait`,
+  });
+  const child = spawnChild("/bin/sh", [script], { env: jobEnv(s), stdio: "ignore", detached: true });
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  const evalDir = dirname(script);
+  const bg = Number(
+    await waitFor(
+      "the command to start",
+      () => existsSync(join(evalDir, "result.json.bg")) ? read(evalDir, "result.json.bg").trim() : "",
+      (text) => text !== "",
+    ),
+  );
+  return { s, child, exited, evalDir, bg };
+}
+
 describe("eval job script", () => {
   it("runs the command in a fresh checkout of the committed tree at the sha, then removes it", async () => {
     const s = setup();
@@ -166,20 +189,7 @@ describe("eval job script", () => {
   });
 
   it("stops the command's whole group on TERM, records 143 and removes the checkout", async () => {
-    const s = setup();
-    const script = job(s, "g", {
-      command: `pwd > "$OUTERLOOP_RESULT.where"; sleep 60 & echo $! > "$OUTERLOOP_RESULT.bg"; wait`,
-    });
-    const child = spawnChild("/bin/sh", [script], { env: jobEnv(s), stdio: "ignore", detached: true });
-    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-    const evalDir = dirname(script);
-    const bg = Number(
-      await waitFor(
-        "the command to start",
-        () => existsSync(join(evalDir, "result.json.bg")) ? read(evalDir, "result.json.bg").trim() : "",
-        (text) => text !== "",
-      ),
-    );
+    const { s, child, exited, evalDir, bg } = await startedWithBackgroundChild("g");
     process.kill(child.pid ?? 0, "SIGTERM"); // the script alone: it must pass the TERM on
     assert.equal(await exited, 143);
     assert.equal(read(evalDir, EVAL_FILES.exitCode), "143");
@@ -190,20 +200,7 @@ describe("eval job script", () => {
   });
 
   it("records nothing on INT (its submitter was interrupted), stops the command and removes the checkout", async () => {
-    const s = setup();
-    const script = job(s, "int", {
-      command: `pwd > "$OUTERLOOP_RESULT.where"; sleep 60 & echo $! > "$OUTERLOOP_RESULT.bg"; wait`,
-    });
-    const child = spawnChild("/bin/sh", [script], { env: jobEnv(s), stdio: "ignore", detached: true });
-    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-    const evalDir = dirname(script);
-    const bg = Number(
-      await waitFor(
-        "the command to start",
-        () => existsSync(join(evalDir, "result.json.bg")) ? read(evalDir, "result.json.bg").trim() : "",
-        (text) => text !== "",
-      ),
-    );
+    const { s, child, exited, evalDir, bg } = await startedWithBackgroundChild("int");
     process.kill(-(child.pid ?? 0), "SIGINT"); // what a stopping outerloop sends a local job's group
     assert.equal(await exited, 130);
     assert.equal(existsSync(join(evalDir, EVAL_FILES.exitCode)), false, "an interrupt of outerloop is not a result");
