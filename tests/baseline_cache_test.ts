@@ -1,3 +1,4 @@
+import { REFERENCE_CACHE_KEYS } from "./helpers/run_fixture.ts";
 import { tempDir } from "./helpers/temp.ts";
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
@@ -131,17 +132,7 @@ describe("writeBaselineCache()", () => {
     // deno-lint-ignore no-control-regex -- control characters are what this checks
     assert.match(text, /^[\x00-\x7f]*$/);
     const data = JSON.parse(text);
-    assert.deepEqual(Object.keys(data), [
-      "value",
-      "seed",
-      "run",
-      "base_sha",
-      "image",
-      "command",
-      "metric",
-      "seed_env",
-      "gpus",
-    ]);
+    assert.deepEqual(Object.keys(data), REFERENCE_CACHE_KEYS);
     assert.deepEqual(data, {
       value: 0.5,
       seed: 11,

@@ -9,7 +9,7 @@ import { RunDir } from "../src/run/run_dir.ts";
 import { type RunRecord, writeRunRecord } from "../src/run/run_record.ts";
 import { pairSeed } from "../src/stats/pair_seed.ts";
 import { FakeCompute, finishEvalJob } from "./helpers/fake_compute.ts";
-import { runRecordFixture } from "./helpers/run_fixture.ts";
+import { REFERENCE_CACHE_KEYS, runRecordFixture } from "./helpers/run_fixture.ts";
 import { tempDir } from "./helpers/temp.ts";
 
 const deps = (compute: FakeCompute) => ({ compute, self: ["/opt/bin/outerloop"], now: Date.now, env: {} });
@@ -159,17 +159,7 @@ describe("runPhase() with paired repeats", () => {
     finishing(compute, (m) => m === "baseline" ? 10 : 12);
     await runPhase(newRun(rec, climb), deps(compute));
     const entry = JSON.parse(readFileSync(join(climb, "baselines", `toy@${rec.baseSha}.json`), "utf8"));
-    assert.deepEqual(Object.keys(entry), [
-      "value",
-      "seed",
-      "run",
-      "base_sha",
-      "image",
-      "command",
-      "metric",
-      "seed_env",
-      "gpus",
-    ]);
+    assert.deepEqual(Object.keys(entry), REFERENCE_CACHE_KEYS);
     assert.equal(entry.seed, rec.seed);
   });
 });

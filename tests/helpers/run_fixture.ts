@@ -57,3 +57,16 @@ export function testMeasurer(root: string, compute: Compute, options: Partial<Me
     ...options,
   });
 }
+
+/** The keys of a baseline cache entry, in the order the reference's `write_baseline_cache` writes them. */
+export const REFERENCE_CACHE_KEYS = [
+  "value",
+  "seed",
+  "run",
+  "base_sha",
+  "image",
+  "command",
+  "metric",
+  "seed_env",
+  "gpus",
+] as const;
