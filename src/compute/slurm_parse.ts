@@ -26,8 +26,7 @@ export const ACTIVE_JOBS_FORMAT = ["%i", "%T", "%r", "%P", "%o", "%j"].join(FIEL
 /** `squeue -o ACTIVE_JOBS_FORMAT` lines → name → live jobs in listed order. */
 export function parseActiveJobs(stdout: string): Map<string, LiveJob[]> {
   const jobs = new Map<string, LiveJob[]>();
-  for (const raw of stdout.split("\n")) {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+  for (const line of stdout.split("\n")) {
     const [id = "", state = "", reason = "", partition = "", command = "", ...rest] = line.split(FIELD);
     if (!isJobId(id) || rest.length === 0) continue;
     const name = rest.join(FIELD);

@@ -158,9 +158,10 @@ export class DispatchedMeasurer {
    * died before recording an id cannot cause a duplicate. Per measure, by its
    * state (`classifyMeasure`): done → read; live or unlisted-but-running →
    * park on its id (a live job of its name that runs from another run dir is
-   * still waited for, as the reference does, with a warning); vanished, or done without a usable result → EvalError at
-   * once (never resubmitted, and the others cannot change that); undispatched →
-   * dispatch; unknown → park on the marker if any, else blind (no id).
+   * still waited for, as the reference does, with a warning); vanished, or
+   * done without a usable result → EvalError at once (never resubmitted, and
+   * the others cannot change that); undispatched → dispatch; unknown → park on
+   * the marker if any, else blind (no id).
    * Jobs already over right after submit are found with one batched sacct.
    *
    * An undispatched measure whose eval dir already holds a job script was

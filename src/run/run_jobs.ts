@@ -58,9 +58,10 @@ export async function cancelLiveJobs(
   r: RunRecord,
   except: readonly string[] = [],
 ): Promise<string[]> {
-  const named = namedJobs(await compute.activeJobs(), runJobNames(dir, r));
-  const live = named.filter((j) => runsFrom(j, dir.path));
-  for (const j of named.filter((x) => !live.includes(x))) {
+  const listing = await compute.activeJobs();
+  const names = runJobNames(dir, r);
+  const live = liveJobsOf(listing, names, dir);
+  for (const j of namedJobs(listing, names).filter((x) => !live.includes(x))) {
     log.warn(
       `left job ${j.id} alone: it has a job name of this run (${j.name}) but runs ${JSON.stringify(j.script)}, ` +
         `outside ${JSON.stringify(dir.path)}: another run's job (if it is this run's, cancel it by id)`,
