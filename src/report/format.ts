@@ -1,4 +1,4 @@
-import { formatNumber } from "../text/numbers.ts";
+import { formatNumber, formatPercent } from "../text/numbers.ts";
 import type { PairedInterval, RunSummary } from "./model.ts";
 
 /**
@@ -28,7 +28,7 @@ export function formatSigned(n: number | null | undefined): string {
 
 /** An interval as `[lower, upper] 95%`. */
 export function formatInterval(i: PairedInterval): string {
-  return `[${formatSigned(i.lower)}, ${formatSigned(i.upper)}] ${formatNumber(i.confidence * 100)}%`;
+  return `[${formatSigned(i.lower)}, ${formatSigned(i.upper)}] ${formatPercent(i.confidence)}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { formatNumber } from "../text/numbers.ts";
+import { formatNumber, formatPercent } from "../text/numbers.ts";
 import {
   betterWords,
   formatDuration,
@@ -62,7 +62,7 @@ export function runMarkdown(r: RunSummary): string {
     out.push(
       "",
       `Candidate - baseline over ${i.n} pairs: mean ${formatSigned(i.mean)}, ` +
-        `${formatNumber(i.confidence * 100)}% interval [${formatSigned(i.lower)}, ${formatSigned(i.upper)}].`,
+        `${formatPercent(i.confidence)} interval [${formatSigned(i.lower)}, ${formatSigned(i.upper)}].`,
     );
   }
   if (r.reasons.length > 0) out.push("", ...r.reasons.map((reason) => `- ${mdText(reason)}`));

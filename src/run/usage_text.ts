@@ -1,6 +1,7 @@
 import type { JobUsage } from "../compute/usage.ts";
 import { formatDuration } from "../report/format.ts";
 import { renderColumns } from "../text/columns.ts";
+import { formatShare } from "../text/numbers.ts";
 
 /**
  * Resource use for people (`show`): one line per finished measure, and a
@@ -25,7 +26,6 @@ export function formatBytes(n: number | null): string {
   return `${Number(v.toPrecision(3))} ${units[i]}`;
 }
 
-const percent = (x: number) => `${Math.round(x * 100)}%`;
 const duration = (s: number | null) => formatDuration(s);
 
 /** The resource-use table: measure, job, elapsed of walltime, max RSS of memory, CPUs and their efficiency. */
@@ -38,7 +38,7 @@ export function formatUsageTable(usage: Readonly<Record<string, JobUsage>>): str
     formatBytes(u.maxRssBytes),
     formatBytes(u.reqMemBytes),
     u.allocCpus === null ? "" : String(u.allocCpus),
-    u.cpuEfficiency === null ? "" : percent(u.cpuEfficiency),
+    u.cpuEfficiency === null ? "" : formatShare(u.cpuEfficiency),
   ]);
   const header = ["measure", "job", "elapsed", "walltime", "max RSS", "memory", "CPUs", "CPU use"];
   return renderColumns(header, rows, new Set([2, 3, 4, 5, 6, 7])) + "\n";
@@ -54,7 +54,7 @@ export function usageWarnings(name: string, u: JobUsage): string[] {
   if (u.elapsedS !== null && u.timelimitS !== null && u.timelimitS > 0 && u.elapsedS > NEAR_LIMIT * u.timelimitS) {
     out.push(
       `measure ${name} ran ${duration(u.elapsedS)} of its ${duration(u.timelimitS)} walltime ` +
-        `(${percent(u.elapsedS / u.timelimitS)}): raise eval_minutes in the contract`,
+        `(${formatShare(u.elapsedS / u.timelimitS)}): raise eval_minutes in the contract`,
     );
   }
   if (
@@ -62,7 +62,7 @@ export function usageWarnings(name: string, u: JobUsage): string[] {
   ) {
     out.push(
       `measure ${name} peaked at ${formatBytes(u.maxRssBytes)} of its ${formatBytes(u.reqMemBytes)} memory ` +
-        `(${percent(u.maxRssBytes / u.reqMemBytes)}): raise eval_mem in the contract`,
+        `(${formatShare(u.maxRssBytes / u.reqMemBytes)}): raise eval_mem in the contract`,
     );
   }
   return out;

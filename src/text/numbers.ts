@@ -19,6 +19,11 @@ export function formatPercent(level: number): string {
   return `${Number((level * 100).toPrecision(4))}%`;
 }
 
+/** A share of a limit, in whole percent: 0.953 → "95%". */
+export function formatShare(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
 /** A chance: "37.2%", "less than 0.1%". */
 export function formatChance(p: number): string {
   return p < 0.001 ? "less than 0.1%" : `${Number((p * 100).toFixed(1))}%`;
