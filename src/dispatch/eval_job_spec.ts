@@ -32,9 +32,9 @@ export interface EvalJobPlacement {
  * `--wrap`, since the script embeds user text), its log beside it, the
  * walltime clamped (it covers the checkout as well as the command), the
  * memory and CPUs the contract asks for, and the GPUs per node the measure
- * needs. Slurm reads `%` in `--output` as a
- * pattern: a run dir holding one gets a differently named log (diagnostics
- * only; the job's records are its own files).
+ * needs. Slurm reads `%` in `--output` as a pattern: a run dir holding one
+ * gets a differently named log (diagnostics only; the job's records are its
+ * own files).
  */
 export function evalJobSpec(script: string, p: EvalJobPlacement): JobSpec {
   if (!Number.isInteger(p.gpus) || p.gpus < 0) {
