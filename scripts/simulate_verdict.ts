@@ -21,8 +21,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Contract, parseContract } from "../src/run/contract.ts";
-import { decideLook, type DecideOptions } from "../src/run/decide.ts";
+import { type Contract, parseContract } from "../src/contract/contract.ts";
+import { decideLook, type DecideOptions } from "../src/verdict/decide.ts";
 import { FUTILITY_POWER } from "../src/stats/futility.ts";
 import { SPENDING_POWER } from "../src/stats/sequential.ts";
 

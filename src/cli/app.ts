@@ -1,4 +1,4 @@
-import type { CliCommand } from "./io.ts";
+import type { CliCommand } from "./shared/io.ts";
 
 /** One subcommand: its summary for the root help, and its module, loaded on first use. */
 export interface CommandEntry {
@@ -16,56 +16,56 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "measure",
     summary: "Measure a candidate against a baseline per a contract; park or decide",
-    load: () => import("./measure.ts").then((m) => m.measureCommand),
+    load: () => import("./commands/measure.ts").then((m) => m.measureCommand),
   },
   {
     name: "calibrate",
     summary: "Measure the base against itself in seeded pairs: the benchmark's noise, a min_effect to use",
-    load: () => import("./calibrate.ts").then((m) => m.calibrateCommand),
+    load: () => import("./commands/calibrate.ts").then((m) => m.calibrateCommand),
   },
   {
     name: "resume",
     summary: "Continue a run from its run.json (what the wake job runs)",
-    load: () => import("./resume.ts").then((m) => m.resumeCommand),
+    load: () => import("./commands/resume.ts").then((m) => m.resumeCommand),
   },
   {
     name: "show",
     summary: "Where a run stands: each measure, the wake job, the verdict",
-    load: () => import("./show.ts").then((m) => m.showCommand),
+    load: () => import("./commands/show.ts").then((m) => m.showCommand),
   },
   {
     name: "wait",
     summary: "Block until a run is decided; exit with its verdict",
-    load: () => import("./wait.ts").then((m) => m.waitCommand),
+    load: () => import("./commands/wait.ts").then((m) => m.waitCommand),
   },
   {
     name: "runs",
     summary: "Every run of a climb (a directory of run dirs), oldest first",
-    load: () => import("./runs.ts").then((m) => m.runsCommand),
+    load: () => import("./commands/runs.ts").then((m) => m.runsCommand),
   },
   {
     name: "report",
     summary: "A run or a climb as Markdown (--md) or one self-contained HTML file (--html FILE)",
-    load: () => import("./report.ts").then((m) => m.reportCommand),
+    load: () => import("./commands/report.ts").then((m) => m.reportCommand),
   },
   {
     name: "submit",
     summary: "Submit one job (--dry-run --json prints the sbatch argv)",
-    load: () => import("./submit.ts").then((m) => m.submitCommand),
+    load: () => import("./commands/submit.ts").then((m) => m.submitCommand),
   },
   {
     name: "status",
     summary: "A job's state, run time, pending reason and partition",
-    load: () => import("./status.ts").then((m) => m.statusCommand),
+    load: () => import("./commands/status.ts").then((m) => m.statusCommand),
   },
   {
     name: "cancel",
     summary: "Cancel a job, or every job of a run (idempotent)",
-    load: () => import("./cancel.ts").then((m) => m.cancelCommand),
+    load: () => import("./commands/cancel.ts").then((m) => m.cancelCommand),
   },
   {
     name: "jobs",
     summary: "This user's queued and running jobs, from one listing",
-    load: () => import("./jobs.ts").then((m) => m.jobsCommand),
+    load: () => import("./commands/jobs.ts").then((m) => m.jobsCommand),
   },
 ];

@@ -1,10 +1,10 @@
 import { setLogSink } from "../log.ts";
 import { VERSION } from "../version.ts";
 import { COMMANDS } from "./app.ts";
-import { EXIT, exitCodeFor } from "./errors.ts";
+import { EXIT, exitCodeFor } from "./shared/errors.ts";
 import { parseArgs } from "./flags.ts";
 import { commandHelp, rootHelp } from "./help.ts";
-import type { CliDeps } from "./io.ts";
+import type { CliDeps } from "./shared/io.ts";
 
 /**
  * Runs the CLI on `rawArgs` and resolves to the exit code. Never exits: the

@@ -1,12 +1,12 @@
 import type { Compute } from "../compute/compute.ts";
 import { log } from "../log.ts";
-import { readCancel, writeCancel } from "./cancel_file.ts";
-import { type DecisionRecord, readDecision } from "./decision_file.ts";
-import { readFailure, type RunFailure } from "./failure_file.ts";
+import { readCancel, writeCancel } from "../rundir/cancel_file.ts";
+import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
+import { readFailure, type RunFailure } from "../rundir/failure_file.ts";
 import { acquireRunLock, RunLockedError } from "./lock.ts";
-import type { RunDir } from "./run_dir.ts";
-import { cancelLiveJobs } from "./run_jobs.ts";
-import type { RunRecord } from "./run_record.ts";
+import type { RunDir } from "../rundir/run_dir.ts";
+import { cancelLiveJobs } from "../plan/run_jobs.ts";
+import type { RunRecord } from "../rundir/run_record.ts";
 
 /** How long `cancel` waits for a pass in flight (a wake job) to finish before it sweeps the queue. */
 const LOCK_WAIT_MS = 120_000;

@@ -1,12 +1,12 @@
 import type { Compute } from "../compute/compute.ts";
 import type { EvalError } from "../dispatch/eval_error.ts";
 import { log } from "../log.ts";
-import { cachedBaseline } from "./baseline_source.ts";
-import { failureFrom, writeFailure } from "./failure_file.ts";
-import { pairSeeds, planFromRecord } from "./plan_from_record.ts";
-import type { RunDir } from "./run_dir.ts";
-import { cancelLiveJobs } from "./run_jobs.ts";
-import type { RunRecord } from "./run_record.ts";
+import { cachedBaseline } from "../plan/baseline_source.ts";
+import { failureFrom, writeFailure } from "../rundir/failure_file.ts";
+import { pairSeeds, planFromRecord } from "../plan/run_plan.ts";
+import type { RunDir } from "../rundir/run_dir.ts";
+import { cancelLiveJobs } from "../plan/run_jobs.ts";
+import type { RunRecord } from "../rundir/run_record.ts";
 
 /**
  * What a pass does when it meets an eval failure, which is final by design

@@ -19,7 +19,7 @@ import {
   unlinkIfToken,
   writeChildren,
 } from "./lock_file.ts";
-import type { RunDir } from "./run_dir.ts";
+import type { RunDir } from "../rundir/run_dir.ts";
 
 export type { LockHolder } from "./lock_file.ts";
 

@@ -5,25 +5,25 @@ import { log } from "../log.ts";
 import { pairMeasureName, splitPairName } from "../measure/pair_name.ts";
 import { MeasurementPending } from "../measure/pending.ts";
 import { sequentialDesign } from "../stats/sequential.ts";
-import { cachedBaseline, repeatedDesign, storeBaseline } from "./baseline_source.ts";
-import { decideLook } from "./decide.ts";
-import { type DecisionRecord, writeDecision } from "./decision_file.ts";
+import { cachedBaseline, repeatedDesign, storeBaseline } from "../plan/baseline_source.ts";
+import { decideLook } from "../verdict/decide.ts";
+import { type DecisionRecord, writeDecision } from "../rundir/decision_file.ts";
 import { acquireRunLock } from "./lock.ts";
-import { measurerFor } from "./measurer_for.ts";
-import { pairedValues, passPlan } from "./plan_from_record.ts";
-import type { RunDir } from "./run_dir.ts";
-import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "./run_record.ts";
+import { measurerFor } from "../plan/measurer_for.ts";
+import { pairedValues, passPlan } from "../plan/run_plan.ts";
+import type { RunDir } from "../rundir/run_dir.ts";
+import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "../rundir/run_record.ts";
 import { retireWakes, submitWake } from "./wake.ts";
-import { calibrationOf } from "./calibrate.ts";
-import { finishedOutcome } from "./outcome.ts";
-import { type CalibrationRecord, writeCalibration } from "./calibration_file.ts";
+import { calibrationOf } from "../verdict/calibration.ts";
+import { finishedOutcome } from "../views/outcome.ts";
+import { type CalibrationRecord, writeCalibration } from "../rundir/calibration_file.ts";
 import type { DispatchedMeasurer } from "../measure/measurer.ts";
 import type { Measure } from "../measure/measure.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
-import { refuseCancelled } from "./cancel_file.ts";
+import { refuseCancelled } from "../rundir/cancel_file.ts";
 import { endFailedRun } from "./failed_run.ts";
-import { measureUsage } from "./run_usage.ts";
-import type { WakeRecord } from "./wake_record.ts";
+import { measureUsage } from "../plan/run_usage.ts";
+import type { WakeRecord } from "../rundir/wake_record.ts";
 
 /** Where one pass of the measure-and-decide phase left the run. */
 export type PhaseOutcome =

@@ -7,9 +7,9 @@ import { quoteCommand } from "../compute/quote.ts";
 import { log } from "../log.ts";
 import { codePointPrefix } from "../measure/identity.ts";
 import type { MeasurementPending } from "../measure/pending.ts";
-import type { RunDir } from "./run_dir.ts";
-import type { RunRecord } from "./run_record.ts";
-import { readWakeRecord, type WakeRecord, writeWakeRecord } from "./wake_record.ts";
+import type { RunDir } from "../rundir/run_dir.ts";
+import type { RunRecord } from "../rundir/run_record.ts";
+import { readWakeRecord, type WakeRecord, writeWakeRecord } from "../rundir/wake_record.ts";
 
 /** A deadline wake (no ids to depend on) re-checks after this long. */
 export const BLIND_WAKE_SECONDS = 300;

@@ -1,6 +1,6 @@
 import type { Compute } from "../../src/compute/compute.ts";
 import { runCli } from "../../src/cli/run_cli.ts";
-import type { CliDeps } from "../../src/cli/io.ts";
+import type { CliDeps } from "../../src/cli/shared/io.ts";
 import { FakeCompute } from "./fake_compute.ts";
 
 /** What one in-process CLI run printed and returned. */

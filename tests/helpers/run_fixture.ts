@@ -1,7 +1,7 @@
 import type { Compute } from "../../src/compute/compute.ts";
 import { DispatchedMeasurer, type MeasurerOptions } from "../../src/measure/measurer.ts";
-import { parseContract } from "../../src/run/contract.ts";
-import type { RunRecord } from "../../src/run/run_record.ts";
+import { parseContract } from "../../src/contract/contract.ts";
+import type { RunRecord } from "../../src/rundir/run_record.ts";
 
 /**
  * A valid run record for tests: a Slurm run of the contract

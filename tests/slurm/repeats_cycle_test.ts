@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseContract } from "../../src/run/contract.ts";
-import { decideLook } from "../../src/run/decide.ts";
+import { parseContract } from "../../src/contract/contract.ts";
+import { decideLook } from "../../src/verdict/decide.ts";
 import { spawn } from "../../src/runtime/spawn.ts";
 import { pairSeed } from "../../src/stats/pair_seed.ts";
 import { ensureBinary } from "../helpers/binary.ts";

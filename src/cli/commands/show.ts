@@ -1,0 +1,141 @@
+import type { JobUsage } from "../../compute/usage.ts";
+import { readCancel } from "../../rundir/cancel_file.ts";
+import { readFailure } from "../../rundir/failure_file.ts";
+import { RunDir } from "../../rundir/run_dir.ts";
+import { readRunRecord } from "../../rundir/run_record.ts";
+import { type RunStatus, runStatus } from "../../views/run_status.ts";
+import { measureUsage, usageJson } from "../../plan/run_usage.ts";
+import { formatDecisionTable, formatMeasureStates, type MeasureStateRow } from "../../report/verdict_table.ts";
+import { formatUsageTable, usageWarnings } from "../../report/usage_table.ts";
+import type { Compute } from "../../compute/compute.ts";
+import { jsonFlag, runDirPositional } from "../shared/common.ts";
+import { type CliCommand, outLine } from "../shared/io.ts";
+import { calibrationJson, pairedJson } from "../shared/run_output.ts";
+import { readCalibration } from "../../rundir/calibration_file.ts";
+import { formatCalibration } from "../../report/calibration_table.ts";
+import type { RunRecord } from "../../rundir/run_record.ts";
+
+export interface ShowOptions {
+  readonly runDir: RunDir;
+  readonly json: boolean;
+}
+
+/** `outerloop show RUN_DIR`: where a run stands, changing nothing. */
+export const showCommand: CliCommand<ShowOptions> = {
+  spec: {
+    name: "show",
+    summary: "Where a run stands: each measure's state and resource use, the wake job, the verdict; changes nothing",
+    positionals: runDirPositional,
+    flags: jsonFlag,
+    details: [
+      "Asks the scheduler at most one queue listing and two sacct (states, resource use), like a pass of `resume`.",
+      "Warns when a measure used more than 80% of its walltime or its memory. A failed or cancelled run",
+      "says when and why; show itself exits 0 (`wait` and `resume` exit 3 for them).",
+    ],
+  },
+
+  parse(args) {
+    return { runDir: RunDir.checked(args.positional["RUN_DIR"]!, "RUN_DIR"), json: args.on("json") };
+  },
+
+  async run(o, { io, compute, now }) {
+    const dir = o.runDir;
+    const record = readRunRecord(dir);
+    const backend = compute(record.compute);
+    const s = await runStatus(dir, record, backend, now);
+    const cancel = readCancel(dir);
+    const failure = readFailure(dir);
+    const rows = cancel === null ? s.measures : s.measures.map(cancelledRow);
+    const usage = await usageOf(s, record, backend);
+    const warnings = Object.entries(usage).flatMap(([name, u]) => usageWarnings(name, u));
+    if (o.json) {
+      outLine(
+        io,
+        JSON.stringify({
+          run_dir: dir.path,
+          base_sha: record.baseSha,
+          candidate_sha: record.candidateSha,
+          measures: rows.map((m) => ({
+            name: m.name,
+            state: m.state,
+            value: m.value ?? null,
+            job_id: m.jobId ?? null,
+            reason: m.reason ?? null,
+            why: m.why ?? null,
+            usage: usage[m.name] ? usageJson(usage[m.name]!) : null,
+          })),
+          wake: s.wake && {
+            job_id: s.wake.jobId,
+            dependency: s.wake.dependency,
+            begin: s.wake.begin,
+            submitted_at: s.wake.submittedAt,
+          },
+          kind: record.kind,
+          verdict: s.decision?.verdict ?? null,
+          ...(record.kind === "calibrate" ? { calibration: calibrationOrNull(dir, record) } : {}),
+          ...(s.decision ? pairedJson(s.decision.paired) : {}),
+          scheduler_error: s.schedulerError,
+          failure: failure && { measure: failure.measure, message: failure.message, failed_at: failure.failedAt },
+          cancelled: cancel && { cancelled_at: cancel.cancelledAt, jobs: cancel.jobs },
+          warnings,
+        }),
+      );
+      return 0;
+    }
+    outLine(
+      io,
+      `run ${dir.path}: ${record.contract.name}, base ${record.baseSha.slice(0, 12)} vs candidate ${
+        record.candidateSha.slice(0, 12)
+      }`,
+    );
+    outLine(io, formatMeasureStates(rows));
+    if (Object.keys(usage).length > 0) outLine(io, "resource use:\n" + formatUsageTable(usage));
+    for (const w of warnings) outLine(io, `warning: ${w}`);
+    if (s.schedulerError && cancel === null) outLine(io, `scheduler unreachable: ${s.schedulerError}`);
+    if (s.wake && cancel === null) {
+      outLine(
+        io,
+        `wake job ${s.wake.jobId} (${s.wake.dependency ?? `begin ${s.wake.begin}`}), submitted ${s.wake.submittedAt}`,
+      );
+    }
+    const calibration = record.kind === "calibrate" ? readCalibration(dir, record) : null;
+    if (calibration) outLine(io, formatCalibration(calibration));
+    else if (s.decision) outLine(io, formatDecisionTable(s.decision, s.decision.paired));
+    else if (cancel) {
+      const jobs = cancel.jobs.length > 0 ? ` (jobs ${cancel.jobs.join(", ")} cancelled)` : "";
+      outLine(io, `cancelled by user on ${cancel.cancelledAt}${jobs}: no verdict`);
+    } else if (failure) outLine(io, `failed on ${failure.failedAt}: ${failure.message}`);
+    else outLine(io, record.kind === "calibrate" ? "no calibration yet" : "no verdict yet");
+    return 0;
+  },
+};
+
+function calibrationOrNull(dir: RunDir, r: RunRecord): Record<string, unknown> | null {
+  const c = readCalibration(dir, r);
+  return c ? calibrationJson(c) : null;
+}
+
+/** In a cancelled run, a measure without a value was cancelled: not lost, not pending, whatever the queue says now. */
+function cancelledRow(row: MeasureStateRow): MeasureStateRow {
+  if (row.state === "done") return row;
+  const { why: _why, reason: _reason, ...rest } = row;
+  return { ...rest, state: "cancelled", why: "cancelled by user" };
+}
+
+/**
+ * Each finished measure's resource use: what `decision.json` kept, and for
+ * the rest ONE accounting query.
+ */
+async function usageOf(s: RunStatus, r: RunRecord, compute: Compute): Promise<Record<string, JobUsage>> {
+  const kept: Record<string, JobUsage> = { ...(s.decision?.usage ?? {}) };
+  const ask = s.measures.filter((m) =>
+    (m.state === "done" || m.state === "failed") && m.jobId !== undefined && kept[m.name] === undefined
+  ).map((m) => ({ name: m.name, jobId: m.jobId! }));
+  const asked = await measureUsage(compute, ask, r.createdAt);
+  const out: Record<string, JobUsage> = {};
+  for (const m of s.measures) {
+    const u = kept[m.name] ?? asked[m.name];
+    if (u !== undefined) out[m.name] = u;
+  }
+  return out;
+}

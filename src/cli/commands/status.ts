@@ -1,0 +1,58 @@
+import { assertJobId } from "../../compute/compute.ts";
+import type { ComputeMode } from "../../compute/mode.ts";
+import { isPending } from "../../compute/states.ts";
+import { computeFlags, resolveMode } from "../shared/common.ts";
+import { type CliCommand, outLine } from "../shared/io.ts";
+
+export interface StatusOptions {
+  readonly jobId: string;
+  readonly mode: ComputeMode;
+  readonly json: boolean;
+}
+
+/** `outerloop status ID`: the job's state, how long it ran, and for a queued job why it waits and where. */
+export const statusCommand: CliCommand<StatusOptions> = {
+  spec: {
+    name: "status",
+    summary: "A job's state (GONE when the scheduler has no record of it), run time, pending reason, partition",
+    positionals: [{ name: "ID", description: "The job id" }],
+    flags: computeFlags,
+    details: [
+      'With --json: {"job_id", "state", "elapsed_s" (null when unknown), "pending_reason" and "partition"',
+      "(null unless the job is queued)}.",
+    ],
+  },
+
+  parse(args, env) {
+    const jobId = args.positional["ID"]!;
+    assertJobId(jobId);
+    return { jobId, mode: resolveMode(args.value("compute"), env), json: args.on("json") };
+  },
+
+  async run(o, { io, compute }) {
+    const c = compute(o.mode);
+    const state = await c.status(o.jobId);
+    const elapsed = await c.elapsedSeconds(o.jobId);
+    // a queued job's reason and partition (a site may move a pending job) come from the queue itself
+    const queued = isPending(state);
+    const reason = queued ? await c.pendingReason(o.jobId) : "";
+    const partition = queued ? await c.jobPartition(o.jobId) : "";
+    if (o.json) {
+      outLine(
+        io,
+        JSON.stringify({
+          job_id: o.jobId,
+          state,
+          elapsed_s: elapsed,
+          pending_reason: reason || null,
+          partition: partition || null,
+        }),
+      );
+    } else {
+      const parts = [`${o.jobId} ${state}`, elapsed === null ? "" : `${elapsed}s`];
+      if (reason) parts.push(`(${reason}${partition ? ` in ${partition}` : ""})`);
+      outLine(io, parts.filter(Boolean).join(" "));
+    }
+    return 0;
+  },
+};

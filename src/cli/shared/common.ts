@@ -1,0 +1,51 @@
+import { type ComputeMode, modeFromEnv } from "../../compute/mode.ts";
+import { BadInputError } from "../../errors.ts";
+import type { FlagDef } from "../flags.ts";
+
+/** `--compute` and `--json`: every scheduler-facing command takes them. */
+export const computeFlags: Readonly<Record<string, FlagDef>> = {
+  compute: {
+    kind: "string",
+    hint: "local|slurm",
+    description: "The backend: local subprocesses or Slurm",
+    defaultText: "local when AUTORESEARCH_COMPUTE=local, else slurm",
+  },
+  json: { kind: "boolean", description: "Machine-readable output on stdout" },
+};
+
+/** `--json` alone. */
+export const jsonFlag: Readonly<Record<string, FlagDef>> = { json: computeFlags["json"]! };
+
+/** The one positional of the commands that act on a run dir. */
+export const runDirPositional = [{ name: "RUN_DIR", description: "The run directory (made by `outerloop measure`)" }];
+
+/** The backend mode from `--compute`, else from AUTORESEARCH_COMPUTE. */
+export function resolveMode(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): ComputeMode {
+  if (flag === undefined) return modeFromEnv(env);
+  if (flag === "local" || flag === "slurm") return flag;
+  throw new BadInputError(`Invalid --compute ${JSON.stringify(flag)}: expected "local" or "slurm"`);
+}
+
+/** A whole number flag within [min, max], or `fallback` when absent. */
+export function wholeNumber(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  if (value === undefined) return fallback;
+  if (!/^[0-9]+$/.test(value) || Number(value) < min || Number(value) > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new BadInputError(`Invalid --${name} ${JSON.stringify(value)}: expected a whole number ${range}`);
+  }
+  return Number(value);
+}
+
+/** A string flag that must not be empty when given; undefined when absent. */
+export function nonEmpty(name: string, value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === "") {
+    throw new BadInputError(`Invalid --${name} "": give a value or leave the flag out`);
+  }
+  return value;
+}

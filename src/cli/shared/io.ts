@@ -1,0 +1,44 @@
+import type { Compute } from "../../compute/compute.ts";
+import type { ComputeMode } from "../../compute/mode.ts";
+import type { CommandSpec, ParsedArgs } from "../flags.ts";
+
+/** Where a command writes: results on stdout, people's output and logs on stderr. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/**
+ * Everything a command's run step reaches outside its options: what it
+ * writes, the environment, the clock, the compute backend, and how this
+ * program runs itself again. The real ones come from `processDeps()`; tests
+ * pass fakes and drive a command in-process.
+ */
+export interface CliDeps {
+  readonly io: CliIo;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The clock, in epoch milliseconds. */
+  readonly now: () => number;
+  /** The backend of a mode. */
+  readonly compute: (mode: ComputeMode) => Compute;
+  /** The argv that runs this program again (what a wake job executes). */
+  readonly self: () => readonly string[];
+  /** Waits `ms` milliseconds, or less when `signal` aborts; never rejects (`wait` polls with it). */
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Calls `fn` on SIGINT or SIGTERM until the returned remover runs, holding off the default death. */
+  readonly onInterrupt: (fn: () => void) => () => void;
+  /** Whether stderr is a terminal: a progress line is rewritten in place there, printed plainly elsewhere. */
+  readonly stderrIsTerminal: () => boolean;
+}
+
+/** A command: its spec, its parse step (args + env → options) and its run step (options + deps → exit code). */
+export interface CliCommand<O> {
+  readonly spec: CommandSpec;
+  parse(args: ParsedArgs, env: Readonly<Record<string, string | undefined>>): O;
+  run(options: O, deps: CliDeps): Promise<number>;
+}
+
+/** Writes one line to stdout. */
+export function outLine(io: CliIo, line: string): void {
+  io.stdout(line.endsWith("\n") ? line : line + "\n");
+}

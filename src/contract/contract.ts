@@ -1,0 +1,344 @@
+import * as z from "zod/mini";
+import { lazy, strict, wholeNumber } from "../schema/zod.ts";
+import { DEFAULT_CPUS, DEFAULT_MEM, isMemorySize } from "../compute/job_spec.ts";
+import { DEFAULT_ALLOWED_ENV } from "../dispatch/eval_script.ts";
+import { BadInputError } from "../errors.ts";
+import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_text_file.ts";
+import { type NameKind, validateName } from "../measure/names.ts";
+import { firstDuplicateKey } from "./duplicate_key.ts";
+
+/**
+ * The benchmark contract file: what to run, which number to read, which way
+ * is better, and the suite siblings that must not regress. JSON with the
+ * reference's snake_case field names. Unknown keys are refused, naming the
+ * key: a typo such as `min_efect` silently ignored would change the verdict.
+ */
+
+/** A string the program turns into file and job names: checked by `validateName`. */
+function nameField(kind: NameKind) {
+  return z.string().check(z.superRefine((value, ctx) => {
+    try {
+      validateName(kind, value);
+    } catch (err) {
+      ctx.addIssue({ code: "custom", message: (err as Error).message, input: value });
+    }
+  }));
+}
+
+/** Paired repeats default to one pair: exactly the single-pair verdict of a contract that does not ask for more. */
+export const DEFAULT_REPEATS = 1;
+/** The default confidence of the verdict's intervals. */
+export const DEFAULT_CONFIDENCE = 0.95;
+
+/**
+ * Any string of the contract: free of NUL, which no argv, environment or
+ * shell variable can carry (the job would silently run a shortened command,
+ * and the identity, whose fields NUL separates, could collide), and of lone
+ * surrogates (JSON `"\ud800"`), which have no UTF-8 encoding: no file, job
+ * script or identity hash could hold them as written.
+ */
+const text = () =>
+  z.string().check(z.superRefine((value, ctx) => {
+    const problem = value.includes("\u0000")
+      ? "contains a NUL character (\\u0000), which no command line or environment can carry"
+      : !value.isWellFormed()
+      ? "contains a lone surrogate (such as \\ud800), which has no UTF-8 encoding"
+      : null;
+    if (problem !== null) ctx.addIssue({ code: "custom", message: `${problem}; remove it`, input: value });
+  }));
+const nonEmpty = () => text().check(z.minLength(1, { error: "expected a non-empty string" }));
+/** The command: something to run, not blanks. */
+const command = () =>
+  nonEmpty().check(
+    z.refine((c) => c.trim() !== "", { error: "expected a command, got only white space", abort: true }),
+  );
+
+/**
+ * Variables the eval job sets in the command's environment itself: a seed
+ * variable of the same name would be overwritten or would overwrite them.
+ * `OUTERLOOP_RESULT` names the result file; `OUTERLOOP_PAIR` is kept for the
+ * pair number of paired repeats; the rest are passed on from the job's own
+ * environment (`DEFAULT_ALLOWED_ENV`).
+ */
+export const RESERVED_ENV: ReadonlySet<string> = new Set([
+  "OUTERLOOP_RESULT",
+  "OUTERLOOP_PAIR",
+  ...DEFAULT_ALLOWED_ENV,
+]);
+
+/** `seed_env`: "" (the benchmark does not resample) or a shell identifier the job does not set itself. */
+const seedEnv = () =>
+  z._default(
+    text().check(z.superRefine((name, ctx) => {
+      const problem = name === "" || !name.isWellFormed() || name.includes("\u0000")
+        ? null // none, or refused by text() already
+        : !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+        ? `expected a variable name (letters, digits and "_", not starting with a digit), got ${JSON.stringify(name)}`
+        : name.startsWith("OUTERLOOP_") && RESERVED_ENV.has(name)
+        ? `${JSON.stringify(name)} is set by the eval job itself; name the seed variable otherwise (such as BENCH_SEED)`
+        : RESERVED_ENV.has(name)
+        ? `${JSON.stringify(name)} is passed to the eval job from its environment, and the seed would replace it; ` +
+          "name the seed variable otherwise (such as BENCH_SEED)"
+        : null;
+      if (problem !== null) ctx.addIssue({ code: "custom", message: problem, input: name });
+    })),
+    "",
+  );
+const direction = z._default(z.enum(["maximize", "minimize"]), "maximize");
+const count = (min: number, fallback: number) => z._default(wholeNumber(min), fallback);
+const atLeastZero = () => z._default(z.number().check(z.minimum(0, { error: "expected a number >= 0" })), 0);
+
+const siblingSchema = lazy(() =>
+  strict({
+    name: nameField("sibling"),
+    command: command(),
+    metric: nonEmpty(),
+    seed_env: seedEnv(),
+    gpus: count(0, 0),
+    direction,
+    tolerance: atLeastZero(),
+  })
+);
+
+/**
+ * The contract's on-disk form, with defaults. Exported so the run record can
+ * validate the contract it froze with the same rules and field paths.
+ */
+export const contractSchema = lazy(() =>
+  strict({
+    name: nameField("benchmark"),
+    command: command(),
+    metric: nonEmpty(),
+    direction,
+    seed_env: seedEnv(),
+    gpus: count(0, 0),
+    eval_minutes: count(1, 60),
+    eval_mem: z._default(
+      z.string().check(z.refine(isMemorySize, {
+        error: "expected a Slurm memory size such as 2G, 500M or 1024 (megabytes)",
+      })),
+      DEFAULT_MEM,
+    ),
+    eval_cpus: count(1, DEFAULT_CPUS),
+    baseline: z._default(z.enum(["cached", "measure"]), "measure"),
+    min_effect: atLeastZero(),
+    siblings: z._default(z.array(siblingSchema()), []).check(z.superRefine((sibs, ctx) => {
+      const seen = new Set<string>();
+      sibs.forEach((sib, i) => {
+        if (seen.has(sib.name)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [i, "name"],
+            message: `Sibling name ${JSON.stringify(sib.name)} is listed twice; give each sibling one entry`,
+            input: sib.name,
+          });
+        }
+        seen.add(sib.name);
+      });
+    })),
+    repeats: count(1, DEFAULT_REPEATS),
+    // its default is `repeats`, which a field default cannot see: filled in by contractFromJson
+    max_repeats: z.optional(wholeNumber(1)),
+    confidence: z._default(
+      z.number().check(
+        z.gt(0.5, { error: "expected a number above 0.5 and below 1" }),
+        z.lt(1, { error: "expected a number above 0.5 and below 1" }),
+      ),
+      DEFAULT_CONFIDENCE,
+    ),
+  }).check(z.superRefine((c, ctx) => {
+    // only between two valid counts: a bad one already has its own message
+    const valid = (n: number | undefined) => Number.isInteger(n) && n! >= 1;
+    if (valid(c.max_repeats) && valid(c.repeats) && c.max_repeats! < c.repeats) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["max_repeats"],
+        message:
+          `expected a whole number >= repeats (${c.repeats}); max_repeats caps the pairs, so it cannot be below them`,
+        input: c.max_repeats,
+      });
+    }
+  }))
+);
+
+/** The contract in its on-disk (snake_case) form, defaults filled in (max_repeats may be absent: = repeats). */
+export type ContractJson = z.output<ReturnType<typeof contractSchema>>;
+
+/** One suite sibling: measured on base and candidate, must not regress past `tolerance`. */
+export interface SiblingContract {
+  readonly name: string;
+  readonly command: string;
+  readonly metric: string;
+  /** The sibling's own seed variable; "" = it does not resample. */
+  readonly seedEnv: string;
+  readonly gpus: number;
+  readonly direction: "maximize" | "minimize";
+  /** How far the sibling may get worse (in its metric's units) before the candidate is rejected. */
+  readonly tolerance: number;
+}
+
+/** A validated contract with every default applied. */
+export interface Contract {
+  readonly name: string;
+  readonly command: string;
+  readonly metric: string;
+  readonly direction: "maximize" | "minimize";
+  /** The seed variable; "" = the benchmark does not resample. */
+  readonly seedEnv: string;
+  readonly gpus: number;
+  /** The walltime hint for one measurement, in minutes. */
+  readonly evalMinutes: number;
+  /** Memory per eval job, a Slurm size (`16G`); the reference's 2G by default. */
+  readonly evalMem: string;
+  /** CPUs per eval job; the reference's 1 by default. */
+  readonly evalCpus: number;
+  /** "cached": reuse a stored base-tree measurement when one matches; "measure": always measure. */
+  readonly baseline: "cached" | "measure";
+  /** The improvement the candidate must exceed to be accepted; at or below it, inconclusive. */
+  readonly minEffect: number;
+  readonly siblings: readonly SiblingContract[];
+  /** Pairs (baseline + candidate on one seed) per batch; the verdict is looked at after each batch. */
+  readonly repeats: number;
+  /** The most pairs a climb may use (≥ repeats); more than `repeats` makes the verdict sequential. */
+  readonly maxRepeats: number;
+  /** The confidence of the verdict: false accepts stay at or below 1 − confidence (0.5 < confidence < 1). */
+  readonly confidence: number;
+}
+
+/** A contract file that cannot be read or does not validate; bad input (exit 2). */
+export class ContractError extends BadInputError {
+  override name = "ContractError";
+  /** The file (or other source) the contract came from. */
+  readonly source: string;
+  constructor(source: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.source = source;
+  }
+}
+
+/**
+ * Validates a parsed contract object. `source` names where it came from (a
+ * file path) and leads the error message, followed by every bad field's
+ * path and what was expected.
+ */
+export function parseContract(json: unknown, source: string): Contract {
+  const parsed = contractSchema().safeParse(json);
+  if (!parsed.success) {
+    throw new ContractError(source, `Invalid contract ${JSON.stringify(source)}:\n${z.prettifyError(parsed.error)}`);
+  }
+  return contractFromJson(parsed.data);
+}
+
+/** The camelCase `Contract` of a validated on-disk contract. */
+export function contractFromJson(c: ContractJson): Contract {
+  return {
+    name: c.name,
+    command: c.command,
+    metric: c.metric,
+    direction: c.direction,
+    seedEnv: c.seed_env,
+    gpus: c.gpus,
+    evalMinutes: c.eval_minutes,
+    evalMem: c.eval_mem,
+    evalCpus: c.eval_cpus,
+    baseline: c.baseline,
+    minEffect: c.min_effect,
+    siblings: c.siblings.map((s) => ({
+      name: s.name,
+      command: s.command,
+      metric: s.metric,
+      seedEnv: s.seed_env,
+      gpus: s.gpus,
+      direction: s.direction,
+      tolerance: s.tolerance,
+    })),
+    repeats: c.repeats,
+    maxRepeats: c.max_repeats ?? c.repeats,
+    confidence: c.confidence,
+  };
+}
+
+/** What to do about each way a contract file can be unusable. */
+const FILE_FIX: Readonly<Record<TextFileProblem["kind"], string>> = {
+  "missing": "check the --contract path",
+  "not-a-file": "write the contract to a file and pass its path to --contract",
+  "too-large": "a contract is a small JSON file: check the --contract path",
+  "bom": "remove the byte-order mark (save the file as UTF-8 without BOM)",
+  "not-utf8": "save the file as UTF-8",
+  "unreadable": "check the --contract path",
+};
+
+/**
+ * Reads and validates the contract file at `path`; every failure is a
+ * `ContractError` naming the file. Only a regular file of UTF-8 text up to
+ * 1 MiB is read (`readTextFile`): a FIFO, a device or an endless file is
+ * refused before the read, a BOM or a non-UTF-8 byte with its place.
+ */
+export function loadContract(path: string): Contract {
+  let text: string;
+  try {
+    text = readTextFile(path);
+  } catch (err) {
+    if (!(err instanceof TextFileError)) throw err;
+    const { kind, what } = err.problem;
+    throw new ContractError(path, `Cannot read contract ${JSON.stringify(path)}: ${what}; ${FILE_FIX[kind]}`, {
+      cause: err,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    // the parser quotes the text around the error, newlines and all: kept on one line
+    // deno-lint-ignore no-control-regex -- control characters are what is escaped
+    const why = (err as Error).message.replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1));
+    throw new ContractError(path, `Contract ${JSON.stringify(path)} is not JSON: ${why}`, { cause: err });
+  }
+  const twice = firstDuplicateKey(text);
+  if (twice !== null) {
+    const where = twice.path === "" ? "" : ` in ${twice.path}`;
+    throw new ContractError(
+      path,
+      `Invalid contract ${JSON.stringify(path)}: the key ${JSON.stringify(twice.key)} is given twice${where} ` +
+        "(JSON keeps only the last); give it once",
+    );
+  }
+  return parseContract(json, path);
+}
+
+/**
+ * The contract back in its snake_case file form: what the run record
+ * freezes. Every field explicit, except that eval_mem, eval_cpus, repeats,
+ * max_repeats and confidence appear only when they differ from their
+ * defaults (2G, 1, 1, repeats, 0.95), so the run record of a contract that
+ * does not use them is byte-identical to one written before they existed
+ * (and its run identity the same).
+ */
+export function contractToJson(c: Contract): z.input<ReturnType<typeof contractSchema>> {
+  const json: z.input<ReturnType<typeof contractSchema>> = {
+    name: c.name,
+    command: c.command,
+    metric: c.metric,
+    direction: c.direction,
+    seed_env: c.seedEnv,
+    gpus: c.gpus,
+    eval_minutes: c.evalMinutes,
+    baseline: c.baseline,
+    min_effect: c.minEffect,
+    siblings: c.siblings.map((s) => ({
+      name: s.name,
+      command: s.command,
+      metric: s.metric,
+      seed_env: s.seedEnv,
+      gpus: s.gpus,
+      direction: s.direction,
+      tolerance: s.tolerance,
+    })),
+  };
+  if (c.evalMem !== DEFAULT_MEM) json.eval_mem = c.evalMem;
+  if (c.evalCpus !== DEFAULT_CPUS) json.eval_cpus = c.evalCpus;
+  if (c.repeats !== DEFAULT_REPEATS) json.repeats = c.repeats;
+  if (c.maxRepeats !== c.repeats) json.max_repeats = c.maxRepeats;
+  if (c.confidence !== DEFAULT_CONFIDENCE) json.confidence = c.confidence;
+  return json;
+}

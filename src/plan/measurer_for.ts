@@ -1,0 +1,33 @@
+import type { Compute } from "../compute/compute.ts";
+import { DispatchedMeasurer } from "../measure/measurer.ts";
+import type { Lanes } from "../measure/placement.ts";
+import type { RunDir } from "../rundir/run_dir.ts";
+import type { RunRecord } from "../rundir/run_record.ts";
+
+/** The lanes a run's jobs go to, from its record. */
+export function lanesOf(r: RunRecord): Lanes {
+  return {
+    account: r.account,
+    partition: r.partition,
+    gpuPartition: r.gpuPartition,
+    gpuAccount: r.gpuAccount,
+    scheduled: r.compute !== "local",
+  };
+}
+
+/** The run's measurer, built from its dir and record alone: the same record gives the same identities. */
+export function measurerFor(dir: RunDir, r: RunRecord, compute: Compute, now: () => number): DispatchedMeasurer {
+  return new DispatchedMeasurer({
+    compute,
+    root: dir.path,
+    repoRoot: r.repo,
+    image: r.image,
+    lanes: lanesOf(r),
+    evalMinutes: r.contract.evalMinutes,
+    evalMem: r.contract.evalMem,
+    evalCpus: r.contract.evalCpus,
+    runTag: r.runTag,
+    seedCache: r.seedCache,
+    now,
+  });
+}

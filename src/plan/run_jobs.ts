@@ -1,0 +1,73 @@
+import type { Compute, LiveJob } from "../compute/compute.ts";
+import { runsFrom } from "../compute/job_owner.ts";
+import { log } from "../log.ts";
+import { jobName } from "../measure/identity.ts";
+import { cachedBaseline } from "./baseline_source.ts";
+import { pairSeeds, planFromRecord } from "./run_plan.ts";
+import type { RunDir } from "../rundir/run_dir.ts";
+import type { RunRecord } from "../rundir/run_record.ts";
+import { wakeJobName } from "../run/wake.ts";
+
+/**
+ * A run's jobs as the scheduler lists them, found by NAME — the names are a
+ * pure function of the run's record and dir, so a job whose submitter died
+ * before recording its id is found too: every eval of every pair the design
+ * may ever run (up to max_repeats), and the run's wake.
+ */
+
+/** Every job name the run can have: its evals, pair by pair up to max_repeats, and its wake. */
+export function runJobNames(dir: RunDir, r: RunRecord): Set<string> {
+  const seeds = pairSeeds(r, cachedBaseline(dir, r, false), r.contract.maxRepeats);
+  const names = new Set(planFromRecord(r, seeds).map((m) => jobName(r.runTag, r.image, m)));
+  names.add(wakeJobName(r.runTag, dir));
+  return names;
+}
+
+/**
+ * The run's queued and running jobs in one listing (`Compute.activeJobs`), in
+ * listed order: those of the run's names whose script lies in the run dir.
+ * A name alone is not an owner — two runs with one run tag (two climbs' `r1`)
+ * measuring the same tree share eval job names — and `cancel` must never
+ * stop another run's job.
+ */
+export function liveJobsOf(
+  listing: ReadonlyMap<string, readonly LiveJob[]>,
+  names: ReadonlySet<string>,
+  dir: RunDir,
+): LiveJob[] {
+  return namedJobs(listing, names).filter((j) => runsFrom(j, dir.path));
+}
+
+/** The listed jobs of `names`, in listed order, whoever's they are. */
+function namedJobs(listing: ReadonlyMap<string, readonly LiveJob[]>, names: ReadonlySet<string>): LiveJob[] {
+  return [...listing.entries()].filter(([name]) => names.has(name)).flatMap(([, jobs]) => jobs);
+}
+
+/**
+ * Cancels every queued or running job of the run but those in `except` (the
+ * job this process runs in), from ONE listing and ONE scancel; the ids it
+ * cancelled. A job of one of the run's names whose script lies elsewhere is
+ * left alone, with a warning naming it: it is another run's — or this run's,
+ * seen through a mount under another path, which the user can then cancel by
+ * id. A failed listing or scancel rejects (a ComputeError): the caller says
+ * what that means.
+ */
+export async function cancelLiveJobs(
+  compute: Compute,
+  dir: RunDir,
+  r: RunRecord,
+  except: readonly string[] = [],
+): Promise<string[]> {
+  const listing = await compute.activeJobs();
+  const names = runJobNames(dir, r);
+  const live = liveJobsOf(listing, names, dir);
+  for (const j of namedJobs(listing, names).filter((x) => !live.includes(x))) {
+    log.warn(
+      `left job ${j.id} alone: it has a job name of this run (${j.name}) but runs ${JSON.stringify(j.script)}, ` +
+        `outside ${JSON.stringify(dir.path)}: another run's job (if it is this run's, cancel it by id)`,
+    );
+  }
+  const ids = [...new Set(live.map((j) => j.id))].filter((id) => !except.includes(id));
+  if (ids.length > 0) await compute.cancelMany(ids);
+  return ids;
+}

@@ -1,0 +1,78 @@
+import type { Measure } from "../measure/measure.ts";
+import { pairMeasureName, splitPairName } from "../measure/pair_name.ts";
+import { planPairs } from "../measure/plan.ts";
+import { pairSeed } from "../stats/pair_seed.ts";
+import type { CachedBaseline } from "./baseline_source.ts";
+import type { PairedValues } from "../verdict/decide.ts";
+import type { RunRecord } from "../rundir/run_record.ts";
+
+/**
+ * The run's measures for pairs 1 … `seeds.length`, rebuilt from its record
+ * alone: the same record gives byte-identical measures (and so slots and job
+ * names) before and after a park. Every sibling of a pair gets the pair's
+ * seed through its own variable. One seed (the run's) is the reference's plan.
+ */
+export function planFromRecord(r: RunRecord, seeds: readonly number[] = [r.seed]): Measure[] {
+  const c = r.contract;
+  return planPairs({
+    command: c.command,
+    metric: c.metric,
+    baseSha: r.baseSha,
+    candidateSha: r.candidateSha,
+    seedEnv: c.seedEnv,
+    gpus: c.gpus,
+    siblings: c.siblings.map((s) => ({
+      name: s.name,
+      command: s.command,
+      metric: s.metric,
+      seedEnv: s.seedEnv,
+      seed: r.seed,
+      gpus: s.gpus,
+    })),
+  }, seeds);
+}
+
+/**
+ * The seeds of pairs 1 … `pairs`: a pair the cache holds a baseline for
+ * keeps that baseline's seed (its candidate must run under it to stay
+ * paired); every other pair has `pairSeed(run seed, i)` — pair 1 the run's
+ * own seed.
+ */
+export function pairSeeds(r: RunRecord, cache: CachedBaseline, pairs: number): number[] {
+  const cached = cache.kind === "pairs" ? cache.pairs : [];
+  return Array.from({ length: pairs }, (_, i) => cached[i]?.seed ?? pairSeed(r.seed, i + 1));
+}
+
+/** What one look of a pass works on. */
+export interface PassPlan {
+  /** Every measure of pairs 1 … n, pair by pair, in plan order. */
+  readonly plan: readonly Measure[];
+  /** Each pair's seed. */
+  readonly seeds: readonly number[];
+  /** The values the baseline cache gives, by measure name (`baseline`, `baseline#2`, …). */
+  readonly cached: Readonly<Record<string, number>>;
+  /** The measures this run measures itself: the plan, less what the cache gives. */
+  readonly toMeasure: readonly Measure[];
+}
+
+/** The plan of the look at `pairs` pairs, and which of it comes from the baseline cache. */
+export function passPlan(r: RunRecord, cache: CachedBaseline, pairs: number): PassPlan {
+  const seeds = pairSeeds(r, cache, pairs);
+  const plan = planFromRecord(r, seeds);
+  const cached: Record<string, number> = {};
+  if (cache.kind === "value") cached["baseline"] = cache.value;
+  if (cache.kind === "pairs") {
+    cache.pairs.slice(0, pairs).forEach((p, i) => (cached[pairMeasureName("baseline", i + 1)] = p.value));
+  }
+  return { plan, seeds, cached, toMeasure: plan.filter((m) => !Object.hasOwn(cached, m.name)) };
+}
+
+/** Flat values by measure name (`baseline#2`) → the series per pair-1 name that `decideLook` reads. */
+export function pairedValues(plan: readonly Measure[], values: Readonly<Record<string, number>>): PairedValues {
+  const series: Record<string, number[]> = {};
+  for (const m of plan) {
+    const { name } = splitPairName(m.name);
+    (series[name] ??= []).push(values[m.name]!);
+  }
+  return series;
+}

@@ -1,0 +1,99 @@
+import * as z from "zod/mini";
+import { lazy, strict } from "../schema/zod.ts";
+import type { Compute } from "../compute/compute.ts";
+import { isJobId } from "../compute/compute.ts";
+import { isTerminal } from "../compute/states.ts";
+import type { JobUsage } from "../compute/usage.ts";
+import { log } from "../log.ts";
+
+/**
+ * Resource use of a run's finished measures: gathered with ONE accounting
+ * query per pass (`Compute.usage`), kept in `decision.json` under `usage`
+ * (snake_case, every figure null when unknown), and printed by `show`.
+ */
+
+/** sacct's `-S` bound sits this far before the run's creation, for clock skew. */
+const SINCE_MARGIN_MS = 10 * 60_000;
+
+/** One measure's finished job: its name and the id recorded at dispatch. */
+export interface MeasureJob {
+  readonly name: string;
+  readonly jobId: string;
+}
+
+/**
+ * The usage of each measure's job, by measure name, from one query bounded
+ * by the run's creation. Only finished jobs count (a job sacct still shows
+ * running has no final figures yet); a failed query is logged and gives {}:
+ * resource use is for people, never a reason to fail a pass.
+ */
+export async function measureUsage(
+  compute: Compute,
+  jobs: readonly MeasureJob[],
+  createdAt: string,
+): Promise<Record<string, JobUsage>> {
+  const known = jobs.filter((j) => isJobId(j.jobId));
+  if (known.length === 0) return {};
+  const created = Date.parse(createdAt);
+  const since = Number.isNaN(created) ? undefined : new Date(created - SINCE_MARGIN_MS);
+  let usages: Map<string, JobUsage>;
+  try {
+    usages = await compute.usage([...new Set(known.map((j) => j.jobId))], since);
+  } catch (err) {
+    log.info(`resource use unknown: ${(err as Error).message}`);
+    return {};
+  }
+  const out: Record<string, JobUsage> = {};
+  for (const j of known) {
+    const u = usages.get(j.jobId);
+    if (u !== undefined && (u.state === "" || isTerminal(u.state))) out[j.name] = u;
+  }
+  return out;
+}
+
+/** One usage as a run file and `--json` keep it. */
+export function usageJson(u: JobUsage) {
+  return {
+    job_id: u.jobId,
+    state: u.state,
+    elapsed_s: u.elapsedS,
+    timelimit_s: u.timelimitS,
+    max_rss_bytes: u.maxRssBytes,
+    req_mem_bytes: u.reqMemBytes,
+    alloc_cpus: u.allocCpus,
+    total_cpu_s: u.totalCpuS,
+    cpu_efficiency: u.cpuEfficiency,
+  };
+}
+
+const figure = z.nullable(z.number().check(z.minimum(0)));
+
+/** The schema of `usageJson`'s output. */
+export const usageSchema = lazy(() =>
+  strict({
+    job_id: z.string(),
+    state: z.string(),
+    elapsed_s: figure,
+    timelimit_s: figure,
+    max_rss_bytes: figure,
+    req_mem_bytes: figure,
+    alloc_cpus: figure,
+    total_cpu_s: figure,
+    cpu_efficiency: figure,
+  })
+);
+
+/** A usage read back from a run file. */
+export function usageFromJson(j: z.output<ReturnType<typeof usageSchema>>): JobUsage {
+  return {
+    jobId: j.job_id,
+    state: j.state,
+    elapsedS: j.elapsed_s,
+    timelimitS: j.timelimit_s,
+    maxRssBytes: j.max_rss_bytes,
+    reqMemBytes: j.req_mem_bytes,
+    allocCpus: j.alloc_cpus,
+    totalCpuS: j.total_cpu_s,
+    cpuEfficiency: j.cpu_efficiency,
+  };
+}

@@ -1,0 +1,166 @@
+import * as z from "zod/mini";
+import { lazy, strict, wholeNumber } from "../schema/zod.ts";
+import { atomicWriteJson } from "../fs/atomic_write.ts";
+import type { Decision, Estimate, SiblingEstimate } from "../verdict/decide.ts";
+import type { RunDir } from "./run_dir.ts";
+import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
+import { usageFromJson, usageJson, usageSchema } from "../plan/run_usage.ts";
+import type { JobUsage } from "../compute/usage.ts";
+
+/**
+ * `decision.json`: the verdict of a finished run, written once the last
+ * measurement is in, with what it was decided on — the shas, the run's
+ * identity, the direction, min_effect, where the baseline came from and, for
+ * a repeated design, the seeds, the number of pairs and every estimate with
+ * its interval and method — so the file alone answers "why"; and, when the
+ * scheduler said, what each measured job used (`usage`). Its presence
+ * marks a run as decided, but only the run it names: a decision of another
+ * run (left over, or copied in) is refused, never returned.
+ */
+
+const estimateShape = {
+  n: wholeNumber(1),
+  mean: z.number(),
+  lower: z.number(),
+  upper: z.number(),
+  confidence: z.number(),
+  method: z.string(),
+};
+
+const decisionSchema = lazy(() =>
+  strict({
+    verdict: z.enum(["accept", "reject", "inconclusive"]),
+    values: z.record(z.string(), z.number()),
+    deltas: z.record(z.string(), z.number()),
+    reasons: z.array(z.string()),
+    base_sha: shaSchema(),
+    candidate_sha: shaSchema(),
+    decided_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+    direction: z.enum(["maximize", "minimize"]),
+    min_effect: z.number().check(z.minimum(0)),
+    baseline_source: z.enum(["cached", "measured"]),
+    // absent in decisions written before runs had an identity: those are checked by their shas alone
+    run_identity: z.optional(z.string().check(z.regex(/^[0-9a-f]{40}$/))),
+    // a repeated design (max_repeats > 1) only
+    seeds: z.optional(z.array(wholeNumber(0))),
+    n: z.optional(wholeNumber(1)),
+    outcome: z.optional(z.string()),
+    benchmark: z.optional(strict(estimateShape)),
+    siblings: z.optional(
+      z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
+    ),
+    // what each measured job used, by measure name; only when the scheduler said
+    usage: z.optional(z.record(z.string(), usageSchema())),
+  })
+);
+
+/** What a repeated design adds: the pairs' seeds and the estimates the verdict rests on. */
+export interface PairedFacts {
+  /** Pair i's seed at index i − 1 (0: the benchmark has no seed). */
+  readonly seeds: readonly number[];
+  /** Pairs measured. */
+  readonly n: number;
+  /** How the last look ended (`accepted`, `futile`, …). */
+  readonly outcome: string;
+  readonly benchmark: Estimate;
+  readonly siblings: Readonly<Record<string, SiblingEstimate>>;
+}
+
+/** A decision with the facts it was made on, as stored in `decision.json`. */
+export interface DecisionRecord extends Decision {
+  readonly baseSha: string;
+  readonly candidateSha: string;
+  /** `runIdentity` of the run it decided; null in decisions from before runs had one. */
+  readonly runIdentity: string | null;
+  /** When the decision was made (ISO 8601). */
+  readonly decidedAt: string;
+  /** The benchmark's direction. */
+  readonly direction: "maximize" | "minimize";
+  readonly minEffect: number;
+  /** "cached": the baseline value came from the baseline cache; "measured": from this run. */
+  readonly baselineSource: "cached" | "measured";
+  /** Set for a repeated design (max_repeats > 1); null for a single pair, whose file keeps today's keys. */
+  readonly paired: PairedFacts | null;
+  /** What each measured job used, by measure name; absent (and not written) when nothing is known. */
+  readonly usage?: Readonly<Record<string, JobUsage>>;
+}
+
+/** Writes the decision to `<runDir>/decision.json`, atomically: a reader sees no decision or the whole one. */
+export function writeDecision(dir: RunDir, d: DecisionRecord): void {
+  const p = d.paired;
+  const json = {
+    verdict: d.verdict,
+    values: { ...d.values },
+    deltas: { ...d.deltas },
+    reasons: [...d.reasons],
+    base_sha: d.baseSha,
+    candidate_sha: d.candidateSha,
+    decided_at: d.decidedAt,
+    direction: d.direction,
+    min_effect: d.minEffect,
+    baseline_source: d.baselineSource,
+    ...(d.runIdentity === null ? {} : { run_identity: d.runIdentity }),
+    ...(p === null ? {} : {
+      seeds: [...p.seeds],
+      n: p.n,
+      outcome: p.outcome,
+      benchmark: { ...p.benchmark },
+      siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, { ...v }])),
+    }),
+    ...(d.usage === undefined || Object.keys(d.usage).length === 0
+      ? {}
+      : { usage: Object.fromEntries(Object.entries(d.usage).map(([k, u]) => [k, usageJson(u)])) }),
+  };
+  const checked = decisionSchema().safeParse(json);
+  if (!checked.success) {
+    throw new TypeError(`Refusing to write an invalid decision:\n${z.prettifyError(checked.error)}`);
+  }
+  atomicWriteJson(dir.decision, json);
+}
+
+/**
+ * The decision in the run dir, or null when it has not been decided. A
+ * damaged file is a `RunRecordError` naming it and the bad field, and is
+ * left as it is. With `record`, a decision of another run — other shas, or
+ * another run identity — is refused the same way: it must never be read as
+ * this run's verdict.
+ */
+export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | null {
+  const j = readRunFile(dir.decision, decisionSchema, "decision");
+  if (j === null) return null;
+  if (record !== undefined) {
+    const other = j.base_sha !== record.baseSha || j.candidate_sha !== record.candidateSha ||
+      (j.run_identity !== undefined && j.run_identity !== runIdentity(record));
+    if (other) {
+      throw new RunRecordError(
+        dir.decision,
+        "other-run",
+        `The decision ${JSON.stringify(dir.decision)} belongs to another run than ${JSON.stringify(dir.runRecord)} ` +
+          `(its ${
+            j.base_sha === record.baseSha && j.candidate_sha === record.candidateSha ? "run identity" : "shas"
+          } ` +
+          "differ); it is left as it is: move it away to measure this run here, or pick a new --run-dir",
+      );
+    }
+  }
+  const paired: PairedFacts | null = j.seeds !== undefined && j.n !== undefined && j.benchmark !== undefined
+    ? { seeds: j.seeds, n: j.n, outcome: j.outcome ?? "", benchmark: j.benchmark, siblings: j.siblings ?? {} }
+    : null;
+  return {
+    verdict: j.verdict,
+    values: j.values,
+    deltas: j.deltas,
+    reasons: j.reasons,
+    baseSha: j.base_sha,
+    candidateSha: j.candidate_sha,
+    runIdentity: j.run_identity ?? null,
+    decidedAt: j.decided_at,
+    direction: j.direction,
+    minEffect: j.min_effect,
+    baselineSource: j.baseline_source,
+    paired,
+    ...(j.usage === undefined
+      ? {}
+      : { usage: Object.fromEntries(Object.entries(j.usage).map(([k, u]) => [k, usageFromJson(u)])) }),
+  };
+}

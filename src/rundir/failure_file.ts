@@ -1,0 +1,56 @@
+import * as z from "zod/mini";
+import { lazy, strict } from "../schema/zod.ts";
+import { atomicWriteJson } from "../fs/atomic_write.ts";
+import type { RunDir } from "./run_dir.ts";
+import { readRunFile } from "./run_record.ts";
+
+/**
+ * `failure.json`: the evaluation failure that ended a run. An eval that
+ * failed or vanished is never resubmitted, so the first pass that meets the
+ * failure (exit 3) records it, and `show`, `wait` and `runs` read the run as
+ * failed from the files alone, without asking the scheduler. The first
+ * failure is kept: later passes meet the same one.
+ */
+
+const failureSchema = lazy(() =>
+  strict({
+    measure: z.nullable(z.string()),
+    message: z.string(),
+    failed_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+  })
+);
+
+/** Why and when a run failed. */
+export interface RunFailure {
+  /** The measure whose eval failed, or null when the message names none of the run's. */
+  readonly measure: string | null;
+  /** The failure's first line (the rest, the output's tail, is in the eval dir). */
+  readonly message: string;
+  /** When the pass met it (ISO 8601). */
+  readonly failedAt: string;
+}
+
+/**
+ * The failure an EvalError's message describes: its first line, and the
+ * measure it names (`measure <name>: …` or `measure <name> was …`), the
+ * longest of `measures` that fits, since a sibling's name may hold spaces.
+ */
+export function failureFrom(message: string, measures: readonly string[], now: number): RunFailure {
+  const first = message.split("\n")[0] ?? "";
+  const named = measures
+    .filter((m) => first.startsWith(`measure ${m}:`) || first.startsWith(`measure ${m} `))
+    .sort((a, b) => b.length - a.length)[0];
+  return { measure: named ?? null, message: first, failedAt: new Date(now).toISOString() };
+}
+
+/** Records the failure, atomically, unless one is recorded already (the first one ended the run). */
+export function writeFailure(dir: RunDir, f: RunFailure): void {
+  if (readFailure(dir) !== null) return;
+  atomicWriteJson(dir.failure, { measure: f.measure, message: f.message, failed_at: f.failedAt });
+}
+
+/** The recorded failure, or null; a damaged file is a `RunRecordError` naming it, left as it is. */
+export function readFailure(dir: RunDir): RunFailure | null {
+  const j = readRunFile(dir.failure, failureSchema, "failure record");
+  return j === null ? null : { measure: j.measure, message: j.message, failedAt: j.failed_at };
+}

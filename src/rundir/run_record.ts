@@ -1,0 +1,309 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
+import * as z from "zod/mini";
+import { lazy, strict, wholeNumber } from "../schema/zod.ts";
+import { BadInputError } from "../errors.ts";
+import { hexDigest } from "../runtime/digest.ts";
+import { atomicWriteJson } from "../fs/atomic_write.ts";
+import { type Contract, contractFromJson, contractSchema, contractToJson } from "../contract/contract.ts";
+import type { RunDir } from "./run_dir.ts";
+
+/**
+ * `run.json`: every input the plan depends on, frozen when `measure` starts,
+ * so a wake process rebuilds the identical plan from the run dir alone —
+ * `resume` reads nothing else (not the contract file, not the branch refs,
+ * which may have moved). A damaged record is reported, never repaired or
+ * removed: it is the only copy of what the run was.
+ */
+
+/** A commit sha: 40 hex digits (64 in a SHA-256 repository), lowercase as git prints it. */
+export const shaSchema = lazy(() =>
+  z.string().check(z.regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
+    error: "expected a full lowercase commit sha",
+  }))
+);
+
+const runRecordSchema = lazy(() =>
+  strict({
+    format: z.literal(1, { error: "expected 1 (the only run record format this version reads)" }),
+    created_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+    repo: z.string().check(z.startsWith("/", { error: "expected an absolute path" })),
+    base_ref: z.string(),
+    candidate_ref: z.string(),
+    base_sha: shaSchema(),
+    candidate_sha: shaSchema(),
+    contract: contractSchema(),
+    contract_path: z.string(),
+    seed: wholeNumber(0),
+    run_tag: z.string().check(z.minLength(1, { error: "expected a non-empty string" })),
+    image: z.string(),
+    account: z.string(),
+    partition: z.string(),
+    gpu_partition: z.string(),
+    gpu_account: z.string(),
+    compute: z.enum(["local", "slurm"]),
+    seed_cache: z.nullable(z.string()),
+    command_line: z.array(z.string()),
+    // absent: a measure run (the only kind before calibration existed, and the reference's)
+    kind: z.optional(z.enum(["measure", "calibrate"])),
+  })
+);
+
+/** The frozen inputs of one run. Strings that were not given are "". */
+export interface RunRecord {
+  readonly format: 1;
+  /** When `measure` froze the record (ISO 8601). */
+  readonly createdAt: string;
+  /** The repository, absolute. */
+  readonly repo: string;
+  /** The refs as the user gave them; informational, the shas are what count. */
+  readonly baseRef: string;
+  readonly candidateRef: string;
+  readonly baseSha: string;
+  readonly candidateSha: string;
+  readonly contract: Contract;
+  /** Where the contract was read from; informational, `contract` is what counts. */
+  readonly contractPath: string;
+  /** The seed shared by each base/candidate pair; 0 = none. */
+  readonly seed: number;
+  readonly runTag: string;
+  /** The apptainer image; "" = run on the host. */
+  readonly image: string;
+  readonly account: string;
+  readonly partition: string;
+  readonly gpuPartition: string;
+  readonly gpuAccount: string;
+  readonly compute: "local" | "slurm";
+  /**
+   * "measure": base against candidate, to a verdict. "calibrate": the base
+   * against itself (an A/A run: candidateSha = baseSha), to a noise report.
+   */
+  readonly kind: "measure" | "calibrate";
+  /** The seed cache copied into each checkout, or null for none. */
+  readonly seedCache: string | null;
+  /** How the run was started; informational, the wake runs `resume <run dir>`. */
+  readonly commandLine: readonly string[];
+}
+
+/** Why a run-dir file was refused. */
+export type RunRecordProblem = "missing" | "unreadable" | "damaged" | "invalid" | "other-run";
+
+/** A run-dir file that is missing, damaged, or belongs to another run; bad input (exit 2). */
+export class RunRecordError extends BadInputError {
+  override name = "RunRecordError";
+  /** The file at fault. */
+  readonly path: string;
+  /** What is wrong with it: absent, not readable, not JSON, failing validation, or another run's. */
+  readonly problem: RunRecordProblem;
+  constructor(path: string, problem: RunRecordProblem, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.path = path;
+    this.problem = problem;
+  }
+}
+
+function toJson(rec: RunRecord): z.input<ReturnType<typeof runRecordSchema>> {
+  return {
+    format: rec.format,
+    created_at: rec.createdAt,
+    repo: rec.repo,
+    base_ref: rec.baseRef,
+    candidate_ref: rec.candidateRef,
+    base_sha: rec.baseSha,
+    candidate_sha: rec.candidateSha,
+    contract: contractToJson(rec.contract),
+    contract_path: rec.contractPath,
+    seed: rec.seed,
+    run_tag: rec.runTag,
+    image: rec.image,
+    account: rec.account,
+    partition: rec.partition,
+    gpu_partition: rec.gpuPartition,
+    gpu_account: rec.gpuAccount,
+    compute: rec.compute,
+    seed_cache: rec.seedCache,
+    command_line: [...rec.commandLine],
+    // written only for a calibration: a measure run's record keeps today's keys
+    ...(rec.kind === "measure" ? {} : { kind: rec.kind }),
+  };
+}
+
+function fromJson(j: z.output<ReturnType<typeof runRecordSchema>>): RunRecord {
+  return {
+    format: j.format,
+    createdAt: j.created_at,
+    repo: j.repo,
+    baseRef: j.base_ref,
+    candidateRef: j.candidate_ref,
+    baseSha: j.base_sha,
+    candidateSha: j.candidate_sha,
+    contract: contractFromJson(j.contract),
+    contractPath: j.contract_path,
+    seed: j.seed,
+    runTag: j.run_tag,
+    image: j.image,
+    account: j.account,
+    partition: j.partition,
+    gpuPartition: j.gpu_partition,
+    gpuAccount: j.gpu_account,
+    compute: j.compute,
+    kind: j.kind ?? "measure",
+    seedCache: j.seed_cache,
+    commandLine: j.command_line,
+  };
+}
+
+/** Fields that describe how and when, not what: a second `measure` of the same run may differ in them. */
+const INFORMATIONAL = new Set(["created_at", "command_line"]);
+
+/**
+ * The identity of a run: the sha1 of its record's JSON without the
+ * informational fields — what a `decision.json` records so that it is only
+ * ever returned for the run it decided (a leftover or copied decision of
+ * another run is refused, never trusted).
+ */
+export function runIdentity(rec: RunRecord): string {
+  const json = toJson(rec) as Record<string, unknown>;
+  const kept = Object.keys(json).filter((k) => !INFORMATIONAL.has(k)).sort();
+  return hexDigest("sha1", JSON.stringify(kept.map((k) => [k, json[k]])));
+}
+
+/** What `measure` was given, resolved and checked: the run record less what defaults from an earlier record. */
+export type RunInputs = Omit<RunRecord, "format" | "createdAt" | "seed" | "runTag" | "commandLine" | "kind"> & {
+  /** Default "measure". */
+  readonly kind?: RunRecord["kind"];
+  /** `--seed`, when given. */
+  readonly seed: number | undefined;
+  /** `--run-tag`, when given; else the earlier record's, else the run dir's name. */
+  readonly runTag: string | undefined;
+  readonly commandLine: readonly string[];
+};
+
+/**
+ * The record a `measure` freezes. Against an earlier record of the run dir
+ * (a repeated `measure`), the informational fields and the defaults a user
+ * did not repeat — the drawn seed, the run tag — are the earlier ones, so
+ * repeating the command continues the run rather than starting another;
+ * every other field is what was given, and `writeRunRecord` refuses a
+ * difference. A seed is drawn (`drawSeed`) only when the contract resamples.
+ */
+export function assembleRunRecord(
+  dir: RunDir,
+  inputs: RunInputs,
+  existing: RunRecord | null,
+  ctx: { readonly now: () => number; readonly drawSeed: () => number },
+): RunRecord {
+  const c = inputs.contract;
+  const resamples = c.seedEnv !== "" || c.siblings.some((s) => s.seedEnv !== "");
+  return {
+    ...inputs,
+    kind: inputs.kind ?? "measure",
+    format: 1,
+    createdAt: existing?.createdAt ?? new Date(ctx.now()).toISOString(),
+    seed: inputs.seed ?? existing?.seed ?? (resamples ? ctx.drawSeed() : 0),
+    runTag: inputs.runTag ?? existing?.runTag ?? basename(dir.path),
+    commandLine: existing?.commandLine ?? inputs.commandLine,
+  };
+}
+
+/**
+ * Freezes `rec` as `<runDir>/run.json` (atomically). When the run dir
+ * already holds a record of the same run — equal in every field but
+ * `created_at` and `command_line` — it is kept as it is and returned, so a
+ * repeated `measure` continues the run it started. A record of a different
+ * run is never overwritten: `RunRecordError` names the fields that differ.
+ * Returns the record now in force.
+ */
+export function writeRunRecord(dir: RunDir, rec: RunRecord): RunRecord {
+  const path = dir.runRecord;
+  const json = toJson(rec);
+  const checked = runRecordSchema().safeParse(json);
+  if (!checked.success) {
+    throw new TypeError(`Refusing to write an invalid run record:\n${z.prettifyError(checked.error)}`);
+  }
+  let existing: RunRecord | null;
+  try {
+    existing = readRunRecord(dir);
+  } catch (err) {
+    if (err instanceof RunRecordError && err.problem === "missing") existing = null;
+    else throw err;
+  }
+  if (existing === null) {
+    mkdirSync(dir.path, { recursive: true });
+    atomicWriteJson(path, json);
+    return rec;
+  }
+  const old = toJson(existing) as Record<string, unknown>;
+  const differ = Object.keys(json).filter((k) =>
+    !INFORMATIONAL.has(k) && JSON.stringify(old[k]) !== JSON.stringify((json as Record<string, unknown>)[k])
+  );
+  if (differ.length > 0) {
+    throw new RunRecordError(
+      path,
+      "other-run",
+      `Run dir ${JSON.stringify(dir.path)} already holds another run in ${JSON.stringify(path)} ` +
+        `(its ${differ.join(", ")} differ); ` +
+        `pick a new --run-dir, or \`outerloop resume\` the run it holds`,
+    );
+  }
+  return existing;
+}
+
+/**
+ * Reads `<runDir>/run.json`. Missing, unreadable, not JSON (a truncated
+ * file), or failing validation: a `RunRecordError` naming the file and each
+ * bad field. Only ever reads the file.
+ */
+export function readRunRecord(dir: RunDir): RunRecord {
+  const path = dir.runRecord;
+  const json = readRunFile(path, runRecordSchema, "run record");
+  if (json === null) {
+    throw new RunRecordError(
+      path,
+      "missing",
+      `No run record at ${JSON.stringify(path)}: ` +
+        `${JSON.stringify(dir.path)} is not a run dir made by \`outerloop measure\``,
+    );
+  }
+  return fromJson(json);
+}
+
+/**
+ * Reads and validates one JSON file of a run dir (`what` names it in
+ * messages) against `schema`, built only when there is a file to check:
+ * null when absent; a `RunRecordError` naming the file and each
+ * bad field when unreadable, not JSON or invalid. Never modifies the file:
+ * a damaged file stays for a person to look at.
+ */
+export function readRunFile<S extends z.ZodMiniType>(path: string, schema: () => S, what: string): z.output<S> | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    const why = (err as Error).message;
+    throw new RunRecordError(path, "unreadable", `Cannot read ${what} ${JSON.stringify(path)}: ${why}`, { cause: err });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new RunRecordError(
+      path,
+      "damaged",
+      `The ${what} ${JSON.stringify(path)} is damaged (not JSON: ${(err as Error).message}); ` +
+        `it is left as it is for you to inspect`,
+      { cause: err },
+    );
+  }
+  const parsed = schema().safeParse(json);
+  if (!parsed.success) {
+    throw new RunRecordError(
+      path,
+      "invalid",
+      `The ${what} ${JSON.stringify(path)} is invalid; it is left as it is for you to inspect:\n` +
+        z.prettifyError(parsed.error),
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,227 @@
+import type { Contract } from "../contract/contract.ts";
+import { type Facts, methodOf, pairedReason, siblingReason, type Side, singlePairReason } from "./reasons.ts";
+import { pairMeasureName } from "../measure/pair_name.ts";
+import { finiteInterval } from "./finite_interval.ts";
+import { FUTILITY_POWER, isFutile } from "../stats/futility.ts";
+import {
+  benchmarkCall,
+  judgeLook,
+  type LookKind,
+  type SiblingCall,
+  siblingCall,
+  type Verdict,
+} from "../stats/look_rule.ts";
+import type { PairedInterval } from "../stats/paired.ts";
+import { finalLook, lookAt, nextBatch, sequentialDesign, SPENDING_POWER } from "../stats/sequential.ts";
+
+/**
+ * The decision: whether the candidate beats the baseline on the climbed
+ * benchmark without any suite sibling regressing past its tolerance, judged
+ * from one or more seed-paired runs. A pure function of the contract and the
+ * measured values, so the same numbers give the same verdict on every run and
+ * in tests. The statistics live in src/stats/ (interval: paired.ts; looks and
+ * levels: sequential.ts; early stop: futility.ts; the rule: look_rule.ts),
+ * the sentences in decision_reasons.ts; this file reads the values, asks the
+ * one and has the other written.
+ */
+
+export type { Verdict } from "../stats/look_rule.ts";
+export { pairMeasureName } from "../measure/pair_name.ts";
+
+/**
+ * The measured values, per measure name, pair 1 first: `baseline`,
+ * `candidate`, `sib-<name>-base`, `sib-<name>-cand`. A plain number is a
+ * single pair's value, which is how a one-pair run passes them.
+ */
+export type PairedValues = Readonly<Record<string, number | readonly number[]>>;
+
+/** The mean improvement of the benchmark or of a sibling, with its interval at this look. */
+export interface Estimate {
+  /** Pairs it rests on. */
+  readonly n: number;
+  /** Mean improvement (positive = better, whatever the direction). */
+  readonly mean: number;
+  /** The interval's ends; the point [mean, mean] for one pair. */
+  readonly lower: number;
+  readonly upper: number;
+  /** The interval's two-sided level at this look (the contract's confidence for a single look). */
+  readonly confidence: number;
+  /** The method, in words, as the reasons name it. */
+  readonly method: string;
+}
+
+/** A sibling's estimate and where it stands against its tolerance. */
+export interface SiblingEstimate extends Estimate {
+  readonly standing: SiblingCall;
+}
+
+/** A verdict with the numbers behind it and the reasons, for people and for the decision file (its stored keys). */
+export interface Decision {
+  /** The verdict; provisional (always inconclusive) while a `LookDecision`'s `next.kind` is "more". */
+  readonly verdict: Verdict;
+  /** Every measure's value by measure name: pair 1 as `baseline`, `candidate`, `sib-<name>-base`, …, pair i ≥ 2 as `baseline#i`, … (see `pairMeasureName`). */
+  readonly values: Readonly<Record<string, number>>;
+  /** Candidate minus base per pair: `candidate`, `sib-<name>` for pair 1, `candidate#i`, `sib-<name>#i` after. */
+  readonly deltas: Readonly<Record<string, number>>;
+  /** Full sentences with the numbers: one for the benchmark, then one per sibling. */
+  readonly reasons: readonly string[];
+}
+
+/**
+ * What `decideLook` returns: the stored `Decision` plus the statistics of
+ * the look and whether it is final — a caller measures `next.pairs` more
+ * pairs and decides again while `next.kind` is "more".
+ */
+export interface LookDecision extends Decision {
+  /** "final": the verdict stands. "more": measure `pairs` more pairs and decide again. */
+  readonly next: { readonly kind: "final" } | { readonly kind: "more"; readonly pairs: number };
+  /** Why this look ended as it did. */
+  readonly outcome: LookKind;
+  readonly benchmark: Estimate;
+  readonly siblings: Readonly<Record<string, SiblingEstimate>>;
+}
+
+/** Tuning of the sequential rule; only the simulation changes these (the defaults are its choice). */
+export interface DecideOptions {
+  /** ρ of the α-spending function α·(n/max_repeats)^ρ; default `SPENDING_POWER`. */
+  readonly spendingPower?: number;
+  /** Stop for futility below this predictive power (0: never); default `FUTILITY_POWER`. */
+  readonly futilityPower?: number;
+}
+
+/** The process exit code of each verdict (the CLI contract: 0, 10, 11). */
+export const VERDICT_EXIT: Readonly<Record<Verdict, number>> = { accept: 0, reject: 10, inconclusive: 11 };
+
+/** The values of one measure over the pairs; a `TypeError` naming a missing or non-finite one (a caller bug). */
+function seriesOf(values: PairedValues, name: string): number[] {
+  const v = values[name];
+  const list: (number | undefined)[] = typeof v === "number"
+    ? [v]
+    : v === undefined || v.length === 0
+    ? [undefined]
+    : [...v];
+  return list.map((x, i) => {
+    if (x === undefined || !Number.isFinite(x)) {
+      const at = JSON.stringify(pairMeasureName(name, i + 1));
+      throw new TypeError(`Cannot decide: measure ${at} has no finite value (got ${String(x)})`);
+    }
+    return x;
+  });
+}
+
+/** A side's improvements and their interval at `level`; an `EvalError` when they overflow (finite_interval.ts). */
+function intervalOf(s: Side, level: number): PairedInterval {
+  return finiteInterval(s, level, pairMeasureName);
+}
+
+/** The estimate as the decision carries it. */
+function estimate(iv: PairedInterval, method: string): Estimate {
+  return { n: iv.n, mean: iv.mean, lower: iv.lower, upper: iv.upper, confidence: iv.level, method };
+}
+
+/**
+ * Decides from the measured values (per measure name, pair 1 first; see
+ * `PairedValues`). A pair's improvement is candidate − baseline for a
+ * maximized metric and baseline − candidate for a minimized one. The look at
+ * n pairs (n must be on the contract's schedule: repeats, 2·repeats, …,
+ * max_repeats) gives the benchmark and every sibling a Student t interval
+ * [L, U] of the mean improvement at the look's level (src/stats/sequential.ts),
+ * then, in order (src/stats/look_rule.ts):
+ *
+ * 1. one pair in a sequential design: another batch (no spread to judge by);
+ * 2. a sibling with U < −tolerance rejects the candidate;
+ * 3. a benchmark L > min_effect accepts it when every sibling has L ≥
+ *    −tolerance; while a sibling is unsure, another batch (inconclusive at the last look);
+ * 4. a benchmark U ≤ 0 rejects it;
+ * 5. else inconclusive: at the last look, or when an accept is out of
+ *    reasonable reach (src/stats/futility.ts); otherwise another batch.
+ *
+ * With one pair and max_repeats 1 the interval is the point [Δ, Δ] and this
+ * is exactly the single-pair rule, with the same sentences: a sibling below
+ * −tolerance rejects; Δ > min_effect accepts; Δ ≤ 0 rejects; else inconclusive.
+ */
+export function decideLook(contract: Contract, values: PairedValues, options: DecideOptions = {}): LookDecision {
+  const rho = options.spendingPower ?? SPENDING_POWER;
+  const futilityPower = options.futilityPower ?? FUTILITY_POWER;
+  const design = sequentialDesign(contract.repeats, contract.maxRepeats, contract.confidence, rho);
+  const side = (metric: string, direction: Side["direction"], base: string, cand: string): Side => ({
+    metric,
+    direction,
+    baseName: base,
+    candName: cand,
+    base: seriesOf(values, base),
+    cand: seriesOf(values, cand),
+  });
+  const main = side(contract.metric, contract.direction, "baseline", "candidate");
+  const sibSides = contract.siblings.map((s) =>
+    side(s.metric, s.direction, `sib-${s.name}-base`, `sib-${s.name}-cand`)
+  );
+  const n = main.base.length;
+  const names = [
+    "baseline",
+    "candidate",
+    ...contract.siblings.flatMap((s) => [`sib-${s.name}-base`, `sib-${s.name}-cand`]),
+  ];
+  const series = [main.base, main.cand, ...sibSides.flatMap((s) => [s.base, s.cand])];
+  series.forEach((xs, i) => {
+    if (xs.length !== n) {
+      throw new TypeError(`Cannot decide: measure "${names[i]}" has ${xs.length} values, "baseline" has ${n}`);
+    }
+  });
+  const look = lookAt(design, n);
+  const level = look.level ?? contract.confidence;
+  const method = methodOf(design, look, rho);
+  const bench = intervalOf(main, level);
+  const sibs = contract.siblings.map((sib, i) => {
+    const iv = intervalOf(sibSides[i]!, level);
+    return { sib, side: sibSides[i]!, iv, call: siblingCall(iv, sib.tolerance) };
+  });
+  const last = finalLook(design);
+  const outcome = judgeLook({
+    firstPairOnly: look.level === null,
+    batch: nextBatch(design, n),
+    benchmark: benchmarkCall(bench, contract.minEffect),
+    siblings: sibs.map((s) => s.call),
+    futile: () => isFutile(bench, last.n, last.level!, contract.minEffect, futilityPower),
+  });
+
+  const outValues: Record<string, number> = {};
+  const deltas: Record<string, number> = {};
+  for (let p = 0; p < n; p++) {
+    names.forEach((name, i) => (outValues[pairMeasureName(name, p + 1)] = series[i]![p]!));
+    deltas[pairMeasureName("candidate", p + 1)] = main.cand[p]! - main.base[p]!;
+    contract.siblings.forEach((s, i) => {
+      deltas[pairMeasureName(`sib-${s.name}`, p + 1)] = sibSides[i]!.cand[p]! - sibSides[i]!.base[p]!;
+    });
+  }
+
+  const facts: Facts = { contract, design, look, main, bench, method, futilityPower };
+  const regressed = sibs.filter((s) => s.call === "regressed").map((s) => s.sib.name);
+  const unsure = sibs.filter((s) => s.call === "unsure").map((s) => s.sib.name);
+  const first = n === 1 && !design.sequential
+    ? singlePairReason(outcome.kind, facts, regressed)
+    : pairedReason(outcome.kind, outcome.next, facts, regressed, unsure);
+  const siblings: Record<string, SiblingEstimate> = {};
+  for (const s of sibs) siblings[s.sib.name] = { ...estimate(s.iv, method), standing: s.call };
+  return {
+    verdict: outcome.verdict,
+    values: outValues,
+    deltas,
+    reasons: [first, ...sibs.map((s) => siblingReason(s.sib.name, s.sib.tolerance, s.side, s.iv, s.call, facts))],
+    next: outcome.next > 0 ? { kind: "more", pairs: outcome.next } : { kind: "final" },
+    outcome: outcome.kind,
+    benchmark: estimate(bench, method),
+    siblings,
+  };
+}
+
+/**
+ * `decideLook`'s verdict, values, deltas and reasons only: the keys
+ * decision.json stores, for callers that spread the decision into a
+ * `DecisionRecord`. A caller of a sequential design needs `decideLook`, whose
+ * `next` says whether the verdict is final.
+ */
+export function decide(contract: Contract, values: PairedValues, options: DecideOptions = {}): Decision {
+  const { verdict, values: v, deltas, reasons } = decideLook(contract, values, options);
+  return { verdict, values: v, deltas, reasons };
+}

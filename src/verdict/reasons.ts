@@ -1,0 +1,135 @@
+import type { Contract } from "../contract/contract.ts";
+import type { ComparedSeries } from "./finite_interval.ts";
+import { predictivePower } from "../stats/futility.ts";
+import type { LookKind, SiblingCall } from "../stats/look_rule.ts";
+import type { PairedInterval } from "../stats/paired.ts";
+import { type Design, finalLook, type Look } from "../stats/sequential.ts";
+import { formatChance, formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
+
+/**
+ * The sentences of a decision (`decide.ts` reaches it): one for the
+ * benchmark, one per sibling, in two registers — the single pair's, kept word
+ * for word because runs and tests rely on them, and the interval's, which
+ * names the method and, for a sequential design, the look.
+ */
+
+/** One compared quantity (the benchmark or a sibling) over the pairs. */
+export type Side = ComparedSeries;
+
+/** Single-pair facts, as today's sentences give them: `acc 10 -> 12, delta 2, higher is better`. */
+function pairFacts(s: Side): string {
+  const f = formatNumber;
+  const better = s.direction === "maximize" ? "higher" : "lower";
+  return `${s.metric} ${f(s.base[0]!)} -> ${f(s.cand[0]!)}, delta ${f(s.cand[0]! - s.base[0]!)}, ${better} is better`;
+}
+
+/** Several-pair facts: `acc mean improvement 0.42 over 8 pairs (98.33% CI 0.31 to 0.53), higher is better`. */
+function meanFacts(s: Side, i: PairedInterval): string {
+  const f = formatStat;
+  const better = s.direction === "maximize" ? "higher" : "lower";
+  return `${s.metric} mean improvement ${f(i.mean)} over ${i.n} pairs ` +
+    `(${formatPercent(i.level)} CI ${f(i.lower)} to ${f(i.upper)}), ${better} is better`;
+}
+
+/** The method's name for the reasons and the estimates. */
+export function methodOf(design: Design, look: Look, rho: number): string {
+  if (look.n === 1 && !design.sequential) return "single pair, no interval";
+  if (!design.sequential) return "paired Student t interval";
+  const alpha = formatNumber(1 - design.confidence);
+  const split = rho === 1
+    ? "split over the looks in proportion to their pairs"
+    : `spent as (n/${design.maxRepeats})^${rho}`;
+  return `group-sequential paired Student t, look ${look.index} of ${design.looks.length}, alpha ${alpha} ${split} ` +
+    `(${formatPercent(design.confidence)} confidence over all looks together)`;
+}
+
+/** Everything the sentences draw on. */
+export interface Facts {
+  readonly contract: Contract;
+  readonly design: Design;
+  readonly look: Look;
+  readonly main: Side;
+  readonly bench: PairedInterval;
+  readonly method: string;
+  readonly futilityPower: number;
+}
+
+/** `sibling "a"` or `siblings "a", "c"`. */
+function siblingList(names: readonly string[]): string {
+  return `sibling${names.length > 1 ? "s" : ""} ${names.map((n) => JSON.stringify(n)).join(", ")}`;
+}
+
+/** Today's single-pair sentence for the benchmark, word for word (runs and tests rely on it). */
+export function singlePairReason(kind: LookKind, x: Facts, regressed: readonly string[]): string {
+  const f = formatNumber;
+  const facts = pairFacts(x.main);
+  const d = x.bench.mean;
+  const m = f(x.contract.minEffect);
+  switch (kind) {
+    case "sibling-regressed":
+      return `The candidate ${d > 0 ? "improved" : "did not improve"} on the benchmark (${facts}) but is rejected: ` +
+        `${siblingList(regressed)} regressed.`;
+    case "accepted":
+      return `The candidate improved on the baseline by ${f(d)}, above min_effect ${m}: ${facts}.`;
+    case "no-improvement":
+      return `The candidate did not improve on the baseline: ${facts}.`;
+    default:
+      return `The candidate improved by ${f(d)}, at or below min_effect ${m}: ${facts}.`;
+  }
+}
+
+/** The benchmark's sentence when the verdict rests on an interval (or is waiting for one). */
+export function pairedReason(kind: LookKind, next: number, x: Facts, regressed: string[], unsure: string[]): string {
+  const m = formatNumber(x.contract.minEffect);
+  const facts = meanFacts(x.main, x.bench);
+  const n = x.bench.n;
+  const more = `Another batch of ${next} pair${next > 1 ? "s" : ""} is needed`;
+  const atMost = x.design.sequential ? `, the most max_repeats allows` : "";
+  switch (kind) {
+    case "first-pair":
+      return `${more}: one pair (${pairFacts(x.main)}) gives no spread to judge it by, ` +
+        `so a sequential verdict never decides on it.`;
+    case "sibling-regressed":
+      return `The candidate ${x.bench.mean > 0 ? "improved" : "did not improve"} on the benchmark (${facts}) ` +
+        `but is rejected: ${siblingList(regressed)} regressed; ${x.method}.`;
+    case "accepted":
+      return `The candidate improved on the baseline, above min_effect ${m}: ${facts}; ${x.method}.`;
+    case "no-improvement":
+      return `The candidate did not improve on the baseline (the interval reaches no higher than 0): ${facts}; ` +
+        `${x.method}.`;
+    case "sibling-unsure": {
+      const why = `${siblingList(unsure)} may have regressed beyond tolerance, though the benchmark clears ` +
+        `min_effect ${m}: ${facts}; ${x.method}.`;
+      return next > 0 ? `${more}: ${why}` : `Inconclusive after ${n} pairs${atMost}: ${why}`;
+    }
+    case "futile": {
+      const last = finalLook(x.design);
+      const pp = predictivePower(x.bench, last.n, last.level!, x.contract.minEffect);
+      return `Stopped early for futility after ${n} of up to ${last.n} pairs, inconclusive: ${facts}; ` +
+        `predicted from these pairs, the last look would clear min_effect ${m} with a chance of ${formatChance(pp)}, ` +
+        `below the futility threshold ${formatPercent(x.futilityPower)}; ${x.method}.`;
+    }
+    default: {
+      const why =
+        `the interval lies neither wholly above min_effect ${m} nor wholly at or below 0: ${facts}; ${x.method}.`;
+      return next > 0 ? `${more}: ${why}` : `Inconclusive after ${n} pairs${atMost}: ${why}`;
+    }
+  }
+}
+
+/** A sibling's sentence; today's words for a single pair. */
+export function siblingReason(
+  name: string,
+  tolerance: number,
+  side: Side,
+  iv: PairedInterval,
+  call: SiblingCall,
+  x: Facts,
+) {
+  const tol = formatNumber(tolerance);
+  const who = `Sibling ${JSON.stringify(name)}`;
+  if (x.look.level === null) return `${who} is not judged on one pair: ${pairFacts(side)}.`;
+  const facts = iv.n === 1 ? pairFacts(side) : meanFacts(side, iv);
+  const how = call === "held" ? "held within" : call === "regressed" ? "regressed beyond" : "may have regressed beyond";
+  return `${who} ${how} its tolerance ${tol}: ${facts}.`;
+}

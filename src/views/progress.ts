@@ -1,0 +1,88 @@
+import { formatDuration } from "../report/format.ts";
+import type { MeasureStateRow } from "../report/verdict_table.ts";
+
+/**
+ * What `wait` says while it waits: how many of the run's measures are done,
+ * running and pending, how long it has waited, and the measure that has been
+ * pending longest with the scheduler's reason — the one line a person needs
+ * to tell "the queue is slow" from "something is wrong". Pure: the caller
+ * passes the clock.
+ */
+
+/** The measures of a look by where they stand. */
+export interface ProgressCounts {
+  readonly total: number;
+  readonly done: number;
+  readonly running: number;
+  readonly pending: number;
+  readonly failed: number;
+}
+
+/** Counts the rows of `runStatus` (a measure not yet dispatched counts as pending). */
+export function countStates(rows: readonly MeasureStateRow[]): ProgressCounts {
+  const n = (...states: string[]) => rows.filter((r) => states.includes(r.state)).length;
+  return {
+    total: rows.length,
+    done: n("done"),
+    running: n("running"),
+    pending: n("pending", "not dispatched"),
+    failed: n("failed", "cancelled"),
+  };
+}
+
+/** The measure pending longest, as `PendingTracker` saw it. */
+export interface LongestPending {
+  readonly measure: string;
+  readonly jobId: string;
+  /** The scheduler's reason (`Resources`, `Priority`, …); "" when it gave none. */
+  readonly reason: string;
+  /** Seconds since this wait first saw it pending. */
+  readonly seconds: number;
+}
+
+/**
+ * Remembers, across polls, since when each pending job has been seen
+ * pending (the listing does not say when a job was queued).
+ */
+export class PendingTracker {
+  readonly #since = new Map<string, number>();
+
+  /** Takes one poll's rows at `now` (epoch ms); the job pending longest, or null when none is. */
+  see(rows: readonly MeasureStateRow[], now: number): LongestPending | null {
+    const pending = rows.filter((r) => r.state === "pending" && r.jobId !== undefined);
+    const ids = new Set(pending.map((r) => r.jobId!));
+    for (const id of [...this.#since.keys()]) if (!ids.has(id)) this.#since.delete(id);
+    let longest: LongestPending | null = null;
+    for (const r of pending) {
+      const since = this.#since.get(r.jobId!) ?? now;
+      this.#since.set(r.jobId!, since);
+      const seconds = (now - since) / 1000;
+      if (longest === null || seconds > longest.seconds) {
+        longest = { measure: r.name, jobId: r.jobId!, reason: r.reason ?? "", seconds };
+      }
+    }
+    return longest;
+  }
+}
+
+/**
+ * The progress line: `2 done, 1 running, 1 pending of 4 measures; waited
+ * 3m05s; longest pending: candidate (job 123, Resources) for 2m40s`. `wake`
+ * adds what the wake job is doing once every measure is in.
+ */
+export function progressLine(
+  c: ProgressCounts,
+  waitedS: number,
+  longest: LongestPending | null,
+  wake: string | null,
+): string {
+  const parts = [`${c.done} done`, `${c.running} running`, `${c.pending} pending`];
+  if (c.failed > 0) parts.push(`${c.failed} failed`);
+  let line = `${parts.join(", ")} of ${c.total} measures; waited ${formatDuration(waitedS)}`;
+  if (longest !== null) {
+    const why = longest.reason ? `, ${longest.reason}` : "";
+    line += `; longest pending: ${longest.measure} (job ${longest.jobId}${why}) for ${formatDuration(longest.seconds)}`;
+  }
+  if (wake !== null) line += `; ${wake}`;
+  return line;
+}

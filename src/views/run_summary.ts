@@ -1,0 +1,108 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { EvalError } from "../dispatch/eval_error.ts";
+import { readEvalResult } from "../dispatch/read_result.ts";
+import { slot } from "../measure/identity.ts";
+import { pairMeasureName } from "../measure/pair_name.ts";
+import type { PairValues, RunState, RunSummary } from "../report/model.ts";
+import { cachedBaseline } from "../plan/baseline_source.ts";
+import { readCancel } from "../rundir/cancel_file.ts";
+import { readDecision } from "../rundir/decision_file.ts";
+import { readFailure } from "../rundir/failure_file.ts";
+import { passPlan } from "../plan/run_plan.ts";
+import { RunDir } from "../rundir/run_dir.ts";
+import { readRunRecord } from "../rundir/run_record.ts";
+
+/**
+ * A run dir as the reports see it (`RunSummary`), from its files alone —
+ * `run.json`, `decision.json`, `failure.json`, `cancelled.json` and the
+ * results its evals left — never asking the scheduler: `outerloop runs` and
+ * `outerloop report` read a climb of hundreds of runs in a blink, offline.
+ * The state: decided when a decision is there, else cancelled, else failed,
+ * else parked (open).
+ */
+export function summarizeRun(dir: RunDir): RunSummary {
+  const r = readRunRecord(dir);
+  const decision = readDecision(dir, r);
+  const cancel = readCancel(dir);
+  const failure = readFailure(dir);
+  const state: RunState = decision ? "decided" : cancel ? "cancelled" : failure ? "failed" : "parked";
+  const values = decision ? { ...decision.values } : valuesOnDisk(dir);
+  const ended = decision?.decidedAt ?? cancel?.cancelledAt ?? failure?.failedAt ?? null;
+  const b = decision?.paired?.benchmark;
+  return {
+    runDir: dir.path,
+    tag: r.runTag,
+    createdAt: r.createdAt,
+    benchmark: r.contract.name,
+    metric: r.contract.metric,
+    direction: r.contract.direction,
+    minEffect: r.contract.minEffect,
+    baseSha: r.baseSha,
+    candidateSha: r.candidateSha,
+    state,
+    verdict: decision?.verdict ?? null,
+    values,
+    deltas: decision ? { ...decision.deltas } : {},
+    interval: b ? { n: b.n, mean: b.mean, lower: b.lower, upper: b.upper, confidence: b.confidence } : null,
+    pairs: pairsOf(values),
+    reasons: decision ? [...decision.reasons] : [],
+    decidedAt: decision?.decidedAt ?? null,
+    wallSeconds: ended === null ? null : secondsBetween(r.createdAt, ended),
+    failure: state === "failed" && failure ? failure.message : null,
+    live: null,
+  };
+}
+
+/**
+ * The run dirs of a climb: DIR's children holding a `run.json`, by name
+ * (the reports order them by creation with `toClimb`).
+ */
+export function climbRunDirs(climbDir: string): RunDir[] {
+  return readdirSync(climbDir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && isFile(join(climbDir, e.name, "run.json")))
+    .map((e) => new RunDir(join(climbDir, e.name)))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An open run's values so far: every measure of every pair the design may
+ * run whose eval left a readable result, and the baseline the cache gives.
+ */
+function valuesOnDisk(dir: RunDir): Record<string, number> {
+  const r = readRunRecord(dir);
+  const p = passPlan(r, cachedBaseline(dir, r, false), r.contract.maxRepeats);
+  const values: Record<string, number> = { ...p.cached };
+  for (const m of p.toMeasure) {
+    try {
+      values[m.name] = readEvalResult(dir.path, slot(r.image, m), m.metric);
+    } catch (err) {
+      if (!(err instanceof EvalError)) throw err;
+    }
+  }
+  return values;
+}
+
+/** The benchmark's pairs in order, while both sides of each are known. */
+function pairsOf(values: Readonly<Record<string, number>>): PairValues[] {
+  const pairs: PairValues[] = [];
+  for (let i = 1;; i++) {
+    const baseline = values[pairMeasureName("baseline", i)];
+    const candidate = values[pairMeasureName("candidate", i)];
+    if (baseline === undefined || candidate === undefined) return pairs;
+    pairs.push({ baseline, candidate });
+  }
+}
+
+function secondsBetween(from: string, to: string): number | null {
+  const s = (Date.parse(to) - Date.parse(from)) / 1000;
+  return Number.isFinite(s) ? s : null;
+}

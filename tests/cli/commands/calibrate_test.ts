@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { LocalCompute } from "../../../src/compute/local.ts";
+import { pairSeed } from "../../../src/stats/pair_seed.ts";
+import { cli } from "../../helpers/cli.ts";
+import { makeRepo } from "../../helpers/git_repo.ts";
+import { tempDir } from "../../helpers/temp.ts";
+
+/** A benchmark whose runs differ by per-run noise from /dev/urandom around a seed-dependent level. */
+const NOISY = {
+  "bench.sh": `n=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')\n` +
+    `awk -v s="$SEED" -v n="$n" 'BEGIN { printf "{\\"t\\": %.6f}\\n", 100 + s % 10 + (n % 1000) / 250 }'\n`,
+};
+
+function setup() {
+  const { repo } = makeRepo([NOISY]);
+  const dir = tempDir("cli-calibrate-");
+  const contract = join(dir, "c.json");
+  writeFileSync(contract, JSON.stringify({ name: "noisy", command: "sh bench.sh", metric: "t", seed_env: "SEED" }));
+  const compute = new LocalCompute({ env: { PATH: "/usr/bin:/bin", HOME: dir } });
+  return { repo, contract, runDir: join(dir, "runs", "aa"), compute };
+}
+
+describe("outerloop calibrate (local backend, in-process)", () => {
+  it("measures the base against itself in N seeded pairs and reports the spread and a suggestion", {
+    timeout: 120_000,
+  }, async () => {
+    const { repo, contract, runDir, compute } = setup();
+    const args = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
+    const r = await cli([...args, "--pairs", "4", "--seed", "7", "--compute", "local", "--json"], { compute });
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.status, "calibrated");
+    assert.equal(out.n, 4);
+    assert.deepEqual(out.seeds, [1, 2, 3, 4].map((i) => pairSeed(7, i)));
+    assert.equal(out.differences.length, 4);
+    assert.ok(out.sd > 0, "per-run noise gives a spread");
+    assert.deepEqual(out.detectable.map((d: { pairs: number }) => d.pairs), [1, 3, 5, 10, 20]);
+    assert.ok(out.suggestion.max_repeats >= out.suggestion.repeats && out.suggestion.repeats >= 1);
+    const rec = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8"));
+    assert.equal(rec.kind, "calibrate");
+    assert.equal(rec.base_sha, rec.candidate_sha);
+    assert.deepEqual([rec.contract.repeats, rec.contract.max_repeats ?? rec.contract.repeats], [4, 4]);
+    assert.ok(existsSync(join(runDir, "calibration.json")));
+    // resume and show answer from calibration.json; the table is for people
+    const again = await cli(["resume", runDir], { compute });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /the base against itself in 4 pairs/);
+    assert.match(again.stdout, /suggested contract keys:\n {2}\{"min_effect":/);
+    const shown = JSON.parse((await cli(["show", runDir, "--json"], { compute })).stdout);
+    assert.equal(shown.kind, "calibrate");
+    assert.equal(shown.calibration.n, 4);
+  });
+
+  it("refuses --pairs below 2 or above 100 and takes no --candidate", async () => {
+    const { repo, contract, runDir } = setup();
+    const args = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
+    for (const bad of ["1", "101", "x"]) {
+      const r = await cli([...args, "--pairs", bad]);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /Invalid --pairs/);
+    }
+    const r = await cli([...args, "--candidate", "main"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /Unknown option "--candidate" for "outerloop calibrate"/);
+    assert.equal(existsSync(runDir), false);
+  });
+});

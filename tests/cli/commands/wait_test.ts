@@ -1,0 +1,241 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { writeCancel } from "../../../src/rundir/cancel_file.ts";
+import { failureFrom, writeFailure } from "../../../src/rundir/failure_file.ts";
+import { runPhase } from "../../../src/run/phase.ts";
+import { RunDir } from "../../../src/rundir/run_dir.ts";
+import { writeRunRecord } from "../../../src/rundir/run_record.ts";
+import { wakeJobName } from "../../../src/run/wake.ts";
+import { cli } from "../../helpers/cli.ts";
+import { FakeCompute, finishEvalJob } from "../../helpers/fake_compute.ts";
+import { runRecordFixture } from "../../helpers/run_fixture.ts";
+import { tempDir } from "../../helpers/temp.ts";
+
+/**
+ * `outerloop wait` in-process: a run parked on a fake scheduler, the world
+ * changed between polls (`onSleep`), sleeps that take no time.
+ */
+
+/** A Slurm run parked by a first pass: evals 1000 (baseline) and 1001 (candidate), wake 1002, all listed. */
+async function parkedRun(contract: Record<string, unknown> = {}) {
+  const dir = new RunDir(join(tempDir("cli-wait-"), "climb", "run"));
+  mkdirSync(dir.path, { recursive: true });
+  writeRunRecord(dir, runRecordFixture({}, contract));
+  const compute = new FakeCompute();
+  const parked = await cli(["resume", dir.path], { compute });
+  assert.equal(parked.code, 75, parked.stderr);
+  const evals = compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
+  const wake = wakeJobName("t1", dir);
+  compute.live = new Map([...evals.map((s, i): [string, string[]] => [s.jobName, [String(1000 + i)]]), [wake, [
+    "1002",
+  ]]]);
+  compute.liveStates.set("1000", { state: "PENDING", reason: "Resources" });
+  compute.liveStates.set("1001", { state: "RUNNING", reason: "None" });
+  compute.calls = [];
+  /** The eval jobs write their results and leave the queue (the wake stays, waiting on its dependency). */
+  const finish = (scores: (number | null)[] = [10, 12]) => {
+    evals.forEach((s, i) =>
+      finishEvalJob(s, scores[i] === null ? null : { score: scores[i] }, scores[i] === null ? 1 : 0)
+    );
+    for (const s of evals) compute.live!.delete(s.jobName);
+  };
+  /** The wake job runs `resume` inside Slurm (its own process, its own view of the queue). */
+  const wakeRuns = async () => {
+    compute.live!.delete(wake);
+    await runPhase(dir, { compute: new FakeCompute(), self: ["/opt/bin/outerloop"], now: Date.now, env: {} });
+  };
+  return { dir, compute, evals, finish, wakeRuns };
+}
+
+describe("outerloop wait", () => {
+  it("polls gently with one listing per poll until the wake decides, and exits with the verdict", async () => {
+    const run = await parkedRun();
+    const perPoll: string[][] = [];
+    let seen = 0;
+    const sleeps: number[] = [];
+    const r = await cli(["wait", run.dir.path], {
+      compute: run.compute,
+      sleeps,
+      onSleep: async (_ms, ctx) => {
+        perPoll.push(run.compute.calls.slice(seen));
+        seen = run.compute.calls.length;
+        if (ctx.count === 2) run.finish();
+        if (ctx.count === 4) await run.wakeRuns();
+      },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^verdict: accept$/m);
+    assert.deepEqual(sleeps, [10_000, 15_000, 22_500, 33_750, 50_625]);
+    for (const calls of perPoll) assert.deepEqual(calls, ["squeue"], "one listing per poll, no query per job");
+    assert.deepEqual(run.compute.calls.slice(seen), [], "the last look reads the decision from the file");
+    assert.equal(run.compute.submitted.length, 3, "wait submits nothing while the run has a live wake");
+  });
+
+  it("runs the resume pass itself when nothing is live and no decision came (a lost wake)", async () => {
+    const run = await parkedRun();
+    const r = await cli(["wait", run.dir.path, "--json"], {
+      compute: run.compute,
+      onSleep: () => {
+        run.finish();
+        run.compute.live = new Map(); // the wake is gone too
+      },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.status, "decided");
+    assert.equal(out.verdict, "accept");
+    assert.ok(existsSync(run.dir.decision));
+    const resumed = await cli(["resume", run.dir.path, "--json"], { compute: new FakeCompute() });
+    assert.deepEqual(out, JSON.parse(resumed.stdout), "--json prints the decision as resume --json does");
+  });
+
+  it("polls at a fixed --poll interval, and --timeout gives up with 75 changing nothing", async () => {
+    const run = await parkedRun();
+    const sleeps: number[] = [];
+    const r = await cli(["wait", run.dir.path, "--poll", "7", "--timeout", "30", "--json"], {
+      compute: run.compute,
+      sleeps,
+    });
+    assert.equal(r.code, 75, r.stderr);
+    assert.deepEqual(sleeps, [7000, 7000, 7000, 7000, 2000]);
+    assert.match(r.stderr, /not decided after 30s \(--timeout\); nothing was changed/);
+    assert.match(r.stderr, new RegExp(`outerloop wait ${run.dir.path}`));
+    assert.deepEqual(JSON.parse(r.stdout), { status: "waiting", run_dir: run.dir.path, stopped: "timeout" });
+    assert.equal(run.compute.submitted.length, 3);
+    assert.deepEqual(run.compute.cancelled, []);
+  });
+
+  it("detaches on Ctrl-C with exit 75 and says how to come back", async () => {
+    const run = await parkedRun();
+    const r = await cli(["wait", run.dir.path], {
+      compute: run.compute,
+      onSleep: (_ms, ctx) => {
+        if (ctx.count === 1) ctx.interrupt();
+      },
+    });
+    assert.equal(r.code, 75);
+    assert.equal(r.stdout, "");
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `detached: the run's jobs keep running and its wake job decides it; come back with "outerloop wait ${run.dir.path}"`,
+      ),
+    );
+    assert.deepEqual(run.compute.cancelled, []);
+  });
+
+  it("writes a plain line on each change off a terminal, and one line rewritten in place on one", async () => {
+    const run = await parkedRun();
+    const plain = await cli(["wait", run.dir.path, "--timeout", "60"], { compute: run.compute });
+    const lines = plain.stderr.split("\n").filter((l) => l.includes("measures;"));
+    assert.equal(lines.length, 1, plain.stderr);
+    assert.match(
+      lines[0]!,
+      /^outerloop: 0 done, 1 running, 1 pending of 2 measures; waited 0s; longest pending: baseline \(job 1000, Resources\) for 0s$/,
+    );
+    const tty = await cli(["wait", run.dir.path, "--timeout", "60"], { compute: run.compute, tty: true });
+    const frames = tty.stderr.split("\r").slice(1);
+    assert.ok(frames.length >= 3, tty.stderr);
+    assert.match(frames.at(-1)!, /waited 1m00s; longest pending: baseline \(job 1000, Resources\) for 1m00s\s*\n/);
+    // deno-lint-ignore no-control-regex -- colour codes are what must not appear
+    assert.doesNotMatch(tty.stderr, /\u001b/);
+  });
+
+  it("ends with exit 3 as soon as a measure failed, cancelling the run's other jobs", async () => {
+    const run = await parkedRun();
+    const r = await cli(["wait", run.dir.path], {
+      compute: run.compute,
+      onSleep: () => {
+        finishEvalJob(run.evals[1]!, null, 1); // the candidate crashed; the baseline still queues
+        run.compute.live!.delete(run.evals[1]!.jobName);
+      },
+    });
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /measure candidate: Eval command exited with code 1/);
+    assert.deepEqual(run.compute.cancelled, [["1000", "1002"]]);
+    assert.ok(existsSync(run.dir.failure));
+    // and later, from the file alone
+    const again = await cli(["wait", run.dir.path], { compute: run.compute });
+    assert.equal(again.code, 3);
+    assert.match(again.stderr, /the run failed on .*"outerloop show/);
+  });
+
+  it("ends the live line before the error when the wake records a failure meanwhile", async () => {
+    const run = await parkedRun();
+    const r = await cli(["wait", run.dir.path], {
+      compute: run.compute,
+      tty: true,
+      onSleep: () => writeFailure(run.dir, failureFrom("measure baseline: boom", ["baseline"], Date.now())),
+    });
+    assert.equal(r.code, 3);
+    assert.match(
+      r.stderr,
+      /\r0 done, 1 running, 1 pending of 2 measures; [^\n]*\nouterloop: error: measure baseline: boom/,
+    );
+  });
+
+  it("puts a log line on a line of its own, not after the live one", async () => {
+    const run = await parkedRun();
+    const r = await cli(["wait", run.dir.path, "--timeout", "10"], {
+      compute: run.compute,
+      tty: true,
+      onSleep: () => void (run.compute.live = null), // the queue cannot be listed any more
+    });
+    assert.equal(r.code, 75);
+    assert.match(r.stderr, /Resources\) for 0s\nouterloop: warning: cannot list the queue/);
+  });
+
+  it("says a cancelled run was cancelled by the user, with exit 3", async () => {
+    const run = await parkedRun();
+    writeCancel(run.dir, { cancelledAt: "2026-01-02T03:00:00.000Z", jobs: ["1000"] });
+    const r = await cli(["wait", run.dir.path], { compute: run.compute });
+    assert.equal(r.code, 3);
+    assert.match(r.stderr, /cancelled by user on 2026-01-02T03:00:00.000Z/);
+    assert.deepEqual(run.compute.calls, []);
+  });
+
+  it("returns at once for a decided run, on any backend", async () => {
+    const run = await parkedRun();
+    run.finish([10, 9]);
+    await run.wakeRuns();
+    const sleeps: number[] = [];
+    const r = await cli(["wait", run.dir.path], { compute: run.compute, sleeps });
+    assert.equal(r.code, 10);
+    assert.match(r.stdout, /^verdict: reject$/m);
+    assert.deepEqual(sleeps, []);
+  });
+
+  it("refuses a bad --poll or --timeout, and --poll without --wait on measure", async () => {
+    const run = await parkedRun();
+    for (
+      const [flags, pattern] of [
+        [["--poll", "0"], /Invalid --poll "0": expected a whole number from 1/],
+        [["--timeout", "-1"], /Invalid --timeout "-1"/],
+        [["--poll", "1.5"], /Invalid --poll "1.5"/],
+      ] as [string[], RegExp][]
+    ) {
+      const r = await cli(["wait", run.dir.path, ...flags]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, pattern);
+    }
+    const m = await cli([
+      "measure",
+      "--repo",
+      "/nonexistent",
+      "--base",
+      "a",
+      "--candidate",
+      "b",
+      "--contract",
+      "c.json",
+      "--run-dir",
+      run.dir.path,
+      "--timeout",
+      "5",
+    ]);
+    assert.equal(m.code, 2);
+    assert.match(m.stderr, /--timeout goes with --wait: add --wait or drop it/);
+  });
+});

@@ -1,0 +1,322 @@
+import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
+import { tempDir } from "../helpers/temp.ts";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { EvalError } from "../../src/dispatch/eval_error.ts";
+import type { Measure } from "../../src/measure/measure.ts";
+import { type DispatchedMeasurer, NO_RECORD_GRACE_MS } from "../../src/measure/measurer.ts";
+import { MeasurementPending } from "../../src/measure/pending.ts";
+import { type Lanes, NoGpuLaneError, placement } from "../../src/measure/placement.ts";
+import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
+import { testMeasurer } from "../helpers/run_fixture.ts";
+
+const SHA_A = "a".repeat(40);
+const SHA_B = "b".repeat(40);
+const measure = (name: string, sha = SHA_A, gpus = 0): Measure => ({
+  name,
+  treeSha: sha,
+  command: "python bench.py",
+  metric: "score",
+  extraEnv: [["SEED", "7"]],
+  gpus,
+});
+const pair = [measure("baseline", SHA_A), measure("candidate", SHA_B)];
+
+function setup(compute = new FakeCompute(), lanes: Partial<Lanes> = {}) {
+  const runDir = tempDir("measurer-");
+  const m = testMeasurer(runDir, compute, {
+    lanes: { account: "acct", partition: "cpu", gpuPartition: "", gpuAccount: "", scheduled: true, ...lanes },
+  });
+  return { m, compute, runDir };
+}
+
+/** Marks a measure finished with a value, as its job would. */
+function finish(m: DispatchedMeasurer, x: Measure, value: unknown, exitCode = 0): void {
+  mkdirSync(m.evalDir(x), { recursive: true });
+  writeFileSync(join(m.evalDir(x), EVAL_FILES.result), JSON.stringify({ score: value }));
+  writeFileSync(join(m.evalDir(x), EVAL_FILES.exitCode), String(exitCode));
+}
+
+/** Records `id` as dispatched for `x`, an hour ago unless `ageMs` says otherwise. */
+function marker(m: DispatchedMeasurer, x: Measure, id: string, ageMs = 3_600_000): void {
+  mkdirSync(m.evalDir(x), { recursive: true });
+  const file = join(m.evalDir(x), EVAL_FILES.submitted);
+  writeFileSync(file, id);
+  const t = (Date.now() - ageMs) / 1000;
+  utimesSync(file, t, t);
+}
+
+async function pendingOf(p: Promise<unknown>): Promise<MeasurementPending> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof MeasurementPending) return err;
+    throw err;
+  }
+  throw new Error("expected MeasurementPending");
+}
+
+describe("DispatchedMeasurer.results()", () => {
+  it("dispatches never-dispatched measures and parks on their ids", async () => {
+    const { m, compute } = setup();
+    const p = await pendingOf(m.results(pair));
+    assert.deepEqual(p.jobIds, ["1000", "1001"]);
+    assert.equal(p.afterany(), "afterany:1000:1001");
+    assert.equal(readFileSync(join(m.evalDir(pair[0]!), EVAL_FILES.submitted), "utf8"), "1000");
+    assert.equal(compute.submitted[0]!.jobName, m.jobName(pair[0]!));
+    assert.equal(compute.submitted[0]!.script, join(m.evalDir(pair[0]!), EVAL_FILES.script));
+    assert.deepEqual(compute.calls, ["squeue", "sbatch", "sbatch", "sacct"]);
+  });
+
+  it("returns every value when all are done, asking the scheduler nothing", async () => {
+    const { m, compute } = setup();
+    finish(m, pair[0]!, 10);
+    finish(m, pair[1]!, 12.5);
+    assert.deepEqual(await m.results(pair), { baseline: 10, candidate: 12.5 });
+    assert.deepEqual(compute.calls, []);
+  });
+
+  it("parks on a live job found by name, without submitting", async () => {
+    const { m, compute } = setup();
+    finish(m, pair[0]!, 10);
+    compute.live = new Map([[m.jobName(pair[1]!), ["555"]]]);
+    const p = await pendingOf(m.results(pair));
+    assert.deepEqual(p.jobIds, ["555"]);
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("finds a live job even when its submitter died before writing the marker", async () => {
+    const { m, compute } = setup();
+    compute.live = new Map([[m.jobName(pair[0]!), ["777"]], [m.jobName(pair[1]!), ["778"]]]);
+    assert.deepEqual((await pendingOf(m.results(pair))).jobIds, ["777", "778"]);
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("adopts the job an earlier pass submitted without recording it, instead of dispatching again", async () => {
+    const { m, compute } = setup();
+    await pendingOf(m.results([pair[0]!])); // dispatched as 1000
+    rmSync(join(m.evalDir(pair[0]!), EVAL_FILES.submitted)); // as if that pass died before writing the marker
+    compute.calls = [];
+    // the listing misses it (empty, or lagging): only the lookup by name can tell
+    const p = await pendingOf(m.results([pair[0]!]));
+    assert.deepEqual(p.jobIds, ["1000"]);
+    assert.equal(compute.submitted.length, 1);
+    assert.equal(readFileSync(join(m.evalDir(pair[0]!), EVAL_FILES.submitted), "utf8"), "1000");
+    assert.deepEqual(compute.calls, ["squeue", "find", "sacct"]);
+  });
+
+  it("parks blind instead of dispatching when an earlier attempt's job cannot be looked up", async () => {
+    const { m, compute } = setup();
+    await pendingOf(m.results([pair[0]!]));
+    rmSync(join(m.evalDir(pair[0]!), EVAL_FILES.submitted));
+    compute.findFails = true;
+    const p = await pendingOf(m.results([pair[0]!]));
+    assert.deepEqual(p.jobIds, []);
+    assert.equal(compute.submitted.length, 1);
+  });
+
+  it("looks nothing up for a measure never dispatched before (no job script)", async () => {
+    const { m, compute } = setup();
+    await pendingOf(m.results([pair[0]!]));
+    assert.ok(!compute.calls.includes("find"));
+  });
+
+  it("fails a dispatched measure whose job vanished, and never resubmits it", async () => {
+    const { m, compute } = setup();
+    marker(m, pair[0]!, "42");
+    await assert.rejects(
+      m.results(pair),
+      (e: unknown) =>
+        e instanceof EvalError && e.message === "measure baseline: dispatched job vanished without a result",
+    );
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("parks on a fresh dispatch that neither the listing nor sacct knows yet, instead of failing it", async () => {
+    const { m, compute } = setup();
+    marker(m, pair[0]!, "42", 30_000);
+    marker(m, pair[1]!, "43", NO_RECORD_GRACE_MS + 60_000);
+    compute.states = new Map([["43", "RUNNING"]]);
+    assert.deepEqual((await pendingOf(m.results(pair))).jobIds, ["42", "43"]);
+    // once past the grace, no record at all is a vanished job
+    marker(m, pair[0]!, "42", NO_RECORD_GRACE_MS + 1000);
+    await assert.rejects(m.results(pair), /measure baseline: dispatched job vanished without a result/);
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("says a vanished job hit its walltime when sacct says TIMEOUT", async () => {
+    const { m, compute } = setup();
+    marker(m, pair[0]!, "42");
+    compute.states = new Map([["42", "TIMEOUT"]]);
+    await assert.rejects(
+      m.results(pair),
+      /measure baseline: job 42 hit its walltime \(TIMEOUT\) before producing a result/,
+    );
+    compute.states = new Map([["42", "NODE_FAIL"]]);
+    await assert.rejects(m.results(pair), /measure baseline: job 42 ended NODE_FAIL without a result/);
+  });
+
+  it("reads a job that finished while squeue was answering as done, not vanished", async () => {
+    const { m, compute } = setup();
+    finish(m, pair[0]!, 10);
+    marker(m, pair[1]!, "43");
+    const list = compute.activeJobs.bind(compute);
+    compute.activeJobs = async () => {
+      const answer = await list(); // the job was still listed when squeue looked...
+      finish(m, pair[1]!, 12); // ...and wrote its exit code before the answer came back
+      return answer;
+    };
+    assert.deepEqual(await m.results(pair), { baseline: 10, candidate: 12 });
+  });
+
+  it("parks, rather than fails, on a dispatched job an empty listing misses while sacct says it is queued", async () => {
+    const { m, compute } = setup();
+    marker(m, pair[0]!, "42");
+    marker(m, pair[1]!, "43");
+    compute.states = new Map([["42", "PENDING"], ["43", "RUNNING"]]);
+    const p = await pendingOf(m.results(pair));
+    assert.deepEqual(p.jobIds, ["42", "43"]);
+    assert.equal(compute.submitted.length, 0);
+    assert.deepEqual(compute.calls, ["squeue", "sacct"]);
+  });
+
+  it("parks when sacct cannot confirm that an unlisted job is dead", async () => {
+    const { m, compute } = setup();
+    marker(m, pair[0]!, "42");
+    compute.states = null;
+    assert.deepEqual((await pendingOf(m.results([pair[0]!]))).jobIds, ["42"]);
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("parks on the markers, dispatching nothing, when the queue cannot be listed", async () => {
+    const { m, compute } = setup();
+    compute.live = null;
+    marker(m, pair[0]!, "42");
+    const p = await pendingOf(m.results(pair));
+    // candidate has no marker: blind, so no id, and no dispatch
+    assert.deepEqual(p.jobIds, ["42"]);
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("parks blind (no ids, no afterany) when nothing is known", async () => {
+    const { m, compute } = setup();
+    compute.live = null;
+    const p = await pendingOf(m.results(pair));
+    assert.deepEqual(p.jobIds, []);
+    assert.equal(p.afterany(), "");
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("flows straight through when the backend finishes jobs inside submit", async () => {
+    const { m, compute } = setup();
+    let value = 10;
+    compute.onSubmit = (spec) => finishEvalJob(spec, { score: value++ });
+    assert.deepEqual(await m.results(pair), { baseline: 10, candidate: 11 });
+    assert.deepEqual(compute.calls, ["squeue", "sbatch", "sbatch"]);
+  });
+
+  it("fails, rather than parks, when a job is already terminal right after submit", async () => {
+    const { m, compute } = setup();
+    compute.states = new Map([["1000", "FAILED"]]);
+    await assert.rejects(m.results(pair), /measure baseline: job 1000 ended FAILED without a result/);
+  });
+
+  it("parks when the state right after submit is unknown", async () => {
+    const { m, compute } = setup();
+    compute.states = null;
+    assert.deepEqual((await pendingOf(m.results(pair))).jobIds, ["1000", "1001"]);
+  });
+
+  it("explains an exit 143 from the scheduler's end state", async () => {
+    for (
+      const [state, why] of [
+        ["TIMEOUT", "was killed at its walltime (exit 143); a slower run needs more minutes"],
+        ["CANCELLED by 0", "was cancelled (exit 143)"],
+        ["PREEMPTED", "was preempted (exit 143); nothing about the tree is known"],
+        ["", "was killed by a signal (exit 143)"],
+      ] as const
+    ) {
+      const { m, compute } = setup();
+      finish(m, pair[0]!, 10);
+      marker(m, pair[1]!, "99");
+      writeFileSync(join(m.evalDir(pair[1]!), EVAL_FILES.exitCode), "143");
+      if (state) compute.states = new Map([["99", state]]);
+      await assert.rejects(
+        m.results(pair),
+        (e: unknown) => e instanceof EvalError && e.message.startsWith(`measure candidate ${why}`),
+        state,
+      );
+      assert.deepEqual(compute.calls, ["sacct"]);
+    }
+  });
+
+  it("names the measure when its result is bad", async () => {
+    const { m } = setup();
+    finish(m, pair[0]!, 10);
+    finish(m, pair[1]!, "12");
+    await assert.rejects(m.results(pair), /^EvalError: measure candidate: Eval metric "score"/);
+  });
+});
+
+describe("scheduler commands per results() pass", () => {
+  for (const n of [1, 10, 100]) {
+    it(`is one squeue for ${n} pending measures already running`, async () => {
+      const { m, compute } = setup();
+      const ms = Array.from({ length: n }, (_, i) => measure(`m${i}`));
+      compute.live = new Map(ms.map((x, i) => [m.jobName(x), [String(5000 + i)]]));
+      const p = await pendingOf(m.results(ms));
+      assert.equal(p.jobIds.length, n);
+      assert.deepEqual(compute.calls, ["squeue"]);
+    });
+    it(`is one squeue and one sacct (plus the submissions) for ${n} fresh measures`, async () => {
+      const { m, compute } = setup();
+      const ms = Array.from({ length: n }, (_, i) => measure(`m${i}`));
+      await pendingOf(m.results(ms));
+      assert.equal(compute.calls.filter((c) => c === "squeue").length, 1);
+      assert.equal(compute.calls.filter((c) => c === "sacct").length, 1);
+      assert.equal(compute.calls.filter((c) => c === "sbatch").length, n);
+    });
+  }
+});
+
+describe("placement", () => {
+  it("puts a GPU measure on the GPU lane and its account", async () => {
+    const { m, compute } = setup(new FakeCompute(), { gpuPartition: "gpu", gpuAccount: "gacct" });
+    await pendingOf(m.results([measure("baseline", SHA_A, 2)]));
+    assert.equal(compute.submitted[0]!.partition, "gpu");
+    assert.equal(compute.submitted[0]!.account, "gacct");
+    assert.equal(compute.submitted[0]!.gpus, 2);
+  });
+
+  it("refuses a GPU measure with no lane, naming --gpu-partition, before submitting", async () => {
+    const { m, compute } = setup();
+    await assert.rejects(
+      m.results([measure("baseline", SHA_A, 1)]),
+      (e: unknown) => e instanceof NoGpuLaneError && /no GPU lane is configured: pass --gpu-partition/.test(e.message),
+    );
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("has no lanes on an unscheduled (local) backend", () => {
+    const lanes = { account: "a", partition: "p", gpuPartition: "", gpuAccount: "", scheduled: false };
+    assert.deepEqual(placement(lanes, 4, "m"), { account: "a", partition: "p" });
+    assert.deepEqual(placement({ ...lanes, scheduled: true, gpuPartition: "g" }, 1, "m"), {
+      account: "a",
+      partition: "g",
+    });
+    assert.deepEqual(placement({ ...lanes, scheduled: true }, 0, "m"), { account: "a", partition: "p" });
+    assert.throws(() => placement({ ...lanes, scheduled: true }, 1, "Measure x"), /^NoGpuLaneError: Measure x needs 1/);
+  });
+});
+
+describe("identities", () => {
+  it("gives each measure an eval dir named eval-<slot> and writes nothing before dispatch", () => {
+    const { m, runDir } = setup();
+    assert.equal(m.evalDir(pair[0]!), join(runDir, `eval-${m.slot(pair[0]!)}`));
+    assert.match(m.slot(pair[0]!), new RegExp(`^baseline-${SHA_A}-[0-9a-f]{40}$`));
+    assert.match(m.jobName(pair[0]!), /^eval-run1-baseline-[0-9a-f]{16}$/);
+    assert.equal(existsSync(m.evalDir(pair[0]!)), false);
+  });
+});

@@ -1,0 +1,140 @@
+import { measureArgv } from "../helpers/measure_argv.ts";
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { after, before, describe, it } from "node:test";
+import { renderClimbHtml } from "../../src/report/html_climb.ts";
+import { renderRunHtml } from "../../src/report/html_run.ts";
+import { runtimeName } from "../../src/runtime/detect.ts";
+import { browser, browserIt, decideBrowser, launchBrowser, type RunningBrowser } from "../helpers/browser.ts";
+import { Cdp, loadPage } from "../helpers/cdp.ts";
+import { climbFixture, nastyRun, repeatRun } from "../helpers/report_fixtures.ts";
+import { LocalCompute } from "../../src/compute/local.ts";
+import { cli } from "../helpers/cli.ts";
+import { makeRepo } from "../helpers/git_repo.ts";
+
+/**
+ * A real climb on the local backend, made by the CLI: three `measure` runs
+ * (accept, reject, accept) of a benchmark whose score is a file's content,
+ * in `<parent>/climb`; its path.
+ */
+async function localClimb(parent: string): Promise<string> {
+  const bench = (score: string) => ({ "bench.sh": 'printf \'{"score": %s}\\n\' "$(cat score)"\n', score });
+  const { repo, shas } = makeRepo([bench("10"), bench("12"), bench("11.5"), bench("13")], join(parent, "repo"));
+  const contract = join(parent, "contract.json");
+  writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1 }));
+  const compute = new LocalCompute({ env: { PATH: "/usr/bin:/bin", HOME: parent } });
+  const climb = join(parent, "climb");
+  const runs: [number, number, number][] = [[0, 1, 0], [1, 2, 10], [1, 3, 0]];
+  for (const [i, [base, cand, verdict]] of runs.entries()) {
+    const runDir = join(climb, `r${i + 1}`);
+    const r = await cli(
+      measureArgv({ compute: "local", repo, base: shas[base]!, candidate: shas[cand]!, contract, runDir }),
+      { compute, now: Date.parse("2026-01-02T03:04:05Z") + i * 60_000 },
+    );
+    assert.equal(r.code, verdict, r.stderr);
+  }
+  return climb;
+}
+
+/**
+ * Where screenshots go: kept after the test, unlike the rest of its temp dir — in `OUTERLOOP_ARTIFACTS`
+ * (CI keeps that dir as its artifacts; scripts/test.sh sets it outside the suite's own temp dir).
+ */
+const SHOTS = join(process.env["OUTERLOOP_ARTIFACTS"] || join(tmpdir(), "outerloop-artifacts"), "report-shots");
+const COUNT_POINTS = "document.querySelectorAll('[data-point]').length";
+
+describe("decideBrowser()", () => {
+  const none = () => null;
+  it("runs with the first browser found, OUTERLOOP_CHROMIUM first", () => {
+    const found = (p: string) => (p === "/opt/c" || p === "/usr/bin/chromium" ? p : null);
+    assert.deepEqual(decideBrowser({ OUTERLOOP_CHROMIUM: "/opt/c" }, found), { kind: "run", path: "/opt/c" });
+    assert.deepEqual(decideBrowser({}, found), { kind: "run", path: "/usr/bin/chromium" });
+  });
+
+  it("skips without a browser, and fails when OUTERLOOP_REQUIRE_BROWSER=1", () => {
+    assert.equal(decideBrowser({}, none).kind, "skip");
+    const d = decideBrowser({ OUTERLOOP_REQUIRE_BROWSER: "1" }, none);
+    assert.equal(d.kind, "fail");
+    assert.match(d.kind === "fail" ? d.why : "", /scripts\/ensure-chromium/);
+  });
+});
+
+describe("the HTML report in a real browser", () => {
+  let dir = "";
+  let running: RunningBrowser | null = null;
+  let cdp: Cdp | null = null;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "outerloop-report-browser-"));
+    if (browser.kind !== "run") return;
+    running = await launchBrowser(browser.path, join(dir, "profile"), join(dir, "chromium.log"));
+    cdp = await Cdp.connect(running.wsUrl);
+  });
+
+  after(async () => {
+    await cdp?.send("Browser.close").catch(() => {});
+    cdp?.close();
+    await running?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Renders `html` to a file, loads it, saves the screenshot and returns what the page showed. */
+  async function show(name: string, html: string) {
+    const file = join(dir, `${name}.html`);
+    writeFileSync(file, html);
+    const page = await loadPage(cdp as Cdp, pathToFileURL(file).href, COUNT_POINTS);
+    mkdirSync(SHOTS, { recursive: true });
+    const shot = join(SHOTS, `${name}-${runtimeName()}-${process.pid}.png`);
+    writeFileSync(shot, page.png);
+    process.stderr.write(`screenshot: ${shot}\n`);
+    assert.deepEqual(page.png.slice(0, 8), Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    assert.ok(page.png.length > 10_000, `a real picture, not a blank page (${page.png.length} bytes)`);
+    return { ...page, url: pathToFileURL(file).href };
+  }
+
+  browserIt("renders a run report with every point, no console error and no request", 120_000, async () => {
+    const page = await show("run", renderRunHtml(repeatRun()));
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(page.requests, [page.url]);
+    assert.equal(page.value, 18); // 5 pairs + the mean, 6 baselines + 6 candidates
+  });
+
+  browserIt("renders a climb report with every point, no console error and no request", 120_000, async () => {
+    const page = await show("climb", renderClimbHtml(climbFixture()));
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(page.requests, [page.url]);
+    assert.equal(page.value, 17); // 7 baselines + 5 candidates, 5 differences
+  });
+
+  browserIt("renders the report the CLI makes of a real local climb: every point, no error", 180_000, async () => {
+    const climb = await localClimb(dir);
+    const file = join(dir, "cli-climb.html");
+    const made = await cli(["report", climb, "--html", file]);
+    assert.equal(made.code, 0, made.stderr);
+    const page = await show("cli-climb", readFileSync(file, "utf8"));
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(page.requests, [page.url]);
+    assert.equal(page.value, 9); // 3 runs: a baseline, a candidate and a difference each
+  });
+
+  browserIt("renders hostile names as text: no element, script or error comes out of them", 120_000, async () => {
+    const page = await show("escaped", renderRunHtml(nastyRun()));
+    assert.deepEqual(page.errors, []);
+    assert.equal(page.value, 5);
+  });
+
+  browserIt("notices a console error, an exception and a request (the check itself works)", 120_000, async () => {
+    const bad = "<!DOCTYPE html><title>bad</title><p data-point>x</p><script>console.error('boom');" +
+      "throw new Error('kaput')</script><img src='missing.png' alt=''>";
+    const file = join(dir, "bad.html");
+    writeFileSync(file, bad);
+    const page = await loadPage(cdp as Cdp, pathToFileURL(file).href, COUNT_POINTS);
+    assert.equal(page.value, 1);
+    assert.ok(page.errors.some((e) => e.includes("console.error: boom")), page.errors.join("\n"));
+    assert.ok(page.errors.some((e) => e.includes("kaput")), page.errors.join("\n"));
+    assert.ok(page.requests.some((u) => u.endsWith("missing.png")), page.requests.join("\n"));
+  });
+});

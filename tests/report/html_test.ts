@@ -1,0 +1,166 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { renderClimbHtml } from "../../src/report/html_climb.ts";
+import { attrs, escapeHtml, uniqueId } from "../../src/report/html_escape.ts";
+import { renderRunHtml } from "../../src/report/html_run.ts";
+import type { RunSummary } from "../../src/report/model.ts";
+import { climbFixture, makeRun, nastyRun, repeatRun } from "../helpers/report_fixtures.ts";
+
+/** How many plotted points of each kind (`data-point="kind"`) a page has. */
+function points(html: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of html.matchAll(/data-point="([^"]*)"/g)) out[m[1] ?? ""] = (out[m[1] ?? ""] ?? 0) + 1;
+  return out;
+}
+
+/** Every `<svg …>…</svg>` element of a page. */
+function svgs(html: string): string[] {
+  return [...html.matchAll(/<svg[^>]*>[\s\S]*?<\/svg>/g)].map((m) => m[0]);
+}
+
+/** Checks what every report page owes: self-contained, accessible charts, unique ids, finite geometry. */
+function assertWellFormed(html: string): void {
+  assert.match(html, /^<!DOCTYPE html>\n<html lang="en">/);
+  assert.match(html, /<title>[^<]+<\/title>/);
+  assert.doesNotMatch(html, /<script|<link|<img|<iframe|\ssrc=|href=|https?:|url\(|@import/i);
+  const ids = [...html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]);
+  assert.equal(new Set(ids).size, ids.length, "element ids are unique");
+  for (const svg of svgs(html).filter((s) => s.includes('role="img"'))) {
+    const labelled = /aria-labelledby="([^"]*)"/.exec(svg)?.[1] ?? "";
+    const [title, desc] = labelled.split(" ");
+    assert.match(svg, new RegExp(`<title id="${title}">[^<]+</title>`));
+    assert.match(svg, new RegExp(`<desc id="${desc}">[^<]+</desc>`));
+    assert.match(svg, /<text[^>]*>[^<]+<\/text>/, "the chart has axis labels");
+  }
+  assert.doesNotMatch(html, /NaN|Infinity|undefined/);
+  for (const m of html.matchAll(/\s(?:x|y|cx|cy|r|x1|x2|y1|y2|width|height)="([^"]*)"/g)) {
+    assert.ok(Number.isFinite(Number(m[1])), `a finite coordinate, got ${m[0]}`);
+  }
+}
+
+describe("HTML escaping", () => {
+  it("escapeHtml() escapes the five characters that matter", () => {
+    assert.equal(escapeHtml(`<a href="x">&'</a>`), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+  });
+
+  it("attrs() escapes values and leaves out null and undefined", () => {
+    assert.equal(attrs({ a: 1, b: '"<', c: undefined, d: null }), ' a="1" b="&quot;&lt;"');
+  });
+
+  it("uniqueId() slugs text and numbers repeats", () => {
+    const seen = new Set<string>();
+    assert.equal(uniqueId("diff", "R 1!", seen), "diff-r-1");
+    assert.equal(uniqueId("diff", "r-1", seen), "diff-r-1-2");
+    assert.equal(uniqueId("diff", "<>", seen), "diff");
+  });
+});
+
+describe("renderRunHtml()", () => {
+  it("plots each pair's difference, the mean, and every measured value", () => {
+    const html = renderRunHtml(repeatRun());
+    assertWellFormed(html);
+    assert.deepEqual(points(html), { pair: 5, mean: 1, baseline: 6, candidate: 6 });
+    assert.equal(svgs(html).filter((s) => s.includes('role="img"')).length, 3);
+    assert.match(html, /min_effect \+0\.5/);
+    assert.match(html, /<table>/);
+  });
+
+  it("draws the min_effect line on the improving side when minimizing", () => {
+    const run = makeRun({ direction: "minimize", values: { baseline: 5, candidate: 4 }, deltas: { candidate: -1 } });
+    const html = renderRunHtml({ ...run, pairs: [{ baseline: 5, candidate: 4 }] });
+    assertWellFormed(html);
+    assert.match(html, /min_effect -0\.5/);
+    assert.match(html, /lower is better/);
+  });
+
+  it("escapes every name, tag, reason and failure", () => {
+    const html = renderRunHtml(nastyRun());
+    assertWellFormed(html);
+    assert.doesNotMatch(html, /<script>|<b>|<val>|<failure>|<i>/);
+    assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; \*bold\*/);
+    assert.match(html, /<h1>loss&lt;val&gt; &amp; &quot;co&quot; \| &#39;q&#39; /);
+    assert.match(html, /no &lt;failure&gt; \| here/);
+  });
+
+  it("copes with a run that has no values, no pairs and no verdict yet", () => {
+    const run = makeRun({ state: "parked", verdict: null, values: {}, deltas: {}, pairs: [], reasons: [] });
+    const html = renderRunHtml({ ...run, decidedAt: null, wallSeconds: null });
+    assertWellFormed(html);
+    assert.deepEqual(points(html), {});
+    assert.match(html, /No difference yet: the run is parked\./);
+    assert.match(html, /No values measured yet\./);
+  });
+
+  const edges: [string, Partial<RunSummary>][] = [
+    ["no pairs, a recorded delta", { pairs: [] }],
+    ["equal values", { values: { baseline: 3, candidate: 3 }, deltas: { candidate: 0 }, pairs: [] }],
+    ["negative values", { values: { baseline: -12, candidate: -9 }, deltas: { candidate: 3 }, pairs: [] }],
+    ["huge values", { values: { baseline: 4e15, candidate: 4.2e15 }, deltas: { candidate: 2e14 }, pairs: [] }],
+    ["tiny values", { values: { baseline: 3e-9, candidate: 2e-9 }, deltas: { candidate: -1e-9 }, pairs: [] }],
+    ["zero min_effect", { minEffect: 0 }],
+    ["an interval and no pairs", { pairs: [], interval: { n: 9, mean: 1, lower: 0.2, upper: 1.8, confidence: 0.9 } }],
+  ];
+  for (const [what, over] of edges) {
+    it(`renders finite charts for ${what}`, () => {
+      const html = renderRunHtml(makeRun(over));
+      assertWellFormed(html);
+      const p = points(html);
+      assert.equal(p["baseline"], 1);
+      assert.equal(p["candidate"], 1);
+      assert.equal((p["pair"] ?? 0) + (p["mean"] ?? 0), 1);
+    });
+  }
+});
+
+describe("renderClimbHtml()", () => {
+  it("plots each run's baseline and candidate, and each run's difference", () => {
+    const html = renderClimbHtml(climbFixture());
+    assertWellFormed(html);
+    assert.deepEqual(points(html), { baseline: 7, candidate: 5, delta: 5 });
+    assert.equal((html.match(/data-point="candidate"[^>]*data-verdict="accept"/g) ?? []).length, 3);
+    assert.match(html, /<polyline points="[^"]+" fill="none" stroke="#1a7f37"/);
+  });
+
+  it("has one row per run in the table of all runs, with the failure", () => {
+    const html = renderClimbHtml(climbFixture());
+    const table = html.slice(html.indexOf("All runs, oldest first"));
+    assert.equal((table.match(/<tr>/g) ?? []).length, 1 + 8);
+    assert.match(table, /eval exited 1: boom/);
+  });
+
+  it("works with one run, and with no runs", () => {
+    const one = renderClimbHtml([makeRun()]);
+    assertWellFormed(one);
+    assert.deepEqual(points(one), { baseline: 1, candidate: 1, delta: 1 });
+    const none = renderClimbHtml([]);
+    assertWellFormed(none);
+    assert.match(none, /No runs in this climb yet\./);
+  });
+
+  it("gives each benchmark its own charts and escapes their names", () => {
+    const html = renderClimbHtml([makeRun(), { ...nastyRun(), createdAt: "2025-03-02T00:00:00Z" }]);
+    assertWellFormed(html);
+    assert.equal(svgs(html).filter((s) => s.includes('role="img"')).length, 4);
+    assert.doesNotMatch(html, /<val>|<script>/);
+  });
+
+  it("draws one min_effect line when runs share it, and a tick per run when they differ", () => {
+    const dashes = (html: string) => (html.match(/stroke-dasharray="6 4"\/>/g) ?? []).length;
+    const same = renderClimbHtml([makeRun(), makeRun({ tag: "r2" })]);
+    const differ = renderClimbHtml([makeRun(), makeRun({ tag: "r2", minEffect: 1 }), makeRun({ tag: "r3" })]);
+    assertWellFormed(differ);
+    // the legend's swatch, plus one line across, or one tick per run
+    assert.equal(dashes(same), 1 + 1);
+    assert.equal(dashes(differ), 1 + 3);
+    assert.match(differ, /<td class="num">\+1<\/td><\/tr>/);
+  });
+
+  it("draws equal, negative and huge values on finite axes", () => {
+    for (const [b, c] of [[5, 5], [-3, -1], [1e15, 1.1e15], [2e-12, 1e-12]] as const) {
+      const html = renderClimbHtml([
+        makeRun({ values: { baseline: b, candidate: c }, deltas: { candidate: c - b }, pairs: [] }),
+      ]);
+      assertWellFormed(html);
+    }
+  });
+});

@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { climbMarkdown, runMarkdown } from "../../src/report/markdown.ts";
+import { mdCell, mdCode, mdText } from "../../src/report/markdown_escape.ts";
+import { climbFixture, makeRun, nastyRun, repeatRun } from "../helpers/report_fixtures.ts";
+
+/** The cells of a Markdown table row, split on unescaped pipes. */
+function cells(row: string): string[] {
+  return row.replace(/^\| | \|$/g, "").split(/(?<!\\)\|/).map((c) => c.trim());
+}
+
+/** The table rows (lines starting with `|`) of a Markdown text. */
+function tableRows(md: string): string[] {
+  return md.split("\n").filter((l) => l.startsWith("|"));
+}
+
+describe("Markdown escaping", () => {
+  it("mdCell() escapes pipes and turns newlines into <br>", () => {
+    assert.equal(mdCell("a|b\nc"), "a\\|b<br>c");
+    assert.equal(mdCell("x\r\ny"), "x<br>y");
+  });
+
+  it("mdText() escapes what would change the rendering mid-line and keeps one line", () => {
+    assert.equal(mdText("*a* `b` <c> \\d"), "\\*a\\* \\`b\\` \\<c> \\\\d");
+    assert.equal(mdText("one\n\ntwo"), "one two");
+    assert.equal(mdText("min_effect 0.5 -> 12"), "min_effect 0.5 -> 12");
+  });
+
+  it("mdCode() picks a fence longer than any backtick run inside", () => {
+    assert.equal(mdCode("pi"), "`pi`");
+    assert.equal(mdCode("a`b"), "``a`b``");
+    assert.equal(mdCode("`x`"), "`` `x` ``");
+    assert.equal(mdCode("a\nb"), "`a b`");
+  });
+});
+
+describe("runMarkdown()", () => {
+  it("heads with the benchmark and verdict, then the metric, min_effect, shas and wall time", () => {
+    const md = runMarkdown(makeRun());
+    const [head, , facts] = md.split("\n");
+    assert.equal(head, "### `pi`: accept");
+    assert.match(facts ?? "", /^Metric `score` \(higher is better\), min_effect 0\.5\. /);
+    assert.match(facts ?? "", /base `0123456789` -> candidate `fedcba9876`/);
+    assert.match(facts ?? "", /decided after 12m05s\.$/);
+  });
+
+  it("tabulates base, candidate and delta per benchmark, and lists the reasons", () => {
+    const md = runMarkdown(makeRun());
+    const rows = tableRows(md);
+    assert.deepEqual(cells(rows[0] ?? ""), ["benchmark", "baseline", "candidate", "delta"]);
+    assert.deepEqual(cells(rows[1] ?? ""), ["---", "---:", "---:", "---:"]);
+    assert.deepEqual(cells(rows[2] ?? ""), ["`pi`", "10", "12", "+2"]);
+    assert.match(
+      md,
+      /\n- The candidate improved on the baseline by 2, above min_effect 0\.5: score 10 -> 12, delta 2\.\n$/,
+    );
+  });
+
+  it("shows every pair, the mean, each sibling, and the interval with n", () => {
+    const md = runMarkdown(repeatRun());
+    const rows = tableRows(md).slice(2).map(cells);
+    assert.equal(rows.length, 7);
+    assert.deepEqual(rows[1], ["`pi` pair 2", "10.4", "11", "+0.6"]);
+    assert.deepEqual(rows[5], ["`pi` mean of 5 pairs", "10.1", "11", "+0.9"]);
+    assert.deepEqual(rows[6], ["sibling `tsp`", "310", "305", "-5"]);
+    assert.match(md, /Candidate - baseline over 5 pairs: mean \+0\.9, 95% interval \[\+0\.55, \+1\.25\]\./);
+  });
+
+  it("says an open run's state and shows what is measured so far", () => {
+    const md = runMarkdown(
+      makeRun({ state: "parked", verdict: null, values: { baseline: 3 }, deltas: {}, reasons: [] }),
+    );
+    assert.match(md, /^### `pi`: parked\n/);
+    assert.deepEqual(cells(tableRows(md)[2] ?? ""), ["`pi`", "3", "", ""]);
+  });
+
+  it("keeps every table row whole and escapes names, reasons and failures", () => {
+    const md = runMarkdown(nastyRun());
+    for (const row of tableRows(md)) assert.equal(cells(row).length, 4, row);
+    assert.match(md, /^### `loss<val> & "co" \| 'q'`: accept\n/);
+    assert.match(md, /Run `` t\|<b>&"'`x` ``:/);
+    assert.match(md, /\*\*Failed:\*\* no \\<failure> \| here really\n/);
+    assert.match(md, /\n- line one \| \\<script>alert\(1\)\\<\/script> & \\\*bold\\\* line two\n/);
+    assert.doesNotMatch(md, /(?<!\\)<script>/);
+  });
+});
+
+describe("climbMarkdown()", () => {
+  it("counts the runs by outcome in the heading", () => {
+    const md = climbMarkdown(climbFixture());
+    assert.equal(
+      md.split("\n")[0],
+      "### Climb of `pi`: 8 runs (3 accept, 1 reject, 1 inconclusive, 1 parked, 1 failed, 1 cancelled)",
+    );
+  });
+
+  it("has one row per run, oldest first, each with the same number of cells as the header", () => {
+    const rows = tableRows(climbMarkdown(climbFixture()));
+    assert.equal(rows.length, 2 + 8);
+    const width = cells(rows[0] ?? "").length;
+    for (const row of rows) assert.equal(cells(row).length, width, row);
+    assert.deepEqual(cells(rows[5] ?? "").slice(0, 2), ["4", "`r4`"]);
+    assert.deepEqual(cells(rows[5] ?? "").slice(4), [
+      "accept",
+      "12.1",
+      "13",
+      "+0.9",
+      "[+0.55, +1.25] 95%",
+      "5",
+      "12m05s",
+    ]);
+    assert.equal(cells(rows[6] ?? "")[4], "failed: eval exited 1: boom");
+  });
+
+  it("keeps rows whole when tags and failures hold pipes and newlines", () => {
+    const rows = tableRows(climbMarkdown([nastyRun(), makeRun({ benchmark: "b2" })]));
+    const width = cells(rows[0] ?? "").length;
+    assert.ok(cells(rows[0] ?? "").includes("benchmark"));
+    for (const row of rows) assert.equal(cells(row).length, width, row);
+  });
+
+  it("says so for an empty climb", () => {
+    assert.equal(climbMarkdown([]), "### Climb: 0 runs\n");
+  });
+});

@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  formatDuration,
+  formatInterval,
+  formatSigned,
+  formatTime,
+  formatValue,
+  outcome,
+  shortSha,
+} from "../../src/report/format.ts";
+import { groupMeasures, pairLabel, pairRows, parseMeasure } from "../../src/report/measures.ts";
+import { benchmarkDelta, benchmarkValues, toClimb } from "../../src/report/model.ts";
+import { makeRun, repeatRun } from "../helpers/report_fixtures.ts";
+
+describe("toClimb()", () => {
+  it("sorts runs oldest first, then by tag and run dir, and leaves its input alone", () => {
+    const a = makeRun({ tag: "b", createdAt: "2025-01-01T00:00:00Z" });
+    const b = makeRun({ tag: "a", createdAt: "2025-01-01T00:00:00Z" });
+    const c = makeRun({ tag: "c", createdAt: "2024-12-31T23:00:00-02:00" }); // 01:00Z, the newest
+    const d = makeRun({ tag: "d", createdAt: "2024-06-01T00:00:00Z" });
+    const input = [a, b, c, d];
+    assert.deepEqual(toClimb(input).map((r) => r.tag), ["d", "a", "b", "c"]);
+    assert.deepEqual(input.map((r) => r.tag), ["b", "a", "c", "d"]);
+  });
+
+  it("puts a run with an unreadable timestamp last", () => {
+    const runs = [makeRun({ tag: "x", createdAt: "yesterday" }), makeRun({ tag: "y" })];
+    assert.deepEqual(toClimb(runs).map((r) => r.tag), ["y", "x"]);
+  });
+});
+
+describe("benchmarkValues() and benchmarkDelta()", () => {
+  it("reads a single-pair run's values and recorded delta", () => {
+    const r = makeRun({ pairs: [] });
+    assert.deepEqual(benchmarkValues(r), { baseline: 10, candidate: 12 });
+    assert.equal(benchmarkDelta(r), 2);
+  });
+
+  it("averages the pairs and takes the interval's mean when the run has repeats", () => {
+    const r = repeatRun();
+    const v = benchmarkValues(r);
+    assert.ok(Math.abs((v.baseline ?? 0) - 10.1) < 1e-12);
+    assert.ok(Math.abs((v.candidate ?? 0) - 11) < 1e-12);
+    assert.equal(benchmarkDelta(r), 0.9);
+  });
+
+  it("gives null for what is not measured yet", () => {
+    const r = makeRun({ values: { baseline: 3 }, deltas: {}, pairs: [], verdict: null, state: "parked" });
+    assert.deepEqual(benchmarkValues(r), { baseline: 3, candidate: null });
+    assert.equal(benchmarkDelta(r), null);
+  });
+});
+
+describe("format helpers", () => {
+  it("shortSha() keeps 10 characters", () => {
+    assert.equal(shortSha("0123456789abcdef"), "0123456789");
+  });
+
+  it("formatValue() and formatSigned() print 12 significant digits and blanks for missing values", () => {
+    assert.equal(formatValue(0.1 + 0.2), "0.3");
+    assert.equal(formatValue(null), "");
+    assert.equal(formatSigned(2), "+2");
+    assert.equal(formatSigned(-0.5), "-0.5");
+    assert.equal(formatSigned(0), "0");
+    assert.equal(formatSigned(undefined), "");
+  });
+
+  it("formatInterval() shows both ends signed and the confidence in percent", () => {
+    assert.equal(formatInterval({ n: 5, mean: 1, lower: -0.25, upper: 2, confidence: 0.95 }), "[-0.25, +2] 95%");
+  });
+
+  it("formatTime() prints UTC minutes whatever the offset, and an unreadable stamp as given", () => {
+    assert.equal(formatTime("2025-03-01T10:00:59+02:00"), "2025-03-01 08:00");
+    assert.equal(formatTime("soon"), "soon");
+  });
+
+  it("formatDuration() uses two units at most", () => {
+    assert.equal(formatDuration(42), "42s");
+    assert.equal(formatDuration(185), "3m05s");
+    assert.equal(formatDuration(7440), "2h04m");
+    assert.equal(formatDuration(3 * 86400 + 7200), "3d02h");
+    assert.equal(formatDuration(null), "");
+  });
+
+  it("outcome() is the verdict, or the state without one", () => {
+    assert.equal(outcome(makeRun()), "accept");
+    assert.equal(outcome(makeRun({ verdict: null, state: "failed" })), "failed");
+  });
+});
+
+describe("parseMeasure() and groupMeasures()", () => {
+  it("reads the group, side and pair of each kind of name", () => {
+    assert.deepEqual(parseMeasure("candidate#3"), {
+      name: "candidate#3",
+      group: "",
+      sibling: false,
+      side: "candidate",
+      pair: 3,
+    });
+    assert.deepEqual(parseMeasure("sib-tsp-base"), {
+      name: "sib-tsp-base",
+      group: "tsp",
+      sibling: true,
+      side: "base",
+      pair: 1,
+    });
+    assert.equal(parseMeasure("sib-a-b-cand#2").group, "a-b");
+    assert.equal(parseMeasure("other").side, "other");
+  });
+
+  it("orders the benchmark first, pair by pair, base before candidate, then siblings as they appear", () => {
+    const names = ["sib-z-cand", "candidate#2", "sib-z-base", "baseline#2", "candidate", "sib-a-base", "baseline"];
+    const groups = groupMeasures(names);
+    assert.deepEqual(groups.map((g) => g.group), ["", "z", "a"]);
+    assert.deepEqual(groups[0]?.measures.map((m) => m.name), ["baseline", "candidate", "baseline#2", "candidate#2"]);
+    assert.deepEqual(groups[1]?.measures.map((m) => m.name), ["sib-z-base", "sib-z-cand"]);
+  });
+});
+
+describe("pairRows()", () => {
+  it("puts base and candidate side by side with the recorded delta for a single pair", () => {
+    const { rows, others } = pairRows({ candidate: 12, baseline: 10, "sib-t-base": 5, "sib-t-cand": 4, x: 1 }, {
+      candidate: 2,
+      "sib-t": -1,
+    });
+    assert.deepEqual(rows.map((r) => [r.group, r.pair, r.base, r.candidate, r.delta]), [
+      ["", 1, 10, 12, 2],
+      ["t", 1, 5, 4, -1],
+    ]);
+    assert.deepEqual(others, [["x", 1]]);
+  });
+
+  it("adds a summary row with each side's mean and the recorded delta when there are several pairs", () => {
+    const { rows } = pairRows({ baseline: 1, candidate: 2, "baseline#2": 3, "candidate#2": 5 }, { candidate: 1.5 });
+    assert.deepEqual(rows.map((r) => [r.pair, r.base, r.candidate, r.delta]), [
+      [1, 1, 2, 1],
+      [2, 3, 5, 2],
+      [null, 2, 3.5, 1.5],
+    ]);
+    assert.deepEqual(rows.map(pairLabel), [" pair 1", " pair 2", " mean of 2 pairs"]);
+  });
+
+  it("leaves a side that is not measured yet null, and its delta with it", () => {
+    const { rows } = pairRows({ baseline: 1 }, {});
+    assert.deepEqual(rows.map((r) => [r.base, r.candidate, r.delta]), [[1, null, null]]);
+  });
+});

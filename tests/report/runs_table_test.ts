@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { runsJson } from "../../src/report/runs_json.ts";
+import { formatRunsTable } from "../../src/report/runs_table.ts";
+import { renderColumns } from "../../src/text/columns.ts";
+import { climbFixture, makeRun, nastyRun } from "../helpers/report_fixtures.ts";
+
+describe("formatRunsTable()", () => {
+  it("prints one line per run, oldest first, with the delta and, when set, the interval and n", () => {
+    const text = formatRunsTable(climbFixture());
+    const lines = text.trimEnd().split("\n");
+    assert.match(lines[0] ?? "", /^tag +created \(UTC\) +base -> candidate +state +verdict +delta +interval +n +wall$/);
+    assert.match(lines[1] ?? "", /^r1 +2025-03-01 05:00 +0123456789 -> fedcba9876 +decided +accept +\+2 +12m05s$/);
+    const r4 = lines.find((l) => l.startsWith("r4 ")) ?? "";
+    assert.match(r4, / accept +\+0\.9 +\[\+0\.55, \+1\.25\] 95% +5 +12m05s$/);
+    assert.match(lines.find((l) => l.startsWith("r8 ")) ?? "", / parked$/);
+  });
+
+  it("puts a failed run's failure on the line under it", () => {
+    const lines = formatRunsTable(climbFixture()).split("\n");
+    const at = lines.findIndex((l) => l.startsWith("r5 "));
+    assert.equal(lines[at + 1], "  failed: eval exited 1: boom");
+  });
+
+  it("right-aligns the numbers so the decimal columns line up", () => {
+    const lines = formatRunsTable(climbFixture()).split("\n");
+    const end = (tag: string, s: string) => {
+      const line = lines.find((l) => l.startsWith(`${tag} `)) ?? "";
+      return line.indexOf(s) + s.length;
+    };
+    assert.equal(end("r1", "+2"), end("r2", "-0.5"));
+  });
+
+  it("uses no colour codes, tabs or box characters, and keeps a tag with a newline on one line", () => {
+    const text = formatRunsTable([nastyRun(), makeRun({ tag: "two\nlines", failure: "a\nb", state: "failed" })]);
+    assert.ok(!text.includes("\u001b") && !text.includes("\t"), "no escape codes or tabs");
+    assert.doesNotMatch(text, /[\u2500-\u257f]/);
+    assert.equal(text.trimEnd().split("\n").length, 5); // header, two runs, two failures
+    assert.match(text, /two lines/);
+    assert.match(text, / {2}failed: a b\n$/);
+  });
+
+  it("adds a benchmark column when the climb has several benchmarks", () => {
+    const text = formatRunsTable([makeRun(), makeRun({ benchmark: "tsp", tag: "r2" })]);
+    assert.match(text, /^tag +benchmark +created/);
+    assert.match(text, /\nr2 +tsp +2025/);
+  });
+
+  it("prints the header alone for an empty climb", () => {
+    assert.equal(formatRunsTable([]).split("\n").length, 2);
+  });
+});
+
+describe("renderColumns()", () => {
+  it("pads to the widest cell in code points and trims trailing blanks", () => {
+    const out = renderColumns(["a", "b"], [["é", "1"], ["xyz", ""]], new Set([1]));
+    assert.equal(out, "a    b\né    1\nxyz");
+  });
+});
+
+describe("runsJson()", () => {
+  it("has one entry per run, oldest first, with every key present in a fixed order", () => {
+    const json = runsJson(climbFixture());
+    assert.equal(json.runs.length, 8);
+    const keys = [
+      "tag",
+      "run_dir",
+      "created_at",
+      "benchmark",
+      "metric",
+      "direction",
+      "min_effect",
+      "base_sha",
+      "candidate_sha",
+      "state",
+      "verdict",
+      "baseline",
+      "candidate",
+      "delta",
+      "interval",
+      "decided_at",
+      "wall_seconds",
+      "failure",
+      "live",
+    ];
+    for (const entry of json.runs) assert.deepEqual(Object.keys(entry), keys);
+  });
+
+  it("gives full shas, the benchmark's values and delta, and the interval in snake_case", () => {
+    const r4 = runsJson(climbFixture()).runs[3];
+    assert.equal(r4?.base_sha, "0123456789abcdef0123456789abcdef01234567");
+    assert.equal(r4?.delta, 0.9);
+    assert.deepEqual(r4?.interval, { n: 5, mean: 0.9, lower: 0.55, upper: 1.25, confidence: 0.95 });
+  });
+
+  it("uses null, never a missing key, for what an open or failed run lacks", () => {
+    const r5 = runsJson(climbFixture()).runs[4];
+    assert.deepEqual(
+      [r5?.verdict, r5?.candidate, r5?.delta, r5?.interval, r5?.decided_at, r5?.wall_seconds],
+      [null, null, null, null, null, null],
+    );
+    assert.equal(r5?.failure, "eval exited 1: boom");
+  });
+
+  it("round-trips through JSON unchanged", () => {
+    const json = runsJson(climbFixture());
+    assert.deepEqual(JSON.parse(JSON.stringify(json)), json);
+  });
+});

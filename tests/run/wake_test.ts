@@ -1,0 +1,143 @@
+import { tempDir } from "../helpers/temp.ts";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { withDefaults } from "../../src/compute/job_spec.ts";
+import { runPhase } from "../../src/run/phase.ts";
+import { RunDir } from "../../src/rundir/run_dir.ts";
+import { writeRunRecord } from "../../src/rundir/run_record.ts";
+import { BLIND_WAKE_SECONDS, wakeJobName } from "../../src/run/wake.ts";
+import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
+import { runRecordFixture } from "../helpers/run_fixture.ts";
+
+const SELF = ["/opt/bin/outerloop"];
+
+/** A parked-run scenario: a run dir, a fake scheduler that records cancels, and a pass runner. */
+function scenario() {
+  const runDir = join(tempDir("wake-"), "run");
+  const rec = runRecordFixture({ createdAt: new Date().toISOString() });
+  writeRunRecord(new RunDir(runDir), rec);
+  const compute = new FakeCompute();
+  const cancelled: string[] = [];
+  compute.cancel = async (id: string) => void cancelled.push(id);
+  const wakeName = wakeJobName(rec.runTag, new RunDir(runDir));
+  const pass = (env: Record<string, string> = {}) =>
+    runPhase(new RunDir(runDir), { compute, self: SELF, now: Date.now, env });
+  const wakeJson = () => JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8"));
+  const evals = () => compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
+  const wakes = () => compute.submitted.filter((s) => s.jobName === wakeName);
+  /** The queue: each eval job live under the id it got, plus these wakes. */
+  const queue = (wakeIds: string[]) => {
+    compute.live = new Map<string, string[]>([
+      ...evals().map((s) => [s.jobName, [compute.submittedIds[compute.submitted.indexOf(s)]!]] as [string, string[]]),
+      [wakeName, wakeIds],
+    ]);
+  };
+  return { runDir, compute, cancelled, wakeName, pass, wakeJson, evals, wakes, queue };
+}
+
+describe("the wake job of a parked run", () => {
+  it("is kept, and nothing submitted, when a resume finds it queued on the same jobs", async () => {
+    const s = scenario();
+    await s.pass();
+    const first = s.wakeJson();
+    for (let i = 0; i < 4; i++) {
+      s.queue([first.job_id]);
+      const again = await s.pass();
+      assert.equal(again.kind === "parked" && again.wake.jobId, first.job_id);
+    }
+    assert.equal(s.wakes().length, 1, "one wake in all");
+    assert.equal(s.evals().length, 2);
+    assert.deepEqual(s.cancelled, []);
+    assert.deepEqual(s.wakeJson(), first);
+  });
+
+  it("is replaced when it no longer waits on the pending jobs, and every other wake of the run is cancelled by name", async () => {
+    const s = scenario();
+    await s.pass();
+    const first = s.wakeJson().job_id;
+    s.queue([first, "4242"]); // 4242: a wake whose sbatch reported failure, never recorded
+    s.compute.live!.set(s.evals()[0]!.jobName, ["3000"]); // the measure is live under another id
+    const again = await s.pass();
+    assert.equal(again.kind, "parked");
+    assert.equal(s.wakes().length, 2);
+    assert.equal(s.wakeJson().job_id, again.kind === "parked" ? again.wake.jobId : "");
+    assert.deepEqual(s.cancelled.sort(), [first, "4242"].sort());
+  });
+
+  it("is replaced when the recorded one is not queued any more (it ran, or was cancelled)", async () => {
+    const s = scenario();
+    await s.pass();
+    s.queue([]);
+    await s.pass();
+    assert.equal(s.wakes().length, 2);
+    assert.deepEqual(s.cancelled, []);
+  });
+
+  it("never cancels the wake it runs inside", async () => {
+    const s = scenario();
+    await s.pass();
+    const first = s.wakeJson().job_id;
+    s.queue([first, "4242"]);
+    s.compute.liveStates.set(first, { state: "RUNNING", reason: "None" });
+    await s.pass({ SLURM_JOB_ID: first });
+    assert.equal(s.wakes().length, 2, "a running wake is not kept: it is about to end");
+    assert.deepEqual(s.cancelled, ["4242"]);
+  });
+
+  it("keeps a blind park's deadline wake while the queue still cannot be read", async () => {
+    const s = scenario();
+    s.compute.live = null;
+    await s.pass();
+    assert.equal(withDefaults(s.wakes()[0]!).begin, `now+${BLIND_WAKE_SECONDS}`);
+    // the listing fails again: a new deadline wake, and the recorded one is cancelled by id
+    await s.pass();
+    assert.equal(s.wakes().length, 2);
+    assert.deepEqual(s.cancelled, [s.compute.submittedIds[0]]);
+    // the listing answers, but the evals were never dispatched: they are now, and the wake replaced
+    s.compute.live = new Map([[s.wakeName, [s.wakeJson().job_id]]]);
+    await s.pass();
+    assert.equal(s.evals().length, 2);
+    assert.equal(s.wakes().length, 3);
+  });
+
+  it("keeps a deadline wake queued for a blind park when the next park is blind too", async () => {
+    const s = scenario();
+    s.compute.live = null;
+    await s.pass();
+    const deadline = s.wakeJson();
+    assert.equal(deadline.begin, `now+${BLIND_WAKE_SECONDS}`);
+    // the measures' listing fails again, the wake listing answers (two independent reads)
+    s.compute.live = new Map([[s.wakeName, [deadline.job_id]]]);
+    s.compute.liveStates.set(deadline.job_id, { state: "PENDING", reason: "BeginTime" });
+    const list = s.compute.activeJobs.bind(s.compute);
+    let calls = 0;
+    s.compute.activeJobs = async () => {
+      if (calls++ === 0) throw new Error("squeue failed");
+      return await list();
+    };
+    const again = await s.pass();
+    assert.equal(again.kind === "parked" && again.wake.jobId, deadline.job_id);
+    assert.equal(s.wakes().length, 1, "the queued deadline wake is kept");
+    assert.deepEqual(s.cancelled, []);
+  });
+
+  it("of a decided run are all cancelled when the pass decides, and by any leftover wake that starts later", async () => {
+    const s = scenario();
+    await s.pass();
+    const first = s.wakeJson().job_id;
+    for (const spec of s.evals()) finishEvalJob(spec, { score: spec.jobName.includes("candidate") ? 12 : 10 });
+    s.compute.live = new Map([[s.wakeName, [first, "4242"]]]);
+    const decided = await s.pass({ SLURM_JOB_ID: first });
+    assert.equal(decided.kind, "decided");
+    assert.deepEqual(s.cancelled, ["4242"], "all but the wake running the pass");
+    // a manual resume of the decided run answers from its files, asking the scheduler nothing
+    const calls = s.compute.calls.length;
+    await s.pass();
+    assert.equal(s.compute.calls.length, calls);
+    // a leftover wake that starts anyway retires the others
+    await s.pass({ SLURM_JOB_ID: "4242" });
+    assert.deepEqual(s.cancelled, ["4242", first]);
+  });
+});

@@ -1,0 +1,339 @@
+import { tempDir } from "../helpers/temp.ts";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { withOneListing } from "../../src/compute/one_listing.ts";
+import { elapsedOnly, type JobUsage } from "../../src/compute/usage.ts";
+import { EvalError } from "../../src/dispatch/eval_error.ts";
+import { readCancel, RunCancelledError, writeCancel } from "../../src/rundir/cancel_file.ts";
+import { cancelRun } from "../../src/run/cancel_run.ts";
+import { readDecision } from "../../src/rundir/decision_file.ts";
+import { failureFrom, readFailure, writeFailure } from "../../src/rundir/failure_file.ts";
+import { setLogSink } from "../../src/log.ts";
+import { runPhase } from "../../src/run/phase.ts";
+import { countStates, PendingTracker, progressLine } from "../../src/views/progress.ts";
+import { RunDir } from "../../src/rundir/run_dir.ts";
+import { liveJobsOf, runJobNames } from "../../src/plan/run_jobs.ts";
+import { type RunRecord, RunRecordError, writeRunRecord } from "../../src/rundir/run_record.ts";
+import { climbRunDirs, summarizeRun } from "../../src/views/run_summary.ts";
+import { formatBytes, formatUsageTable, usageWarnings } from "../../src/report/usage_table.ts";
+import { wakeJobName } from "../../src/run/wake.ts";
+import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
+import { runRecordFixture } from "../helpers/run_fixture.ts";
+
+const SELF = ["/opt/bin/outerloop"];
+const NOW = Date.parse("2026-01-02T03:04:05Z");
+const deps = (compute: FakeCompute, env: Record<string, string> = {}) => ({ compute, self: SELF, now: () => NOW, env });
+
+function newRun(over: Partial<RunRecord> = {}, contract: Record<string, unknown> = {}) {
+  const dir = new RunDir(join(tempDir("watch-run-"), "climb", "r1"));
+  const r = runRecordFixture({ createdAt: "2026-01-02T03:00:00.000Z", ...over }, contract);
+  mkdirSync(dir.path, { recursive: true });
+  writeRunRecord(dir, r);
+  return { dir, r };
+}
+
+const evalSpecs = (c: FakeCompute) => c.submitted.filter((s) => s.jobName.startsWith("eval-"));
+const usage = (jobId: string, over: Partial<JobUsage> = {}): JobUsage => ({
+  ...elapsedOnly(jobId, "COMPLETED", 50),
+  timelimitS: 60,
+  maxRssBytes: 100 * 1024 ** 2,
+  reqMemBytes: 2 * 1024 ** 3,
+  allocCpus: 1,
+  totalCpuS: 40,
+  cpuEfficiency: 0.8,
+  ...over,
+});
+
+describe("a pass that meets an eval failure", () => {
+  it("records failure.json and cancels the run's other live jobs with one scancel, sparing its own", async () => {
+    const { dir } = newRun();
+    const compute = new FakeCompute();
+    await runPhase(dir, deps(compute)); // parks: 1000 baseline, 1001 candidate, 1002 the wake
+    const [base, cand] = evalSpecs(compute);
+    finishEvalJob(cand!, null, 1); // the candidate crashed
+    compute.live = new Map([[base!.jobName, ["1000"]], [wakeJobName("t1", dir), ["1002"]]]);
+    await assert.rejects(runPhase(dir, deps(compute, { SLURM_JOB_ID: "1002" })), EvalError);
+    assert.deepEqual(compute.cancelled, [["1000"]], "the baseline, not the wake this pass runs in");
+    const f = readFailure(dir)!;
+    assert.equal(f.measure, "candidate");
+    assert.match(f.message, /^measure candidate: Eval command exited with code 1$/);
+    assert.equal(f.failedAt, new Date(NOW).toISOString());
+    // a resume by hand meets the same failure: the record stays the first; the wake is cancelled now
+    await assert.rejects(runPhase(dir, { ...deps(compute), now: () => NOW + 1000 }), EvalError);
+    assert.deepEqual(compute.cancelled, [["1000"], ["1002"]]);
+    assert.equal(readFailure(dir)!.failedAt, new Date(NOW).toISOString());
+  });
+
+  it("still fails with the eval's error when the queue cannot be listed for the cancel", async () => {
+    const { dir } = newRun();
+    const compute = new FakeCompute();
+    await runPhase(dir, deps(compute));
+    for (const s of evalSpecs(compute)) finishEvalJob(s, null, 2);
+    compute.live = null;
+    await assert.rejects(runPhase(dir, deps(compute)), /exited with code 2/);
+    assert.deepEqual(compute.cancelled, []);
+    assert.notEqual(readFailure(dir), null);
+  });
+
+  it("names the longest measure a message starts with, and none when it names none", () => {
+    const f = failureFrom("measure sib-a b-cand was cancelled (exit 143); …\ntail", ["sib-a", "sib-a b-cand"], NOW);
+    assert.deepEqual(f, {
+      measure: "sib-a b-cand",
+      message: "measure sib-a b-cand was cancelled (exit 143); …",
+      failedAt: "2026-01-02T03:04:05.000Z",
+    });
+    assert.equal(failureFrom("Eval job has not finished", ["baseline"], NOW).measure, null);
+  });
+
+  it("refuses a damaged failure.json naming the file", () => {
+    const { dir } = newRun();
+    writeFileSync(dir.failure, "{");
+    assert.throws(() => readFailure(dir), (e: unknown) => e instanceof RunRecordError && e.path === dir.failure);
+    assert.throws(() => writeFailure(dir, failureFrom("x", [], NOW)), RunRecordError);
+  });
+});
+
+describe("a cancelled run", () => {
+  it("is refused by a pass, which dispatches nothing", async () => {
+    const { dir } = newRun();
+    writeCancel(dir, { cancelledAt: "2026-01-02T03:04:00.000Z", jobs: [] });
+    const compute = new FakeCompute();
+    await assert.rejects(
+      runPhase(dir, deps(compute)),
+      (e: unknown) =>
+        e instanceof RunCancelledError && /was cancelled by user on 2026-01-02T03:04:00.000Z/.test(e.message),
+    );
+    assert.deepEqual(compute.calls, []);
+  });
+
+  it("cancelRun() marks it first, then cancels its evals and its wake with ONE scancel", async () => {
+    const { dir, r } = newRun();
+    const compute = new FakeCompute();
+    await runPhase(dir, deps(compute));
+    compute.live = new Map([
+      ...evalSpecs(compute).map((s, i): [string, string[]] => [s.jobName, [String(1000 + i)]]),
+      [wakeJobName("t1", dir), ["1002"]],
+      ["someone-elses-job", ["77"]],
+    ]);
+    let markedFirst = false;
+    compute.onCancel = () => (markedFirst = existsSync(dir.cancelled));
+    const calls = compute.calls.length;
+    const out = await cancelRun(dir, r, compute, () => NOW);
+    assert.deepEqual(out, {
+      kind: "cancelled",
+      at: "2026-01-02T03:04:05.000Z",
+      jobs: ["1000", "1001", "1002"],
+      already: false,
+    });
+    assert.ok(markedFirst, "cancelled.json is written before any job is cancelled");
+    assert.deepEqual(compute.calls.slice(calls), ["squeue", "scancel"]);
+    assert.deepEqual(readCancel(dir), { cancelledAt: "2026-01-02T03:04:05.000Z", jobs: ["1000", "1001", "1002"] });
+    // again: the first record stays, the queue is swept once more and holds nothing of the run
+    const again = await cancelRun(dir, r, compute, () => NOW + 60_000);
+    assert.deepEqual(again, { kind: "cancelled", at: "2026-01-02T03:04:05.000Z", jobs: [], already: true });
+    assert.deepEqual(compute.cancelled, [["1000", "1001", "1002"]]);
+  });
+
+  it("cancelRun() never stops another run's job that shares an eval job name (one run tag in two climbs)", async () => {
+    const a = newRun();
+    const b = newRun();
+    const compute = new FakeCompute();
+    const live = () => [...compute.live!.values()].flat().sort();
+    compute.onSubmit = (spec, id) => compute.live!.set(spec.jobName, [...(compute.live!.get(spec.jobName) ?? []), id]);
+    compute.onCancel = () => {};
+    assert.equal((await runPhase(a.dir, deps(compute))).kind, "parked");
+    // b's evals have a's names: its measurer takes a's live jobs as its own (the reference's liveness
+    // hint) and parks on them, submitting only its wake
+    const waits: string[] = [];
+    const restoreLog = setLogSink((l) => waits.push(l));
+    assert.equal((await runPhase(b.dir, deps(compute)).finally(restoreLog)).kind, "parked");
+    assert.equal(evalSpecs(compute).length, 2);
+    assert.deepEqual(
+      waits.filter((l) => l.includes(" waits on job ")).map((l) => l.split(",")[0]),
+      [
+        "outerloop: warning: measure baseline waits on job 1000",
+        "outerloop: warning: measure candidate waits on job 1001",
+      ],
+      "b says whose jobs it waits on",
+    );
+    assert.deepEqual(live(), ["1000", "1001", "1002", "1003"]);
+    const lines: string[] = [];
+    const restore = setLogSink((l) => lines.push(l));
+    const out = await cancelRun(b.dir, b.r, compute, () => NOW).finally(restore);
+    assert.deepEqual(out.kind === "cancelled" && out.jobs, ["1003"], "b's wake only: a's evals run in a's run dir");
+    const left = lines.filter((l) => l.includes("left job"));
+    assert.equal(left.length, 2, lines.join("\n"));
+    assert.match(left[0]!, /^outerloop: warning: left job 1000 alone: it has a job name of this run \(eval-/);
+    assert.ok(left[0]!.includes(`"${a.dir.path}/eval-`), "it names where the job runs");
+    const other = await cancelRun(a.dir, a.r, compute, () => NOW);
+    assert.deepEqual(other.kind === "cancelled" && other.jobs, ["1000", "1001", "1002"]);
+  });
+
+  it("cancelRun() leaves a decided run as it is", async () => {
+    const { dir, r } = newRun();
+    const compute = new FakeCompute();
+    let score = 10;
+    compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { score: score++ });
+    await runPhase(dir, deps(compute));
+    const out = await cancelRun(dir, r, compute, () => NOW);
+    assert.equal(out.kind, "decided");
+    assert.equal(existsSync(dir.cancelled), false);
+  });
+});
+
+describe("resource use in decision.json", () => {
+  it("keeps what one sacct says of each measured job, under usage", async () => {
+    const { dir, r } = newRun();
+    const compute = new FakeCompute();
+    let score = 10;
+    compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { score: score++ });
+    compute.usages = new Map([["1000", usage("1000")], ["1001", usage("1001", { state: "RUNNING" })]]);
+    await runPhase(dir, deps(compute));
+    assert.equal(compute.calls.filter((c) => c === "sacct").length, 1);
+    const json = JSON.parse(readFileSync(dir.decision, "utf8"));
+    assert.deepEqual(Object.keys(json.usage), ["baseline"], "a job sacct still shows running has no figures yet");
+    assert.deepEqual(json.usage.baseline, {
+      job_id: "1000",
+      state: "COMPLETED",
+      elapsed_s: 50,
+      timelimit_s: 60,
+      max_rss_bytes: 100 * 1024 ** 2,
+      req_mem_bytes: 2 * 1024 ** 3,
+      alloc_cpus: 1,
+      total_cpu_s: 40,
+      cpu_efficiency: 0.8,
+    });
+    assert.deepEqual(readDecision(dir, r)!.usage?.["baseline"], usage("1000"));
+  });
+
+  it("writes no usage key when nothing is known, and decides all the same when sacct fails", async () => {
+    const { dir } = newRun();
+    const compute = new FakeCompute();
+    let score = 10;
+    compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { score: score++ });
+    compute.usages = null;
+    const out = await runPhase(dir, deps(compute));
+    assert.equal(out.kind, "decided");
+    assert.equal("usage" in JSON.parse(readFileSync(dir.decision, "utf8")), false);
+  });
+});
+
+describe("the run's jobs, progress and resource text", () => {
+  it("names every eval of every pair up to max_repeats, and the wake", () => {
+    const { dir, r } = newRun({}, { repeats: 2, max_repeats: 4 });
+    const names = runJobNames(dir, r);
+    assert.equal(names.size, 4 * 2 + 1);
+    assert.ok(names.has(wakeJobName(r.runTag, dir)));
+  });
+
+  it("takes a listed job of the run's names as the run's only when its script lies in the run dir", () => {
+    const { dir, r } = newRun();
+    const names = runJobNames(dir, r);
+    const evalName = [...names].find((n) => n.startsWith("eval-"))!;
+    const wake = wakeJobName(r.runTag, dir);
+    const job = (id: string, name: string, script: string) => ({
+      id,
+      name,
+      state: "PENDING",
+      reason: "",
+      partition: "",
+      script,
+    });
+    const listing = new Map([
+      [evalName, [
+        job("1", evalName, join(dir.path, "eval-x", "job.sh")),
+        job("2", evalName, join(tempDir("watch-other-"), "climb", "r1", "eval-x", "job.sh")),
+        job("3", evalName, `${dir.path}-2/eval-x/job.sh`),
+        job("4", evalName, ""),
+      ]],
+      [wake, [job("5", wake, "")]],
+      ["someone-elses-job", [job("6", "someone-elses-job", join(dir.path, "x.sh"))]],
+    ]);
+    const ids = (d: RunDir) => liveJobsOf(listing, names, d).map((j) => j.id);
+    assert.deepEqual(ids(dir), ["1", "4", "5"]);
+    // the same run dir reached through a symlink
+    const link = join(tempDir("watch-link-"), "r1");
+    symlinkSync(realpathSync(dir.path), link);
+    assert.deepEqual(ids(new RunDir(link)), ["1", "4", "5"]);
+  });
+
+  it("withOneListing() asks the queue once however many callers look", async () => {
+    const compute = new FakeCompute();
+    const once = withOneListing(compute);
+    await Promise.all([once.activeJobs(), once.activeJobs()]);
+    await once.activeJobs();
+    await once.status("1");
+    assert.deepEqual(compute.calls, ["squeue", "sacct"]);
+  });
+
+  it("counts the states and finds the job pending longest across polls", () => {
+    const rows = [
+      { name: "baseline", state: "done" as const, value: 1 },
+      { name: "candidate", state: "pending" as const, jobId: "5", reason: "Priority" },
+      { name: "sib-x-base", state: "pending" as const, jobId: "6" },
+      { name: "sib-x-cand", state: "running" as const, jobId: "7" },
+    ];
+    const c = countStates(rows);
+    assert.deepEqual(c, { total: 4, done: 1, running: 1, pending: 2, failed: 0 });
+    const t = new PendingTracker();
+    t.see([rows[1]!], 0);
+    const longest = t.see(rows, 90_000);
+    assert.deepEqual(longest, { measure: "candidate", jobId: "5", reason: "Priority", seconds: 90 });
+    assert.equal(
+      progressLine(c, 185, longest, null),
+      "1 done, 1 running, 2 pending of 4 measures; waited 3m05s; longest pending: candidate (job 5, Priority) for 1m30s",
+    );
+  });
+
+  it("warns above 80% of the walltime or the memory, and prints the figures in binary units", () => {
+    assert.deepEqual(usageWarnings("candidate", usage("1", { elapsedS: 48 })), []);
+    assert.deepEqual(usageWarnings("candidate", usage("1", { elapsedS: 55, maxRssBytes: 1.8 * 1024 ** 3 })), [
+      "measure candidate ran 55s of its 1m00s walltime (92%): raise eval_minutes in the contract",
+      "measure candidate peaked at 1.8 GiB of its 2 GiB memory (90%): raise eval_mem in the contract",
+    ]);
+    assert.deepEqual(usageWarnings("x", elapsedOnly("1", "", 100)), [], "nothing to compare with: no warning");
+    assert.equal(formatBytes(76372 * 1024), "74.6 MiB");
+    assert.equal(formatBytes(512), "512 B");
+    const table = formatUsageTable({ baseline: usage("1000") });
+    assert.match(table, /^measure\s+job\s+elapsed\s+walltime\s+max RSS\s+memory\s+CPUs\s+CPU use$/m);
+    assert.match(table, /^baseline\s+1000\s+50s\s+1m00s\s+100 MiB\s+2 GiB\s+1\s+80%$/m);
+  });
+});
+
+describe("summarizeRun()", () => {
+  it("reads a decided, a failed, a cancelled and an open run from their files alone", async () => {
+    const { dir } = newRun();
+    const compute = new FakeCompute();
+    let score = 10;
+    compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { score: score++ });
+    await runPhase(dir, deps(compute));
+    const s = summarizeRun(dir);
+    assert.equal(s.state, "decided");
+    assert.equal(s.verdict, "accept");
+    assert.deepEqual(s.pairs, [{ baseline: 10, candidate: 11 }]);
+    assert.equal(s.wallSeconds, 245, "created 03:00:00, decided 03:04:05");
+    assert.equal(s.live, null);
+
+    const open = newRun();
+    const c2 = new FakeCompute();
+    await runPhase(open.dir, deps(c2));
+    finishEvalJob(evalSpecs(c2)[0]!, { score: 3 });
+    const parked = summarizeRun(open.dir);
+    assert.deepEqual([parked.state, parked.verdict, parked.values, parked.wallSeconds], [
+      "parked",
+      null,
+      { baseline: 3 },
+      null,
+    ]);
+    writeFailure(open.dir, failureFrom("measure candidate: boom", ["candidate"], NOW));
+    assert.deepEqual([summarizeRun(open.dir).state, summarizeRun(open.dir).failure], [
+      "failed",
+      "measure candidate: boom",
+    ]);
+    writeCancel(open.dir, { cancelledAt: new Date(NOW).toISOString(), jobs: [] });
+    assert.deepEqual([summarizeRun(open.dir).state, summarizeRun(open.dir).failure], ["cancelled", null]);
+    assert.deepEqual(climbRunDirs(join(dir.path, "..")).map((d) => d.path), [dir.path]);
+  });
+});
