@@ -5,28 +5,13 @@
  * reaches the user as exit 1 with its stack trace; everything the user can
  * fix or wait out is one of these, and reaches them as one line.
  *
- * This module imports nothing, so every layer (runtime, compute, dispatch,
- * measure, run, cli) can extend it without an import running back up.
+ * This module imports only the exit-code table, so every layer (runtime,
+ * compute, dispatch, measure, run, cli) can extend it without an import
+ * running back up.
  */
+import type { ExitKind } from "./exit_codes.ts";
 
-/** What an error means for the caller, in the CLI's exit-code vocabulary. */
-export type ExitKind =
-  /** A flag, a contract field, a ref, a run-dir file, the user's set-up: exit 2. */
-  | "bad-input"
-  /** An evaluation produced no usable result: exit 3. */
-  | "eval-failed"
-  /** The scheduler (or the local backend) refused or could not be reached; nothing is lost: exit 4. */
-  | "scheduler"
-  /** Another process is carrying the run forward (it holds the run lock): exit 75. */
-  | "parked";
-
-/** The process exit code of each kind (DESIGN.md's CLI contract). */
-export const EXIT_OF: Readonly<Record<ExitKind, number>> = {
-  "bad-input": 2,
-  "eval-failed": 3,
-  "scheduler": 4,
-  "parked": 75,
-};
+export type { ExitKind } from "./exit_codes.ts";
 
 /** An error with a known meaning; subclasses fix `exit`. */
 export abstract class OuterloopError extends Error {

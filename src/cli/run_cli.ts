@@ -1,7 +1,8 @@
 import { setLogSink } from "../log.ts";
 import { VERSION } from "../version.ts";
 import { COMMANDS } from "./app.ts";
-import { EXIT, exitCodeFor } from "./shared/errors.ts";
+import { EXIT } from "../exit_codes.ts";
+import { exitCodeFor } from "./shared/errors.ts";
 import { parseArgs } from "./flags.ts";
 import { commandHelp, rootHelp } from "./help.ts";
 import type { CliDeps } from "./shared/io.ts";

@@ -1,6 +1,6 @@
 import { type Measure, seedEnvEntries, siblingEnv, type SiblingSpec } from "./measure.ts";
 import { validateName } from "./names.ts";
-import { pairMeasureName } from "./pair_name.ts";
+import { BASE_ARM, benchmarkName, CANDIDATE_ARM, pairMeasureName, siblingName } from "./measure_name.ts";
 
 /** The contract facts and committed shas a plan is a pure function of. */
 export interface PlanInput {
@@ -37,8 +37,8 @@ export function planMeasures(input: PlanInput): Measure[] {
   const gpus = input.gpus ?? 0;
   const env = seedEnvEntries(input.seedEnv ?? "", input.seed ?? 0);
   const plan: Measure[] = [
-    { name: "baseline", treeSha: baseSha, command, metric, extraEnv: env, gpus },
-    { name: "candidate", treeSha: candidateSha, command, metric, extraEnv: env, gpus },
+    { name: benchmarkName(BASE_ARM), treeSha: baseSha, command, metric, extraEnv: env, gpus },
+    { name: benchmarkName(CANDIDATE_ARM), treeSha: candidateSha, command, metric, extraEnv: env, gpus },
   ];
   const seen = new Set<string>();
   for (const sib of input.siblings ?? []) {
@@ -50,8 +50,8 @@ export function planMeasures(input: PlanInput): Measure[] {
     }
     seen.add(sib.name);
     const facts = { command: sib.command, metric: sib.metric, extraEnv: siblingEnv(sib), gpus: sib.gpus };
-    plan.push({ name: `sib-${sib.name}-base`, treeSha: baseSha, ...facts });
-    plan.push({ name: `sib-${sib.name}-cand`, treeSha: candidateSha, ...facts });
+    plan.push({ name: siblingName(sib.name, BASE_ARM), treeSha: baseSha, ...facts });
+    plan.push({ name: siblingName(sib.name, CANDIDATE_ARM), treeSha: candidateSha, ...facts });
   }
   return plan;
 }

@@ -1,5 +1,5 @@
 import type { Measure } from "../measure/measure.ts";
-import { pairMeasureName, splitPairName } from "../measure/pair_name.ts";
+import { BASE_ARM, benchmarkName, splitPairName } from "../measure/measure_name.ts";
 import { planPairs } from "../measure/plan.ts";
 import { pairSeed } from "../stats/pair_seed.ts";
 import type { CachedBaseline } from "./baseline_source.ts";
@@ -62,7 +62,7 @@ export function passPlan(r: RunRecord, cache: CachedBaseline, pairs: number): Pa
   const cached: Record<string, number> = {};
   if (cache.kind === "value") cached["baseline"] = cache.value;
   if (cache.kind === "pairs") {
-    cache.pairs.slice(0, pairs).forEach((p, i) => (cached[pairMeasureName("baseline", i + 1)] = p.value));
+    cache.pairs.slice(0, pairs).forEach((p, i) => (cached[benchmarkName(BASE_ARM, i + 1)] = p.value));
   }
   return { plan, seeds, cached, toMeasure: plan.filter((m) => !Object.hasOwn(cached, m.name)) };
 }

@@ -1,3 +1,4 @@
+import { BASE_ARM, CANDIDATE_ARM, measureName } from "../measure/measure_name.ts";
 import { rowsFrame } from "./chart_frames.ts";
 import { betterWords, formatSigned, formatValue } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
@@ -15,10 +16,12 @@ import { candidateMark, legendHtml, marker } from "./svg_marks.ts";
 
 /** The measure names a row's two markers stand for: `baseline#2`, `sib-tsp-cand`, …. */
 function measureNames(row: PairRow): { base: string; candidate: string } {
-  const suffix = row.pair === 1 ? "" : `#${row.pair}`;
-  return row.sibling
-    ? { base: `sib-${row.group}-base${suffix}`, candidate: `sib-${row.group}-cand${suffix}` }
-    : { base: `baseline${suffix}`, candidate: `candidate${suffix}` };
+  const sibling = row.sibling ? row.group : null;
+  const pair = row.pair ?? 1;
+  return {
+    base: measureName({ sibling, arm: BASE_ARM, pair }),
+    candidate: measureName({ sibling, arm: CANDIDATE_ARM, pair }),
+  };
 }
 
 /**

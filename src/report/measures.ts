@@ -4,6 +4,7 @@
  * reports group and order values by this, so `baseline#2` sits beside
  * `candidate#2` and a sibling's values share a chart with their own units.
  */
+import { BASE_ARM, CANDIDATE_ARM, differenceName, parseMeasureName } from "../measure/measure_name.ts";
 
 /** What a measure name says about the measure. */
 export interface MeasureName {
@@ -17,18 +18,12 @@ export interface MeasureName {
   readonly pair: number;
 }
 
-/** Parses `baseline`, `candidate#3`, `sib-tsp-base`, `sib-tsp-cand#2`; an unknown name is its own group. */
+/** Reads `baseline`, `candidate#3`, `sib-tsp-base`, `sib-tsp-cand#2` (measure_name.ts); an unknown name is its own group. */
 export function parseMeasure(name: string): MeasureName {
-  const m = /^(.*?)(?:#(\d+))?$/s.exec(name);
-  const stem = m?.[1] ?? name;
-  const pair = Number(m?.[2] ?? "1");
-  const sib = /^sib-(.*)-(base|cand)$/s.exec(stem);
-  if (sib) {
-    return { name, group: sib[1] ?? "", sibling: true, side: sib[2] === "base" ? "base" : "candidate", pair };
-  }
-  if (stem === "baseline") return { name, group: "", sibling: false, side: "base", pair };
-  if (stem === "candidate") return { name, group: "", sibling: false, side: "candidate", pair };
-  return { name, group: name, sibling: false, side: "other", pair: 1 };
+  const ref = parseMeasureName(name);
+  if (ref === null || ref.arm > CANDIDATE_ARM) return { name, group: name, sibling: false, side: "other", pair: 1 };
+  const side = ref.arm === BASE_ARM ? "base" : "candidate";
+  return { name, group: ref.sibling ?? "", sibling: ref.sibling !== null, side, pair: ref.pair };
 }
 
 /** One benchmark's measures, in reading order. */
@@ -98,7 +93,7 @@ export function pairRows(
       continue;
     }
     const pairNumbers = [...new Set(g.measures.map((m) => m.pair))];
-    const recorded = deltas[g.sibling ? `sib-${g.group}` : "candidate"] ?? null;
+    const recorded = deltas[differenceName(g.sibling ? g.group : null, CANDIDATE_ARM)] ?? null;
     const at = (pair: number, side: MeasureName["side"]) => g.measures.find((m) => m.pair === pair && m.side === side);
     const diff = (b: number | null, c: number | null) => (b !== null && c !== null ? c - b : null);
     const several = pairNumbers.length > 1;

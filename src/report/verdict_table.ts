@@ -1,5 +1,5 @@
 import { renderColumns } from "../text/columns.ts";
-import { pairMeasureName, splitPairName } from "../measure/pair_name.ts";
+import { CANDIDATE_ARM, differenceName, parseMeasureName } from "../measure/measure_name.ts";
 import type { Decision, Estimate } from "../verdict/decide.ts";
 import { formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
 import type { PairedFacts } from "../rundir/decision_file.ts";
@@ -34,10 +34,9 @@ function signed(n: number): string {
 
 /** The delta shown beside a candidate-side measure: `candidate`, `sib-<name>-cand`, and theirs in pair i (`#i`). */
 function deltaFor(decision: Decision, measure: string): number | undefined {
-  const { name, pair } = splitPairName(measure);
-  if (name === "candidate") return decision.deltas[pairMeasureName("candidate", pair)];
-  const sib = /^sib-(.*)-cand$/s.exec(name);
-  return sib ? decision.deltas[pairMeasureName(`sib-${sib[1]}`, pair)] : undefined;
+  const ref = parseMeasureName(measure);
+  if (ref === null || ref.arm < CANDIDATE_ARM) return undefined;
+  return decision.deltas[differenceName(ref.sibling, ref.arm, ref.pair)];
 }
 
 /**

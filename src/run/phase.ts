@@ -2,7 +2,7 @@ import type { Compute } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
 import { pinSha } from "../dispatch/pin.ts";
 import { log } from "../log.ts";
-import { pairMeasureName, splitPairName } from "../measure/pair_name.ts";
+import { BASE_ARM, benchmarkName, parseMeasureName } from "../measure/measure_name.ts";
 import { MeasurementPending } from "../measure/pending.ts";
 import { sequentialDesign } from "../stats/sequential.ts";
 import { cachedBaseline, repeatedDesign, storeBaseline } from "../plan/baseline_source.ts";
@@ -149,8 +149,11 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       );
       continue;
     }
-    const baselines = p.seeds.map((seed, i) => ({ seed, value: values[pairMeasureName("baseline", i + 1)]! }));
-    const measuredBaseline = p.toMeasure.some((m) => splitPairName(m.name).name === "baseline");
+    const baselines = p.seeds.map((seed, i) => ({ seed, value: values[benchmarkName(BASE_ARM, i + 1)]! }));
+    const measuredBaseline = p.toMeasure.some((m) => {
+      const ref = parseMeasureName(m.name);
+      return ref !== null && ref.sibling === null && ref.arm === BASE_ARM;
+    });
     if (measuredBaseline) storeBaseline(dir, r, baselines);
     const decision: DecisionRecord = {
       verdict: d.verdict,

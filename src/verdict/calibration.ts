@@ -1,5 +1,5 @@
 import type { Measure } from "../measure/measure.ts";
-import { splitPairName } from "../measure/pair_name.ts";
+import { splitPairName } from "../measure/measure_name.ts";
 import { calibrate } from "../stats/power.ts";
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 import { runIdentity, type RunRecord } from "../rundir/run_record.ts";

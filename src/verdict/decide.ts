@@ -1,6 +1,13 @@
 import type { Contract } from "../contract/contract.ts";
 import { type Facts, methodOf, pairedReason, siblingReason, type Side, singlePairReason } from "./reasons.ts";
-import { pairMeasureName } from "../measure/pair_name.ts";
+import {
+  BASE_ARM,
+  benchmarkName,
+  CANDIDATE_ARM,
+  differenceName,
+  pairMeasureName,
+  siblingName,
+} from "../measure/measure_name.ts";
 import { finiteInterval } from "./finite_interval.ts";
 import { FUTILITY_POWER, isFutile } from "../stats/futility.ts";
 import {
@@ -26,7 +33,6 @@ import { finalLook, lookAt, nextBatch, sequentialDesign, SPENDING_POWER } from "
  */
 
 export type { Verdict } from "../stats/look_rule.ts";
-export { pairMeasureName } from "../measure/pair_name.ts";
 
 /**
  * The measured values, per measure name, pair 1 first: `baseline`,
@@ -89,9 +95,6 @@ export interface DecideOptions {
   readonly futilityPower?: number;
 }
 
-/** The process exit code of each verdict (the CLI contract: 0, 10, 11). */
-export const VERDICT_EXIT: Readonly<Record<Verdict, number>> = { accept: 0, reject: 10, inconclusive: 11 };
-
 /** The values of one measure over the pairs; a `TypeError` naming a missing or non-finite one (a caller bug). */
 function seriesOf(values: PairedValues, name: string): number[] {
   const v = values[name];
@@ -152,16 +155,12 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
     base: seriesOf(values, base),
     cand: seriesOf(values, cand),
   });
-  const main = side(contract.metric, contract.direction, "baseline", "candidate");
+  const main = side(contract.metric, contract.direction, benchmarkName(BASE_ARM), benchmarkName(CANDIDATE_ARM));
   const sibSides = contract.siblings.map((s) =>
-    side(s.metric, s.direction, `sib-${s.name}-base`, `sib-${s.name}-cand`)
+    side(s.metric, s.direction, siblingName(s.name, BASE_ARM), siblingName(s.name, CANDIDATE_ARM))
   );
   const n = main.base.length;
-  const names = [
-    "baseline",
-    "candidate",
-    ...contract.siblings.flatMap((s) => [`sib-${s.name}-base`, `sib-${s.name}-cand`]),
-  ];
+  const names = [main, ...sibSides].flatMap((s) => [s.baseName, s.candName]);
   const series = [main.base, main.cand, ...sibSides.flatMap((s) => [s.base, s.cand])];
   series.forEach((xs, i) => {
     if (xs.length !== n) {
@@ -189,9 +188,9 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
   const deltas: Record<string, number> = {};
   for (let p = 0; p < n; p++) {
     names.forEach((name, i) => (outValues[pairMeasureName(name, p + 1)] = series[i]![p]!));
-    deltas[pairMeasureName("candidate", p + 1)] = main.cand[p]! - main.base[p]!;
+    deltas[differenceName(null, CANDIDATE_ARM, p + 1)] = main.cand[p]! - main.base[p]!;
     contract.siblings.forEach((s, i) => {
-      deltas[pairMeasureName(`sib-${s.name}`, p + 1)] = sibSides[i]!.cand[p]! - sibSides[i]!.base[p]!;
+      deltas[differenceName(s.name, CANDIDATE_ARM, p + 1)] = sibSides[i]!.cand[p]! - sibSides[i]!.base[p]!;
     });
   }
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import { slot } from "../measure/identity.ts";
-import { pairMeasureName } from "../measure/pair_name.ts";
+import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
 import type { PairValues, RunState, RunSummary } from "../report/model.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { readCancel } from "../rundir/cancel_file.ts";
@@ -95,8 +95,8 @@ function valuesOnDisk(dir: RunDir): Record<string, number> {
 function pairsOf(values: Readonly<Record<string, number>>): PairValues[] {
   const pairs: PairValues[] = [];
   for (let i = 1;; i++) {
-    const baseline = values[pairMeasureName("baseline", i)];
-    const candidate = values[pairMeasureName("candidate", i)];
+    const baseline = values[benchmarkName(BASE_ARM, i)];
+    const candidate = values[benchmarkName(CANDIDATE_ARM, i)];
     if (baseline === undefined || candidate === undefined) return pairs;
     pairs.push({ baseline, candidate });
   }

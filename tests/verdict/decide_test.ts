@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type Contract, parseContract } from "../../src/contract/contract.ts";
-import { decide, decideLook, pairMeasureName, VERDICT_EXIT } from "../../src/verdict/decide.ts";
+import { decide, decideLook } from "../../src/verdict/decide.ts";
+import { pairMeasureName } from "../../src/measure/measure_name.ts";
+import { VERDICT_EXIT } from "../../src/exit_codes.ts";
 import { formatNumber } from "../../src/text/numbers.ts";
 import { formatDecisionTable, formatMeasureStates } from "../../src/report/verdict_table.ts";
 

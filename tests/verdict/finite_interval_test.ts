@@ -3,7 +3,8 @@ import { describe, it } from "node:test";
 import { EvalError } from "../../src/dispatch/eval_error.ts";
 import { exitCodeFor } from "../../src/cli/shared/errors.ts";
 import { type Contract, parseContract } from "../../src/contract/contract.ts";
-import { decide, pairMeasureName } from "../../src/verdict/decide.ts";
+import { decide } from "../../src/verdict/decide.ts";
+import { pairMeasureName } from "../../src/measure/measure_name.ts";
 import { finiteInterval } from "../../src/verdict/finite_interval.ts";
 
 function contract(extra: Record<string, unknown> = {}): Contract {

@@ -11,7 +11,7 @@ import { liveJobsOf, runJobNames } from "../../plan/run_jobs.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
 import { climbRunDirs, summarizeRun } from "../../views/run_summary.ts";
 import { jsonFlag } from "../shared/common.ts";
-import { EXIT } from "../shared/errors.ts";
+import { EXIT } from "../../exit_codes.ts";
 import { type CliCommand, type CliDeps, outLine } from "../shared/io.ts";
 
 export interface RunsOptions {

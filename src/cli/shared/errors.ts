@@ -1,16 +1,5 @@
-import { EXIT_OF, OuterloopError } from "../../errors.ts";
-
-/** Exit codes of the CLI (DESIGN.md's contract). */
-export const EXIT = {
-  ok: 0,
-  internal: 1,
-  badInput: EXIT_OF["bad-input"],
-  evalFailed: EXIT_OF["eval-failed"],
-  scheduler: EXIT_OF["scheduler"],
-  rejected: 10,
-  inconclusive: 11,
-  parked: EXIT_OF["parked"],
-} as const;
+import { EXIT, EXIT_OF } from "../../exit_codes.ts";
+import { OuterloopError } from "../../errors.ts";
 
 /**
  * The exit code for an error that reached the top: the one an

@@ -1,11 +1,10 @@
-import { VERDICT_EXIT } from "../../verdict/decide.ts";
 import type { PairedFacts } from "../../rundir/decision_file.ts";
 import type { CalibrationRecord } from "../../rundir/calibration_file.ts";
 import { formatCalibration } from "../../report/calibration_table.ts";
 import type { PhaseOutcome } from "../../run/phase.ts";
 import type { RunDir } from "../../rundir/run_dir.ts";
 import { formatDecisionTable } from "../../report/verdict_table.ts";
-import { EXIT } from "./errors.ts";
+import { EXIT, VERDICT_EXIT } from "../../exit_codes.ts";
 import { type CliIo, outLine } from "./io.ts";
 
 /** Prints where a phase pass left the run and gives the exit code: a verdict's, or 75 for a park. */

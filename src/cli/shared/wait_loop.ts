@@ -13,7 +13,7 @@ import { liveJobsOf } from "../../plan/run_jobs.ts";
 import { readRunRecord, type RunRecord } from "../../rundir/run_record.ts";
 import { runStatus } from "../../views/run_status.ts";
 import { wakeJobName } from "../../run/wake.ts";
-import { EXIT } from "./errors.ts";
+import { EXIT } from "../../exit_codes.ts";
 import { type CliDeps, outLine } from "./io.ts";
 import { ProgressWriter } from "./progress_writer.ts";
 import { reportOutcome } from "./run_output.ts";

@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { InvalidJobIdError } from "../../../src/compute/compute.ts";
-import { ComputeError, LocalComputeError, SlurmError, SlurmQueryError } from "../../../src/compute/errors.ts";
-import { EvalError } from "../../../src/dispatch/eval_error.ts";
-import { GitError } from "../../../src/dispatch/pin.ts";
-import { BadInputError } from "../../../src/errors.ts";
-import { BadNameError } from "../../../src/measure/names.ts";
-import { NoGpuLaneError } from "../../../src/measure/placement.ts";
-import { exitCodeFor } from "../../../src/cli/shared/errors.ts";
-import { ContractError } from "../../../src/contract/contract.ts";
-import { RunLockedError } from "../../../src/run/lock.ts";
-import { RunRecordError } from "../../../src/rundir/run_record.ts";
-import { CommandNotFoundError } from "../../../src/runtime/spawn_types.ts";
+import { InvalidJobIdError } from "../src/compute/compute.ts";
+import { ComputeError, LocalComputeError, SlurmError, SlurmQueryError } from "../src/compute/errors.ts";
+import { EvalError } from "../src/dispatch/eval_error.ts";
+import { GitError } from "../src/dispatch/pin.ts";
+import { BadInputError } from "../src/errors.ts";
+import { BadNameError } from "../src/measure/names.ts";
+import { NoGpuLaneError } from "../src/measure/placement.ts";
+import { exitCodeFor } from "../src/cli/shared/errors.ts";
+import { ContractError } from "../src/contract/contract.ts";
+import { RunLockedError } from "../src/run/lock.ts";
+import { RunRecordError } from "../src/rundir/run_record.ts";
+import { CommandNotFoundError } from "../src/runtime/spawn_types.ts";
 
 describe("exitCodeFor()", () => {
   const table: [string, unknown, number][] = [

@@ -1,0 +1,47 @@
+/**
+ * Every exit code outerloop gives, in one table: the README's "Exit codes"
+ * section lists exactly these. Errors say which kind they are
+ * (`OuterloopError.exit`), verdicts which verdict; this module maps both to
+ * the number. It imports nothing, so every layer can reach it.
+ */
+
+/** The process exit codes, by meaning. */
+export const EXIT = {
+  /** Accepted (a verdict), calibrated, or any other command's success. */
+  ok: 0,
+  /** A bug in outerloop: the stack trace is printed. */
+  internal: 1,
+  /** A flag, a contract field, a ref, a damaged run file, the user's set-up. */
+  badInput: 2,
+  /** An evaluation gave no usable result, or the user cancelled the run. */
+  evalFailed: 3,
+  /** The scheduler refused or could not be reached; nothing is lost. */
+  scheduler: 4,
+  /** The verdict is reject. */
+  rejected: 10,
+  /** The verdict is inconclusive. */
+  inconclusive: 11,
+  /** Parked: a wake job resumes the run (or another process holds it); `wait` detached or timed out. */
+  parked: 75,
+  /** Interrupted (Ctrl-C, or TERM) while measuring locally: nothing of the interrupted evals is kept; resume goes on. */
+  interrupted: 130,
+} as const;
+
+/** What an error means for the caller, in the exit-code vocabulary. */
+export type ExitKind = "bad-input" | "eval-failed" | "scheduler" | "parked" | "interrupted";
+
+/** The exit code of each error kind. */
+export const EXIT_OF: Readonly<Record<ExitKind, number>> = {
+  "bad-input": EXIT.badInput,
+  "eval-failed": EXIT.evalFailed,
+  "scheduler": EXIT.scheduler,
+  "parked": EXIT.parked,
+  "interrupted": EXIT.interrupted,
+};
+
+/** The exit code of each verdict of `measure`, `resume` and `wait`. */
+export const VERDICT_EXIT: Readonly<Record<"accept" | "reject" | "inconclusive", number>> = {
+  accept: EXIT.ok,
+  reject: EXIT.rejected,
+  inconclusive: EXIT.inconclusive,
+};
