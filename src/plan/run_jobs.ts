@@ -3,7 +3,7 @@ import { runsFrom } from "../compute/job_owner.ts";
 import { log } from "../log.ts";
 import { jobName } from "../measure/identity.ts";
 import { cachedBaseline } from "./baseline_source.ts";
-import { pairSeeds, planFromRecord } from "./run_plan.ts";
+import { runPlan } from "./run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import { wakeJobName } from "../run/wake.ts";
@@ -17,8 +17,7 @@ import { wakeJobName } from "../run/wake.ts";
 
 /** Every job name the run can have: its evals, pair by pair up to max_repeats, and its wake. */
 export function runJobNames(dir: RunDir, r: RunRecord): Set<string> {
-  const seeds = pairSeeds(r, cachedBaseline(dir, r, false), r.contract.maxRepeats);
-  const names = new Set(planFromRecord(r, seeds).map((m) => jobName(r.runTag, r.image, m)));
+  const names = new Set(runPlan(r, cachedBaseline(dir, r, false)).all.plan.map((m) => jobName(r.runTag, r.image, m)));
   names.add(wakeJobName(r.runTag, dir));
   return names;
 }

@@ -5,6 +5,7 @@ import { pairSeed } from "../stats/pair_seed.ts";
 import type { CachedBaseline } from "./baseline_source.ts";
 import type { PairedValues } from "../verdict/decide.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
+import { type Design, designOf } from "../stats/sequential.ts";
 
 /**
  * The run's measures for pairs 1 … `seeds.length`, rebuilt from its record
@@ -12,7 +13,7 @@ import type { RunRecord } from "../rundir/run_record.ts";
  * names) before and after a park. Every sibling of a pair gets the pair's
  * seed through its own variable. One seed (the run's) is the reference's plan.
  */
-export function planFromRecord(r: RunRecord, seeds: readonly number[] = [r.seed]): Measure[] {
+function planFromRecord(r: RunRecord, seeds: readonly number[] = [r.seed]): Measure[] {
   const c = r.contract;
   return planPairs({
     command: c.command,
@@ -38,7 +39,7 @@ export function planFromRecord(r: RunRecord, seeds: readonly number[] = [r.seed]
  * paired); every other pair has `pairSeed(run seed, i)` — pair 1 the run's
  * own seed.
  */
-export function pairSeeds(r: RunRecord, cache: CachedBaseline, pairs: number): number[] {
+function pairSeeds(r: RunRecord, cache: CachedBaseline, pairs: number): number[] {
   const cached = cache.kind === "pairs" ? cache.pairs : [];
   return Array.from({ length: pairs }, (_, i) => cached[i]?.seed ?? pairSeed(r.seed, i + 1));
 }
@@ -56,7 +57,7 @@ export interface PassPlan {
 }
 
 /** The plan of the look at `pairs` pairs, and which of it comes from the baseline cache. */
-export function passPlan(r: RunRecord, cache: CachedBaseline, pairs: number): PassPlan {
+function passPlan(r: RunRecord, cache: CachedBaseline, pairs: number): PassPlan {
   const seeds = pairSeeds(r, cache, pairs);
   const plan = planFromRecord(r, seeds);
   const cached: Record<string, number> = {};
@@ -75,4 +76,40 @@ export function pairedValues(plan: readonly Measure[], values: Readonly<Record<s
     (series[name] ??= []).push(values[m.name]!);
   }
   return series;
+}
+
+/**
+ * What a run measures, derived from its record in this one place: the
+ * design (its looks), the baseline the cache gives, and each look's plan.
+ * Every caller that needs a look's measures, the first look's, or every
+ * measure the design may ever run asks a `RunPlan`.
+ */
+export interface RunPlan {
+  readonly record: RunRecord;
+  readonly design: Design;
+  readonly cache: CachedBaseline;
+  /** The plan of the look at `pairs` pairs (a pair count on the design's schedule). */
+  look(pairs: number): PassPlan;
+  /** The first look's plan: what a first pass dispatches (pair 1 alone is the reference's plan). */
+  readonly first: PassPlan;
+  /** Every measure the design may run: the plan of max_repeats pairs. */
+  readonly all: PassPlan;
+}
+
+/** The run's plan; `cache` is what `cachedBaseline()` gives (none by default: a dry run, an input check). */
+export function runPlan(r: RunRecord, cache: CachedBaseline = { kind: "none" }): RunPlan {
+  const design = designOf(r.contract);
+  const look = (pairs: number) => passPlan(r, cache, pairs);
+  return {
+    record: r,
+    design,
+    cache,
+    look,
+    get first() {
+      return look(design.looks[0]!.n);
+    },
+    get all() {
+      return look(r.contract.maxRepeats);
+    },
+  };
 }

@@ -3,7 +3,7 @@ import type { EvalError } from "../dispatch/eval_error.ts";
 import { log } from "../log.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { failureFrom, writeFailure } from "../rundir/failure_file.ts";
-import { pairSeeds, planFromRecord } from "../plan/run_plan.ts";
+import { runPlan } from "../plan/run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { cancelLiveJobs } from "../plan/run_jobs.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
@@ -28,8 +28,7 @@ export async function endFailedRun(
   err: EvalError,
 ): Promise<void> {
   try {
-    const seeds = pairSeeds(r, cachedBaseline(dir, r, false), r.contract.maxRepeats);
-    const names = planFromRecord(r, seeds).map((m) => m.name);
+    const names = runPlan(r, cachedBaseline(dir, r, false)).all.plan.map((m) => m.name);
     writeFailure(dir, failureFrom(err.message, names, ctx.now()));
   } catch (writeErr) {
     log.warn(`cannot record the failure in ${JSON.stringify(dir.failure)}: ${(writeErr as Error).message}`);

@@ -4,13 +4,12 @@ import { pinSha } from "../dispatch/pin.ts";
 import { log } from "../log.ts";
 import { BASE_ARM, benchmarkName, parseMeasureName } from "../measure/measure_name.ts";
 import { MeasurementPending } from "../measure/pending.ts";
-import { sequentialDesign } from "../stats/sequential.ts";
 import { cachedBaseline, repeatedDesign, storeBaseline } from "../plan/baseline_source.ts";
 import { decideLook } from "../verdict/decide.ts";
 import { type DecisionRecord, writeDecision } from "../rundir/decision_file.ts";
 import { acquireRunLock } from "./lock.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
-import { pairedValues, passPlan } from "../plan/run_plan.ts";
+import { pairedValues, runPlan } from "../plan/run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "../rundir/run_record.ts";
 import { retireWakes, submitWake } from "./wake.ts";
@@ -136,9 +135,10 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     log.info(`baseline ${what} from the cache (${c.name}@${r.baseSha.slice(0, 12)})`);
   }
   if (r.kind === "calibrate") return await calibration(dir, r, deps, measurer);
-  const design = sequentialDesign(c.repeats, c.maxRepeats, c.confidence);
+  const plan = runPlan(r, cache);
+  const design = plan.design;
   for (const look of design.looks) {
-    const p = passPlan(r, cache, look.n);
+    const p = plan.look(look.n);
     const measured = await resultsOrPark(dir, r, deps, measurer, p.toMeasure);
     if ("kind" in measured) return measured;
     const values = { ...p.cached, ...measured.values };
@@ -190,7 +190,7 @@ async function calibration(
   deps: PhaseDeps,
   measurer: DispatchedMeasurer,
 ): Promise<PhaseOutcome> {
-  const p = passPlan(r, { kind: "none" }, r.contract.maxRepeats);
+  const p = runPlan(r).all;
   const measured = await resultsOrPark(dir, r, deps, measurer, p.toMeasure);
   if ("kind" in measured) return measured;
   const report = calibrationOf(r, p.plan, measured.values, p.seeds, deps.now);

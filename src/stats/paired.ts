@@ -26,14 +26,6 @@ export interface PairedInterval {
 }
 
 /**
- * The improvement of one pair: candidate − baseline when higher is better,
- * baseline − candidate when lower is better, so "positive = better" always.
- */
-export function improvement(direction: "maximize" | "minimize", baseline: number, candidate: number): number {
-  return direction === "maximize" ? candidate - baseline : baseline - candidate;
-}
-
-/**
  * The mean and standard deviation, shifted by the first value so that equal
  * values give exactly that value and exactly 0 (0.1 three times must not
  * become a mean of 0.10000000000000002 with a spread of 1e-17, which would

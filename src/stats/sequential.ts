@@ -94,6 +94,18 @@ export function sequentialDesign(
   return { repeats, maxRepeats, confidence, sequential, looks };
 }
 
+/** The contract keys a design is made of. */
+export interface DesignKeys {
+  readonly repeats: number;
+  readonly maxRepeats: number;
+  readonly confidence: number;
+}
+
+/** The design of a contract's keys: the one way every caller builds it. */
+export function designOf(keys: DesignKeys, spendingPower: number = SPENDING_POWER): Design {
+  return sequentialDesign(keys.repeats, keys.maxRepeats, keys.confidence, spendingPower);
+}
+
 /** The look at `n` pairs; a `RangeError` when n is not on the schedule (the caller measured a partial batch). */
 export function lookAt(design: Design, n: number): Look {
   const look = design.looks.find((l) => l.n === n);

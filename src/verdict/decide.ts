@@ -19,7 +19,7 @@ import {
   type Verdict,
 } from "../stats/look_rule.ts";
 import type { PairedInterval } from "../stats/paired.ts";
-import { finalLook, lookAt, nextBatch, sequentialDesign, SPENDING_POWER } from "../stats/sequential.ts";
+import { designOf, finalLook, lookAt, nextBatch, SPENDING_POWER } from "../stats/sequential.ts";
 
 /**
  * The decision: whether the candidate beats the baseline on the climbed
@@ -146,7 +146,7 @@ function estimate(iv: PairedInterval, method: string): Estimate {
 export function decideLook(contract: Contract, values: PairedValues, options: DecideOptions = {}): LookDecision {
   const rho = options.spendingPower ?? SPENDING_POWER;
   const futilityPower = options.futilityPower ?? FUTILITY_POWER;
-  const design = sequentialDesign(contract.repeats, contract.maxRepeats, contract.confidence, rho);
+  const design = designOf(contract, rho);
   const side = (metric: string, direction: Side["direction"], base: string, cand: string): Side => ({
     metric,
     direction,

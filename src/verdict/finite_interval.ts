@@ -1,5 +1,6 @@
 import { EvalError } from "../dispatch/eval_error.ts";
-import { improvement, type PairedInterval, pairedInterval } from "../stats/paired.ts";
+import { improvement } from "../stats/improvement.ts";
+import { type PairedInterval, pairedInterval } from "../stats/paired.ts";
 
 /**
  * The one place a decision's arithmetic can leave the doubles. Every measured

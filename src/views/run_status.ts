@@ -6,10 +6,9 @@ import type { MeasureView } from "../measure/measurer.ts";
 import { noResultNote } from "../measure/notes.ts";
 import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
-import { pairedValues, type PassPlan, passPlan } from "../plan/run_plan.ts";
+import { pairedValues, type PassPlan, runPlan } from "../plan/run_plan.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { decideLook } from "../verdict/decide.ts";
-import { sequentialDesign } from "../stats/sequential.ts";
 import type { Measure } from "../measure/measure.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
@@ -36,12 +35,12 @@ export async function runStatus(dir: RunDir, r: RunRecord, compute: Compute, now
   const measurer = measurerFor(dir, r, compute, now);
   const cache = cachedBaseline(dir, r, false);
   const c = r.contract;
-  const design = sequentialDesign(c.repeats, c.maxRepeats, c.confidence);
-  let p = passPlan(r, cache, design.looks[0]!.n);
+  const plan = runPlan(r, cache);
+  let p = plan.first;
   let views = new Map<string, MeasureView>();
   // the look a pass would stand at: the first whose pairs are not all in, or that decides
-  for (const look of design.looks) {
-    p = passPlan(r, cache, look.n);
+  for (const look of plan.design.looks) {
+    p = plan.look(look.n);
     views = new Map((await measurer.observe(p.toMeasure)).map((v) => [v.measure.name, v]));
     const values = complete(dir, p, views, (m) => measurer.slot(m));
     if (values === null || decideLook(c, pairedValues(p.plan, values)).next.kind === "final") break;

@@ -9,7 +9,7 @@ import { cachedBaseline } from "../plan/baseline_source.ts";
 import { readCancel } from "../rundir/cancel_file.ts";
 import { readDecision } from "../rundir/decision_file.ts";
 import { readFailure } from "../rundir/failure_file.ts";
-import { passPlan } from "../plan/run_plan.ts";
+import { runPlan } from "../plan/run_plan.ts";
 import { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord } from "../rundir/run_record.ts";
 
@@ -79,7 +79,7 @@ function isFile(path: string): boolean {
  */
 function valuesOnDisk(dir: RunDir): Record<string, number> {
   const r = readRunRecord(dir);
-  const p = passPlan(r, cachedBaseline(dir, r, false), r.contract.maxRepeats);
+  const p = runPlan(r, cachedBaseline(dir, r, false)).all;
   const values: Record<string, number> = { ...p.cached };
   for (const m of p.toMeasure) {
     try {

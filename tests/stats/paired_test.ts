@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { improvement, pairedInterval } from "../../src/stats/paired.ts";
+import { improvement } from "../../src/stats/improvement.ts";
+import { pairedInterval } from "../../src/stats/paired.ts";
 
 function near(actual: number, expected: number, tol = 1e-8): void {
   assert.ok(Math.abs(actual - expected) <= tol, `expected ${expected}, got ${actual}`);

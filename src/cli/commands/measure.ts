@@ -10,8 +10,7 @@ import { placement } from "../../measure/placement.ts";
 import { loadContract } from "../../contract/contract.ts";
 import { lanesOf } from "../../plan/measurer_for.ts";
 import { runPhase, startRun } from "../../run/phase.ts";
-import { pairSeeds, planFromRecord } from "../../plan/run_plan.ts";
-import { sequentialDesign } from "../../stats/sequential.ts";
+import { runPlan } from "../../plan/run_plan.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { assembleRunRecord, readRunRecord, type RunRecord } from "../../rundir/run_record.ts";
 import { drawSeed } from "../../run/seed.ts";
@@ -216,15 +215,8 @@ export async function resolveRun(o: MeasureOptions, deps: CliDeps, purpose: RunP
     );
   }
   const lanes = lanesOf(record);
-  for (const m of planFromRecord(record)) placement(lanes, m.gpus, `Measure ${m.name}`);
+  for (const m of runPlan(record).first.plan) placement(lanes, m.gpus, `Measure ${m.name}`);
   return record;
-}
-
-/** The first look's measures: what a first pass dispatches (pair 1 alone is the reference's plan). */
-function firstLook(r: RunRecord) {
-  const c = r.contract;
-  const pairs = sequentialDesign(c.repeats, c.maxRepeats, c.confidence).looks[0]!.n;
-  return planFromRecord(r, pairSeeds(r, { kind: "none" }, pairs));
 }
 
 /** An image name that apptainer would not read as an option; `from` names the flag or variable it came from. */
@@ -247,7 +239,7 @@ async function ref(repo: string, name: string, flag: string): Promise<string> {
 }
 
 function printPlan({ io }: CliDeps, r: RunRecord, json: boolean): void {
-  const measures = firstLook(r).map((m) => ({
+  const measures = runPlan(r).first.plan.map((m) => ({
     name: m.name,
     tree_sha: m.treeSha,
     slot: slot(r.image, m),

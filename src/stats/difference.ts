@@ -1,0 +1,22 @@
+import { type Direction, improvementOfDifference } from "./improvement.ts";
+
+/**
+ * The difference: candidate − baseline, the sign of the raw numbers,
+ * whatever the direction. `decision.json`'s `deltas` are differences (the
+ * reference's key), as are the per-pair dots of a difference chart. A
+ * difference is never shown as an improvement: for a `minimize` metric a
+ * negative difference is an improvement (improvement.ts).
+ */
+
+/** One pair's difference: candidate − baseline. */
+export function difference(baseline: number, candidate: number): number {
+  return candidate - baseline;
+}
+
+/** The difference that an improvement means in `direction` (the inverse of `improvementOfDifference`). */
+export function differenceOfImprovement(direction: Direction, improvement: number): number {
+  return improvementOfDifference(direction, improvement);
+}
+
+/** The label of a difference axis, column or key for people. */
+export const DIFFERENCE_LABEL = "difference (candidate − baseline)";
