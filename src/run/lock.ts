@@ -18,10 +18,10 @@ import {
   tryCreate,
   unlinkIfToken,
   writeChildren,
-} from "./lock_file.ts";
+} from "../rundir/lock_file.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 
-export type { LockHolder } from "./lock_file.ts";
+export type { LockHolder } from "../rundir/lock_file.ts";
 
 /**
  * The run-dir lock: two `resume`s (a wake job and a person, or two wakes)
