@@ -6,7 +6,7 @@
  */
 
 /** Where a run stands. */
-export type RunState = "parked" | "decided" | "failed" | "cancelled";
+export type RunState = "parked" | "measuring" | "interrupted" | "decided" | "calibrated" | "failed" | "cancelled";
 
 /** A decided run's outcome; null while the run is open, failed or cancelled. */
 export type RunVerdict = "accept" | "reject" | "inconclusive" | null;
@@ -67,6 +67,8 @@ export interface RunSummary {
   readonly wallSeconds: number | null;
   /** Why the run failed, one line; null unless failed. */
   readonly failure: string | null;
+  /** How a decided run's decision.json disagrees with the results beside it (views/decision_check.ts); [] when it follows. */
+  readonly disputes: readonly string[];
   /**
    * Whether the scheduler lists any job of the run (its evals or its wake):
    * asked only for an open run and only by `outerloop runs --live`; null

@@ -14,8 +14,8 @@ import type { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "../rundir/run_record.ts";
 import { retireWakes, submitWake } from "./wake.ts";
 import { calibrationOf } from "../verdict/calibration.ts";
-import { finishedOutcome } from "../views/outcome.ts";
-import { type CalibrationRecord, writeCalibration } from "../rundir/calibration_file.ts";
+import { type FinishedOutcome, finishedOutcome } from "../views/outcome.ts";
+import { writeCalibration } from "../rundir/calibration_file.ts";
 import type { DispatchedMeasurer } from "../measure/measurer.ts";
 import type { Measure } from "../measure/measure.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
@@ -26,9 +26,7 @@ import type { WakeRecord } from "../rundir/wake_record.ts";
 
 /** Where one pass of the measure-and-decide phase left the run. */
 export type PhaseOutcome =
-  | { readonly kind: "decided"; readonly decision: DecisionRecord; readonly fresh: boolean }
-  /** A calibration (A/A) run measured every pair: its noise report. */
-  | { readonly kind: "calibrated"; readonly calibration: CalibrationRecord; readonly fresh: boolean }
+  | FinishedOutcome
   | { readonly kind: "parked"; readonly pending: readonly string[]; readonly wake: WakeRecord };
 
 export interface PhaseDeps {

@@ -49,10 +49,13 @@ export function readCancel(dir: RunDir): RunCancel | null {
 export class RunCancelledError extends OuterloopError {
   override name = "RunCancelledError";
   readonly exit = "eval-failed" as const;
-  constructor(dir: RunDir, c: RunCancel) {
+  constructor(dir: RunDir, c: RunCancel, late: "decided" | "calibrated" | null = null) {
+    const after = late === null
+      ? ""
+      : ` (a ${late === "decided" ? "verdict" : "calibration"} reached after the cancel is not the run's)`;
     super(
-      `Run ${JSON.stringify(dir.path)} was cancelled by user on ${c.cancelledAt}: nothing more is dispatched ` +
-        "or decided; measure again in a new run dir",
+      `Run ${JSON.stringify(dir.path)} was cancelled by user on ${c.cancelledAt}${after}: nothing more is ` +
+        "dispatched or decided; measure again in a new run dir",
     );
   }
 }

@@ -86,7 +86,7 @@ export interface RunRecord {
 }
 
 /** Why a run-dir file was refused. */
-export type RunRecordProblem = "missing" | "unreadable" | "damaged" | "invalid" | "other-run";
+export type RunRecordProblem = "missing" | "unreadable" | "damaged" | "invalid" | "other-run" | "disputed";
 
 /** A run-dir file that is missing, damaged, or belongs to another run; bad input (exit 2). */
 export class RunRecordError extends BadInputError {

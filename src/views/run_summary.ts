@@ -6,9 +6,8 @@ import { slot } from "../measure/identity.ts";
 import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
 import type { PairValues, RunState, RunSummary } from "../report/model.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
-import { readCancel } from "../rundir/cancel_file.ts";
-import { readDecision } from "../rundir/decision_file.ts";
-import { readFailure } from "../rundir/failure_file.ts";
+import { checkDecision } from "./decision_check.ts";
+import { runStanding } from "./standing.ts";
 import { runPlan } from "../plan/run_plan.ts";
 import { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord } from "../rundir/run_record.ts";
@@ -18,17 +17,17 @@ import { readRunRecord } from "../rundir/run_record.ts";
  * `run.json`, `decision.json`, `failure.json`, `cancelled.json` and the
  * results its evals left — never asking the scheduler: `outerloop runs` and
  * `outerloop report` read a climb of hundreds of runs in a blink, offline.
- * The state: decided when a decision is there, else cancelled, else failed,
- * else parked (open).
+ * The state is the run's standing (standing.ts); a decision is checked
+ * against the results beside it, and its disagreements kept (`disputes`).
  */
 export function summarizeRun(dir: RunDir): RunSummary {
   const r = readRunRecord(dir);
-  const decision = readDecision(dir, r);
-  const cancel = readCancel(dir);
-  const failure = readFailure(dir);
-  const state: RunState = decision ? "decided" : cancel ? "cancelled" : failure ? "failed" : "parked";
+  const s = runStanding(dir, r);
+  const decision = s.kind === "decided" ? s.decision : null;
+  const state: RunState = s.kind;
   const values = decision ? { ...decision.values } : valuesOnDisk(dir);
-  const ended = decision?.decidedAt ?? cancel?.cancelledAt ?? failure?.failedAt ?? null;
+  const ended = decision?.decidedAt ?? (s.kind === "calibrated" ? s.calibration.calibratedAt : null) ??
+    (s.kind === "cancelled" ? s.cancel.cancelledAt : null) ?? (s.kind === "failed" ? s.failure.failedAt : null);
   const b = decision?.paired?.benchmark;
   return {
     runDir: dir.path,
@@ -49,7 +48,8 @@ export function summarizeRun(dir: RunDir): RunSummary {
     reasons: decision ? [...decision.reasons] : [],
     decidedAt: decision?.decidedAt ?? null,
     wallSeconds: ended === null ? null : secondsBetween(r.createdAt, ended),
-    failure: state === "failed" && failure ? failure.message : null,
+    failure: s.kind === "failed" ? s.failure.message : null,
+    disputes: decision ? checkDecision(dir, r, decision) : [],
     live: null,
   };
 }

@@ -30,6 +30,7 @@ export function makeRun(over: Partial<RunSummary> = {}): RunSummary {
     decidedAt: "2025-03-01T10:12:05Z",
     wallSeconds: 725,
     failure: null,
+    disputes: [],
     live: null,
     ...over,
   };

@@ -1,6 +1,7 @@
 import type { JobUsage } from "../../compute/usage.ts";
-import { readCancel } from "../../rundir/cancel_file.ts";
-import { readFailure } from "../../rundir/failure_file.ts";
+import { describeHolder } from "../../rundir/lock_file.ts";
+import { checkDecision, disputeWarning } from "../../views/decision_check.ts";
+import { runStanding, type Standing } from "../../views/standing.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
 import { type RunStatus, runStatus } from "../../views/run_status.ts";
@@ -43,11 +44,17 @@ export const showCommand: CliCommand<ShowOptions> = {
     const record = readRunRecord(dir);
     const backend = compute(record.compute);
     const s = await runStatus(dir, record, backend, now);
-    const cancel = readCancel(dir);
-    const failure = readFailure(dir);
+    const standing = runStanding(dir, record);
+    const cancel = standing.kind === "cancelled" ? standing.cancel : null;
+    const failure = standing.kind === "failed" ? standing.failure : null;
+    const decision = standing.kind === "decided" ? standing.decision : null;
+    const disputes = decision === null ? [] : checkDecision(dir, record, decision);
     const rows = cancel === null ? s.measures : s.measures.map(cancelledRow);
     const usage = await usageOf(s, record, backend);
-    const warnings = Object.entries(usage).flatMap(([name, u]) => usageWarnings(name, u));
+    const warnings = [
+      ...(disputes.length > 0 ? [disputeWarning(dir, disputes)] : []),
+      ...Object.entries(usage).flatMap(([name, u]) => usageWarnings(name, u)),
+    ];
     if (o.json) {
       outLine(
         io,
@@ -71,9 +78,11 @@ export const showCommand: CliCommand<ShowOptions> = {
             submitted_at: s.wake.submittedAt,
           },
           kind: record.kind,
-          verdict: s.decision?.verdict ?? null,
+          state: standing.kind,
+          verdict: decision?.verdict ?? null,
+          disputes,
           ...(record.kind === "calibrate" ? { calibration: calibrationOrNull(dir, record) } : {}),
-          ...(s.decision ? pairedJson(s.decision.paired) : {}),
+          ...(decision ? pairedJson(decision.paired) : {}),
           scheduler_error: s.schedulerError,
           failure: failure && { measure: failure.measure, message: failure.message, failed_at: failure.failedAt },
           cancelled: cancel && { cancelled_at: cancel.cancelledAt, jobs: cancel.jobs },
@@ -98,17 +107,36 @@ export const showCommand: CliCommand<ShowOptions> = {
         `wake job ${s.wake.jobId} (${s.wake.dependency ?? `begin ${s.wake.begin}`}), submitted ${s.wake.submittedAt}`,
       );
     }
-    const calibration = record.kind === "calibrate" ? readCalibration(dir, record) : null;
-    if (calibration) outLine(io, formatCalibration(calibration));
-    else if (s.decision) outLine(io, formatDecisionTable(s.decision, s.decision.paired));
-    else if (cancel) {
-      const jobs = cancel.jobs.length > 0 ? ` (jobs ${cancel.jobs.join(", ")} cancelled)` : "";
-      outLine(io, `cancelled by user on ${cancel.cancelledAt}${jobs}: no verdict`);
-    } else if (failure) outLine(io, `failed on ${failure.failedAt}: ${failure.message}`);
-    else outLine(io, record.kind === "calibrate" ? "no calibration yet" : "no verdict yet");
+    outLine(io, standingText(dir, record, standing));
     return 0;
   },
 };
+
+/** The last lines of `show`: the verdict, the calibration, or why there is none. */
+function standingText(dir: RunDir, r: RunRecord, s: Standing): string {
+  switch (s.kind) {
+    case "calibrated":
+      return formatCalibration(s.calibration);
+    case "decided":
+      return formatDecisionTable(s.decision, s.decision.paired);
+    case "cancelled": {
+      const jobs = s.cancel.jobs.length > 0 ? ` (jobs ${s.cancel.jobs.join(", ")} cancelled)` : "";
+      const late = s.lateOutcome === null ? "" : ` (a ${s.lateOutcome === "decided" ? "verdict" : "calibration"} ` +
+        "reached after the cancel is not the run's)";
+      return `cancelled by user on ${s.cancel.cancelledAt}${jobs}: no verdict${late}`;
+    }
+    case "failed":
+      return `failed on ${s.failure.failedAt}: ${s.failure.message}`;
+    case "measuring":
+      return `measuring: ${describeHolder(s.holder)} is running its evals (local backend)`;
+    case "interrupted":
+      return `interrupted: the process that measured it stopped before a ${
+        r.kind === "calibrate" ? "calibration" : "verdict"
+      }; "outerloop resume ${dir.path}" goes on from what is on disk`;
+    case "parked":
+      return r.kind === "calibrate" ? "no calibration yet" : "no verdict yet";
+  }
+}
 
 function calibrationOrNull(dir: RunDir, r: RunRecord): Record<string, unknown> | null {
   const c = readCalibration(dir, r);

@@ -1,9 +1,7 @@
 import { withOneListing } from "../../compute/one_listing.ts";
 import { EvalError } from "../../dispatch/eval_error.ts";
 import { setLogSink } from "../../log.ts";
-import { readCancel, RunCancelledError } from "../../rundir/cancel_file.ts";
-import { readCalibration } from "../../rundir/calibration_file.ts";
-import { readDecision } from "../../rundir/decision_file.ts";
+import { finishedOutcome } from "../../views/outcome.ts";
 import { readFailure } from "../../rundir/failure_file.ts";
 import { RunLockedError } from "../../run/lock.ts";
 import type { PhaseOutcome } from "../../run/phase.ts";
@@ -130,14 +128,8 @@ export async function waitForRun(
  * while open. A cancelled or failed run throws (exit 3) with when it ended and why.
  */
 function settled(dir: RunDir, record: RunRecord): PhaseOutcome | null {
-  if (record.kind === "calibrate") {
-    const calibration = readCalibration(dir, record);
-    if (calibration !== null) return { kind: "calibrated", calibration, fresh: false };
-  }
-  const decision = readDecision(dir, record);
-  if (decision !== null) return { kind: "decided", decision, fresh: false };
-  const cancel = readCancel(dir);
-  if (cancel !== null) throw new RunCancelledError(dir, cancel);
+  const done = finishedOutcome(dir, record);
+  if (done !== null) return done;
   const failure = readFailure(dir);
   if (failure !== null) {
     throw new EvalError(

@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { runPhase } from "../../src/run/phase.ts";
+import { RunCancelledError, writeCancel } from "../../src/rundir/cancel_file.ts";
+import { failureFrom, writeFailure } from "../../src/rundir/failure_file.ts";
+import { RunDir } from "../../src/rundir/run_dir.ts";
+import { type RunRecord, RunRecordError, writeRunRecord } from "../../src/rundir/run_record.ts";
+import { checkDecision } from "../../src/views/decision_check.ts";
+import { finishedOutcome } from "../../src/views/outcome.ts";
+import { summarizeRun } from "../../src/views/run_summary.ts";
+import { runStanding } from "../../src/views/standing.ts";
+import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
+import { runRecordFixture } from "../helpers/run_fixture.ts";
+import { tempDir } from "../helpers/temp.ts";
+
+const NOW = Date.parse("2026-01-02T03:04:05Z");
+const deps = (compute: FakeCompute, now = NOW) => ({ compute, self: ["/bin/outerloop"], now: () => now, env: {} });
+
+function newRun(over: Partial<RunRecord> = {}, contract: Record<string, unknown> = {}) {
+  const dir = new RunDir(join(tempDir("standing-"), "r1"));
+  const r = runRecordFixture(over, contract);
+  mkdirSync(dir.path, { recursive: true });
+  writeRunRecord(dir, r);
+  return { dir, r };
+}
+
+/** A Slurm run decided through a real pass: the baseline scores 10, the candidate 12 (accept at min_effect 1). */
+async function decidedRun(contract: Record<string, unknown> = {}) {
+  const { dir, r } = newRun({}, { min_effect: 1, ...contract });
+  const compute = new FakeCompute();
+  await runPhase(dir, deps(compute)); // parks
+  for (const s of compute.submitted.filter((s) => s.jobName.startsWith("eval-"))) {
+    finishEvalJob(s, { score: s.jobName.includes("-baseline") ? 10 : 12 });
+  }
+  const outcome = await runPhase(dir, deps(compute, NOW + 60_000));
+  assert.equal(outcome.kind, "decided");
+  return { dir, r };
+}
+
+describe("runStanding()", () => {
+  it("is parked for an open Slurm run, and failed once failure.json is there", () => {
+    const { dir, r } = newRun();
+    assert.equal(runStanding(dir, r).kind, "parked");
+    writeFailure(dir, failureFrom("measure candidate: boom", ["candidate"], NOW));
+    assert.equal(runStanding(dir, r).kind, "failed");
+  });
+
+  it("is interrupted for an open local run that nothing holds, measuring while a live process on this host does", () => {
+    const { dir, r } = newRun({ compute: "local" });
+    assert.equal(runStanding(dir, r).kind, "interrupted");
+    const holder = { pid: process.pid, host: hostname(), acquired_at: "2026-01-02T03:04:05Z", token: "t" };
+    writeFileSync(dir.lock, JSON.stringify(holder));
+    const s = runStanding(dir, r);
+    assert.equal(s.kind, "measuring");
+    writeFileSync(dir.lock, JSON.stringify({ ...holder, host: "elsewhere" }));
+    assert.equal(runStanding(dir, r).kind, "interrupted", "a holder on another host cannot be seen alive from here");
+  });
+
+  it("is decided once decision.json is there", async () => {
+    const { dir, r } = await decidedRun();
+    const s = runStanding(dir, r);
+    assert.equal(s.kind, "decided");
+    assert.equal(s.kind === "decided" && s.decision.verdict, "accept");
+  });
+
+  it("is cancelled when the cancel came first, whatever verdict was reached after it", async () => {
+    const { dir, r } = await decidedRun();
+    writeCancel(dir, { cancelledAt: "2026-01-02T03:04:30.000Z", jobs: [] }); // before the decision at +60 s
+    const s = runStanding(dir, r);
+    assert.deepEqual(s.kind === "cancelled" && s.lateOutcome, "decided");
+    assert.throws(
+      () => finishedOutcome(dir, r),
+      (e) => e instanceof RunCancelledError && /after the cancel/.test(e.message),
+    );
+    assert.equal(summarizeRun(dir).state, "cancelled");
+    assert.equal(summarizeRun(dir).verdict, null);
+  });
+
+  it("stays decided when a cancel came after the verdict", async () => {
+    const { dir, r } = await decidedRun();
+    writeCancel(dir, { cancelledAt: "2026-01-02T04:00:00.000Z", jobs: [] });
+    assert.equal(runStanding(dir, r).kind, "decided");
+  });
+
+  it("is calibrated for a calibration run with its report, never parked", async () => {
+    const { dir, r } = newRun({ kind: "calibrate", candidateSha: "a".repeat(40) }, { repeats: 2, max_repeats: 2 });
+    const compute = new FakeCompute();
+    await runPhase(dir, deps(compute));
+    let i = 0;
+    for (const s of compute.submitted.filter((s) => s.jobName.startsWith("eval-"))) {
+      finishEvalJob(s, { score: 10 + i++ });
+    }
+    assert.equal((await runPhase(dir, deps(compute))).kind, "calibrated");
+    assert.equal(runStanding(dir, r).kind, "calibrated");
+    assert.equal(summarizeRun(dir).state, "calibrated");
+  });
+});
+
+describe("checkDecision()", () => {
+  it("finds nothing to say about a decision a pass wrote", async () => {
+    const { dir, r } = await decidedRun({ repeats: 3 });
+    const s = runStanding(dir, r);
+    assert.deepEqual(s.kind === "decided" && checkDecision(dir, r, s.decision), []);
+    assert.deepEqual(summarizeRun(dir).disputes, []);
+  });
+
+  it("names a flipped verdict, and resume refuses to report it (exit 2, the file left as it is)", async () => {
+    const { dir, r } = await decidedRun();
+    const json = JSON.parse(readFileSync(dir.decision, "utf8"));
+    writeFileSync(dir.decision, JSON.stringify({ ...json, verdict: "reject" }));
+    const s = runStanding(dir, r);
+    const found = s.kind === "decided" ? checkDecision(dir, r, s.decision) : [];
+    assert.deepEqual(found, ["its verdict is reject, but the results on disk give accept"]);
+    const before = readFileSync(dir.decision, "utf8");
+    assert.throws(
+      () => finishedOutcome(dir, r),
+      (e) => e instanceof RunRecordError && e.problem === "disputed" && e.path === dir.decision,
+    );
+    assert.equal(readFileSync(dir.decision, "utf8"), before);
+    assert.equal(summarizeRun(dir).disputes.length, 1);
+  });
+
+  it("names a changed value and the verdict it would give", async () => {
+    const { dir, r } = await decidedRun();
+    const json = JSON.parse(readFileSync(dir.decision, "utf8"));
+    writeFileSync(dir.decision, JSON.stringify({ ...json, values: { ...json.values, candidate: 20 } }));
+    const s = runStanding(dir, r);
+    const found = s.kind === "decided" ? checkDecision(dir, r, s.decision) : [];
+    assert.deepEqual(found, ["it gives candidate = 20 where the run's result is 12"]);
+  });
+
+  it("names a result that is gone from disk", async () => {
+    const { dir, r } = await decidedRun();
+    const s = runStanding(dir, r);
+    const evalDir = readdirSync(dir.path).find((n) => n.startsWith("eval-candidate-"))!;
+    writeFileSync(join(dir.path, evalDir, "result.json"), "{}");
+    const found = s.kind === "decided" ? checkDecision(dir, r, s.decision) : [];
+    assert.equal(found.length, 1);
+    assert.match(found[0]!, /^the result of measure "candidate" cannot be read/);
+  });
+});
