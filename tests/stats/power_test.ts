@@ -114,7 +114,7 @@ describe("calibrate()", () => {
   it("suggests the same keys for negated improvements (a mirrored A/A sample)", () => {
     const sib = { s: [0.5, -1, 0.25, 0, 1] };
     const sibMirror = { s: sib.s.map((x) => -x) };
-    const aaOdd = [3, -1, 0.5, 2, -4.5];
+    const aaOdd = [3, -1, 0.5, 2, -3.5]; // mean 0.2: a mirror moves the interval
     assert.deepEqual(
       calibrate(aaOdd.map((x) => -x), 0.95, sibMirror).suggestion,
       calibrate(aaOdd, 0.95, sib).suggestion,
