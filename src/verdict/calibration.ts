@@ -99,11 +99,11 @@ export function derivationOf(c: Calibration, confidence: number): string {
     `power (sd ${f(c.sd)} × ${f(detectableEffect(1, c.n, confidence, SUGGESTION_POWER))}, rounded up), ` +
     `so an accept must clear a bias the check could miss`,
     lastFinds <= c.sd || s.maxRepeats < MAX_SUGGESTED_PAIRS
-      ? `max_repeats ${s.maxRepeats}: the fewest pairs whose last look (of ${SUGGESTED_LOOKS}, at ${looks} pairs) ` +
+      ? `max_repeats ${s.maxRepeats}: the fewest pairs whose last look (of ${design.looks.length}, at ${looks} pairs) ` +
         `finds an improvement of min_effect + 1 sd (${f(s.minEffect + c.sd)}) with ${power} power`
       : `max_repeats ${s.maxRepeats}: the most calibrate suggests (looks at ${looks} pairs), whose last look finds ` +
         `only min_effect + ${f(lastFinds)} with ${power} power, not min_effect + 1 sd (${f(s.minEffect + c.sd)})`,
-    `repeats ${s.repeats}: ⌈max_repeats / ${SUGGESTED_LOOKS}⌉, ${SUGGESTED_LOOKS} looks`,
+    `repeats ${s.repeats}: ⌈max_repeats / ${SUGGESTED_LOOKS}⌉, ${design.looks.length} looks`,
   ];
   const sibs = Object.entries(s.siblings).map(([name, t]) =>
     `${name} ${formatNumber(t.tolerance)} (sd ${f(c.siblings[name]!.sd)})`
