@@ -52,6 +52,11 @@ export interface MeasurerOptions {
   readonly seedCache: string | null;
   /** The clock (epoch ms), for sacct's time bound. */
   readonly now: () => number;
+  /**
+   * Called before each dispatch; throws to dispatch nothing more (the run was
+   * cancelled meanwhile: a local pass measures for minutes or hours).
+   */
+  readonly beforeDispatch?: () => void;
 }
 
 /** A measure with what its pass saw and what that makes it. */
@@ -247,6 +252,7 @@ export class DispatchedMeasurer {
 
   /** Writes the eval job, submits it, records its id; the id. */
   async #dispatch(m: Measure): Promise<string> {
+    this.#o.beforeDispatch?.();
     const { account, partition } = placement(this.#o.lanes, m.gpus, `Measure ${m.name}`);
     const script = writeEvalJob(this.#o.root, this.slot(m), {
       repoRoot: this.#o.repoRoot,
