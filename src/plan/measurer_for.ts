@@ -34,6 +34,6 @@ export function measurerFor(dir: RunDir, r: RunRecord, compute: Compute, now: ()
     runTag: r.runTag,
     seedCache: r.seedCache,
     now,
-    beforeDispatch: () => refuseCancelled(dir),
+    beforeDispatch: () => refuseCancelled(dir, " while this pass measured it"),
   });
 }

@@ -197,7 +197,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       ),
     };
     // a cancel always wins over a verdict reached after it: asked again under the lock, right before the write
-    refuseCancelled(dir);
+    refuseCancelled(dir, ` (the ${d.verdict} this pass reached after it is not written)`);
     writeDecision(dir, decision);
     await retireWakes(deps.compute, r, dir, deps);
     return { kind: "decided", decision, fresh: true };
@@ -216,7 +216,7 @@ async function calibration(
   const measured = await resultsOrPark(dir, r, deps, measurer, p.toMeasure);
   if ("kind" in measured) return measured;
   const report = calibrationOf(r, p.plan, measured.values, p.seeds, deps.now);
-  refuseCancelled(dir); // a cancel wins over a calibration reached after it
+  refuseCancelled(dir, " (the calibration this pass reached after it is not written)"); // a cancel wins
   writeCalibration(dir, report);
   await retireWakes(deps.compute, r, dir, deps);
   return { kind: "calibrated", calibration: report, fresh: true };

@@ -130,8 +130,8 @@ export function describeStop(s: StoppedPass): string {
   }
   const groups = s.groups.length === 0
     ? `${who} was running no eval`
-    : `stopped the eval process group${s.groups.length === 1 ? "" : "s"} ${s.groups.join(", ")} of ${who}, ` +
-      "keeping nothing of them";
+    : `stopped the eval process group${s.groups.length === 1 ? "" : "s"} ${s.groups.join(", ")} of ${who} ` +
+      "(nothing of an unfinished eval is kept)";
   return s.released
     ? `${groups}; it stopped (exit 3)`
     : `${groups}; it still holds the run and stops before its next eval, writing no verdict`;

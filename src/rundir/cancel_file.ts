@@ -49,23 +49,33 @@ export function readCancel(dir: RunDir): RunCancel | null {
 export class RunCancelledError extends OuterloopError {
   override name = "RunCancelledError";
   readonly exit = "eval-failed" as const;
-  /** `late`: a verdict or calibration reached after the cancel exists; `options.cause`: what the cancel stopped. */
-  constructor(dir: RunDir, c: RunCancel, late: "decided" | "calibrated" | null = null, options?: ErrorOptions) {
+  /**
+   * `late`: a verdict or calibration reached after the cancel exists;
+   * `stopped`: what of this process the cancel stopped (a pass in flight),
+   * said after the date; `options.cause`: what the pass met when stopped.
+   */
+  constructor(
+    dir: RunDir,
+    c: RunCancel,
+    late: "decided" | "calibrated" | null = null,
+    stopped = "",
+    options?: ErrorOptions,
+  ) {
     const after = late === null
       ? ""
       : ` (a ${late === "decided" ? "verdict" : "calibration"} reached after the cancel is not the run's)`;
     super(
-      `Run ${JSON.stringify(dir.path)} was cancelled by user on ${c.cancelledAt}${after}: nothing more is ` +
+      `Run ${JSON.stringify(dir.path)} was cancelled by user on ${c.cancelledAt}${after}${stopped}: nothing more is ` +
         "dispatched or decided; measure again in a new run dir",
       options,
     );
   }
 }
 
-/** Throws `RunCancelledError` when the run was cancelled. */
-export function refuseCancelled(dir: RunDir): void {
+/** Throws `RunCancelledError` when the run was cancelled; `stopped` says what of this pass that stops. */
+export function refuseCancelled(dir: RunDir, stopped = ""): void {
   const c = readCancel(dir);
-  if (c !== null) throw new RunCancelledError(dir, c);
+  if (c !== null) throw new RunCancelledError(dir, c, null, stopped);
 }
 
 /**
@@ -85,7 +95,7 @@ export async function cancelWins<T>(dir: RunDir, fn: () => Promise<T>): Promise<
     } catch {
       // a damaged cancel record: the error stands as it is
     }
-    if (c !== null) throw new RunCancelledError(dir, c, null, { cause: err });
+    if (c !== null) throw new RunCancelledError(dir, c, null, ", which stopped this pass", { cause: err });
     throw err;
   }
 }
