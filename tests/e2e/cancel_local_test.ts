@@ -91,6 +91,12 @@ async function scenario(how: "binary" | "runtime") {
   const runs = await spawn({ argv: [...argv, "runs", climb, "--json"], env, timeoutMs: 60_000 });
   assert.equal(runs.exitCode, 0, runs.stderr);
   assert.deepEqual(JSON.parse(runs.stdout).runs.map((r: { state: string }) => r.state), ["cancelled"]);
+  const again = await spawn({ argv: [...argv, "cancel", runDir, "--json"], env, timeoutMs: 60_000 });
+  assert.deepEqual(
+    [again.exitCode, JSON.parse(again.stdout).already, JSON.parse(again.stdout).processes],
+    [0, true, []],
+    "a second cancel finds nothing running",
+  );
   const resume = await spawn({ argv: [...argv, "resume", runDir], env, timeoutMs: 60_000 });
   assert.equal(resume.exitCode, 3, "resume refuses a cancelled run");
 }

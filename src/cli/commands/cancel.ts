@@ -83,7 +83,7 @@ function printOutcome(io: CliIo, dir: RunDir, o: Awaited<ReturnType<typeof cance
         cancelled_at: o.at,
         already: o.already,
         jobs: o.jobs,
-        processes: o.local?.groups ?? [],
+        ...(o.local ? { processes: o.local.groups } : {}),
       }),
     );
     return;
