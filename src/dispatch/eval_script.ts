@@ -67,9 +67,10 @@ export interface EvalScriptInput {
  *   why in output.log; TERM and HUP record 143 ("told to stop": walltime,
  *   scancel, preemption), which the measurer explains from the scheduler's end
  *   state; INT means the submitter itself was interrupted (the local backend
- *   forwards outerloop's own Ctrl-C or TERM as INT; Slurm never sends it on
- *   its own): not a result, so nothing is recorded and the next `resume`
- *   measures again — unless the command had already ended, whose code stands;
+ *   forwards outerloop's own Ctrl-C or TERM as INT, and `cancel` of a local
+ *   run sends it; Slurm never sends it on its own): not a result, so nothing
+ *   is recorded and the next `resume` measures again — unless the command had
+ *   already ended, whose code stands;
  * - the command runs in its own session: on a signal its group gets TERM, and
  *   a watchdog outside the job's group KILLs it 5 s later and removes the
  *   checkout even if the job script itself is killed first.
@@ -181,14 +182,14 @@ ol_on_signal() {
   ol_stop
   exit 143
 }
-# INT: outerloop, which ran this job, was itself interrupted. Not a result:
+# INT: outerloop, which ran this job, was itself interrupted (or the run cancelled). Not a result:
 # record nothing (the next resume measures again), stop the command, clean up.
 # USR1 means the same from a pair job (dispatch/pair_job.ts), which starts
 # this script in the background, where INT is ignored and cannot be trapped
 ol_on_abandon() {
   trap '' TERM INT HUP USR1
   if [ -n "$ol_rc" ]; then ol_finish "$ol_rc"; fi
-  ol_log "outerloop was interrupted: nothing recorded; the next resume measures this again"
+  ol_log "outerloop was interrupted: nothing recorded; a resume measures this again (unless the run was cancelled)"
   ol_stop
   exit 130
 }

@@ -60,6 +60,11 @@ export interface MeasurerOptions {
   readonly seedCache: string | null;
   /** The clock (epoch ms), for sacct's time bound. */
   readonly now: () => number;
+  /**
+   * Called before each dispatch; throws to dispatch nothing more (the run was
+   * cancelled meanwhile: a local pass measures for minutes or hours).
+   */
+  readonly beforeDispatch?: () => void;
 }
 
 /** A measure with what its pass saw and what that makes it. */
@@ -331,6 +336,7 @@ export class DispatchedMeasurer {
    * A unit of one measure is the reference's dispatch exactly.
    */
   async #dispatch(u: DispatchUnit): Promise<string> {
+    this.#o.beforeDispatch?.();
     const first = u.members[0]!;
     const { account, partition } = placement(this.#o.lanes, first.gpus, capitalized(unitWords(u)));
     const scripts = u.members.map((m) =>
