@@ -21,6 +21,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
   text-transform: uppercase; letter-spacing: .04em; font-size: 13px; vertical-align: middle; }
 .badge-accept { background: ${COLORS.accept}; } .badge-reject { background: ${COLORS.reject}; }
 .badge-inconclusive { background: ${COLORS.inconclusive}; } .badge-open { background: ${COLORS.neutral}; }
+.badge-disputed { background: #fff; color: ${COLORS.reject}; border: 2px dashed ${COLORS.reject}; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
 .facts dt { color: #57606a; } .facts dd { margin: 0; overflow-wrap: anywhere; }
 .failure { border-left: 4px solid ${COLORS.reject}; background: #fff5f5; padding: 8px 12px; }
@@ -75,9 +76,12 @@ export function figure(svg: string, width: number, table: string, legend: string
   return `<figure><div class="plot" style="flex: 0 1 ${width}px">${svg}${legend}</div>${table}</figure>`;
 }
 
-/** A verdict (or a state) as a badge coloured by `kind` (default: the text itself): green, red, amber or grey. */
+/**
+ * A verdict (or a state) as a badge coloured by `kind` (default: the text
+ * itself): green, red, amber or grey; a disputed verdict dashed red on white.
+ */
 export function badge(text: string, kind: string = text): string {
-  const colour = kind === "accept" || kind === "reject" || kind === "inconclusive" ? kind : "open";
+  const colour = ["accept", "reject", "inconclusive", "disputed"].includes(kind) ? kind : "open";
   return `<span class="badge badge-${colour}">${escapeHtml(text)}</span>`;
 }
 
