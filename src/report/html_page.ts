@@ -29,12 +29,14 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 figure { margin: 8px 0 20px; display: flex; flex-wrap: wrap; gap: 12px 28px; align-items: flex-start; }
 figure > .plot { flex: 0 1 auto; max-width: 100%; }
 svg.chart { max-width: 100%; height: auto; font-size: 12px; font-family: inherit; }
-.table-wrap { max-height: 460px; overflow: auto; flex: 1 1 260px; }
-table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-th, td { padding: 3px 10px; border-bottom: 1px solid #eaeef2; text-align: left; white-space: nowrap; }
+.table-wrap { max-height: 460px; overflow: auto; flex: 1 1 260px; min-width: 0; max-width: 100%; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; max-width: 100%; }
+th, td { padding: 3px 8px; border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top;
+  overflow-wrap: anywhere; }
 th { position: sticky; top: 0; background: #f6f8fa; font-weight: 600; }
 td.num, th.num { text-align: right; }
-caption { text-align: left; font-weight: 600; padding-bottom: 4px; white-space: nowrap; }
+td.num { white-space: nowrap; }
+caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
 .legend { list-style: none; padding: 0; margin: 4px 0 0; display: flex; flex-wrap: wrap; gap: 4px 16px; color: #57606a; }
 .legend li { display: flex; align-items: center; gap: 6px; }
 .note { color: #57606a; font-style: italic; }
@@ -56,7 +58,9 @@ export interface Cell {
 /**
  * A data table with a caption (for screen readers and as its heading),
  * scrolling inside its box when long, so a 300-run climb keeps its chart in
- * view.
+ * view. It fits its box's width: text cells wrap (anywhere, so a sha or a
+ * long sentence cannot hold a column open), numbers stay on one line — they
+ * are short, printed to the digits the data supports (text/numbers.ts).
  */
 export function dataTable(caption: string, header: readonly Cell[], rows: readonly (readonly Cell[])[]): string {
   const cell = (tag: "th" | "td", c: Cell) =>

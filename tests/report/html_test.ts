@@ -153,7 +153,7 @@ describe("renderClimbHtml()", () => {
   });
 
   it("draws one min_effect line when runs share it, and a tick per run when they differ", () => {
-    const dashes = (html: string) => (html.match(/stroke-dasharray="6 4"\/>/g) ?? []).length;
+    const dashes = (html: string) => (html.match(/stroke-dasharray="6 4"( class="min-effect")?\/>/g) ?? []).length;
     const same = renderClimbHtml([makeRun(), makeRun({ tag: "r2" })]);
     const differ = renderClimbHtml([makeRun(), makeRun({ tag: "r2", minEffect: 1 }), makeRun({ tag: "r3" })]);
     assertWellFormed(differ);
