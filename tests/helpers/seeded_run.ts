@@ -42,6 +42,8 @@ export interface SeededCase {
   readonly minEffect: number;
   /** A sibling benchmark `lat`, or none. */
   readonly sibling: boolean;
+  /** The sibling's direction. */
+  readonly siblingDirection: "maximize" | "minimize";
   /** Every measure's value by name, for every pair the design may run. */
   readonly values: Readonly<Record<string, number>>;
 }
@@ -73,7 +75,7 @@ export function seededCase(seed: number): SeededCase {
     values[`sib-lat-base${suffix}`] = sib;
     values[`sib-lat-cand${suffix}`] = sib + 0.2 * normal(random);
   }
-  return { seed, direction, repeats, maxRepeats, minEffect, sibling, values };
+  return { seed, direction, repeats, maxRepeats, minEffect, sibling, siblingDirection: "minimize", values };
 }
 
 /**
@@ -82,7 +84,8 @@ export function seededCase(seed: number): SeededCase {
  */
 export function mirroredCase(c: SeededCase): SeededCase {
   const values = Object.fromEntries(Object.entries(c.values).map(([k, v]) => [k, -v]));
-  return { ...c, direction: c.direction === "maximize" ? "minimize" : "maximize", values };
+  const flip = (d: SeededCase["direction"]) => (d === "maximize" ? "minimize" : "maximize");
+  return { ...c, direction: flip(c.direction), siblingDirection: flip(c.siblingDirection), values };
 }
 
 /** The measure name an eval job runs, from its script's folder `eval-<name>-<tree sha>-<hex>`. */
@@ -122,7 +125,7 @@ export async function seededRun(
     repeats: c.repeats,
     max_repeats: c.maxRepeats,
     siblings: c.sibling
-      ? [{ name: "lat", command: "sh lat.sh", metric: "ms", direction: "minimize", tolerance: 0.5 }]
+      ? [{ name: "lat", command: "sh lat.sh", metric: "ms", direction: c.siblingDirection, tolerance: 0.5 }]
       : [],
   };
   writeRunRecord(dir, runRecordFixture({ runTag: tag, createdAt }, contract));
@@ -149,7 +152,17 @@ export function fixedCase(
   over: Partial<SeededCase> = {},
 ): SeededCase {
   const pairs = Object.keys(values).filter((k) => /^baseline(#\d+)?$/.test(k)).length;
-  return { seed: 0, direction, repeats: pairs, maxRepeats: pairs, minEffect: 0.3, sibling: false, values, ...over };
+  return {
+    seed: 0,
+    direction,
+    repeats: pairs,
+    maxRepeats: pairs,
+    minEffect: 0.3,
+    sibling: false,
+    siblingDirection: "minimize",
+    values,
+    ...over,
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { cli } from "../helpers/cli.ts";
-import { type SeededCase, seededCase, seededRun } from "../helpers/seeded_run.ts";
+import { mirroredCase, type SeededCase, seededCase, seededRun } from "../helpers/seeded_run.ts";
 import {
   agrees,
   elements,
@@ -11,6 +11,7 @@ import {
   factText,
   intervalIn,
   markerX,
+  markerY,
   mdCells,
   mdRows,
   svgById,
@@ -241,6 +242,65 @@ describe("every surface agrees with decision.json (property, seeded)", () => {
         8,
         `the seeds cover both directions, n = 1 and n > 1, with and without a sibling: ${[...kinds]}`,
       );
+    },
+  );
+});
+
+/** The marks of a chart (`<svg id="<prefix>…">`) as [data-point, x, y], and its zero line's position. */
+function marks(html: string, prefix: string, axis: "x" | "y") {
+  const svg = svgById(html, prefix);
+  const zeroLine = elements(svg, (x) => x.attrs["class"] === "zero")[0]!;
+  const zero = Number(zeroLine.attrs[axis === "x" ? "x1" : "y1"]);
+  const points = elements(svg, (x) => x.attrs["data-point"] !== undefined)
+    .map((x) => [x.attrs["data-point"]!, markerX(x), markerY(x)] as const);
+  const shade = elements(svg, (x) => x.attrs["class"] === "accept-side")[0];
+  return { zero, points, shade };
+}
+
+describe("a mirrored run (the metric negated, the direction flipped, the same seeds)", () => {
+  it(
+    "gives the same verdict and improvement, opposite differences and mirrored charts",
+    { timeout: 60_000 },
+    async () => {
+      for (let seed = 2000; seed < 2012; seed++) {
+        const c = seededCase(seed);
+        const at = `seed ${seed} (${c.direction}, repeats ${c.repeats}/${c.maxRepeats})`;
+        const one = await seededRun(c, tempDir("mirror-"));
+        const two = await seededRun(mirroredCase(c), tempDir("mirror-"));
+        const [d1, d2] = [one, two].map(({ dir }) => JSON.parse(readFileSync(dir.decision, "utf8")) as DecisionJson);
+        assert.equal(d2!.verdict, d1!.verdict, `${at}: the verdict`);
+        assert.deepEqual(d2!.benchmark, d1!.benchmark, `${at}: the improvement, bit for bit`);
+        for (const [k, v] of Object.entries(d1!.deltas)) assert.equal(d2!.deltas[k], -v, `${at}: difference ${k}`);
+        const [r1, r2] = await Promise.all([one, two].map(async ({ dir, compute }) => {
+          const file = join(dir.path, "..", "run.html");
+          await cli(["report", dir.path, "--html", file], { compute });
+          const climbFile = join(dir.path, "..", "climb.html");
+          await cli(["report", join(dir.path, ".."), "--html", climbFile], { compute });
+          const runs = JSON.parse((await cli(["runs", join(dir.path, ".."), "--json"], { compute })).stdout).runs[0];
+          return { run: readFileSync(file, "utf8"), climb: readFileSync(climbFile, "utf8"), runs };
+        }));
+        assert.deepEqual(r2!.runs.improvement, r1!.runs.improvement, `${at}: runs --json improvement`);
+        assert.equal(r2!.runs.difference, -r1!.runs.difference, `${at}: runs --json difference`);
+        // the run page's difference chart: every mark mirrored about zero, the shaded side too
+        const [m1, m2] = [marks(r1!.run, "diff-", "x"), marks(r2!.run, "diff-", "x")];
+        assert.equal(m2.points.length, m1.points.length, at);
+        m1.points.forEach(([kind, x, y], i) => {
+          const [kind2, x2, y2] = m2.points[i]!;
+          assert.equal(kind2, kind, at);
+          assert.equal(y2, y, at);
+          assert.ok(
+            Math.abs((x2 - m2.zero) + (x - m1.zero)) <= 0.3,
+            `${at}: ${kind} ${i} at ${x - m1.zero} / ${x2 - m2.zero}`,
+          );
+        });
+        const side = (m: typeof m1) =>
+          Math.sign(Number(m.shade!.attrs["x"]) + Number(m.shade!.attrs["width"]) / 2 - m.zero);
+        if (c.minEffect > 0) assert.equal(side(m2), -side(m1), `${at}: the shaded (improving) side flips`);
+        // the climb's improvement chart: positive = better, the same picture both ways
+        const [i1, i2] = [marks(r1!.climb, "improvement-", "y"), marks(r2!.climb, "improvement-", "y")];
+        assert.deepEqual(i2.points, i1.points, `${at}: the improvement chart is the same`);
+        assert.deepEqual(i2.shade?.attrs, i1.shade?.attrs, at);
+      }
     },
   );
 });
