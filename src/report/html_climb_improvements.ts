@@ -78,7 +78,7 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
       return [
         { text: String(r.number) },
         num(cells.mean),
-        { text: cells.interval },
+        { text: cells.interval, wrap: "words" },
         num(r.run.improvement ? String(r.run.improvement.n) : ""),
         num(formatMeasured(r.run.minEffect, true)),
       ];

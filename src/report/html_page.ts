@@ -31,11 +31,11 @@ figure > .plot { flex: 0 1 auto; max-width: 100%; }
 svg.chart { max-width: 100%; height: auto; font-size: 12px; font-family: inherit; }
 .table-wrap { max-height: 460px; overflow: auto; flex: 1 1 260px; min-width: 0; max-width: 100%; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; max-width: 100%; }
-th, td { padding: 3px 8px; border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top;
-  overflow-wrap: anywhere; }
+th, td { padding: 3px 6px; border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top; }
+td { overflow-wrap: anywhere; }
 th { position: sticky; top: 0; background: #f6f8fa; font-weight: 600; }
 td.num, th.num { text-align: right; }
-td.num { white-space: nowrap; }
+td.num, td.nowrap { white-space: nowrap; } td.words { overflow-wrap: normal; }
 caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
 .legend { list-style: none; padding: 0; margin: 4px 0 0; display: flex; flex-wrap: wrap; gap: 4px 16px; color: #57606a; }
 .legend li { display: flex; align-items: center; gap: 6px; }
@@ -52,19 +52,32 @@ export function htmlPage(title: string, body: string): string {
 /** A table cell: text escaped; `num` right-aligns it. */
 export interface Cell {
   readonly text: string;
+  /** A number: right-aligned, on one line. */
   readonly num?: boolean;
+  /**
+   * How a text cell may wrap: "anywhere" (the default: free text — a tag, a
+   * failure — that must not hold its column open), "words" (only between
+   * words: a time, a pair of shas, an interval) or "never".
+   */
+  readonly wrap?: "anywhere" | "words" | "never";
 }
 
 /**
  * A data table with a caption (for screen readers and as its heading),
  * scrolling inside its box when long, so a 300-run climb keeps its chart in
- * view. It fits its box's width: text cells wrap (anywhere, so a sha or a
- * long sentence cannot hold a column open), numbers stay on one line — they
- * are short, printed to the digits the data supports (text/numbers.ts).
+ * view. It fits its box's width: headers wrap between words, text cells
+ * anywhere (so a sha or a long sentence cannot hold a column open), numbers
+ * stay on one line — they are short, printed to the digits the data supports
+ * (text/numbers.ts).
  */
 export function dataTable(caption: string, header: readonly Cell[], rows: readonly (readonly Cell[])[]): string {
   const cell = (tag: "th" | "td", c: Cell) =>
-    `<${tag}${attrs({ class: c.num ? "num" : undefined, scope: tag === "th" ? "col" : undefined })}>` +
+    `<${tag}${
+      attrs({
+        class: c.num ? "num" : c.wrap === "words" ? "words" : c.wrap === "never" ? "nowrap" : undefined,
+        scope: tag === "th" ? "col" : undefined,
+      })
+    }>` +
     `${escapeHtml(c.text)}</${tag}>`;
   const head = `<thead><tr>${header.map((c) => cell("th", c)).join("")}</tr></thead>`;
   const body = `<tbody>${rows.map((r) => `<tr>${r.map((c) => cell("td", c)).join("")}</tr>`).join("\n")}</tbody>`;

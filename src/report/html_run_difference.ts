@@ -1,6 +1,6 @@
 import { rowsFrame } from "./chart_frames.ts";
 import { betterWords, differenceCells, formatSigned, formatValue } from "./format.ts";
-import { dataTable, figure } from "./html_page.ts";
+import { type Cell, dataTable, figure } from "./html_page.ts";
 import { minEffectLine } from "./layout.ts";
 import { differenceInterval, type RunSummary } from "./model.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
@@ -84,10 +84,15 @@ export function differenceFigure(run: RunSummary, id: string): string | null {
     `(${betterWords(run.direction)}); the shaded side of it improves by more.`;
   const title = "Difference: candidate − baseline";
   const svg = svgChart({ id, width: f.width, height: f.height, title, desc }, parts.join(""));
-  const rows = diffs.map((d) => [{ text: d.label }, { text: formatSigned(d.value), num: true }, { text: "" }]);
+  const rows: Cell[][] = diffs.map((
+    d,
+  ) => [{ text: d.label }, { text: formatSigned(d.value), num: true }, { text: "" }]);
   if (iv) {
     const n = run.improvement?.n ?? diffs.length;
-    rows.push([{ text: `mean of ${n} pairs` }, { text: cells.mean, num: true }, { text: cells.interval }]);
+    rows.push([{ text: `mean of ${n} pairs` }, { text: cells.mean, num: true }, {
+      text: cells.interval,
+      wrap: "words",
+    }]);
   }
   const header = [{ text: "pair" }, { text: "difference (candidate − baseline)", num: true }, { text: "interval" }];
   const table = dataTable(title, header, rows);

@@ -165,6 +165,19 @@ export function fixedCase(
   };
 }
 
+/** A minimize run of 10 pairs whose candidate is 0.75 faster, give or take: accepted at min_effect 0.3. */
+export function timingCase(): SeededCase {
+  const values: Record<string, number> = {};
+  const noise = [0.02, -0.05, 0.08, -0.01, 0.04, -0.07, 0.03, 0.06, -0.04, 0.01];
+  for (let i = 1; i <= 10; i++) {
+    const suffix = i === 1 ? "" : `#${i}`;
+    const base = 13 + 0.1 * Math.sin(i) + 1e-11 * i; // digits no reader needs
+    values[`baseline${suffix}`] = base;
+    values[`candidate${suffix}`] = base - 0.75 + noise[i - 1]!;
+  }
+  return fixedCase("minimize", values, { repeats: 10, maxRepeats: 10 });
+}
+
 /**
  * A calibration (`outerloop calibrate`: the base against itself) of 3 pairs
  * in `<climb>/<tag>`, driven until calibrated.

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { cli } from "../helpers/cli.ts";
-import { calibratedRun, fixedCase, interruptedRun, seededRun } from "../helpers/seeded_run.ts";
+import { calibratedRun, interruptedRun, seededRun, timingCase } from "../helpers/seeded_run.ts";
 import { agrees, elements, markerX, markerY, mdCells, mdRows, textCell } from "../helpers/surface_read.ts";
 import { tempDir } from "../helpers/temp.ts";
 
@@ -13,19 +13,6 @@ import { tempDir } from "../helpers/temp.ts";
  * reads a surface of real run dirs (seeded_run.ts) as a person or a script
  * would, and fails on the code the issue was filed against.
  */
-
-/** A minimize run of 10 pairs whose candidate is 0.75 faster, give or take: accepted at min_effect 0.3. */
-function timingCase() {
-  const values: Record<string, number> = {};
-  const noise = [0.02, -0.05, 0.08, -0.01, 0.04, -0.07, 0.03, 0.06, -0.04, 0.01];
-  for (let i = 1; i <= 10; i++) {
-    const suffix = i === 1 ? "" : `#${i}`;
-    const base = 13 + 0.1 * Math.sin(i) + 1e-11 * i; // digits no reader needs
-    values[`baseline${suffix}`] = base;
-    values[`candidate${suffix}`] = base - 0.75 + noise[i - 1]!;
-  }
-  return fixedCase("minimize", values, { repeats: 10, maxRepeats: 10 });
-}
 
 /** The differences of the timing case, pair by pair, and their mean. */
 function timingDiffs() {
