@@ -62,9 +62,13 @@ const WHAT_A_READER_SEES = `(() => {
   const svg = document.querySelector('svg[id^="diff-"]');
   const mean = svg && svg.querySelector('[data-point="mean"]');
   const table = [...document.querySelectorAll("table")].find((t) => t.caption?.textContent.startsWith("Difference"));
+  // zero is the solid grey line across the plot, min_effect the dashed one (the classes name them)
+  const zero = svg && (svg.querySelector("line.zero") ??
+    [...svg.querySelectorAll('line[stroke-width="1.5"]')].find((l) => !l.hasAttribute("stroke-dasharray")));
+  const minEffect = svg && (svg.querySelector("line.min-effect") ?? svg.querySelector('line[stroke-dasharray="6 4"]'));
   return {
-    zero: svg ? centre(svg.querySelector("line.zero")) : null,
-    minEffect: svg ? centre(svg.querySelector("line.min-effect")) : null,
+    zero: zero ? centre(zero) : null,
+    minEffect: minEffect ? centre(minEffect) : null,
     dots: svg ? [...svg.querySelectorAll('[data-point="pair"]')].map((e) => centre(e)) : [],
     mean: mean ? centre(mean) : null,
     overflowing: [...document.querySelectorAll("td, th")].filter((c) => c.scrollWidth > c.clientWidth)
