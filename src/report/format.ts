@@ -1,4 +1,4 @@
-import { formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
+import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
 import { differenceInterval, type ImprovementInterval, type RunSummary } from "./model.ts";
 
 /**
@@ -23,6 +23,20 @@ export function formatValue(n: number | null | undefined): string {
 /** A measured change with its sign, so "+2" and "-0.5" read as changes; "" for a missing one. */
 export function formatSigned(n: number | null | undefined): string {
   return n === null || n === undefined ? "" : formatMeasured(n, true);
+}
+
+/**
+ * One pair's difference (candidate − baseline) with its sign, to the decimals
+ * its two values print with (`formatDifference`); "" for a missing one.
+ */
+export function formatPairDifference(
+  difference: number | null | undefined,
+  baseline: number | null | undefined,
+  candidate: number | null | undefined,
+): string {
+  if (difference === null || difference === undefined) return "";
+  const of = [baseline, candidate].filter((v): v is number => v !== null && v !== undefined);
+  return formatDifference(difference, of, true);
 }
 
 /** An estimate's mean and its interval as a person reads them: `+0.75` and `[+0.66, +0.84] 95%`. */

@@ -1,5 +1,5 @@
 import { rowsFrame } from "./chart_frames.ts";
-import { betterWords, differenceCells, formatSigned, formatValue } from "./format.ts";
+import { betterWords, differenceCells, formatPairDifference, formatSigned, formatValue } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { minEffectLine } from "./layout.ts";
 import { differenceInterval, type RunSummary } from "./model.ts";
@@ -16,10 +16,11 @@ import { MIN_EFFECT_LEGEND, thresholdMarks } from "./svg_threshold.ts";
  * that side shaded: the picture of why the verdict fell as it did.
  */
 
-/** One plotted difference: its row label, value and tooltip. */
+/** One plotted difference: its row label, value, the value as printed, and tooltip. */
 interface Difference {
   readonly label: string;
   readonly value: number;
+  readonly text: string;
   readonly tip: string;
 }
 
@@ -32,13 +33,15 @@ function differences(run: RunSummary): Difference[] {
   if (run.pairs.length > 0) {
     return run.pairs.map((p, i) => {
       const value = p.candidate - p.baseline;
-      const tip = `pair ${i + 1}: ${formatValue(p.candidate)} − ${formatValue(p.baseline)} = ${formatSigned(value)}`;
-      return { label: `pair ${i + 1}`, value, tip };
+      const text = formatPairDifference(value, p.baseline, p.candidate);
+      const tip = `pair ${i + 1}: ${formatValue(p.candidate)} − ${formatValue(p.baseline)} = ${text}`;
+      return { label: `pair ${i + 1}`, value, text, tip };
     }).filter((d) => Number.isFinite(d.value));
   }
   const d = run.difference;
   if (differenceInterval(run) !== null || d === null || !Number.isFinite(d)) return [];
-  return [{ label: "difference", value: d, tip: `candidate − baseline = ${formatSigned(d)}` }];
+  const text = formatPairDifference(d, run.values["baseline"], run.values["candidate"]);
+  return [{ label: "difference", value: d, text, tip: `candidate − baseline = ${text}` }];
 }
 
 /** The difference chart beside its table, or null when the run has no difference yet. */
@@ -86,7 +89,7 @@ export function differenceFigure(run: RunSummary, id: string): string | null {
   const svg = svgChart({ id, width: f.width, height: f.height, title, desc }, parts.join(""));
   const rows: Cell[][] = diffs.map((
     d,
-  ) => [{ text: d.label }, { text: formatSigned(d.value), num: true }, { text: "" }]);
+  ) => [{ text: d.label }, { text: d.text, num: true }, { text: "" }]);
   if (iv) {
     const n = run.improvement?.n ?? diffs.length;
     rows.push([{ text: `mean of ${n} pairs` }, { text: cells.mean, num: true }, {

@@ -1,6 +1,6 @@
 import { BASE_ARM, CANDIDATE_ARM, measureName } from "../measure/measure_name.ts";
 import { rowsFrame } from "./chart_frames.ts";
-import { betterWords, differenceCells, formatSigned, formatValue } from "./format.ts";
+import { betterWords, differenceCells, formatPairDifference, formatValue } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { type PairRow, pairRows } from "./measures.ts";
 import type { RunSummary } from "./model.ts";
@@ -70,7 +70,7 @@ export function valueFigures(run: RunSummary, idFor: (group: string) => string):
       { text: r.pair === null ? `mean of ${r.pairsInGroup}` : String(r.pair) },
       num(formatValue(r.base)),
       num(formatValue(r.candidate)),
-      num(r.pair === null && summary !== "" ? summary : formatSigned(r.difference)),
+      num(r.pair === null && summary !== "" ? summary : formatPairDifference(r.difference, r.base, r.candidate)),
     ]);
     return figure(svg, f.width, dataTable(title, header, cells), legendHtml(["baseline", cand]));
   });

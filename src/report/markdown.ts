@@ -4,7 +4,7 @@ import {
   betterWords,
   differenceCells,
   formatDuration,
-  formatSigned,
+  formatPairDifference,
   formatTime,
   formatValue,
   improvementCells,
@@ -80,7 +80,9 @@ export function runMarkdown(r: RunSummary): string {
       mdPipes(`${row.sibling ? "sibling " : ""}${mdCode(row.sibling ? row.group : r.benchmark)}`) + pairLabel(row),
       formatValue(row.base),
       formatValue(row.candidate),
-      row.pair === null && !row.sibling && summary !== "" ? summary : formatSigned(row.difference),
+      row.pair === null && !row.sibling && summary !== ""
+        ? summary
+        : formatPairDifference(row.difference, row.base, row.candidate),
     ]);
     const header = ["benchmark", "baseline", "candidate", "difference (candidate − baseline)"];
     out.push("", mdTable(header, cells, new Set([1, 2, 3])));

@@ -1,7 +1,7 @@
 import { renderColumns } from "../text/columns.ts";
-import { CANDIDATE_ARM, differenceName, parseMeasureName } from "../measure/measure_name.ts";
+import { BASE_ARM, CANDIDATE_ARM, differenceName, measureName, parseMeasureName } from "../measure/measure_name.ts";
 import type { Decision, Estimate } from "../verdict/decide.ts";
-import { formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
+import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
 import type { PairedFacts } from "../rundir/decision_file.ts";
 
 /**
@@ -27,11 +27,19 @@ export interface MeasureStateRow {
   readonly why?: string;
 }
 
-/** The difference (candidate − base) shown beside a candidate-side measure: `candidate`, `sib-<name>-cand`, and theirs in pair i (`#i`). */
-function differenceFor(decision: Decision, measure: string): number | undefined {
+/**
+ * The difference (candidate − base) shown beside a candidate-side measure
+ * (`candidate`, `sib-<name>-cand`, and theirs in pair i, `#i`), to the
+ * decimals its two values print with; "" beside any other.
+ */
+function differenceFor(decision: Decision, measure: string): string {
   const ref = parseMeasureName(measure);
-  if (ref === null || ref.arm < CANDIDATE_ARM) return undefined;
-  return decision.deltas[differenceName(ref.sibling, ref.arm, ref.pair)];
+  if (ref === null || ref.arm < CANDIDATE_ARM) return "";
+  const d = decision.deltas[differenceName(ref.sibling, ref.arm, ref.pair)];
+  if (d === undefined) return "";
+  const base = decision.values[measureName({ ...ref, arm: BASE_ARM })];
+  const cand = decision.values[measure];
+  return formatDifference(d, [base, cand].filter((v): v is number => v !== undefined), true);
 }
 
 /**
@@ -43,8 +51,7 @@ function differenceFor(decision: Decision, measure: string): number | undefined 
  */
 export function formatDecisionTable(decision: Decision, paired: PairedFacts | null = null, disputed = false): string {
   const rows = Object.entries(decision.values).map(([name, value]) => {
-    const difference = differenceFor(decision, name);
-    return [name, formatMeasured(value), difference === undefined ? "" : formatMeasured(difference, true)];
+    return [name, formatMeasured(value), differenceFor(decision, name)];
   });
   const table = renderColumns(["measure", "value", "difference"], rows, new Set([1, 2]));
   const reasons = decision.reasons.map((r) => `  - ${r}`);

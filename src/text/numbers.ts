@@ -8,6 +8,9 @@
  *   values, a contract's min_effect): at most `MEASURED_DIGITS` significant
  *   digits, and no more than it needs (`2.98259100001` → `2.98259`,
  *   `0.1 + 0.2` → `0.3`) — `formatMeasured`;
+ * - a **difference of two measured values** (one pair's candidate −
+ *   baseline): to the decimals those values print with, so it reads as
+ *   their subtraction (`13.1453 → 12.4365`: `-0.7087`) — `formatDifference`;
  * - an **estimate with its interval** (a mean improvement or difference and
  *   its confidence interval): every number to the same decimals, those that
  *   give the interval's width two significant digits (width 0.17 → 0.01:
@@ -52,6 +55,19 @@ function noNegativeZero(text: string): string {
 export function formatMeasured(x: number, signed = false): string {
   if (!Number.isFinite(x)) return String(x);
   return withSign(x, noNegativeZero(String(Number(x.toPrecision(MEASURED_DIGITS)))), signed);
+}
+
+/**
+ * A difference of measured values (`of`: the two it was taken between) to
+ * the decimals `formatMeasured` prints the larger of them with — no digit
+ * finer than the values themselves show. `signed` puts a "+" before a
+ * positive difference.
+ */
+export function formatDifference(difference: number, of: readonly number[], signed = false): string {
+  const largest = Math.max(...of.map(Math.abs).filter(Number.isFinite));
+  if (!Number.isFinite(difference) || !(largest > 0)) return formatMeasured(difference, signed);
+  const decimals = MEASURED_DIGITS - 1 - Math.floor(Math.log10(largest));
+  return withSign(difference, fixed(difference, decimals).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, ""), signed);
 }
 
 /** The three numbers of an estimate, each as text. */
