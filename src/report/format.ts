@@ -1,5 +1,5 @@
 import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
-import { differenceInterval, type ImprovementInterval, type RunSummary } from "./model.ts";
+import { benchmarkValues, differenceInterval, type ImprovementInterval, type RunSummary } from "./model.ts";
 
 /**
  * The words and numbers every report shares — the text table, the Markdown
@@ -48,25 +48,37 @@ export interface EstimateCells {
 
 /**
  * A mean and its interval, signed, to the digits the interval's width
- * supports (text/numbers.ts `formatEstimate`); without an interval the mean
- * reads as a measured value. "" for a missing mean.
+ * supports (text/numbers.ts `formatEstimate`). Without an interval (a single
+ * pair) the mean is a difference of measured values: it reads to the decimals
+ * of the values `of` it was taken between (`formatDifference`). "" for a
+ * missing mean.
  */
-export function estimateCells(mean: number | null, interval: ImprovementInterval | null): EstimateCells {
+export function estimateCells(
+  mean: number | null,
+  interval: ImprovementInterval | null,
+  of: readonly number[] = [],
+): EstimateCells {
   if (mean === null) return { mean: "", interval: "" };
-  if (interval === null) return { mean: formatSigned(mean), interval: "" };
+  if (interval === null) return { mean: formatDifference(mean, of, true), interval: "" };
   const t = formatEstimate({ mean, lower: interval.lower, upper: interval.upper }, true);
   return { mean: t.mean, interval: `[${t.lower}, ${t.upper}] ${formatPercent(interval.confidence)}` };
+}
+
+/** The benchmark's two values a single pair's difference was taken between. */
+function valuesOf(run: RunSummary): number[] {
+  const v = benchmarkValues(run);
+  return [v.baseline, v.candidate].filter((x): x is number => x !== null);
 }
 
 /** The run's improvement (positive = better) and its interval, as text; blanks until decided. */
 export function improvementCells(run: RunSummary): EstimateCells {
   const e = run.improvement;
-  return estimateCells(e?.mean ?? null, e?.interval ?? null);
+  return estimateCells(e?.mean ?? null, e?.interval ?? null, valuesOf(run));
 }
 
 /** The run's mean difference (candidate − baseline) and its difference interval, as text; blanks until decided. */
 export function differenceCells(run: RunSummary): EstimateCells {
-  return estimateCells(run.difference, differenceInterval(run));
+  return estimateCells(run.difference, differenceInterval(run), valuesOf(run));
 }
 
 /** How many pairs the run's verdict rests on, as text; "" until decided. */
