@@ -1,5 +1,5 @@
 import { seriesFrame } from "./chart_frames.ts";
-import { estimateCells, outcome } from "./format.ts";
+import { improvementCells, outcome } from "./format.ts";
 import type { NumberedRun } from "./html_climb_values.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { improvementLine, placePoint } from "./layout.ts";
@@ -53,7 +53,7 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
     }
     if (r.mean === null) continue;
     const p = placePoint(r.number, r.mean, xs, ys, area);
-    const cells = estimateCells(r.mean, r.iv);
+    const cells = improvementCells(r.run);
     const tip = `run ${r.number} (${r.run.tag}): improvement ${cells.mean}` +
       (r.iv ? `, ${cells.interval}, n = ${r.run.improvement?.n}` : "") + `, ${outcome(r.run)}`;
     const extra = {
@@ -74,7 +74,7 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
     title,
     header,
     rows.map((r) => {
-      const cells = estimateCells(r.mean, r.iv);
+      const cells = improvementCells(r.run);
       return [
         { text: String(r.number) },
         num(cells.mean),
