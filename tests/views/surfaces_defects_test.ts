@@ -117,7 +117,7 @@ describe("issue 14: what a person reads agrees with the verdict", () => {
       assert.deepEqual(long, [], `${name} prints more than 6 significant digits`);
     }
     // the interval is 0.070 wide: two significant digits of its width are 3 decimals, for all three numbers
-    assert.match(surfaces.runs, /  -0\.743  +\+0\.743  \[\+0\.708, \+0\.778\] 95%  10  /, surfaces.runs);
+    assert.match(surfaces.runs, / {2}-0\.743 {2,}\+0\.743 {2}\[\+0\.708, \+0\.778\] 95% {2}10 {2}/, surfaces.runs);
   });
 
   it("shows a calibration as calibrated and an open local run as interrupted, and leaves calibrations out of the charts", async () => {
