@@ -15,6 +15,24 @@ export class SlurmError extends ComputeError {
 }
 
 /**
+ * A submission refused by a site limit on submitted jobs (association or
+ * QOS `MaxSubmitJobs`, `GrpSubmitJobs`, …: `submit_limit.ts`): it would pass
+ * once enough of the user's jobs end, so a caller parks and submits again
+ * later instead of failing; `Compute.submitRoom` says how much fits. Never
+ * retried in a loop. Nothing was submitted: Slurm refuses an array that
+ * would pass the limit as a whole.
+ */
+export class SubmitLimitError extends SlurmError {
+  override name = "SubmitLimitError";
+  /** The limit as sbatch named it (`AssocMaxSubmitJobLimit`, `QOSMaxSubmitJobPerUserLimit`, …). */
+  readonly limit: string;
+  constructor(message: string, limit: string, options?: ErrorOptions) {
+    super(message, options);
+    this.limit = limit;
+  }
+}
+
+/**
  * A status query failed: the answer is UNKNOWN, not "job gone".
  *
  * Callers must treat this as "defer and retry", never as a terminal state —

@@ -1,6 +1,18 @@
 /** The compute layer's public surface. */
-export { assertJobId, type Compute, InvalidJobIdError, isJobId, type LiveJob } from "./compute.ts";
-export { ComputeError, LocalComputeError, SlurmError, SlurmQueryError } from "./errors.ts";
+export { arrayChunks, DEFAULT_MAX_ARRAY_SIZE, splitRef, taskRef } from "./array.ts";
+export {
+  assertJobId,
+  assertJobRef,
+  type Compute,
+  InvalidJobIdError,
+  isJobId,
+  isJobRef,
+  isTaskId,
+  type LiveJob,
+  type SubmitRoom,
+  type SubmitTarget,
+} from "./compute.ts";
+export { ComputeError, LocalComputeError, SlurmError, SlurmQueryError, SubmitLimitError } from "./errors.ts";
 export { computeFor } from "./from_mode.ts";
 export { type JobSpec, toArgv } from "./job_spec.ts";
 export { LocalCompute } from "./local.ts";

@@ -2,9 +2,10 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { log } from "../log.ts";
 import { spawn, type SpawnOptions, type SpawnResult } from "../runtime/spawn.ts";
-import { assertJobId, type Compute, type LiveJob } from "./compute.ts";
+import { arrayIndexSpec, taskRef } from "./array.ts";
+import { assertJobRef, type Compute, type LiveJob, type SubmitRoom } from "./compute.ts";
 import { LocalComputeError } from "./errors.ts";
-import { assertOneCommand, type JobSpec, withDefaults } from "./job_spec.ts";
+import { assertOneCommand, type FullJobSpec, type JobSpec, withDefaults } from "./job_spec.ts";
 import { jobEnv } from "./job_env.ts";
 import { localStateDir, persistState, readState } from "./local_state.ts";
 import { GONE } from "./states.ts";
@@ -40,6 +41,10 @@ export interface LocalComputeOptions {
  * which an eval job records as exit 143 — and `submit` never resolves: the
  * interrupted measure has no result and no marker, and the next `resume`
  * measures it again.
+ *
+ * An array (`submitArray`) runs its tasks one after the other, each with
+ * `SLURM_ARRAY_JOB_ID` and `SLURM_ARRAY_TASK_ID` (and `SLURM_ARRAY_TASK_COUNT`,
+ * `_MIN`, `_MAX`) set as Slurm sets them, each known by its id `A_T`.
  */
 export class LocalCompute implements Compute {
   readonly #states = new Map<string, string>();
@@ -66,16 +71,57 @@ export class LocalCompute implements Compute {
     assertOneCommand(spec);
     const s = withDefaults(spec);
     const jobId = this.#nextId();
+    await this.#run(s, jobId, {}, outputFile(s.output, s.jobName));
+    return jobId;
+  }
+
+  /**
+   * Runs the array's tasks 0 … tasks − 1 one after the other (so a throttle
+   * changes nothing), each to its end; resolves with the array id A once the
+   * last has ended, its tasks being `A_0` …. `%A`, `%a`, `%j`, `%x` and `%%`
+   * in the output path are replaced as Slurm does, so tasks can write apart.
+   */
+  async submitArray(spec: JobSpec, tasks: number, throttle?: number): Promise<string> {
+    assertOneCommand(spec);
+    arrayIndexSpec(tasks, throttle); // the same checks as Slurm's backend
+    const s = withDefaults(spec);
+    const arrayId = this.#nextId();
+    for (let t = 0; t < tasks; t++) {
+      const id = taskRef(arrayId, t);
+      const env = {
+        SLURM_ARRAY_JOB_ID: arrayId,
+        SLURM_ARRAY_TASK_ID: String(t),
+        SLURM_ARRAY_TASK_COUNT: String(tasks),
+        SLURM_ARRAY_TASK_MIN: "0",
+        SLURM_ARRAY_TASK_MAX: String(tasks - 1),
+      };
+      await this.#run(s, id, env, outputFile(taskOutput(s.output, arrayId, t, id, s.jobName), s.jobName));
+    }
+    return arrayId;
+  }
+
+  /** No cap: an array's tasks run here one by one. */
+  async maxArraySize(): Promise<number> {
+    return Infinity;
+  }
+
+  /** No scheduler, no submit limits. */
+  async submitRoom(): Promise<SubmitRoom | null> {
+    return null;
+  }
+
+  /** Runs one job (or array task) `jobId` to its end and records how it ended. */
+  async #run(s: FullJobSpec, jobId: string, extraEnv: Readonly<Record<string, string>>, output: string): Promise<void> {
     const argv = s.script ? ["sh", s.script, ...s.scriptArgs] : ["sh", "-c", s.command];
     let result: SpawnResult;
     try {
       result = await this.#spawn({
         argv,
-        env: jobEnv(this.#env),
+        env: { ...jobEnv(this.#env), ...extraEnv },
         timeoutMs: s.timeMinutes * this.#minuteMs,
         graceMs: this.#graceMs,
         drainMs: this.#drainMs,
-        output: { file: outputFile(s.output, s.jobName) },
+        output: { file: output },
         newSession: true, // the walltime kill must take the job's whole tree, as Slurm does
         // our own interrupt is not the job's end: INT tells the eval script to record nothing
         // (TERM, the walltime's signal above and Slurm's, records 143)
@@ -89,12 +135,11 @@ export class LocalCompute implements Compute {
     this.#elapsed.set(jobId, Math.round(result.durationMs / 1000));
     this.#limits.set(jobId, (s.timeMinutes * this.#minuteMs) / 1000);
     log.info(`ran ${s.jobName} locally as job ${jobId}: ${state}`);
-    return jobId;
   }
 
   /** The terminal state of a job run by this or another process, or GONE. */
   async status(jobId: string): Promise<string> {
-    assertJobId(jobId);
+    assertJobRef(jobId);
     const mine = this.#states.get(jobId);
     if (mine) return mine;
     const dir = localStateDir(this.#env);
@@ -102,7 +147,7 @@ export class LocalCompute implements Compute {
   }
 
   async elapsedSeconds(jobId: string): Promise<number | null> {
-    assertJobId(jobId);
+    assertJobRef(jobId);
     return this.#elapsed.get(jobId) ?? null;
   }
 
@@ -117,12 +162,12 @@ export class LocalCompute implements Compute {
 
   /** Synchronous jobs are terminal at submit: never pending, never in a partition. */
   async pendingReason(jobId: string): Promise<string> {
-    assertJobId(jobId);
+    assertJobRef(jobId);
     return "";
   }
 
   async jobPartition(jobId: string): Promise<string> {
-    assertJobId(jobId);
+    assertJobRef(jobId);
     return "";
   }
 
@@ -145,12 +190,12 @@ export class LocalCompute implements Compute {
 
   /** Already terminal; cancelling a finished job is not an error. */
   async cancel(jobId: string): Promise<void> {
-    assertJobId(jobId);
+    assertJobRef(jobId);
   }
 
   /** Nothing is ever live here: every job is over when `submit` returns. */
   async cancelMany(jobIds: readonly string[]): Promise<void> {
-    jobIds.forEach(assertJobId);
+    jobIds.forEach(assertJobRef);
   }
 
   /**
@@ -189,6 +234,12 @@ export class LocalCompute implements Compute {
       log.warn(`local job ${jobName}: state persist failed: ${(err as Error).message}`);
     }
   }
+}
+
+/** An array task's output path: Slurm's `%A` (array id), `%a` (index), `%j` (job id), `%x` (name) and `%%`. */
+function taskOutput(output: string, arrayId: string, task: number, id: string, jobName: string): string {
+  const by: Readonly<Record<string, string>> = { A: arrayId, a: String(task), j: id, x: jobName, "%": "%" };
+  return output.replace(/%([Aajx%])/g, (_, c: string) => by[c]!);
 }
 
 /** The job's output file, or /dev/null when its directory is missing (the job still runs). */

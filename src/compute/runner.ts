@@ -6,9 +6,15 @@ import { schedulerEnv } from "./job_env.ts";
  * Runs one scheduler command under a timeout and resolves to how it ended —
  * the one result shape of a finished process (`SpawnResult`), timeouts
  * included (`timedOut`). Rejects only when the command cannot run at all
- * (not found). Injected so tests can script answers.
+ * (not found). `env`: variables for this command on top of the clean
+ * scheduler environment (`SLURM_BITSTR_LEN=0` for squeue). Injected so tests
+ * can script answers.
  */
-export type Runner = (argv: readonly string[], timeoutMs: number) => Promise<SpawnResult>;
+export type Runner = (
+  argv: readonly string[],
+  timeoutMs: number,
+  env?: Readonly<Record<string, string>>,
+) => Promise<SpawnResult>;
 
 /**
  * A runner over the runtime's spawn, stdout and stderr apart, in a clean
@@ -17,8 +23,15 @@ export type Runner = (argv: readonly string[], timeoutMs: number) => Promise<Spa
 export function makeSubprocessRunner(
   env: () => Readonly<Record<string, string | undefined>> = () => process.env,
 ): Runner {
-  return (argv, timeoutMs) =>
-    spawn({ argv, env: schedulerEnv(env()), timeoutMs, graceMs: 1000, drainMs: 2000, output: "separate" });
+  return (argv, timeoutMs, extra = {}) =>
+    spawn({
+      argv,
+      env: { ...schedulerEnv(env()), ...extra },
+      timeoutMs,
+      graceMs: 1000,
+      drainMs: 2000,
+      output: "separate",
+    });
 }
 
 /** The real runner, over this process's environment. */

@@ -1,9 +1,23 @@
+import { userInfo } from "node:os";
 import { log } from "../log.ts";
 import { safeText } from "../text/terminal.ts";
-import { assertJobId, type Compute, type LiveJob } from "./compute.ts";
+import { arrayIndexSpec, sacctSelection } from "./array.ts";
+import { assertJobRef, type Compute, isTaskId, type LiveJob, type SubmitRoom, type SubmitTarget } from "./compute.ts";
 import { parseElapsed } from "./elapsed.ts";
-import { SlurmError, SlurmQueryError } from "./errors.ts";
+import { SlurmError, SlurmQueryError, SubmitLimitError } from "./errors.ts";
 import { type JobSpec, toArgv } from "./job_spec.ts";
+import {
+  ASSOC_QOS_FIELDS,
+  defaultQos,
+  limitsEnforced,
+  maxArraySizeOf,
+  parseAssocMgr,
+  parseConfig,
+  parseQosLimits,
+  QOS_LIMIT_FIELDS,
+  roomFrom,
+} from "./site_limits.ts";
+import { submitLimitOf } from "./submit_limit.ts";
 import type { SpawnResult } from "../runtime/spawn_types.ts";
 import { failureOf, type Runner, subprocessRunner } from "./runner.ts";
 import { GONE } from "./states.ts";
@@ -41,7 +55,12 @@ export interface SlurmComputeOptions {
   readonly random?: () => number;
   /** The clock, in epoch ms (a submission's lookup window, the retry budget). */
   readonly now?: () => number;
+  /** Whose associations `submitRoom` reads; default this process's user. */
+  readonly user?: string;
 }
+
+/** squeue's environment for the listing: collapsed array ids never cut at 64 bytes. */
+const WHOLE_IDS = { SLURM_BITSTR_LEN: "0" };
 
 /**
  * The compute verbs over sbatch, sacct, squeue and scancel. Keeps the
@@ -54,15 +73,22 @@ export interface SlurmComputeOptions {
  * submitted the job anyway ("Socket timed out on send/recv operation") is
  * never simply run again: the job is first looked up by name, in the queue
  * and in accounting, since the first try began — one submit makes at most one
- * job of its name.
+ * job of its name. Arrays (`submitArray`) get the same care; their tasks are
+ * `A_T` everywhere, listed one per row (`squeue -r`) and answered each from
+ * its own accounting record. A refusal by a submit limit is a
+ * SubmitLimitError (`submit_limit.ts`); `submitRoom` says how much fits.
  */
 export class SlurmCompute implements Compute {
   readonly #runner: Runner;
   readonly #timeoutMs: number;
   readonly #retries: Retries;
+  readonly #user: string;
+  /** `scontrol show config`, once read (MaxArraySize, enforcement, the cluster's name). */
+  #config: Map<string, string> | null = null;
 
   constructor(options: SlurmComputeOptions = {}) {
     this.#runner = options.runner ?? subprocessRunner;
+    this.#user = options.user ?? userInfo().username;
     this.#timeoutMs = options.commandTimeoutMs ?? 60_000;
     this.#retries = new Retries({ ...DEFAULT_RETRY, ...options.retry }, {
       now: options.now ?? Date.now,
@@ -78,7 +104,25 @@ export class SlurmCompute implements Compute {
    * the job, if it exists, is found by name later).
    */
   async submit(spec: JobSpec): Promise<string> {
-    const argv = toArgv(spec);
+    return await this.#submit(toArgv(spec), spec.jobName, (id) => `job ${id}`);
+  }
+
+  /**
+   * Submits ONE `sbatch --array=0-(tasks−1)[%throttle]` of the spec; the
+   * array id. The same care and errors as `submit`; an index past
+   * MaxArraySize − 1 is refused by Slurm (a SlurmError saying to split it).
+   */
+  async submitArray(spec: JobSpec, tasks: number, throttle?: number): Promise<string> {
+    const indices = arrayIndexSpec(tasks, throttle);
+    const argv = toArgv({ ...spec, extra: [...(spec.extra ?? []), `--array=${indices}`] });
+    return await this.#submit(argv, spec.jobName, (id) => `array ${id} (${tasks} tasks, ${id}_0 … ${id}_${tasks - 1})`);
+  }
+
+  /**
+   * One sbatch of `argv` (named `name`), with the retries and the lookup
+   * `submit` documents; the id, logged as `as(id)` says.
+   */
+  async #submit(argv: string[], name: string, as: (id: string) => string): Promise<string> {
     const retries = this.#retries;
     const started = retries.now();
     const since = new Date(started - LOOKUP_MARGIN_MS);
@@ -95,7 +139,7 @@ export class SlurmCompute implements Compute {
         const jobId = parseSbatchId(result.stdout);
         if (jobId !== null) {
           retries.succeeded();
-          log.info(`submitted ${spec.jobName} as job ${jobId}`);
+          log.info(`submitted ${name} as ${as(jobId)}`);
           return jobId;
         }
         // it says it submitted: the job may well exist
@@ -104,24 +148,24 @@ export class SlurmCompute implements Compute {
       } else {
         why = failureOf(result, this.#timeoutMs);
         kind = classifyFailure(result);
-        if (kind === "final") throw new SlurmError(`sbatch ${why}`);
+        if (kind === "final") throw refusal(result, why);
       }
       if (kind === "maybe-sent") {
-        const found = await this.#lookUp(spec.jobName, since, attempt);
+        const found = await this.#lookUp(name, since, attempt);
         if (typeof found === "string") {
-          log.warn(`sbatch ${why}; but job ${found} named ${spec.jobName} was submitted: using it`);
+          log.warn(`sbatch ${why}; but job ${found} named ${name} was submitted: using it`);
           return found;
         }
         if (found.kind === "unknown") {
           throw new SlurmError(
-            `sbatch ${why}; whether job ${spec.jobName} was submitted cannot be told (${found.why}), ` +
+            `sbatch ${why}; whether job ${name} was submitted cannot be told (${found.why}), ` +
               "so it is not submitted again: a later pass finds it by name if it exists",
           );
         }
       }
       if (!retries.mayRetry(attempt, started)) throw new SlurmError(`sbatch ${why} ${retries.giveUp(attempt)}`);
       const wait = retries.backoff(attempt);
-      log.info(`sbatch ${why.split("\n")[0]}; submitting ${spec.jobName} again in ${wait} ms (try ${attempt + 1})`);
+      log.info(`sbatch ${why.split("\n")[0]}; submitting ${name} again in ${wait} ms (try ${attempt + 1})`);
       await retries.sleep(wait);
     }
   }
@@ -193,16 +237,23 @@ export class SlurmCompute implements Compute {
     return [...ids].sort((a, b) => Number(a) - Number(b));
   }
 
-  /** The job's state, or GONE when a successful sacct finds no record. */
+  /**
+   * The job's state, or GONE when a successful sacct finds no record. An
+   * array task's (`A_T`) comes from its own sacct row, or, before it has one
+   * (pending), from the queue; GONE when neither has it (a task cancelled
+   * while pending never gets a row).
+   */
   async status(jobId: string): Promise<string> {
-    assertJobId(jobId);
+    assertJobRef(jobId);
     const out = await this.#query(["sacct", "-j", jobId, "--parsable2", "--noheader", "-X", "-o", "State"]);
-    return firstLine(out) || GONE;
+    const state = firstLine(out);
+    if (state || !isTaskId(jobId)) return state || GONE;
+    return firstLine(await this.#query(["squeue", "-j", jobId, "-h", "-o", "%T"])) || GONE;
   }
 
   /** How long the job ran (sacct Elapsed), or null when there is no record. */
   async elapsedSeconds(jobId: string): Promise<number | null> {
-    assertJobId(jobId);
+    assertJobRef(jobId);
     const out = await this.#query(["sacct", "-j", jobId, "--parsable2", "--noheader", "-X", "-o", "Elapsed"]);
     const text = firstLine(out);
     return text ? parseElapsed(text) : null;
@@ -210,13 +261,13 @@ export class SlurmCompute implements Compute {
 
   /** Why a PENDING job waits (`Dependency`, `BeginTime`, …), or "" when squeue no longer lists it. */
   async pendingReason(jobId: string): Promise<string> {
-    assertJobId(jobId);
+    assertJobRef(jobId);
     return firstLine(await this.#query(["squeue", "-j", jobId, "-h", "-o", "%r"]));
   }
 
   /** The partition a queued job sits in now (sites may move pending jobs), or "". */
   async jobPartition(jobId: string): Promise<string> {
-    assertJobId(jobId);
+    assertJobRef(jobId);
     return firstLine(await this.#query(["squeue", "-j", jobId, "-h", "-o", "%P"]));
   }
 
@@ -240,26 +291,90 @@ export class SlurmCompute implements Compute {
     return out.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
   }
 
-  /** Every live job of this user by name, with state, reason and partition, from one squeue. */
+  /**
+   * Every live job and array task of this user by name, with state, reason
+   * and partition, from ONE `squeue -r` (a row per task, its id `A_T`;
+   * `SLURM_BITSTR_LEN=0`, so no id is cut).
+   */
   async activeJobs(): Promise<Map<string, LiveJob[]>> {
-    return parseActiveJobs(await this.#query(["squeue", "--me", "--noheader", "-o", ACTIVE_JOBS_FORMAT]));
+    const argv = ["squeue", "--me", "-r", "--noheader", "-o", ACTIVE_JOBS_FORMAT];
+    return parseActiveJobs(await this.#query(argv, WHOLE_IDS));
   }
 
   /**
-   * States of several jobs from one sacct, bounded by `since` so a recycled
-   * id cannot match an old job. Jobs without a record are absent.
+   * States of several jobs and array tasks from one sacct, bounded by
+   * `since` so a recycled id cannot match an old job. An array is asked once
+   * by its id, and each task asked for is answered from its OWN `A_T` row —
+   * never from the row of the raw id equal to the array id (one task, the
+   * last to start, or the collapsed PENDING row of those not started, which
+   * still names tasks cancelled meanwhile). Jobs and tasks without a record
+   * are absent: a pending task, and one cancelled while pending.
    */
   async statuses(jobIds: readonly string[], since?: Date): Promise<Map<string, string>> {
     if (jobIds.length === 0) return new Map();
-    jobIds.forEach(assertJobId);
-    const argv = ["sacct", "-j", jobIds.join(","), "--parsable2", "--noheader", "-X", "-o", "JobID,State"];
+    jobIds.forEach(assertJobRef);
+    const argv = [
+      "sacct",
+      "-j",
+      sacctSelection(jobIds).join(","),
+      "--parsable2",
+      "--noheader",
+      "-X",
+      "-o",
+      "JobID,State",
+    ];
     if (since) argv.push("-S", sacctTime(since));
-    return parseStates(await this.#query(argv));
+    return only(parseStates(await this.#query(argv)), jobIds);
   }
 
-  /** Cancels; idempotent (transient failures retried). A failure is logged, not thrown. */
+  /** MaxArraySize from `scontrol show config` (1001 when the site sets none): one array's most tasks. */
+  async maxArraySize(): Promise<number> {
+    return maxArraySizeOf(await this.#showConfig());
+  }
+
+  /**
+   * Room under the site's submit limits for `target` (`Compute.submitRoom`;
+   * what is counted: `site_limits.ts`): from the controller's association
+   * manager (`scontrol show assoc_mgr`, the limits and the counts it
+   * enforces) and sacctmgr (the QOS's limits; the default QOS when none is
+   * given). Null when the controller does not enforce limits.
+   */
+  async submitRoom(target: SubmitTarget): Promise<SubmitRoom | null> {
+    const config = await this.#showConfig();
+    if (!limitsEnforced(config)) return null;
+    const user = this.#user;
+    const { assocs, qos } = parseAssocMgr(
+      await this.#query(["scontrol", "-o", "show", "assoc_mgr", `users=${user}`, "flags=assoc,qos"]),
+    );
+    const partition = target.partition ?? "";
+    let qosName = target.qos ?? "";
+    if (qosName === "") {
+      const where = [`user=${user}`, `account=${target.account}`, `cluster=${config.get("ClusterName") ?? ""}`];
+      const rows = await this.#query([
+        "sacctmgr",
+        "-n",
+        "-P",
+        "show",
+        "assoc",
+        "where",
+        ...where,
+        `format=${ASSOC_QOS_FIELDS}`,
+      ]);
+      qosName = defaultQos(rows, target.account, partition);
+    }
+    const qosLimits = parseQosLimits(
+      await this.#query(["sacctmgr", "-n", "-P", "show", "qos", qosName, `format=${QOS_LIMIT_FIELDS}`]),
+    );
+    return roomFrom({ assocs, qos, qosLimits, user, account: target.account, partition, qosName });
+  }
+
+  async #showConfig(): Promise<Map<string, string>> {
+    return this.#config ??= parseConfig(await this.#query(["scontrol", "show", "config"]));
+  }
+
+  /** Cancels a job or an array task (`A_T`); idempotent (transient failures retried). A failure is logged, not thrown. */
   async cancel(jobId: string): Promise<void> {
-    assertJobId(jobId);
+    assertJobRef(jobId);
     try {
       await this.#query(["scancel", jobId]);
     } catch (err) {
@@ -269,8 +384,8 @@ export class SlurmCompute implements Compute {
   }
 
   /** Runs a side-effect-free (or idempotent) query, retrying transient failures; its stdout, or SlurmQueryError. */
-  async #query(argv: string[]): Promise<string> {
-    return await this.#idempotent(argv, argv[0] === "scancel" ? `scancel ${argv[1]}` : argv[0]!, SlurmQueryError);
+  async #query(argv: string[], env?: Readonly<Record<string, string>>): Promise<string> {
+    return await this.#idempotent(argv, argv[0] === "scancel" ? `scancel ${argv[1]}` : argv[0]!, SlurmQueryError, env);
   }
 
   /**
@@ -284,13 +399,14 @@ export class SlurmCompute implements Compute {
     argv: string[],
     what: string,
     fail: new (message: string, options?: ErrorOptions) => SlurmError | SlurmQueryError,
+    env?: Readonly<Record<string, string>>,
   ): Promise<string> {
     const retries = this.#retries;
     const started = retries.now();
     for (let attempt = 1;; attempt++) {
       let result: SpawnResult;
       try {
-        result = await this.#runner(argv, this.#timeoutMs);
+        result = await this.#runner(argv, this.#timeoutMs, env);
       } catch (err) {
         throw new fail(`${what} did not run: ${(err as Error).message}`, { cause: err });
       }
@@ -312,26 +428,59 @@ export class SlurmCompute implements Compute {
    * controller however many jobs a run has. Finished or unknown ids are not
    * an error (scancel exits 0 for them), so a transient failure is retried
    * like every other verb's (`retry.ts`); a refusal, or a scancel that keeps
-   * failing, is a SlurmError.
+   * failing, is a SlurmError. Array tasks go by `A_T` (22.05 ignores a
+   * task's raw id without a word), a whole array by its id.
    */
   async cancelMany(jobIds: readonly string[]): Promise<void> {
     if (jobIds.length === 0) return;
-    jobIds.forEach(assertJobId);
+    jobIds.forEach(assertJobRef);
     await this.#idempotent(["scancel", ...jobIds], "scancel", SlurmError);
   }
 
   /**
    * What finished jobs used, from one sacct WITH their steps (no `-X`: the
    * `.batch` step carries MaxRSS), bounded by `since` so a recycled id
-   * cannot match an old job. Jobs without a record are absent.
+   * cannot match an old job. Jobs without a record are absent. An array
+   * task's from its own `A_T` row and `A_T.batch` step, its array asked once.
    */
   async usage(jobIds: readonly string[], since?: Date): Promise<Map<string, JobUsage>> {
     if (jobIds.length === 0) return new Map();
-    jobIds.forEach(assertJobId);
-    const argv = ["sacct", "-j", jobIds.join(","), "--parsable2", "--noheader", "-o", USAGE_FIELDS];
+    jobIds.forEach(assertJobRef);
+    const argv = ["sacct", "-j", sacctSelection(jobIds).join(","), "--parsable2", "--noheader", "-o", USAGE_FIELDS];
     if (since) argv.push("-S", sacctTime(since));
-    return parseUsage(await this.#query(argv));
+    return only(parseUsage(await this.#query(argv)), jobIds);
   }
+}
+
+/** The entries of `answer` for the asked ids: sacct also prints an asked array's other tasks. */
+function only<T>(answer: Map<string, T>, asked: readonly string[]): Map<string, T> {
+  const out = new Map<string, T>();
+  for (const id of asked) {
+    const v = answer.get(id);
+    if (v !== undefined) out.set(id, v);
+  }
+  return out;
+}
+
+/**
+ * The error of an sbatch that was refused: a SubmitLimitError when a limit on
+ * submitted jobs refused it (`submit_limit.ts`), else a SlurmError — with a
+ * hint when an array's index passed MaxArraySize − 1.
+ */
+function refusal(result: SpawnResult, why: string): SlurmError {
+  const limit = submitLimitOf(result.stderr);
+  if (limit !== null) {
+    return new SubmitLimitError(
+      `sbatch was refused by a submit limit (${limit}): ${why}; it passes once enough of the jobs it counts have ended`,
+      limit,
+    );
+  }
+  if (/Invalid job array specification/.test(result.stderr)) {
+    return new SlurmError(
+      `sbatch ${why} (an array's largest index must be below MaxArraySize: split it with arrayChunks)`,
+    );
+  }
+  return new SlurmError(`sbatch ${why}`);
 }
 
 /** sacct's `-S` takes local time without a zone. */

@@ -73,7 +73,8 @@ export function parseUsage(stdout: string): Map<string, JobUsage> {
     if (line === "") continue;
     const f = line.split("|");
     const [id = "", ...rest] = f;
-    const m = /^([0-9]+)(?:\.(.+))?$/.exec(id);
+    // a job (`123`, steps `123.batch`) or an array task (`123_4`, steps `123_4.batch`); not a collapsed `123_[5-9]`
+    const m = /^([0-9]+(?:_[0-9]+)?)(?:\.(.+))?$/.exec(id);
     if (!m || rest.length < 7) continue;
     const acc = jobs.get(m[1]!) ?? { job: null, stepCpu: 0, maxRss: null, anyRss: false };
     jobs.set(m[1]!, acc);

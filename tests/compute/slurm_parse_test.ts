@@ -68,6 +68,8 @@ describe("scheduler output parsers", () => {
     ]]);
     assert.deepEqual(jobs.get("a")![1], {
       id: "12",
+      arrayId: null,
+      taskId: null,
       name: "a",
       state: "PENDING",
       reason: "BeginTime",

@@ -145,13 +145,15 @@ describe("SlurmCompute through a scripted runner", () => {
     assert.equal(jobs.get("n")![0]!.script, "/runs/r1/eval-a/job.sh");
     assert.deepEqual(jobs.get("n")![1], {
       id: "12",
+      arrayId: null,
+      taskId: null,
       name: "n",
       state: "RUNNING",
       reason: "None",
       partition: "gpu",
       script: "",
     });
-    assert.deepEqual(all.calls, [["squeue", "--me", "--noheader", "-o", "%i\x1f%T\x1f%r\x1f%P\x1f%o\x1f%j"]]);
+    assert.deepEqual(all.calls, [["squeue", "--me", "-r", "--noheader", "-o", "%i\x1f%T\x1f%r\x1f%P\x1f%o\x1f%j"]]);
   });
 
   it("queries many states in one bounded sacct", async () => {

@@ -78,8 +78,8 @@ describe("parseUsage()", () => {
     assert.equal(parseUsage(later).get("109")?.reqMemBytes, 256 * 1024 ** 2);
   });
 
-  it("ignores steps without their job's line, blank lines, other ids and short lines", () => {
-    const text = "\n8.batch|COMPLETED|00:00:01||00:00.1|1||1K\n9_1|COMPLETED|00:00:01|00:01:00|00:00.1|1|1G|\n" +
+  it("ignores steps without their job's line, blank lines, other ids (a collapsed array row) and short lines", () => {
+    const text = "\n8.batch|COMPLETED|00:00:01||00:00.1|1||1K\n9_[1-3]|PENDING|00:00:00|00:01:00|00:00:00|1|1G|\n" +
       "10|COMPLETED\n";
     assert.equal(parseUsage(text).size, 0);
   });

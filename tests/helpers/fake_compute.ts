@@ -1,15 +1,18 @@
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Compute, LiveJob } from "../../src/compute/compute.ts";
+import { splitRef } from "../../src/compute/array.ts";
+import type { Compute, LiveJob, SubmitRoom, SubmitTarget } from "../../src/compute/compute.ts";
 import { type JobSpec, withDefaults } from "../../src/compute/job_spec.ts";
-import { SlurmQueryError } from "../../src/compute/errors.ts";
+import { SlurmQueryError, SubmitLimitError } from "../../src/compute/errors.ts";
 import { GONE } from "../../src/compute/states.ts";
 import type { JobUsage } from "../../src/compute/usage.ts";
 
 /**
  * A scripted Compute: every verb is recorded in `calls`; the queue listing,
- * states and what a submit does are set by the test.
+ * states and what a submit does are set by the test. Arrays: `submitArray`
+ * records in `arrays` (and, like a job, in `submitted`), ids in `live`,
+ * `liveStates`, `states` and `usages` may be tasks' `A_T`.
  */
 export class FakeCompute implements Compute {
   calls: string[] = [];
@@ -28,15 +31,47 @@ export class FakeCompute implements Compute {
   states: Map<string, string> | null = new Map();
   /** Called inside submit (e.g. to finish the job synchronously). */
   onSubmit: (spec: JobSpec, jobId: string) => void = () => {};
+  /** When set, submit and submitArray are refused by this submit limit (a SubmitLimitError), recording nothing. */
+  submitLimit: string | null = null;
+  /** Every array submitted, in order, with the id it got. */
+  arrays: { spec: JobSpec; tasks: number; throttle: number | undefined; id: string }[] = [];
+  /** Called inside submitArray (e.g. to finish its tasks). */
+  onSubmitArray: (spec: JobSpec, arrayId: string, tasks: number) => void = () => {};
+  /** What maxArraySize answers. */
+  maxArray = 1001;
+  /** What submitRoom answers (an Error: it rejects with it); `roomAsked` records each target. */
+  room: SubmitRoom | null | Error = null;
+  roomAsked: SubmitTarget[] = [];
   #next = 1000;
 
   async submit(spec: JobSpec): Promise<string> {
     this.calls.push("sbatch");
+    if (this.submitLimit !== null) throw new SubmitLimitError(`sbatch refused: ${this.submitLimit}`, this.submitLimit);
     this.submitted.push(spec);
     const id = String(this.#next++);
     this.submittedIds.push(id);
     this.onSubmit(spec, id);
     return id;
+  }
+  async submitArray(spec: JobSpec, tasks: number, throttle?: number): Promise<string> {
+    this.calls.push("sbatch --array");
+    if (this.submitLimit !== null) throw new SubmitLimitError(`sbatch refused: ${this.submitLimit}`, this.submitLimit);
+    const id = String(this.#next++);
+    this.submitted.push(spec);
+    this.submittedIds.push(id);
+    this.arrays.push({ spec, tasks, throttle, id });
+    this.onSubmitArray(spec, id, tasks);
+    return id;
+  }
+  async maxArraySize(): Promise<number> {
+    this.calls.push("scontrol show config");
+    return this.maxArray;
+  }
+  async submitRoom(target: SubmitTarget): Promise<SubmitRoom | null> {
+    this.calls.push("room");
+    this.roomAsked.push(target);
+    if (this.room instanceof Error) throw this.room;
+    return this.room;
   }
   async status(jobId: string): Promise<string> {
     this.calls.push("sacct");
@@ -56,15 +91,20 @@ export class FakeCompute implements Compute {
     for (const [name, ids] of this.live) {
       jobs.set(
         name,
-        ids.map((id) => ({
-          id,
-          name,
-          state: "PENDING",
-          reason: "",
-          partition: "",
-          script: this.submitted[this.submittedIds.indexOf(id)]?.script ?? "",
-          ...this.liveStates.get(id),
-        })),
+        ids.map((id) => {
+          const { jobId, task } = splitRef(id);
+          return {
+            id,
+            arrayId: task === null ? null : jobId,
+            taskId: task,
+            name,
+            state: "PENDING",
+            reason: "",
+            partition: "",
+            script: this.submitted[this.submittedIds.indexOf(jobId)]?.script ?? "",
+            ...this.liveStates.get(id),
+          };
+        }),
       );
     }
     return jobs;

@@ -3,7 +3,16 @@ import { describe, it } from "node:test";
 import type { LiveJob } from "../../src/compute/compute.ts";
 import { classifyMeasure, type MeasureState, type Observation } from "../../src/measure/measure_state.ts";
 
-const job: LiveJob = { id: "7", name: "eval-x", state: "PENDING", reason: "Priority", partition: "cpu", script: "" };
+const job: LiveJob = {
+  id: "7",
+  arrayId: null,
+  taskId: null,
+  name: "eval-x",
+  state: "PENDING",
+  reason: "Priority",
+  partition: "cpu",
+  script: "",
+};
 
 describe("classifyMeasure()", () => {
   // [what the pass saw, the state it means]

@@ -242,6 +242,8 @@ describe("the run's jobs, progress and resource text", () => {
     const wake = wakeJobName(r.runTag, dir);
     const job = (id: string, name: string, script: string) => ({
       id,
+      arrayId: null,
+      taskId: null,
       name,
       state: "PENDING",
       reason: "",
