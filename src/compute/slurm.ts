@@ -1,4 +1,3 @@
-import { userInfo } from "node:os";
 import { log } from "../log.ts";
 import { safeText } from "../text/terminal.ts";
 import { arrayIndexSpec, sacctSelection } from "./array.ts";
@@ -55,7 +54,7 @@ export interface SlurmComputeOptions {
   readonly random?: () => number;
   /** The clock, in epoch ms (a submission's lookup window, the retry budget). */
   readonly now?: () => number;
-  /** Whose associations `submitRoom` reads; default this process's user. */
+  /** Whose associations `submitRoom` reads; default this process's user, as `id -un` names it. */
   readonly user?: string;
 }
 
@@ -82,13 +81,14 @@ export class SlurmCompute implements Compute {
   readonly #runner: Runner;
   readonly #timeoutMs: number;
   readonly #retries: Retries;
-  readonly #user: string;
+  /** The user `submitRoom` asks about, once known. */
+  #user: string | null;
   /** `scontrol show config`, once read (MaxArraySize, enforcement, the cluster's name). */
   #config: Map<string, string> | null = null;
 
   constructor(options: SlurmComputeOptions = {}) {
     this.#runner = options.runner ?? subprocessRunner;
-    this.#user = options.user ?? userInfo().username;
+    this.#user = options.user ?? null;
     this.#timeoutMs = options.commandTimeoutMs ?? 60_000;
     this.#retries = new Retries({ ...DEFAULT_RETRY, ...options.retry }, {
       now: options.now ?? Date.now,
@@ -342,7 +342,7 @@ export class SlurmCompute implements Compute {
   async submitRoom(target: SubmitTarget): Promise<SubmitRoom | null> {
     const config = await this.#showConfig();
     if (!limitsEnforced(config)) return null;
-    const user = this.#user;
+    const user = await this.#whoami();
     const { assocs, qos } = parseAssocMgr(
       await this.#query(["scontrol", "-o", "show", "assoc_mgr", `users=${user}`, "flags=assoc,qos"]),
     );
@@ -366,6 +366,19 @@ export class SlurmCompute implements Compute {
       await this.#query(["sacctmgr", "-n", "-P", "show", "qos", qosName, `format=${QOS_LIMIT_FIELDS}`]),
     );
     return roomFrom({ assocs, qos, qosLimits, user, account: target.account, partition, qosName });
+  }
+
+  /**
+   * This process's user name as the system resolves its uid (`id -un`: NSS,
+   * so LDAP users too; Bun's `os.userInfo()` answers "unknown" without $USER).
+   */
+  async #whoami(): Promise<string> {
+    if (this.#user !== null) return this.#user;
+    const name = firstLine(await this.#query(["id", "-un"]));
+    if (!/^[A-Za-z0-9._][A-Za-z0-9._-]*\$?$/.test(name)) {
+      throw new SlurmQueryError(`Cannot tell this process's user name: id -un printed ${JSON.stringify(name)}`);
+    }
+    return this.#user = name;
   }
 
   async #showConfig(): Promise<Map<string, string>> {

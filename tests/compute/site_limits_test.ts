@@ -152,7 +152,7 @@ describe("roomFrom()", () => {
 
 describe("SlurmCompute.submitRoom() and maxArraySize()", () => {
   const instant = { sleep: async () => {}, random: () => 0.5 };
-  const scripted = (config: string, fail = "") => {
+  const scripted = (config: string, fail = "", user: string | null = "root") => {
     const calls: string[][] = [];
     const runner: Runner = (argv) => {
       calls.push([...argv]);
@@ -161,6 +161,7 @@ describe("SlurmCompute.submitRoom() and maxArraySize()", () => {
         out: string,
       ): SpawnResult => (fail && line.includes(fail) ? exited(1, "", "boom") : exited(0, out));
       if (line === "scontrol show config") return Promise.resolve(answer(config));
+      if (line === "id -un") return Promise.resolve(answer("alice\n"));
       if (line.startsWith("scontrol -o show assoc_mgr")) return Promise.resolve(answer(ASSOC_MGR));
       if (line.startsWith("sacctmgr -n -P show assoc")) {
         return Promise.resolve(answer(slurmFixture("sacctmgr-assoc.txt")));
@@ -168,7 +169,7 @@ describe("SlurmCompute.submitRoom() and maxArraySize()", () => {
       if (line.startsWith("sacctmgr -n -P show qos")) return Promise.resolve(answer(slurmFixture("sacctmgr-qos.txt")));
       return Promise.resolve(exited(1, "", `unexpected ${line}`));
     };
-    return { calls, compute: new SlurmCompute({ runner, user: "root", ...instant }) };
+    return { calls, compute: new SlurmCompute({ runner, ...(user === null ? {} : { user }), ...instant }) };
   };
 
   it("reads the controller's counts and sacctmgr's QOS limits, the config once", async () => {
@@ -203,6 +204,14 @@ describe("SlurmCompute.submitRoom() and maxArraySize()", () => {
     assert.equal(await compute.submitRoom({ account: "acct_lim" }), null);
     assert.equal(await compute.maxArraySize(), 1001);
     assert.equal(calls.length, 1);
+  });
+
+  it("asks the system who this user is (id -un) once, when not told", async () => {
+    const { calls, compute } = scripted(slurmFixture("scontrol-show-config.txt"), "", null);
+    assert.equal(await compute.submitRoom({ account: "acct_lim", qos: "normal" }), null, "alice has no association");
+    await compute.submitRoom({ account: "acct_lim", qos: "normal" });
+    assert.deepEqual(calls.filter((c) => c[0] === "id"), [["id", "-un"]]);
+    assert.equal(calls.find((c) => c[1] === "-o")![4], "users=alice");
   });
 
   it("rejects with a SlurmQueryError when it cannot tell", async () => {
