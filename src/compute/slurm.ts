@@ -1,22 +1,12 @@
 import { log } from "../log.ts";
-import { safeText } from "../text/terminal.ts";
 import { arrayIndexSpec, sacctSelection } from "./array.ts";
 import { assertJobRef, type Compute, isTaskId, type LiveJob, type SubmitRoom, type SubmitTarget } from "./compute.ts";
 import { parseElapsed } from "./elapsed.ts";
-import { SlurmError, SlurmQueryError, SubmitLimitError } from "./errors.ts";
+import { SlurmError, SlurmQueryError } from "./errors.ts";
 import { type JobSpec, toArgv } from "./job_spec.ts";
-import {
-  ASSOC_QOS_FIELDS,
-  defaultQos,
-  limitsEnforced,
-  maxArraySizeOf,
-  parseAssocMgr,
-  parseConfig,
-  parseQosLimits,
-  QOS_LIMIT_FIELDS,
-  roomFrom,
-} from "./site_limits.ts";
-import { submitLimitOf } from "./submit_limit.ts";
+import { limitsEnforced, maxArraySizeOf, parseConfig } from "./site_limits.ts";
+import { roomUnderLimits } from "./slurm_room.ts";
+import { sbatchWithCare, type SubmitContext } from "./slurm_submit.ts";
 import type { SpawnResult } from "../runtime/spawn_types.ts";
 import { failureOf, type Runner, subprocessRunner } from "./runner.ts";
 import { GONE } from "./states.ts";
@@ -24,23 +14,14 @@ import {
   ACTIVE_JOBS_FORMAT,
   firstLine,
   parseActiveJobs,
-  parseSbatchId,
   parseStates,
   parseSubmitted,
   SUBMITTED_SACCT_FIELDS,
   SUBMITTED_SQUEUE_FORMAT,
 } from "./slurm_parse.ts";
 import { type JobUsage, parseUsage, USAGE_FIELDS } from "./usage.ts";
-import { classifyFailure, type FailureKind } from "./transient.ts";
+import { classifyFailure } from "./transient.ts";
 import { DEFAULT_RETRY, Retries, type RetryPolicy } from "./retry.ts";
-
-/**
- * How far before a submission its lookup by name reaches: the controller
- * stamps the submit time in whole seconds, on its own clock.
- */
-const LOOKUP_MARGIN_MS = 2000;
-/** Clean "not there" answers (queue and accounting) needed before an sbatch that may have worked is tried again. */
-const LOOKUP_ROUNDS = 2;
 
 export interface SlurmComputeOptions {
   readonly runner?: Runner;
@@ -68,11 +49,11 @@ const WHOLE_IDS = { SLURM_BITSTR_LEN: "0" };
  *
  * Transient failures (`transient.ts`: a controller that timed out, refused a
  * connection, or lost an answer) are retried as `retry.ts` says (a bounded,
- * jittered backoff, one round per outage); refusals never are. An sbatch that failed in a way that may have
- * submitted the job anyway ("Socket timed out on send/recv operation") is
- * never simply run again: the job is first looked up by name, in the queue
- * and in accounting, since the first try began — one submit makes at most one
- * job of its name. Arrays (`submitArray`) get the same care; their tasks are
+ * jittered backoff, one round per outage); refusals never are. An sbatch
+ * that failed in a way that may have submitted the job anyway ("Socket timed
+ * out on send/recv operation") is never simply run again: the job is first
+ * looked up by name, in the queue and in accounting, since the first try
+ * began — one submit makes at most one job of its name (`slurm_submit.ts`). Arrays (`submitArray`) get the same care; their tasks are
  * `A_T` everywhere, listed one per row (`squeue -r`) and answered each from
  * its own accounting record. A refusal by a submit limit is a
  * SubmitLimitError (`submit_limit.ts`); `submitRoom` says how much fits.
@@ -85,6 +66,8 @@ export class SlurmCompute implements Compute {
   #user: string | null;
   /** `scontrol show config`, once read (MaxArraySize, enforcement, the cluster's name). */
   #config: Map<string, string> | null = null;
+  /** What `sbatchWithCare` needs of this client. */
+  readonly #submitting: SubmitContext;
 
   constructor(options: SlurmComputeOptions = {}) {
     this.#runner = options.runner ?? subprocessRunner;
@@ -95,6 +78,12 @@ export class SlurmCompute implements Compute {
       sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
       random: options.random ?? Math.random,
     });
+    this.#submitting = {
+      runner: this.#runner,
+      timeoutMs: this.#timeoutMs,
+      retries: this.#retries,
+      findSubmitted: (name, since) => this.findSubmitted(name, since),
+    };
   }
 
   /**
@@ -104,7 +93,7 @@ export class SlurmCompute implements Compute {
    * the job, if it exists, is found by name later).
    */
   async submit(spec: JobSpec): Promise<string> {
-    return await this.#submit(toArgv(spec), spec.jobName, (id) => `job ${id}`);
+    return await sbatchWithCare(this.#submitting, toArgv(spec), spec.jobName, (id) => `job ${id}`);
   }
 
   /**
@@ -115,94 +104,13 @@ export class SlurmCompute implements Compute {
   async submitArray(spec: JobSpec, tasks: number, throttle?: number): Promise<string> {
     const indices = arrayIndexSpec(tasks, throttle);
     const argv = toArgv({ ...spec, extra: [...(spec.extra ?? []), `--array=${indices}`] });
-    return await this.#submit(argv, spec.jobName, (id) => `array ${id} (${tasks} tasks, ${id}_0 … ${id}_${tasks - 1})`);
-  }
-
-  /**
-   * One sbatch of `argv` (named `name`), with the retries and the lookup
-   * `submit` documents; the id, logged as `as(id)` says.
-   */
-  async #submit(argv: string[], name: string, as: (id: string) => string): Promise<string> {
-    const retries = this.#retries;
-    const started = retries.now();
-    const since = new Date(started - LOOKUP_MARGIN_MS);
-    for (let attempt = 1;; attempt++) {
-      let result: SpawnResult;
-      try {
-        result = await this.#runner(argv, this.#timeoutMs);
-      } catch (err) {
-        throw new SlurmError(`sbatch did not run: ${(err as Error).message}`, { cause: err });
-      }
-      let why: string;
-      let kind: FailureKind;
-      if (result.exitCode === 0 && !result.timedOut) {
-        const jobId = parseSbatchId(result.stdout);
-        if (jobId !== null) {
-          retries.succeeded();
-          log.info(`submitted ${name} as ${as(jobId)}`);
-          return jobId;
-        }
-        // it says it submitted: the job may well exist
-        why = `returned no job id: ${safeText(JSON.stringify(result.stdout.trim()), 500)}`;
-        kind = "maybe-sent";
-      } else {
-        why = failureOf(result, this.#timeoutMs);
-        kind = classifyFailure(result);
-        if (kind === "final") throw refusal(result, why);
-      }
-      if (kind === "maybe-sent") {
-        const found = await this.#lookUp(name, since, attempt);
-        if (typeof found === "string") {
-          log.warn(`sbatch ${why}; but job ${found} named ${name} was submitted: using it`);
-          return found;
-        }
-        if (found.kind === "unknown") {
-          throw new SlurmError(
-            `sbatch ${why}; whether job ${name} was submitted cannot be told (${found.why}), ` +
-              "so it is not submitted again: a later pass finds it by name if it exists",
-          );
-        }
-      }
-      if (!retries.mayRetry(attempt, started)) throw new SlurmError(`sbatch ${why} ${retries.giveUp(attempt)}`);
-      const wait = retries.backoff(attempt);
-      log.info(`sbatch ${why.split("\n")[0]}; submitting ${name} again in ${wait} ms (try ${attempt + 1})`);
-      await retries.sleep(wait);
-    }
-  }
-
-  /**
-   * Whether an sbatch that may have worked did: the id of this user's job
-   * named `name` submitted since `since` (the queue first, then accounting
-   * for a job that already ended), or "absent" after LOOKUP_ROUNDS clean
-   * rounds that found none — one empty answer is not proof — or "unknown".
-   */
-  async #lookUp(
-    name: string,
-    since: Date,
-    attempt: number,
-  ): Promise<string | { kind: "absent" } | { kind: "unknown"; why: string }> {
-    let clean = 0;
-    let why = "";
-    for (let round = 1; round <= LOOKUP_ROUNDS + 1 && clean < LOOKUP_ROUNDS; round++) {
-      await this.#retries.sleep(this.#retries.backoff(attempt + round - 1));
-      try {
-        const ids = await this.findSubmitted(name, since);
-        if (ids.length > 0) {
-          if (ids.length > 1) log.warn(`several jobs named ${name} since the submission: ${ids.join(", ")}`);
-          return ids[0]!;
-        }
-        clean++;
-      } catch (err) {
-        if (!(err instanceof SlurmQueryError)) throw err;
-        why = err.message;
-      }
-    }
-    return clean >= LOOKUP_ROUNDS ? { kind: "absent" } : { kind: "unknown", why };
+    const as = (id: string) => `array ${id} (${tasks} tasks, ${id}_0 … ${id}_${tasks - 1})`;
+    return await sbatchWithCare(this.#submitting, argv, spec.jobName, as);
   }
 
   /**
    * Ids of this user's jobs named `name` submitted at or after `since`,
-   * lowest first: from the queue (`--states=all`: finished jobs the controller
+   * lowest first (an array's once, by its array id): from the queue (`--states=all`: finished jobs the controller
    * still remembers too) and from accounting (jobs it has forgotten).
    * SlurmQueryError when either cannot be read: a job missing from one answer
    * proves nothing while the other is unknown.
@@ -342,30 +250,7 @@ export class SlurmCompute implements Compute {
   async submitRoom(target: SubmitTarget): Promise<SubmitRoom | null> {
     const config = await this.#showConfig();
     if (!limitsEnforced(config)) return null;
-    const user = await this.#whoami();
-    const { assocs, qos } = parseAssocMgr(
-      await this.#query(["scontrol", "-o", "show", "assoc_mgr", `users=${user}`, "flags=assoc,qos"]),
-    );
-    const partition = target.partition ?? "";
-    let qosName = target.qos ?? "";
-    if (qosName === "") {
-      const where = [`user=${user}`, `account=${target.account}`, `cluster=${config.get("ClusterName") ?? ""}`];
-      const rows = await this.#query([
-        "sacctmgr",
-        "-n",
-        "-P",
-        "show",
-        "assoc",
-        "where",
-        ...where,
-        `format=${ASSOC_QOS_FIELDS}`,
-      ]);
-      qosName = defaultQos(rows, target.account, partition);
-    }
-    const qosLimits = parseQosLimits(
-      await this.#query(["sacctmgr", "-n", "-P", "show", "qos", qosName, `format=${QOS_LIMIT_FIELDS}`]),
-    );
-    return roomFrom({ assocs, qos, qosLimits, user, account: target.account, partition, qosName });
+    return await roomUnderLimits((argv) => this.#query(argv), await this.#whoami(), config, target);
   }
 
   /**
@@ -473,27 +358,6 @@ function only<T>(answer: Map<string, T>, asked: readonly string[]): Map<string, 
     if (v !== undefined) out.set(id, v);
   }
   return out;
-}
-
-/**
- * The error of an sbatch that was refused: a SubmitLimitError when a limit on
- * submitted jobs refused it (`submit_limit.ts`), else a SlurmError — with a
- * hint when an array's index passed MaxArraySize − 1.
- */
-function refusal(result: SpawnResult, why: string): SlurmError {
-  const limit = submitLimitOf(result.stderr);
-  if (limit !== null) {
-    return new SubmitLimitError(
-      `sbatch was refused by a submit limit (${limit}): ${why}; it passes once enough of the jobs it counts have ended`,
-      limit,
-    );
-  }
-  if (/Invalid job array specification/.test(result.stderr)) {
-    return new SlurmError(
-      `sbatch ${why} (an array's largest index must be below MaxArraySize: split it with arrayChunks)`,
-    );
-  }
-  return new SlurmError(`sbatch ${why}`);
 }
 
 /** sacct's `-S` takes local time without a zone. */

@@ -1,3 +1,5 @@
+import { SlurmError, SubmitLimitError } from "./errors.ts";
+
 /**
  * Which sbatch refusals are a site limit on SUBMITTED jobs — a refusal that
  * passes once some of this user's (or account's) jobs have ended, so the
@@ -60,4 +62,26 @@ export function submitLimitOf(stderr: string): string | null {
   // another limit named (a DenyOnLimit MaxWall, MaxTRES, …): not one that ends with jobs ending
   if (REASON_LINE.test(stderr)) return null;
   return "Job violates accounting/QOS policy (job submit limit)";
+}
+
+/**
+ * The error of a refused sbatch (`why`: its exit code and stderr, for the
+ * message): a SubmitLimitError when a limit on submitted jobs refused it,
+ * else a SlurmError — saying to split the array when its largest index passed
+ * MaxArraySize − 1 (`Invalid job array specification`).
+ */
+export function sbatchRefusal(stderr: string, why: string): SlurmError {
+  const limit = submitLimitOf(stderr);
+  if (limit !== null) {
+    return new SubmitLimitError(
+      `sbatch was refused by a submit limit (${limit}): ${why}; it passes once enough of the jobs it counts have ended`,
+      limit,
+    );
+  }
+  if (/Invalid job array specification/.test(stderr)) {
+    return new SlurmError(
+      `sbatch ${why} (an array's largest index must be below MaxArraySize: split it with arrayChunks)`,
+    );
+  }
+  return new SlurmError(`sbatch ${why}`);
 }
