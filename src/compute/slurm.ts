@@ -190,13 +190,15 @@ export class SlurmCompute implements Compute {
   }
 
   /**
-   * The id of this user's live job named exactly `name`, or "". Authoritative
-   * for liveness: a job is visible here even if its submitter died before
-   * recording the id.
+   * The id of this user's live job named exactly `name`, or "" — an array's
+   * id for an array (squeue prints its rows `A_T` and `A_[2-5%2]`).
+   * Authoritative for liveness: a job is visible here even if its submitter
+   * died before recording the id.
    */
   async jobIdForName(name: string): Promise<string> {
     const out = await this.#query(["squeue", "--me", "--name", name, "--noheader", "-o", "%i"]);
-    return out.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
+    const first = out.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
+    return /^([0-9]+)_/.exec(first)?.[1] ?? first;
   }
 
   /**

@@ -135,6 +135,13 @@ describe("SlurmCompute with arrays", () => {
     assert.equal(sbatches.length, 1);
   });
 
+  it("gives an array's id for its name", async () => {
+    for (const out of ["23_[2-5%2]\n23_0\n", "23_4\n"]) {
+      const { compute } = scripted(() => exited(0, out));
+      assert.equal(await compute.jobIdForName("fx-array"), "23");
+    }
+  });
+
   it("lists with ONE squeue -r and SLURM_BITSTR_LEN=0", async () => {
     const { calls, compute } = scripted(() => exited(0, squeueFixture("squeue-r.txt")));
     assert.equal((await compute.activeJobs()).get("fx-array")!.length, 6);

@@ -172,7 +172,24 @@ liveIt(
       (r) => !r.some((j) => j.id === t3),
     );
     assert.ok(rows.length > 0, "the other tasks are still queued");
+    // a wake's dependency on the array id: it waits for every task, and one cancelled while pending does not hold it
+    const wake = await compute.submit(spec("cp-wake", { command: "true", dependency: `afterany:${arrayId}` }));
+    submitted.push(wake);
     const states = await allEnded([t0, t1, t2]);
+    assert.equal(await waitFor("the wake to run", () => compute.status(wake), isTerminal, 30_000, 250), "COMPLETED");
+    const times = await waitFor(
+      "the start and end times in sacct",
+      async () =>
+        (await slurmCommand(["sacct", "-j", `${arrayId},${wake}`, "-X", "-P", "-n", "-o", "JobID,Start,End"]))
+          .trim().split("\n").map((l) => l.split("|")),
+      (rows) => rows.length === 4 && rows.every((r) => /^\d{4}-/.test(r[2] ?? "")),
+      30_000,
+      250,
+    );
+    const wakeStart = times.find((r) => r[0] === wake)![1]!;
+    for (const r of times.filter((r) => r[0] !== wake)) {
+      assert.ok(wakeStart >= r[2]!, `the wake started ${wakeStart}, before ${r[0]} ended (${r[2]})`);
+    }
     assert.deepEqual(
       [t0, t1, t2].map((t) => states.get(t)),
       ["COMPLETED", "COMPLETED", "COMPLETED"],
