@@ -99,6 +99,7 @@ export function renderEvalScript(i: EvalScriptInput): string {
       `ol_cmd=${q(i.command)}`,
       `ol_image=${q(i.image)}`,
       `ol_seed=${q(i.seedCache)}`,
+      `ol_gpus=${i.gpus}`,
     ].join("\n"),
     ALLOWED: allowed.join("\n"),
     MEASURE_ENV: [...intoContainer, ...measureEnv].join("\n"),
@@ -140,6 +141,23 @@ ol_cleanup() {
   rm -rf "$ol_work"
 }
 ol_finish() { ol_record "$1"; ol_cleanup; exit "$1"; }
+# where and when the command ran (dispatch/provenance.ts reads it): one "key=value" per line,
+# control characters dropped; written before exit-code, so a finished measure has it
+ol_kv() { printf '%s=%s\\n' "$1" "$(printf '%s' "$2" | tr -d '\\000-\\037\\177')"; }
+ol_provenance() {
+  {
+    ol_kv host "$(uname -n)"
+    ol_kv started_at "$ol_started_at"
+    ol_kv ended_at "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    ol_kv job_id "\${SLURM_JOB_ID:-}"
+    ol_kv node_list "\${SLURM_JOB_NODELIST:-}"
+    ol_kv cpu_model "$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)"
+    ol_kv cpus "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null)"
+    if [ "$ol_gpus" -gt 0 ] && command -v nvidia-smi >/dev/null 2>&1; then
+      nvidia-smi -L 2>/dev/null | sed -n 's/.*(UUID: *\\([^)]*\\)).*/\\1/p' | while read -r ol_u; do ol_kv gpu "$ol_u"; done
+    fi
+  } >"$ol_dir/provenance.tmp" 2>/dev/null && mv -f "$ol_dir/provenance.tmp" "$ol_dir/provenance"
+}
 ol_fail() { ol_log "$1"; ol_finish 125; }
 # stops the command's group and removes the checkout; a watchdog in its own
 # session KILLs the group and removes the checkout 5 s on, even when this script
@@ -158,25 +176,27 @@ ol_stop() {
 # walltime, scancel and preemption all send TERM: record 143 (or the command's
 # code when it already ended), then stop the command and remove the checkout
 ol_on_signal() {
-  trap '' TERM INT HUP
+  trap '' TERM INT HUP USR1
   if [ -n "$ol_rc" ]; then ol_record "$ol_rc"; else ol_log "terminated by a signal: exit code 143"; ol_record 143; fi
   ol_stop
   exit 143
 }
 # INT: outerloop, which ran this job, was itself interrupted. Not a result:
-# record nothing (the next resume measures again), stop the command, clean up
+# record nothing (the next resume measures again), stop the command, clean up.
+# USR1 means the same from a pair job (dispatch/pair_job.ts), which starts
+# this script in the background, where INT is ignored and cannot be trapped
 ol_on_abandon() {
-  trap '' TERM INT HUP
+  trap '' TERM INT HUP USR1
   if [ -n "$ol_rc" ]; then ol_finish "$ol_rc"; fi
   ol_log "outerloop was interrupted: nothing recorded; the next resume measures this again"
   ol_stop
   exit 130
 }
 trap ol_on_signal TERM HUP
-trap ol_on_abandon INT
+trap ol_on_abandon INT USR1
 
 cd "$ol_dir" || { echo "outerloop-job: cannot enter the eval dir $ol_dir" >&2; exit 125; }
-rm -f exit-code exit-code.tmp result.json
+rm -f exit-code exit-code.tmp result.json provenance
 : >output.log
 : >stdout.log
 printf '%s %s\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(uname -n)" >started
@@ -206,6 +226,7 @@ fi
 @MEASURE_ENV@
 mkfifo "$ol_work/stdout" || ol_fail "Cannot create a fifo in $ol_work"
 cd "$ol_tree" || ol_fail "Cannot enter the checkout $ol_tree"
+ol_started_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 tee -a "$ol_dir/stdout.log" <"$ol_work/stdout" >>"$ol_dir/output.log" &
 ol_tee=$!
 $ol_setsid env -i "$@" @LAUNCH@ >"$ol_work/stdout" 2>>"$ol_dir/output.log" &
@@ -215,5 +236,6 @@ ol_rc=$?
 # whatever the command left running would hold its stdout open: the job is over
 kill -s KILL -- "-$ol_pid" 2>/dev/null
 wait "$ol_tee"
+ol_provenance
 ol_finish "$ol_rc"
 `;

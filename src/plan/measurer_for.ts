@@ -27,6 +27,7 @@ export function measurerFor(dir: RunDir, r: RunRecord, compute: Compute, now: ()
     evalMem: r.contract.evalMem,
     evalCpus: r.contract.evalCpus,
     runTag: r.runTag,
+    pairing: r.contract.pairing,
     seedCache: r.seedCache,
     now,
   });

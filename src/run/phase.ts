@@ -19,6 +19,7 @@ import { writeCalibration } from "../rundir/calibration_file.ts";
 import type { DispatchedMeasurer } from "../measure/measurer.ts";
 import type { Measure } from "../measure/measure.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
+import { type Provenance, readProvenance } from "../dispatch/provenance.ts";
 import { refuseCancelled } from "../rundir/cancel_file.ts";
 import { endFailedRun } from "./failed_run.ts";
 import { measureUsage } from "../plan/run_usage.ts";
@@ -168,6 +169,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       paired: repeatedDesign(r)
         ? { seeds: p.seeds, n: look.n, outcome: d.outcome, benchmark: d.benchmark, siblings: d.siblings }
         : null,
+      provenance: provenanceOf(measurer, p.toMeasure),
       usage: await measureUsage(
         deps.compute,
         p.toMeasure.map((m) => ({ name: m.name, jobId: measurer.marker(m) })),
@@ -179,6 +181,16 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     return { kind: "decided", decision, fresh: true };
   }
   throw new Error(`The design's last look (${design.looks.length}) asked for more pairs`);
+}
+
+/** Where and when each measure ran, for those whose eval recorded it. */
+function provenanceOf(measurer: DispatchedMeasurer, measures: readonly Measure[]): Record<string, Provenance> {
+  const out: Record<string, Provenance> = {};
+  for (const m of measures) {
+    const p = readProvenance(measurer.evalDir(m));
+    if (p !== null) out[m.name] = p;
+  }
+  return out;
 }
 
 /** A calibration (A/A) run: every pair at once, then the noise report instead of a verdict. */

@@ -6,6 +6,7 @@ import type { RunDir } from "./run_dir.ts";
 import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
 import { usageFromJson, usageJson, usageSchema } from "../plan/run_usage.ts";
 import type { JobUsage } from "../compute/usage.ts";
+import { type Provenance, provenanceJson } from "../dispatch/provenance.ts";
 
 /**
  * `decision.json`: the verdict of a finished run, written once the last
@@ -51,6 +52,20 @@ const decisionSchema = lazy(() =>
     ),
     // what each measured job used, by measure name; only when the scheduler said
     usage: z.optional(z.record(z.string(), usageSchema())),
+    // where and when each measure's command ran, by measure name; only for measures whose eval recorded it
+    provenance: z.optional(z.record(
+      z.string(),
+      strict({
+        host: z.string(),
+        started_at: z.string(),
+        ended_at: z.string(),
+        job_id: z.string(),
+        node_list: z.string(),
+        cpu_model: z.string(),
+        cpus: z.string(),
+        gpus: z.array(z.string()),
+      }),
+    )),
   })
 );
 
@@ -83,6 +98,8 @@ export interface DecisionRecord extends Decision {
   readonly paired: PairedFacts | null;
   /** What each measured job used, by measure name; absent (and not written) when nothing is known. */
   readonly usage?: Readonly<Record<string, JobUsage>>;
+  /** Where and when each measure's command ran (its eval's `provenance`); absent (and not written) when none recorded it. */
+  readonly provenance?: Readonly<Record<string, Provenance>>;
 }
 
 /** Writes the decision to `<runDir>/decision.json`, atomically: a reader sees no decision or the whole one. */
@@ -110,6 +127,9 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
     ...(d.usage === undefined || Object.keys(d.usage).length === 0
       ? {}
       : { usage: Object.fromEntries(Object.entries(d.usage).map(([k, u]) => [k, usageJson(u)])) }),
+    ...(d.provenance === undefined || Object.keys(d.provenance).length === 0
+      ? {}
+      : { provenance: Object.fromEntries(Object.entries(d.provenance).map(([k, p]) => [k, provenanceJson(p)])) }),
   };
   const checked = decisionSchema().safeParse(json);
   if (!checked.success) {
@@ -162,5 +182,19 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     ...(j.usage === undefined
       ? {}
       : { usage: Object.fromEntries(Object.entries(j.usage).map(([k, u]) => [k, usageFromJson(u)])) }),
+    ...(j.provenance === undefined ? {} : {
+      provenance: Object.fromEntries(
+        Object.entries(j.provenance).map(([k, p]) => [k, {
+          host: p.host,
+          startedAt: p.started_at,
+          endedAt: p.ended_at,
+          jobId: p.job_id,
+          nodeList: p.node_list,
+          cpuModel: p.cpu_model,
+          cpus: p.cpus,
+          gpus: p.gpus,
+        }]),
+      ),
+    }),
   };
 }
