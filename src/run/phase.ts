@@ -2,9 +2,9 @@ import type { Compute } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
 import { pinSha } from "../dispatch/pin.ts";
 import { log } from "../log.ts";
-import { BASE_ARM, benchmarkName, parseMeasureName } from "../measure/measure_name.ts";
+import { BASE_ARM, benchmarkName, CANDIDATE_ARM, parseMeasureName } from "../measure/measure_name.ts";
 import { MeasurementPending } from "../measure/pending.ts";
-import { cachedBaseline, repeatedDesign, storeBaseline } from "../plan/baseline_source.ts";
+import { cachedBaseline, cacheNotes, repeatedDesign, storeBaseline } from "../plan/baseline_source.ts";
 import { decideLook } from "../verdict/decide.ts";
 import { type DecisionRecord, writeDecision } from "../rundir/decision_file.ts";
 import { acquireRunLock } from "./lock.ts";
@@ -153,12 +153,18 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       const ref = parseMeasureName(m.name);
       return ref !== null && ref.sibling === null && ref.arm === BASE_ARM;
     });
-    if (measuredBaseline) storeBaseline(dir, r, baselines);
+    const provenance = provenanceOf(measurer, p.toMeasure);
+    const hostOf = (arm: number) => provenance[benchmarkName(arm)]?.host ?? "";
+    if (measuredBaseline) {
+      const origin = provenance[benchmarkName(BASE_ARM)];
+      storeBaseline(dir, r, baselines, { measuredAt: origin?.endedAt || null, host: origin?.host || null });
+    }
+    const fromCache = Object.keys(p.cached).length > 0 ? cacheNotes(cache, hostOf(CANDIDATE_ARM), deps.now()) : [];
     const decision: DecisionRecord = {
       verdict: d.verdict,
       values: d.values,
       deltas: d.deltas,
-      reasons: d.reasons,
+      reasons: [...d.reasons, ...fromCache],
       baseSha: r.baseSha,
       candidateSha: r.candidateSha,
       runIdentity: runIdentity(r),
@@ -169,7 +175,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       paired: repeatedDesign(r)
         ? { seeds: p.seeds, n: look.n, outcome: d.outcome, benchmark: d.benchmark, siblings: d.siblings }
         : null,
-      provenance: provenanceOf(measurer, p.toMeasure),
+      provenance,
       usage: await measureUsage(
         deps.compute,
         p.toMeasure.map((m) => ({ name: m.name, jobId: measurer.marker(m) })),

@@ -150,6 +150,10 @@ describe("runPhase() with paired repeats", () => {
     const d = JSON.parse(readFileSync(dir.decision, "utf8"));
     assert.equal(d.baseline_source, "cached");
     assert.deepEqual(d.seeds, seeds);
+    // the verdict says where its baseline came from (this fake's evals record no provenance: unknown)
+    assert.ok(
+      d.reasons.some((r: string) => r.startsWith("The baseline comes from the cache: measured at an unknown time")),
+    );
   });
 
   it("keeps the reference's cache entry, key for key, for a single pair", async () => {
