@@ -61,12 +61,14 @@ const command = () =>
 /**
  * Variables the eval job sets in the command's environment itself: a seed
  * variable of the same name would be overwritten or would overwrite them.
- * `OUTERLOOP_RESULT` names the result file; `OUTERLOOP_PAIR` is kept for the
+ * `OUTERLOOP_RESULT` names the result file, `OUTERLOOP_JOB_ID` the job the command
+ * runs in (one for both measures of a pair job); `OUTERLOOP_PAIR` is kept for the
  * pair number of paired repeats; the rest are passed on from the job's own
  * environment (`DEFAULT_ALLOWED_ENV`).
  */
 export const RESERVED_ENV: ReadonlySet<string> = new Set([
   "OUTERLOOP_RESULT",
+  "OUTERLOOP_JOB_ID",
   "OUTERLOOP_PAIR",
   ...DEFAULT_ALLOWED_ENV,
 ]);
