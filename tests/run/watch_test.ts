@@ -17,6 +17,7 @@ import { RunDir } from "../../src/rundir/run_dir.ts";
 import { liveJobsOf, runJobNames } from "../../src/plan/run_jobs.ts";
 import { type RunRecord, RunRecordError, writeRunRecord } from "../../src/rundir/run_record.ts";
 import { climbRunDirs, summarizeRun } from "../../src/views/run_summary.ts";
+import { runStatus } from "../../src/views/run_status.ts";
 import { formatBytes, formatUsageTable, usageWarnings } from "../../src/report/usage_table.ts";
 import { wakeJobName } from "../../src/run/wake.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
@@ -213,6 +214,41 @@ describe("resource use in decision.json", () => {
       cpu_efficiency: 0.8,
     });
     assert.deepEqual(readDecision(dir, r)!.usage?.["baseline"], usage("1000"));
+  });
+
+  it("warns in the verdict's reasons of a job that delivered its result but that Slurm marked TIMEOUT", async () => {
+    const { dir, r } = newRun({}, { eval_minutes: 1 });
+    const compute = new FakeCompute();
+    let score = 10;
+    compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { score: score++ });
+    // 71 s of a 60 s limit: Slurm checks limits every 30 s, so the command finished before the kill
+    compute.usages = new Map([["1000", usage("1000")], ["1001", usage("1001", { state: "TIMEOUT", elapsedS: 71 })]]);
+    const out = await runPhase(dir, deps(compute));
+    assert.equal(out.kind, "decided");
+    const reasons = readDecision(dir, r)!.reasons;
+    assert.equal(reasons.length, 2, "the benchmark's sentence, then the warning");
+    assert.equal(
+      reasons[1],
+      'Warning: measure "candidate" (job 1001) ran 1m11s of its 1m00s walltime and Slurm marked it TIMEOUT; ' +
+        "its command finished before the kill, so the result counts, but a slower run will be killed: " +
+        "raise eval_minutes in the contract (now 1 minute).",
+    );
+    assert.deepEqual(JSON.parse(readFileSync(dir.decision, "utf8")).reasons, reasons);
+  });
+
+  it("show names eval_minutes for a measure whose job hit its walltime without a result", async () => {
+    const { dir, r } = newRun({}, { eval_minutes: 3 });
+    const compute = new FakeCompute();
+    await runPhase(dir, deps(compute)); // parks: 1000 baseline, 1001 candidate
+    compute.states = new Map([["1000", "RUNNING"], ["1001", "TIMEOUT"]]);
+    const status = await runStatus(dir, r, compute, () => NOW);
+    assert.deepEqual(status.measures.find((m) => m.name === "candidate"), {
+      name: "candidate",
+      state: "failed",
+      jobId: "1001",
+      why: "job 1001 hit its walltime (TIMEOUT) before producing a result; a slower run needs more minutes than " +
+        "were declared for its eval: raise eval_minutes in the contract (now 3 minutes)",
+    });
   });
 
   it("writes no usage key when nothing is known, and decides all the same when sacct fails", async () => {
