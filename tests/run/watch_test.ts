@@ -78,11 +78,11 @@ describe("a pass that meets an eval failure", () => {
     assert.notEqual(readFailure(dir), null);
   });
 
-  it("names the longest measure a message starts with, and none when it names none", () => {
-    const f = failureFrom("measure sib-a b-cand was cancelled (exit 143); …\ntail", ["sib-a", "sib-a b-cand"], NOW);
+  it("keeps the whole message, the output's tail too, and names the longest measure its first line starts with", () => {
+    const f = failureFrom("measure sib-a b-cand was cancelled (exit 143); …\ntail\n", ["sib-a", "sib-a b-cand"], NOW);
     assert.deepEqual(f, {
       measure: "sib-a b-cand",
-      message: "measure sib-a b-cand was cancelled (exit 143); …",
+      message: "measure sib-a b-cand was cancelled (exit 143); …\ntail",
       failedAt: "2026-01-02T03:04:05.000Z",
     });
     assert.equal(failureFrom("Eval job has not finished", ["baseline"], NOW).measure, null);
@@ -370,11 +370,14 @@ describe("summarizeRun()", () => {
       { baseline: 3 },
       null,
     ]);
-    writeFailure(open.dir, failureFrom("measure candidate: boom", ["candidate"], NOW));
+    writeFailure(
+      open.dir,
+      failureFrom("measure candidate: boom\n--- last 1 line(s) of x ---\nout", ["candidate"], NOW),
+    );
     assert.deepEqual([summarizeRun(open.dir).state, summarizeRun(open.dir).failure], [
       "failed",
       "measure candidate: boom",
-    ]);
+    ], "a summary (runs, reports) keeps the first line; show and wait print the tail");
     writeCancel(open.dir, { cancelledAt: new Date(NOW).toISOString(), jobs: [] });
     assert.deepEqual([summarizeRun(open.dir).state, summarizeRun(open.dir).failure], ["cancelled", null]);
     assert.deepEqual(climbRunDirs(join(dir.path, "..")).map((d) => d.path), [dir.path]);
