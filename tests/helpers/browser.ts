@@ -58,7 +58,10 @@ export function browserIt(name: string, timeoutMs: number, fn: (path: string) =>
   }
 }
 
-/** The flags the brief's measurements call for: headless, no sandbox as root, and no background traffic. */
+/**
+ * The flags the test runs Chromium with: headless, no sandbox (Debian 12's
+ * Chromium refuses to start as root with one), and no background traffic.
+ */
 export const CHROMIUM_FLAGS = [
   "--headless",
   "--no-sandbox",
