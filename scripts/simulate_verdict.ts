@@ -202,6 +202,10 @@ interface Row {
   readonly acceptAtEffect: number;
   readonly pairsNoEffect: number;
   readonly pairsWithEffect: number;
+  /** Rejects of a candidate with no effect (right), with an effect of min_effect and with the effect (false rejects). */
+  readonly rejectNoEffect: number;
+  readonly rejectAtMinEffect: number;
+  readonly rejectAtEffect: number;
 }
 function row(rule: Rule, s: Scenario): Row {
   const [none, edge, real] = EFFECTS.map((e) => run(rule, s, e)) as [Cell, Cell, Cell];
@@ -213,6 +217,9 @@ function row(rule: Rule, s: Scenario): Row {
     acceptAtEffect: real.accept,
     pairsNoEffect: none.meanPairs,
     pairsWithEffect: real.meanPairs,
+    rejectNoEffect: none.reject,
+    rejectAtMinEffect: edge.reject,
+    rejectAtEffect: real.reject,
   };
 }
 
@@ -237,6 +244,9 @@ const grid = [0.5, 1, 2].flatMap((rho) =>
       acceptAtEffect: Math.min(...rows.map((r) => r.acceptAtEffect)),
       pairsNoEffect: Math.max(...rows.map((r) => r.pairsNoEffect)),
       pairsWithEffect: Math.max(...rows.map((r) => r.pairsWithEffect)),
+      rejectNoEffect: Math.min(...rows.map((r) => r.rejectNoEffect)),
+      rejectAtMinEffect: Math.max(...rows.map((r) => r.rejectAtMinEffect)),
+      rejectAtEffect: Math.max(...rows.map((r) => r.rejectAtEffect)),
     };
     const ok = rows.every(meetsGoals);
     // pairs spent, per real improvement found, when half the candidates have the effect and half none
@@ -285,6 +295,9 @@ function figures(r: Omit<Row, "rule" | "scenario">) {
     accept_at_effect: r.acceptAtEffect,
     pairs_no_effect: r.pairsNoEffect,
     pairs_with_effect: r.pairsWithEffect,
+    reject_no_effect: r.rejectNoEffect,
+    reject_at_min_effect: r.rejectAtMinEffect,
+    reject_at_effect: r.rejectAtEffect,
   };
 }
 const anchorRow = (rule: Rule) => scenarios.find((r) => r.rule === rule.label && r.scenario === ANCHOR.label)!;
@@ -359,18 +372,22 @@ console.log(
     (matches ? " (= the code's defaults)" : ` — DIFFERS from the code's defaults rho ${SPENDING_POWER}, ` +
       `futility ${FUTILITY_POWER}`),
 );
-console.log("\nscenario                   rule                               FA@0  FA@min  acc@5  pairs@0 pairs@5");
+console.log(
+  "\nscenario                   rule                               FA@0  FA@min  acc@5  pairs@0 pairs@5   rej@0 rej@min  rej@5",
+);
 for (const r of scenarios) {
   console.log(
     `${r.scenario.padEnd(26)} ${r.rule.padEnd(32)} ${pct(r.falseAccept)} ${pct(r.acceptAtMinEffect)}` +
-      `${pct(r.acceptAtEffect)} ${num(r.pairsNoEffect)}  ${num(r.pairsWithEffect)}`,
+      `${pct(r.acceptAtEffect)} ${num(r.pairsNoEffect)}  ${num(r.pairsWithEffect)} ${pct(r.rejectNoEffect)}` +
+      `${pct(r.rejectAtMinEffect)}${pct(r.rejectAtEffect)}`,
   );
 }
 console.log("\nother designs, defaults (anchor)");
 for (const r of designs) {
   console.log(
     `${"".padEnd(26)} ${r.rule.padEnd(32)} ${pct(r.falseAccept)} ${pct(r.acceptAtMinEffect)}` +
-      `${pct(r.acceptAtEffect)} ${num(r.pairsNoEffect)}  ${num(r.pairsWithEffect)}`,
+      `${pct(r.acceptAtEffect)} ${num(r.pairsNoEffect)}  ${num(r.pairsWithEffect)} ${pct(r.rejectNoEffect)}` +
+      `${pct(r.rejectAtMinEffect)}${pct(r.rejectAtEffect)}`,
   );
 }
 console.log(`\naccept rate by true effect (anchor): ${CURVE_EFFECTS.join(" / ")}`);

@@ -6,6 +6,7 @@ import { BadInputError } from "../errors.ts";
 import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_text_file.ts";
 import { type NameKind, validateName } from "../measure/names.ts";
 import { firstDuplicateKey } from "./duplicate_key.ts";
+import { unsafeSeedEnv } from "./unsafe_env.ts";
 
 /**
  * The benchmark contract file: what to run, which number to read, which way
@@ -61,17 +62,23 @@ const command = () =>
 /**
  * Variables the eval job sets in the command's environment itself: a seed
  * variable of the same name would be overwritten or would overwrite them.
- * `OUTERLOOP_RESULT` names the result file; `OUTERLOOP_PAIR` is kept for the
+ * `OUTERLOOP_RESULT` names the result file, `OUTERLOOP_JOB_ID` the job the command
+ * runs in (one for both measures of a pair job); `OUTERLOOP_PAIR` is kept for the
  * pair number of paired repeats; the rest are passed on from the job's own
  * environment (`DEFAULT_ALLOWED_ENV`).
  */
 export const RESERVED_ENV: ReadonlySet<string> = new Set([
   "OUTERLOOP_RESULT",
+  "OUTERLOOP_JOB_ID",
   "OUTERLOOP_PAIR",
   ...DEFAULT_ALLOWED_ENV,
 ]);
 
-/** `seed_env`: "" (the benchmark does not resample) or a shell identifier the job does not set itself. */
+/**
+ * `seed_env`: "" (the benchmark does not resample) or a shell identifier the
+ * job does not set itself, and that no loader, shell or interpreter reads
+ * (unsafe_env.ts).
+ */
 const seedEnv = () =>
   z._default(
     text().check(z.superRefine((name, ctx) => {
@@ -84,7 +91,7 @@ const seedEnv = () =>
         : RESERVED_ENV.has(name)
         ? `${JSON.stringify(name)} is passed to the eval job from its environment, and the seed would replace it; ` +
           "name the seed variable otherwise (such as BENCH_SEED)"
-        : null;
+        : unsafeSeedEnv(name);
       if (problem !== null) ctx.addIssue({ code: "custom", message: problem, input: name });
     })),
     "",

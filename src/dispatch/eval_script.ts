@@ -67,9 +67,10 @@ export interface EvalScriptInput {
  *   why in output.log; TERM and HUP record 143 ("told to stop": walltime,
  *   scancel, preemption), which the measurer explains from the scheduler's end
  *   state; INT means the submitter itself was interrupted (the local backend
- *   forwards outerloop's own Ctrl-C or TERM as INT; Slurm never sends it on
- *   its own): not a result, so nothing is recorded and the next `resume`
- *   measures again — unless the command had already ended, whose code stands;
+ *   forwards outerloop's own Ctrl-C or TERM as INT, and `cancel` of a local
+ *   run sends it; Slurm never sends it on its own): not a result, so nothing
+ *   is recorded and the next `resume` measures again — unless the command had
+ *   already ended, whose code stands;
  * - the command runs in its own session: on a signal its group gets TERM, and
  *   a watchdog outside the job's group KILLs it 5 s later and removes the
  *   checkout even if the job script itself is killed first.
@@ -83,6 +84,8 @@ export function renderEvalScript(i: EvalScriptInput): string {
   const intoContainer = container ? i.allowedEnv.filter((n) => !HOST_ONLY.has(n)).map((n) => keep(n, prefix + n)) : [];
   const measureEnv = [...i.env, ["OUTERLOOP_RESULT", join(i.evalDir, EVAL_FILES.result)] as const]
     .map(([k, v]) => `set -- "$@" ${q(`${prefix}${k}=${v}`)}`);
+  // the job the command runs in, the same for both measures of a pair job: Slurm's id, or the local backend's
+  measureEnv.push(`set -- "$@" "${prefix}OUTERLOOP_JOB_ID=$ol_job_id"`);
   const launch = container
     ? `apptainer exec --cleanenv${
       i.gpus > 0 ? " --nv" : ""
@@ -122,6 +125,7 @@ const TEMPLATE = `#!/bin/sh
 @VALUES@
 
 ol_work= ol_tree= ol_pid= ol_rc= ol_done= ol_setsid=
+ol_job_id=\${SLURM_JOB_ID:-\${OUTERLOOP_JOB_ID:-}}
 # the command runs in its own session, so a TERM can reach its whole group
 if command -v setsid >/dev/null 2>&1; then ol_setsid=setsid; fi
 
@@ -149,7 +153,7 @@ ol_provenance() {
     ol_kv host "$(uname -n)"
     ol_kv started_at "$ol_started_at"
     ol_kv ended_at "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    ol_kv job_id "\${SLURM_JOB_ID:-}"
+    ol_kv job_id "$ol_job_id"
     ol_kv node_list "\${SLURM_JOB_NODELIST:-}"
     ol_kv cpu_model "$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)"
     ol_kv cpus "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null)"
@@ -181,14 +185,14 @@ ol_on_signal() {
   ol_stop
   exit 143
 }
-# INT: outerloop, which ran this job, was itself interrupted. Not a result:
+# INT: outerloop, which ran this job, was itself interrupted (or the run cancelled). Not a result:
 # record nothing (the next resume measures again), stop the command, clean up.
 # USR1 means the same from a pair job (dispatch/pair_job.ts), which starts
 # this script in the background, where INT is ignored and cannot be trapped
 ol_on_abandon() {
   trap '' TERM INT HUP USR1
   if [ -n "$ol_rc" ]; then ol_finish "$ol_rc"; fi
-  ol_log "outerloop was interrupted: nothing recorded; the next resume measures this again"
+  ol_log "outerloop was interrupted: nothing recorded; a resume measures this again (unless the run was cancelled)"
   ol_stop
   exit 130
 }

@@ -20,7 +20,7 @@ import { type DispatchUnit, dispatchUnits, unitNeeds } from "./dispatch_unit.ts"
 import { jobName, slot, unitJobName, unitSlot } from "./identity.ts";
 import { type Measure, measureEnv } from "./measure.ts";
 import { classifyMeasure, type MeasureState, type Observation } from "./measure_state.ts";
-import { noResultNote } from "./notes.ts";
+import { noResultMessage } from "./notes.ts";
 import { MeasurementPending } from "./pending.ts";
 import { type Lanes, placement } from "./placement.ts";
 import { explainSignalExit } from "./signal_exit.ts";
@@ -60,6 +60,11 @@ export interface MeasurerOptions {
   readonly seedCache: string | null;
   /** The clock (epoch ms), for sacct's time bound. */
   readonly now: () => number;
+  /**
+   * Called before each dispatch; throws to dispatch nothing more (the run was
+   * cancelled meanwhile: a local pass measures for minutes or hours).
+   */
+  readonly beforeDispatch?: () => void;
 }
 
 /** A measure with what its pass saw and what that makes it. */
@@ -214,7 +219,9 @@ export class DispatchedMeasurer {
     let blind = false;
     for (const { measure, state } of views) {
       if (state.kind === "vanished") {
-        throw new EvalError(`measure ${measure.name}: ${noResultNote(state.jobId, state.endState)}`);
+        throw new EvalError(
+          `measure ${measure.name}: ${noResultMessage(state.jobId, state.endState, this.#o.evalMinutes)}`,
+        );
       }
     }
     // a finished measure without a usable result fails the run now: waiting for the others cannot save it
@@ -331,6 +338,7 @@ export class DispatchedMeasurer {
    * A unit of one measure is the reference's dispatch exactly.
    */
   async #dispatch(u: DispatchUnit): Promise<string> {
+    this.#o.beforeDispatch?.();
     const first = u.members[0]!;
     const { account, partition } = placement(this.#o.lanes, first.gpus, capitalized(unitWords(u)));
     const scripts = u.members.map((m) =>
@@ -374,7 +382,7 @@ export class DispatchedMeasurer {
     for (const { m, jobId } of dispatched) {
       const state = states.get(jobId) ?? "";
       if (state && isTerminal(state) && !this.done(m)) {
-        throw new EvalError(`measure ${m.name}: ${noResultNote(jobId, state)}`);
+        throw new EvalError(`measure ${m.name}: ${noResultMessage(jobId, state, this.#o.evalMinutes)}`);
       }
     }
   }
@@ -400,7 +408,7 @@ export class DispatchedMeasurer {
         const killedBySignal = this.#exitCode(m) === "143";
         throw new EvalError(
           killedBySignal
-            ? explainSignalExit(m.name, states.get(this.marker(m)) ?? "", err.message)
+            ? explainSignalExit(m.name, states.get(this.marker(m)) ?? "", err.message, this.#o.evalMinutes)
             : `measure ${m.name}: ${err.message}`,
         );
       }

@@ -8,7 +8,7 @@ import { withOneListing } from "../compute/one_listing.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { liveJobsOf } from "../plan/run_jobs.ts";
 import type { MeasureStateRow } from "../report/verdict_table.ts";
-import { readFailure } from "../rundir/failure_file.ts";
+import { readFailure, withHeadlineNote } from "../rundir/failure_file.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import { type FinishedOutcome, finishedOutcome } from "../views/outcome.ts";
@@ -161,7 +161,10 @@ function settled(dir: RunDir, record: RunRecord): FinishedOutcome | null {
   const failure = readFailure(dir);
   if (failure !== null) {
     throw new EvalError(
-      `${failure.message} (the run failed on ${failure.failedAt}; "outerloop show ${dir.path}" has the details)`,
+      withHeadlineNote(
+        failure.message,
+        `(the run failed on ${failure.failedAt}; "outerloop show ${dir.path}" has the details)`,
+      ),
     );
   }
   return null;

@@ -51,7 +51,7 @@ async function pendingOf(p: Promise<unknown>): Promise<MeasurementPending> {
 }
 
 /** What a pair job leaves for each of its measures: a result, provenance on `host`, the exit code. */
-function finishPair(measurer: DispatchedMeasurer, ms: readonly Measure[], host = "node1", score = (x: Measure) => 10) {
+function finishPair(measurer: DispatchedMeasurer, ms: readonly Measure[], host = "node1", score = (_x: Measure) => 10) {
   for (const x of ms) {
     const dir = measurer.evalDir(x);
     mkdirSync(dir, { recursive: true });

@@ -1,6 +1,15 @@
 import { measureArgv } from "../helpers/measure_argv.ts";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -8,12 +17,21 @@ import { after, before, describe, it } from "node:test";
 import { renderClimbHtml } from "../../src/report/html_climb.ts";
 import { renderRunHtml } from "../../src/report/html_run.ts";
 import { runtimeName } from "../../src/runtime/detect.ts";
-import { browser, browserIt, decideBrowser, launchBrowser, type RunningBrowser } from "../helpers/browser.ts";
+import {
+  browser,
+  browserIt,
+  decideBrowser,
+  groupMembers,
+  launchBrowser,
+  type RunningBrowser,
+} from "../helpers/browser.ts";
 import { Cdp, loadPage } from "../helpers/cdp.ts";
 import { climbFixture, nastyRun, repeatRun } from "../helpers/report_fixtures.ts";
 import { LocalCompute } from "../../src/compute/local.ts";
 import { cli } from "../helpers/cli.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
+import { seededRun, timingCase } from "../helpers/seeded_run.ts";
+import { agrees, estimateAgrees, intervalIn } from "../helpers/surface_read.ts";
 
 /**
  * A real climb on the local backend, made by the CLI: three `measure` runs
@@ -46,6 +64,50 @@ async function localClimb(parent: string): Promise<string> {
 const SHOTS = join(process.env["OUTERLOOP_ARTIFACTS"] || join(tmpdir(), "outerloop-artifacts"), "report-shots");
 const COUNT_POINTS = "document.querySelectorAll('[data-point]').length";
 
+/** The width the reports must fit: a laptop's browser window. */
+const READING_WIDTH = 1200;
+
+/**
+ * What a reader sees, read from the laid-out page: where (in screen pixels)
+ * the difference chart puts zero, each pair's dot and the mean marker; every
+ * table cell wider than its column (its content overflows) and every table
+ * box that scrolls sideways; the facts list; the difference table's rows.
+ */
+const WHAT_A_READER_SEES = `(() => {
+  const centre = (el) => { const b = el.getBoundingClientRect(); return b.left + b.width / 2; };
+  const svg = document.querySelector('svg[id^="diff-"]');
+  const mean = svg && svg.querySelector('[data-point="mean"]');
+  const table = [...document.querySelectorAll("table")].find((t) => t.caption?.textContent.startsWith("Difference"));
+  // zero is the solid grey line across the plot, min_effect the dashed one (the classes name them)
+  const zero = svg && (svg.querySelector("line.zero") ??
+    [...svg.querySelectorAll('line[stroke-width="1.5"]')].find((l) => !l.hasAttribute("stroke-dasharray")));
+  const minEffect = svg && (svg.querySelector("line.min-effect") ?? svg.querySelector('line[stroke-dasharray="6 4"]'));
+  return {
+    zero: zero ? centre(zero) : null,
+    minEffect: minEffect ? centre(minEffect) : null,
+    dots: svg ? [...svg.querySelectorAll('[data-point="pair"]')].map((e) => centre(e)) : [],
+    mean: mean ? centre(mean) : null,
+    overflowing: [...document.querySelectorAll("td, th")].filter((c) => c.scrollWidth > c.clientWidth)
+      .map((c) => c.textContent + " (" + c.scrollWidth + " > " + c.clientWidth + ")"),
+    scrolling: [...document.querySelectorAll(".table-wrap")].filter((w) => w.scrollWidth > w.clientWidth)
+      .map((w) => w.querySelector("caption")?.textContent + " (" + w.scrollWidth + " > " + w.clientWidth + ")"),
+    facts: Object.fromEntries([...document.querySelectorAll(".facts dt")].map((dt) => [dt.textContent, dt.nextElementSibling.textContent])),
+    rows: table ? [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.cells].map((c) => c.textContent)) : [],
+  };
+})()`;
+
+/** What `WHAT_A_READER_SEES` returns. */
+interface ReaderView {
+  zero: number | null;
+  minEffect: number | null;
+  dots: number[];
+  mean: number | null;
+  overflowing: string[];
+  scrolling: string[];
+  facts: Record<string, string>;
+  rows: string[][];
+}
+
 describe("decideBrowser()", () => {
   const none = () => null;
   it("runs with the first browser found, OUTERLOOP_CHROMIUM first", () => {
@@ -62,6 +124,66 @@ describe("decideBrowser()", () => {
   });
 });
 
+/** What of Chromium's (`.org.chromium.Chromium.*`, `org.chromium.Chromium.*`) lies in `dir`. */
+const chromiumFiles = (dir: string) => readdirSync(dir).filter((f) => /org\.chromium\./.test(f));
+
+describe("launchBrowser() leaves nothing in the suite's TMPDIR", () => {
+  browserIt(
+    "gives Chromium a TMPDIR of its own in the test's dir, and close() waits for it to quit",
+    60_000,
+    async (path) => {
+      const dir = mkdtempSync(join(tmpdir(), "outerloop-browser-tmp-"));
+      try {
+        const before = chromiumFiles(tmpdir());
+        const running = await launchBrowser(path, dir);
+        const cdp = await Cdp.connect(running.wsUrl);
+        try {
+          // a zygote overwrites its environ with its process title: only the ones that still show theirs count
+          const tmpdirs = groupMembers(running.pgid).flatMap((pid) =>
+            readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((e) => e.startsWith("TMPDIR="))
+          );
+          assert.ok(tmpdirs.length > 0, "the browser process shows its environment");
+          assert.deepEqual(new Set(tmpdirs), new Set([`TMPDIR=${join(dir, "tmp")}`]));
+          writeFileSync(join(dir, "page.html"), renderRunHtml(repeatRun()));
+          await loadPage(cdp, pathToFileURL(join(dir, "page.html")).href, COUNT_POINTS);
+        } finally {
+          await running.close(() => cdp.send("Browser.close"));
+          cdp.close();
+        }
+        assert.deepEqual(groupMembers(running.pgid), [], "no process of the browser is left");
+        assert.deepEqual(chromiumFiles(tmpdir()), before, "nothing of Chromium's in the suite's TMPDIR");
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it("close() lets a browser that is slow to quit finish, in its own TMPDIR, before anything is removed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "outerloop-browser-slow-"));
+    try {
+      // a stand-in for Chromium: announces its DevTools port, and once asked to quit takes its time to clean up
+      const fake = join(dir, "slow-chromium");
+      writeFileSync(
+        fake,
+        "#!/bin/sh\necho 'DevTools listening on ws://127.0.0.1:9/devtools/browser/fake'\n" +
+          'while [ ! -e "$TMPDIR/../quit" ]; do sleep 0.05; done\n' +
+          ': > "$TMPDIR/.org.chromium.Chromium.fake"; sleep 0.5; rm "$TMPDIR/.org.chromium.Chromium.fake"\n' +
+          ': > "$TMPDIR/../quit-cleanly"\n',
+      );
+      chmodSync(fake, 0o755);
+      const before = chromiumFiles(tmpdir());
+      const running = await launchBrowser(fake, join(dir, "browser"));
+      await running.close(async () => writeFileSync(join(dir, "browser", "quit"), ""));
+      assert.ok(existsSync(join(dir, "browser", "quit-cleanly")), "it was left to finish, not killed mid-way");
+      assert.deepEqual(chromiumFiles(join(dir, "browser", "tmp")), [], "its temp file went where it made it");
+      assert.deepEqual(groupMembers(running.pgid), []);
+      assert.deepEqual(chromiumFiles(tmpdir()), before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the HTML report in a real browser", () => {
   let dir = "";
   let running: RunningBrowser | null = null;
@@ -70,22 +192,22 @@ describe("the HTML report in a real browser", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "outerloop-report-browser-"));
     if (browser.kind !== "run") return;
-    running = await launchBrowser(browser.path, join(dir, "profile"), join(dir, "chromium.log"));
+    running = await launchBrowser(browser.path, join(dir, "browser"));
     cdp = await Cdp.connect(running.wsUrl);
   });
 
   after(async () => {
-    await cdp?.send("Browser.close").catch(() => {});
+    // the browser quits and every process of it is gone before its dir (its TMPDIR too) is removed
+    await running?.close(() => cdp!.send("Browser.close"));
     cdp?.close();
-    await running?.kill();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Renders `html` to a file, loads it, saves the screenshot and returns what the page showed. */
-  async function show(name: string, html: string) {
+  /** Renders `html` to a file, loads it (`width` px wide), saves the screenshot and returns what the page showed. */
+  async function show(name: string, html: string, expression = COUNT_POINTS, width?: number) {
     const file = join(dir, `${name}.html`);
     writeFileSync(file, html);
-    const page = await loadPage(cdp as Cdp, pathToFileURL(file).href, COUNT_POINTS);
+    const page = await loadPage(cdp as Cdp, pathToFileURL(file).href, expression, width);
     mkdirSync(SHOTS, { recursive: true });
     const shot = join(SHOTS, `${name}-${runtimeName()}-${process.pid}.png`);
     writeFileSync(shot, page.png);
@@ -118,6 +240,65 @@ describe("the HTML report in a real browser", () => {
     assert.deepEqual(page.errors, []);
     assert.deepEqual(page.requests, [page.url]);
     assert.equal(page.value, 9); // 3 runs: a baseline, a candidate and a difference each
+  });
+
+  browserIt(
+    "shows a minimize run as its decision says: the mean beside its pairs, every number the decision's, every table fitting at 1200 px",
+    120_000,
+    async () => {
+      const root = join(dir, "timing");
+      const { dir: runDir, compute } = await seededRun(timingCase(), root);
+      const file = join(dir, "timing-source.html");
+      assert.equal((await cli(["report", runDir.path, "--html", file], { compute })).code, 0);
+      const page = await show("timing-run", readFileSync(file, "utf8"), WHAT_A_READER_SEES, READING_WIDTH);
+      assert.deepEqual(page.errors, []);
+      const seen = page.value as ReaderView;
+      const d = JSON.parse(readFileSync(runDir.decision, "utf8"));
+      // the chart: a faster candidate's pairs, their mean and min_effect all left of zero (lower is better)
+      assert.equal(seen.dots.length, 10);
+      for (const x of seen.dots) assert.ok(x < seen.zero!, `a pair's dot at ${x}, zero at ${seen.zero}`);
+      assert.ok(
+        seen.mean! < seen.zero!,
+        `the mean marker at ${seen.mean} lies left of zero at ${seen.zero}, with its pairs`,
+      );
+      const dotsMean = seen.dots.reduce((s, x) => s + x, 0) / seen.dots.length;
+      assert.ok(
+        Math.abs(seen.mean! - dotsMean) < 1.5,
+        `the mean marker at ${seen.mean}, the dots' mean at ${dotsMean}`,
+      );
+      assert.ok(seen.minEffect! < seen.zero!, "min_effect on the improving side");
+      // the tables fit
+      assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
+      assert.deepEqual(seen.scrolling, [], "no table wider than its box");
+      // the numbers: the decision's, to the digits printed
+      const b = d.benchmark;
+      const imp = seen.facts["improvement (positive = better)"] ?? "";
+      const iv = intervalIn(imp)!;
+      assert.ok(estimateAgrees([imp.split(",")[0]!, iv.lower, iv.upper], [b.mean, b.lower, b.upper]), imp);
+      const diff = seen.facts["difference (candidate − baseline)"] ?? "";
+      const div = intervalIn(diff)!;
+      assert.ok(estimateAgrees([diff.split(",")[0]!, div.lower, div.upper], [-b.mean, -b.upper, -b.lower]), diff);
+      const pairs = seen.rows.filter((r) => r[0]!.startsWith("pair "));
+      pairs.forEach((r, i) => {
+        const key = i === 0 ? "candidate" : `candidate#${i + 1}`;
+        assert.ok(agrees(r[1]!, d.deltas[key]), `pair ${i + 1}: ${r[1]} for ${d.deltas[key]}`);
+      });
+      const meanRow = seen.rows.find((r) => r[0] === "mean of 10 pairs")!;
+      assert.equal(meanRow[1], diff.split(",")[0], "the mean row is the mean difference");
+    },
+  );
+
+  browserIt("fits every table of a climb at 1200 px, long names and failures included", 120_000, async () => {
+    const page = await show(
+      "climb-1200",
+      renderClimbHtml([...climbFixture(), nastyRun()]),
+      WHAT_A_READER_SEES,
+      READING_WIDTH,
+    );
+    assert.deepEqual(page.errors, []);
+    const seen = page.value as ReaderView;
+    assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
+    assert.deepEqual(seen.scrolling, [], "no table wider than its box");
   });
 
   browserIt("renders hostile names as text: no element, script or error comes out of them", 120_000, async () => {

@@ -119,18 +119,18 @@ export const showCommand = defineLeaf<ShowOptions>({
         `wake job ${s.wake.jobId} (${s.wake.dependency ?? `begin ${s.wake.begin}`}), submitted ${s.wake.submittedAt}`,
       );
     }
-    outLine(io, standingText(dir, record, standing));
+    outLine(io, standingText(dir, record, standing, disputes.length > 0));
     return 0;
   },
 });
 
 /** The last lines of `show`: the verdict, the calibration, or why there is none. */
-function standingText(dir: RunDir, r: RunRecord, s: Standing): string {
+function standingText(dir: RunDir, r: RunRecord, s: Standing, disputed: boolean): string {
   switch (s.kind) {
     case "calibrated":
       return formatCalibration(s.calibration);
     case "decided":
-      return formatDecisionTable(s.decision, s.decision.paired);
+      return formatDecisionTable(s.decision, s.decision.paired, disputed);
     case "cancelled": {
       const jobs = s.cancel.jobs.length > 0 ? ` (jobs ${s.cancel.jobs.join(", ")} cancelled)` : "";
       const late = s.lateOutcome === null ? "" : ` (a ${s.lateOutcome === "decided" ? "verdict" : "calibration"} ` +
