@@ -1,5 +1,5 @@
-import { clampMinutes } from "../../dispatch/eval_job_spec.ts";
-import { jobName, slot } from "../../measure/identity.ts";
+import { slot, unitJobName } from "../../measure/identity.ts";
+import { dispatchUnits, unitResources } from "../../measure/dispatch_unit.ts";
 import { measureEnv } from "../../measure/measure.ts";
 import { runPlan } from "../../plan/run_plan.ts";
 import { prepareRun, type RunRequest } from "../../run/prepare.ts";
@@ -67,24 +67,53 @@ export const measureCommand = defineLeaf<MeasureOptions>({
 });
 
 function printPlan({ io }: CliDeps, r: RunRecord, json: boolean): void {
-  const measures = runPlan(r).first.plan.map((m) => ({
+  const first = runPlan(r).first.plan;
+  const units = dispatchUnits(first, r.contract.pairing);
+  const jobOf = new Map(units.flatMap((u) => u.members.map((m) => [m.name, unitJobName(r.runTag, r.image, u)])));
+  const measures = first.map((m) => ({
     name: m.name,
     tree_sha: m.treeSha,
     slot: slot(r.image, m),
-    job_name: jobName(r.runTag, r.image, m),
+    job_name: jobOf.get(m.name)!,
     gpus: m.gpus,
     env: measureEnv(m),
   }));
+  const jobs = units.map((u) => ({
+    job_name: unitJobName(r.runTag, r.image, u),
+    mode: u.mode,
+    measures: u.members.map((m) => m.name),
+    ...unitResources(u, r.contract),
+  }));
   if (json) {
-    outLine(io, JSON.stringify({ measures, seed: r.seed, run_tag: r.runTag, compute: r.compute }));
+    outLine(
+      io,
+      JSON.stringify({
+        measures,
+        jobs,
+        seed: r.seed,
+        run_tag: r.runTag,
+        compute: r.compute,
+        pairing: r.contract.pairing,
+      }),
+    );
     return;
   }
   for (const m of measures) {
     outLine(io, `${m.name}\t${m.tree_sha.slice(0, 12)}\t${m.job_name}\tgpus=${m.gpus}\t${JSON.stringify(m.env)}`);
   }
-  if (r.compute === "slurm") {
-    const c = r.contract;
-    const cpus = `${c.evalCpus} CPU${c.evalCpus === 1 ? "" : "s"}`;
-    outLine(io, `each eval job asks for ${clampMinutes(c.evalMinutes)} min, ${c.evalMem} of memory, ${cpus}`);
+  if (r.compute !== "slurm") return;
+  const asks = (j: (typeof jobs)[number]) =>
+    `${j.minutes} min, ${j.mem} of memory, ${j.cpus} CPU${j.cpus === 1 ? "" : "s"}${
+      j.gpus > 0 ? `, ${j.gpus} GPU(s)` : ""
+    }`;
+  if (r.contract.pairing === "separate") {
+    outLine(io, `each eval job asks for ${asks(jobs[0]!)}`);
+    return;
+  }
+  for (const j of jobs) {
+    const how = j.mode === "duet"
+      ? "two at a time, each on half its CPUs: twice eval_cpus and eval_mem"
+      : "one after the other: the walltime of them all";
+    outLine(io, `pair job ${j.job_name} runs ${j.measures.join(", ")} (${how}); it asks for ${asks(j)}`);
   }
 }
