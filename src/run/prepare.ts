@@ -11,6 +11,7 @@ import type { ComputeMode } from "../compute/mode.ts";
 import { loadContract } from "../contract/contract.ts";
 import { checkRepoRoot, resolveRef } from "../dispatch/pin.ts";
 import { BadInputError } from "../errors.ts";
+import type { Pairing } from "../contract/contract.ts";
 import { placement } from "../measure/placement.ts";
 import { lanesOf } from "../plan/measurer_for.ts";
 import { runPlan } from "../plan/run_plan.ts";
@@ -42,8 +43,14 @@ export interface RunRequest {
   readonly raw: readonly string[];
 }
 
-/** What a run is for: a verdict on a candidate, or (`outerloop calibrate`) the base against itself in `pairs` pairs. */
-export type RunPurpose = { readonly kind: "measure" } | { readonly kind: "calibrate"; readonly pairs: number };
+/**
+ * What a run is for: a verdict on a candidate, or (`outerloop calibrate`) the
+ * base against itself in `pairs` pairs, under `pairing` (`--pairing`; the
+ * contract's when absent).
+ */
+export type RunPurpose =
+  | { readonly kind: "measure" }
+  | { readonly kind: "calibrate"; readonly pairs: number; readonly pairing?: Pairing };
 const MEASURE: RunPurpose = { kind: "measure" };
 
 /** What preparing a run reads beyond the request. */
@@ -68,9 +75,19 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
   await checkRepoRoot(o.repo);
   const loaded = loadContract(o.contract);
   // a calibration measures every pair in one look, and always its own baseline (the cache is for verdicts)
-  const contract = purpose.kind === "measure"
-    ? loaded
-    : { ...loaded, repeats: purpose.pairs, maxRepeats: purpose.pairs, baseline: "measure" as const };
+  const contract = purpose.kind === "measure" ? loaded : {
+    ...loaded,
+    repeats: purpose.pairs,
+    maxRepeats: purpose.pairs,
+    baseline: "measure" as const,
+    pairing: purpose.pairing ?? loaded.pairing,
+  };
+  if (contract.pairing === "duet" && [loaded.gpus, ...loaded.siblings.map((s) => s.gpus)].some((g) => g > 0)) {
+    throw new BadInputError(
+      `--pairing duet cannot calibrate ${JSON.stringify(o.contract)}: a duet pins each measure to half the job's ` +
+        "CPUs and cannot split GPUs; calibrate with --pairing same-job",
+    );
+  }
   const [baseSha, candidateSha] = await Promise.all([
     ref(o.repo, o.base, "--base"),
     ref(o.repo, o.candidate, "--candidate"),

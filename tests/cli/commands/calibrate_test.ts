@@ -181,3 +181,52 @@ describe("outerloop calibrate --wait (a fake scheduler, in-process)", () => {
     assert.equal(existsSync(lone.runDir), false);
   });
 });
+
+describe("outerloop calibrate --pairing", () => {
+  it("calibrates under one pairing when asked, freezing it in run.json", { timeout: 120_000 }, async () => {
+    const { repo, contract, runDir, compute } = setup();
+    const args = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
+    const r = await cli([...args, "--pairs", "2", "--pairing", "same-job", "--compute", "local"], { compute });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")).contract.pairing, "same-job");
+    assert.match(r.stderr, /dispatched the same-job job of pair 1/);
+  });
+
+  it("all: calibrates under each pairing in RUN_DIR/<pairing>, sets them side by side and recommends one", {
+    timeout: 180_000,
+  }, async () => {
+    const { repo, contract, runDir, compute } = setup();
+    const args = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
+    const r = await cli([...args, "--pairs", "3", "--pairing", "all", "--compute", "local", "--json"], { compute });
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(out.pairings.map((p: { pairing: string }) => p.pairing), ["separate", "same-job", "duet"]);
+    assert.ok(["separate", "same-job", "duet"].includes(out.recommended));
+    assert.equal(typeof out.reason, "string");
+    for (const p of ["separate", "same-job", "duet"]) {
+      const rec = JSON.parse(readFileSync(join(runDir, p, "run.json"), "utf8"));
+      assert.equal(rec.contract.pairing ?? "separate", p);
+      assert.equal(rec.run_tag, `aa-${{ "separate": "sep", "same-job": "same", "duet": "duet" }[p]}`);
+      assert.ok(existsSync(join(runDir, p, "calibration.json")));
+    }
+    // again: the same runs, answered from their files
+    const again = await cli([...args, "--pairs", "3", "--pairing", "all", "--compute", "local"], { compute });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^pairings of noisy: the base against itself under each$/m);
+    assert.match(again.stdout, /^recommended: "pairing": "(separate|same-job|duet)" — /m);
+  });
+
+  it("refuses an unknown pairing, and duet for a benchmark with GPUs, before writing anything", async () => {
+    const { repo, contract, runDir, compute } = setup();
+    const args = ["calibrate", "--repo", repo, "--base", "main", "--run-dir", runDir, "--compute", "local"];
+    const bad = await cli([...args, "--contract", contract, "--pairing", "paired"], { compute });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /Invalid --pairing "paired": expected one of separate, same-job, duet, all/);
+    const gpu = join(contract, "..", "gpu.json");
+    writeFileSync(gpu, JSON.stringify({ name: "g", command: "sh bench.sh", metric: "t", gpus: 1 }));
+    const duet = await cli([...args, "--contract", gpu, "--pairing", "duet"], { compute });
+    assert.equal(duet.code, 2);
+    assert.match(duet.stderr, /--pairing duet cannot calibrate .*: .*calibrate with --pairing same-job/);
+    assert.equal(existsSync(runDir), false);
+  });
+});
