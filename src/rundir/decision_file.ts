@@ -25,7 +25,21 @@ const estimateShape = {
   upper: z.number(),
   confidence: z.number(),
   method: z.string(),
+  // the pairs the method's estimate set aside (1-based); absent when none, and in decisions from before it
+  set_aside: z.optional(z.array(wholeNumber(1))),
 };
+
+/** An estimate in its stored form: `set_aside` only when the method set pairs aside. */
+function estimateJson<T extends Estimate>(e: T) {
+  const { setAside, ...rest } = e;
+  return { ...rest, ...(setAside.length === 0 ? {} : { set_aside: [...setAside] }) };
+}
+
+/** An estimate read back; an old file's (no `set_aside`) set nothing aside. */
+function estimateFromJson<T extends { set_aside?: number[] | undefined }>(j: T) {
+  const { set_aside, ...rest } = j;
+  return { ...rest, setAside: set_aside ?? [] };
+}
 
 const decisionSchema = lazy(() =>
   strict({
@@ -104,8 +118,8 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
       seeds: [...p.seeds],
       n: p.n,
       outcome: p.outcome,
-      benchmark: { ...p.benchmark },
-      siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, { ...v }])),
+      benchmark: estimateJson(p.benchmark),
+      siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, estimateJson(v)])),
     }),
     ...(d.usage === undefined || Object.keys(d.usage).length === 0
       ? {}
@@ -144,7 +158,13 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     }
   }
   const paired: PairedFacts | null = j.seeds !== undefined && j.n !== undefined && j.benchmark !== undefined
-    ? { seeds: j.seeds, n: j.n, outcome: j.outcome ?? "", benchmark: j.benchmark, siblings: j.siblings ?? {} }
+    ? {
+      seeds: j.seeds,
+      n: j.n,
+      outcome: j.outcome ?? "",
+      benchmark: estimateFromJson(j.benchmark),
+      siblings: Object.fromEntries(Object.entries(j.siblings ?? {}).map(([k, v]) => [k, estimateFromJson(v)])),
+    }
     : null;
   return {
     verdict: j.verdict,

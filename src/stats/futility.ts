@@ -1,4 +1,5 @@
 import type { PairedInterval } from "./paired.ts";
+import type { LocationInterval } from "./location_interval.ts";
 import { tCdf, tQuantile } from "./student_t.ts";
 
 /**
@@ -37,29 +38,48 @@ import { tCdf, tQuantile } from "./student_t.ts";
 export const FUTILITY_POWER = 0.2;
 
 /**
- * The chance, predicted from `now`, that the last look (`finalN` pairs, level
- * `finalLevel`) accepts: its mean clears min_effect by the last look's
- * half-width. Zero spread: 1 if the mean is above min_effect, else 0
- * (nothing will move it). Needs 2 ≤ n < finalN.
+ * What the prediction reads of the pairs in hand: a Student t interval
+ * (`pairedInterval`: its mean and sd, n − 1 df) or any method's
+ * `LocationInterval`, whose estimate, standard error and df take their place
+ * (sd = se·√n). For the trimmed t that is the same pivot on the trimmed mean
+ * and its Winsorized spread with h − 1 df (src/stats/trimmed_t.ts), so the
+ * prediction asks what the verdict's own interval will say.
  */
-export function predictivePower(now: PairedInterval, finalN: number, finalLevel: number, minEffect: number): number {
-  if (now.sd === null || now.n >= finalN) {
+export type PredictedFrom = PairedInterval & Partial<Pick<LocationInterval, "se" | "df">>;
+
+/**
+ * The chance, predicted from `now`, that the last look (`finalN` pairs, level
+ * `finalLevel`, its t with `finalDf` degrees of freedom: N − 1 for Student t)
+ * accepts: its mean clears min_effect by the last look's half-width. Zero
+ * spread: 1 if the mean is above min_effect, else 0 (nothing will move it).
+ * Needs 2 ≤ n < finalN.
+ */
+export function predictivePower(
+  now: PredictedFrom,
+  finalN: number,
+  finalLevel: number,
+  minEffect: number,
+  finalDf: number = finalN - 1,
+): number {
+  const sd = now.se === undefined || now.se === null ? now.sd : now.se * Math.sqrt(now.n);
+  if (sd === null || now.n >= finalN) {
     throw new RangeError(`predictivePower() needs 2 <= n < ${finalN} pairs, got ${now.n}`);
   }
-  if (now.sd === 0) return now.mean > minEffect ? 1 : 0;
-  const half = tQuantile((1 + finalLevel) / 2, finalN - 1) * now.sd / Math.sqrt(finalN);
-  const z = (now.mean - minEffect - half) * Math.sqrt(finalN * now.n) / (now.sd * Math.sqrt(finalN - now.n));
-  return tCdf(z, now.n - 1);
+  if (sd === 0) return now.mean > minEffect ? 1 : 0;
+  const half = tQuantile((1 + finalLevel) / 2, finalDf) * sd / Math.sqrt(finalN);
+  const z = (now.mean - minEffect - half) * Math.sqrt(finalN * now.n) / (sd * Math.sqrt(finalN - now.n));
+  return tCdf(z, now.df ?? now.n - 1);
 }
 
 /** Whether the climb should stop for futility: predictive power below `threshold` (0 disables the rule). */
 export function isFutile(
-  now: PairedInterval,
+  now: PredictedFrom,
   finalN: number,
   finalLevel: number,
   minEffect: number,
   threshold: number = FUTILITY_POWER,
+  finalDf: number = finalN - 1,
 ): boolean {
   if (threshold <= 0) return false;
-  return predictivePower(now, finalN, finalLevel, minEffect) < threshold;
+  return predictivePower(now, finalN, finalLevel, minEffect, finalDf) < threshold;
 }

@@ -9,7 +9,7 @@ import {
   siblingName,
 } from "../measure/measure_name.ts";
 import { finiteInterval } from "./finite_interval.ts";
-import { FUTILITY_POWER, isFutile } from "../stats/futility.ts";
+import { FUTILITY_POWER, predictivePower } from "../stats/futility.ts";
 import {
   benchmarkCall,
   judgeLook,
@@ -18,7 +18,9 @@ import {
   siblingCall,
   type Verdict,
 } from "../stats/look_rule.ts";
-import type { PairedInterval } from "../stats/paired.ts";
+import type { IntervalMethod, LocationInterval } from "../stats/location_interval.ts";
+import { REPEATED_METHOD } from "../stats/repeated_method.ts";
+import { improvementsOf } from "./finite_interval.ts";
 import { designOf, finalLook, lookAt, nextBatch, SPENDING_POWER } from "../stats/sequential.ts";
 
 /**
@@ -54,6 +56,12 @@ export interface Estimate {
   readonly confidence: number;
   /** The method, in words, as the reasons name it. */
   readonly method: string;
+  /**
+   * The pairs (1-based pair numbers, in the order of their improvements:
+   * lowest first) the method's estimate set aside; empty when none (Student t,
+   * or too few pairs to trim).
+   */
+  readonly setAside: readonly number[];
 }
 
 /** A sibling's estimate and where it stands against its tolerance. */
@@ -93,6 +101,8 @@ export interface DecideOptions {
   readonly spendingPower?: number;
   /** Stop for futility below this predictive power (0: never); default `FUTILITY_POWER`. */
   readonly futilityPower?: number;
+  /** The interval method of a look at two pairs or more; default `REPEATED_METHOD` (src/stats/trimmed_t.ts). */
+  readonly method?: IntervalMethod;
 }
 
 /** The values of one measure over the pairs; a `TypeError` naming a missing or non-finite one (a caller bug). */
@@ -112,14 +122,10 @@ function seriesOf(values: PairedValues, name: string): number[] {
   });
 }
 
-/** A side's improvements and their interval at `level`; an `EvalError` when they overflow (finite_interval.ts). */
-function intervalOf(s: Side, level: number): PairedInterval {
-  return finiteInterval(s, level, pairMeasureName);
-}
-
 /** The estimate as the decision carries it. */
-function estimate(iv: PairedInterval, method: string): Estimate {
-  return { n: iv.n, mean: iv.mean, lower: iv.lower, upper: iv.upper, confidence: iv.level, method };
+function estimate(iv: LocationInterval, method: string): Estimate {
+  const setAside = iv.setAside.map((i) => i + 1);
+  return { n: iv.n, mean: iv.mean, lower: iv.lower, upper: iv.upper, confidence: iv.level, method, setAside };
 }
 
 /**
@@ -146,6 +152,7 @@ function estimate(iv: PairedInterval, method: string): Estimate {
 export function decideLook(contract: Contract, values: PairedValues, options: DecideOptions = {}): LookDecision {
   const rho = options.spendingPower ?? SPENDING_POWER;
   const futilityPower = options.futilityPower ?? FUTILITY_POWER;
+  const interval = options.method ?? REPEATED_METHOD;
   const design = designOf(contract, rho);
   const side = (metric: string, direction: Side["direction"], base: string, cand: string): Side => ({
     metric,
@@ -169,19 +176,29 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
   });
   const look = lookAt(design, n);
   const level = look.level ?? contract.confidence;
-  const method = methodOf(design, look, rho);
-  const bench = intervalOf(main, level);
+  const method = methodOf(design, look, rho, interval);
+  const intervalOf = (s: Side) => finiteInterval(s, level, pairMeasureName, interval);
+  const bench = intervalOf(main);
   const sibs = contract.siblings.map((sib, i) => {
-    const iv = intervalOf(sibSides[i]!, level);
+    const iv = intervalOf(sibSides[i]!);
     return { sib, side: sibSides[i]!, iv, call: siblingCall(iv, sib.tolerance) };
   });
   const last = finalLook(design);
+  const finalDf = interval.df(last.n);
+  // the chance the last look accepts, predicted from the pairs in hand (the most hopeful of the method's bases)
+  let chance: number | undefined;
+  const predicted = () => {
+    if (chance !== undefined) return chance;
+    const bases = interval.futilityBases?.(improvementsOf(main), level) ?? [bench];
+    chance = Math.max(...bases.map((b) => predictivePower(b, last.n, last.level!, contract.minEffect, finalDf)));
+    return chance;
+  };
   const outcome = judgeLook({
     firstPairOnly: look.level === null,
     batch: nextBatch(design, n),
     benchmark: benchmarkCall(bench, contract.minEffect),
     siblings: sibs.map((s) => s.call),
-    futile: () => isFutile(bench, last.n, last.level!, contract.minEffect, futilityPower),
+    futile: () => futilityPower > 0 && predicted() < futilityPower,
   });
 
   const outValues: Record<string, number> = {};
@@ -194,7 +211,7 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
     });
   }
 
-  const facts: Facts = { contract, design, look, main, bench, method, futilityPower };
+  const facts: Facts = { contract, design, look, main, bench, method, futilityPower, predicted };
   const regressed = sibs.filter((s) => s.call === "regressed").map((s) => s.sib.name);
   const unsure = sibs.filter((s) => s.call === "unsure").map((s) => s.sib.name);
   const first = n === 1 && !design.sequential

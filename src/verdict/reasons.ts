@@ -1,8 +1,7 @@
 import type { Contract } from "../contract/contract.ts";
 import type { ComparedSeries } from "./finite_interval.ts";
-import { predictivePower } from "../stats/futility.ts";
 import type { LookKind, SiblingCall } from "../stats/look_rule.ts";
-import type { PairedInterval } from "../stats/paired.ts";
+import type { IntervalMethod, LocationInterval } from "../stats/location_interval.ts";
 import { type Design, finalLook, type Look } from "../stats/sequential.ts";
 import { formatChance, formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
 
@@ -24,7 +23,7 @@ function pairFacts(s: Side): string {
 }
 
 /** Several-pair facts: `acc mean improvement 0.42 over 8 pairs (98.33% CI 0.31 to 0.53), higher is better`. */
-function meanFacts(s: Side, i: PairedInterval): string {
+function meanFacts(s: Side, i: LocationInterval): string {
   const f = formatStat;
   const better = s.direction === "maximize" ? "higher" : "lower";
   return `${s.metric} mean improvement ${f(i.mean)} over ${i.n} pairs ` +
@@ -32,14 +31,14 @@ function meanFacts(s: Side, i: PairedInterval): string {
 }
 
 /** The method's name for the reasons and the estimates. */
-export function methodOf(design: Design, look: Look, rho: number): string {
+export function methodOf(design: Design, look: Look, rho: number, method: IntervalMethod): string {
   if (look.n === 1 && !design.sequential) return "single pair, no interval";
-  if (!design.sequential) return "paired Student t interval";
+  if (!design.sequential) return `paired ${method.name} interval`;
   const alpha = formatNumber(1 - design.confidence);
   const split = rho === 1
     ? "split over the looks in proportion to their pairs"
     : `spent as (n/${design.maxRepeats})^${rho}`;
-  return `group-sequential paired Student t, look ${look.index} of ${design.looks.length}, alpha ${alpha} ${split} ` +
+  return `group-sequential paired ${method.name}, look ${look.index} of ${design.looks.length}, alpha ${alpha} ${split} ` +
     `(${formatPercent(design.confidence)} confidence over all looks together)`;
 }
 
@@ -49,9 +48,11 @@ export interface Facts {
   readonly design: Design;
   readonly look: Look;
   readonly main: Side;
-  readonly bench: PairedInterval;
+  readonly bench: LocationInterval;
   readonly method: string;
   readonly futilityPower: number;
+  /** The predicted chance that the last look accepts (src/stats/futility.ts), asked of a futile look. */
+  readonly predicted: () => number;
 }
 
 /** `sibling "a"` or `siblings "a", "c"`. */
@@ -104,7 +105,7 @@ export function pairedReason(kind: LookKind, next: number, x: Facts, regressed: 
     }
     case "futile": {
       const last = finalLook(x.design);
-      const pp = predictivePower(x.bench, last.n, last.level!, x.contract.minEffect);
+      const pp = x.predicted();
       return `Stopped early for futility after ${n} of up to ${last.n} pairs, inconclusive: ${facts}; ` +
         `predicted from these pairs, the last look would clear min_effect ${m} with a chance of ${formatChance(pp)}, ` +
         `below the futility threshold ${formatPercent(x.futilityPower)}; ${x.method}.`;
@@ -122,7 +123,7 @@ export function siblingReason(
   name: string,
   tolerance: number,
   side: Side,
-  iv: PairedInterval,
+  iv: LocationInterval,
   call: SiblingCall,
   x: Facts,
 ) {
