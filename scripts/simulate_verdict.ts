@@ -1,6 +1,6 @@
 /**
  * Simulates climbs in-process to choose and check the verdict's defaults:
- * the interval method of a repeated design (src/stats/trimmed_t.ts
+ * the interval method of a repeated design (src/stats/repeated_method.ts
  * REPEATED_METHOD), the α-spending power (src/stats/sequential.ts
  * SPENDING_POWER) and the futility threshold (src/stats/futility.ts
  * FUTILITY_POWER). Every climb goes through the real `decideLook` with a
@@ -44,10 +44,9 @@ import { decideLook, type DecideOptions } from "../src/verdict/decide.ts";
 import { FUTILITY_POWER } from "../src/stats/futility.ts";
 import { SPENDING_POWER } from "../src/stats/sequential.ts";
 import { type IntervalMethod, STUDENT_T } from "../src/stats/location_interval.ts";
-import { trimmedT } from "../src/stats/trimmed_t.ts";
 import { REPEATED_METHOD } from "../src/stats/repeated_method.ts";
 import { screenedT } from "../src/stats/screened_t.ts";
-import { HODGES_LEHMANN, SIGN_FLIP } from "./verdict_candidates.ts";
+import { HODGES_LEHMANN, SIGN_FLIP, trimmedT } from "./verdict_candidates.ts";
 import { additive, hash, type Machine, type Model, paired, type Pairing, rngFrom, timing } from "./sim_noise.ts";
 
 const flag = (name: string) => {
@@ -225,7 +224,9 @@ const out: Record<string, unknown> = {
   seed: SEED,
   climbs_per_cell: CLIMBS,
 };
-const DEFAULT_METHOD = REPEATED_METHOD.name;
+/** A method's name with its detail: how the tables and the file tell the variants apart. */
+const label = (m: IntervalMethod) => m.detail === undefined ? m.name : `${m.name} (${m.detail})`;
+const DEFAULT_METHOD = label(REPEATED_METHOD);
 
 // 1. The grid: spending power ρ × futility threshold γ, on every noise shape; a variant is judged by its worst shape.
 if (runs(1)) {
@@ -383,9 +384,10 @@ const CANDIDATES: IntervalMethod[] = [
   trimmedT(0.2),
   HODGES_LEHMANN,
   SIGN_FLIP,
-  screenedT({ threshold: () => 10, thresholdName: "10", from: 6 }),
-  screenedT({ leaveOneOut: false }),
-  screenedT({ leaveOneOutBelow: 6 }),
+  screenedT({ threshold: () => 10, thresholdName: "10" }),
+  screenedT({ from: 4 }),
+  screenedT({ futilityLooks: "none" }),
+  screenedT({ futilityLooks: "each" }),
   screenedT(),
 ];
 const METHOD_DESIGNS: [number, number][] = [[4, 12], [3, 6], [5, 10]];
@@ -404,16 +406,16 @@ if (runs(5)) {
   const rows = CANDIDATES.flatMap((method) =>
     METHOD_DESIGNS.flatMap(([repeats, maxRepeats]) =>
       METHOD_SHAPES.map((m) => ({
-        method: method.name,
+        method: label(method),
         design: `${repeats}/${maxRepeats}`,
-        ...row({ label: method.name, repeats, maxRepeats, options: { method } }, m),
+        ...row({ label: label(method), repeats, maxRepeats, options: { method } }, m),
       }))
     )
   );
   const of = (method: string) => rows.filter((r) => r.method === method);
-  const student = of(STUDENT_T.name);
+  const student = of(label(STUDENT_T));
   const verdicts = CANDIDATES.map((method) => {
-    const mine = of(method.name);
+    const mine = of(label(method));
     const valid = mine.every((r) => holds(r.falseAccept) && holds(r.acceptAtMinEffect));
     const invalidAt = mine.filter((r) => !(holds(r.falseAccept) && holds(r.acceptAtMinEffect)))
       .map((r) => `${r.design} ${r.scenario}`);
@@ -428,7 +430,7 @@ if (runs(5)) {
     const cost = stalled.reduce((a, r) => a + (r.pairsNoEffect + r.pairsWithEffect) / r.acceptAtEffect, 0) /
       stalled.length;
     return {
-      method: method.name,
+      method: label(method),
       valid,
       invalid_at: invalidAt,
       normal_power_loss: Math.round(powerLoss * 10000) / 10000,
@@ -464,9 +466,9 @@ if (runs(5)) {
     console.log(table(
       ["method", ...METHOD_DESIGNS.map(([r, x]) => `${r}/${x}`)],
       CANDIDATES.map((method) => [
-        method.name,
+        label(method),
         ...METHOD_DESIGNS.map(([r, x]) => {
-          const c = rows.find((w) => w.method === method.name && w.design === `${r}/${x}` && w.scenario === m.label)!;
+          const c = rows.find((w) => w.method === label(method) && w.design === `${r}/${x}` && w.scenario === m.label)!;
           return `${pct(c.falseAccept)} / ${pct(c.acceptAtMinEffect)} / ${pct(c.acceptAtEffect)} / ` +
             `${num(c.pairsNoEffect)}, ${num(c.pairsWithEffect)}`;
         }),

@@ -1,6 +1,6 @@
 /**
  * The interval methods scripts/simulate_verdict.ts compared with the one the
- * verdict uses (src/stats/trimmed_t.ts) and today's Student t
+ * verdict uses (src/stats/screened_t.ts) and today's Student t
  * (src/stats/location_interval.ts): kept here, beside the simulation, so its
  * table can be reproduced; nothing in src/ imports them.
  *
@@ -16,16 +16,60 @@
  *   holding the centre with probability 2⁻ⁿ, so [k-th smallest, k-th largest]
  *   covers with probability 1 − 2k/2ⁿ.
  *
+ * - The trimmed t (Tukey & McLaughlin, Sankhyā A 25, 1963, 331–352; Yuen,
+ *   Biometrika 61, 1974, 165–170; Wilcox, Introduction to Robust Estimation
+ *   and Hypothesis Testing, 3rd ed., §4.5): set aside the g = ⌊γn⌋ lowest and
+ *   highest improvements, h = n − 2g remain; the trimmed mean ± t(h − 1)·se
+ *   with se² = (n − 1)·s_w²/(h(h − 1)), s_w² the variance of the Winsorized
+ *   sample (the g lowest replaced by the lowest kept, the g highest by the
+ *   highest kept). With g = 0 it is the Student t interval exactly.
+ *
  * The rank and flip methods have no t pivot for the futility rule: they give
  * it the 20% trimmed t's estimate spread (se, df), so that only the interval
  * differs.
  */
 import type { IntervalMethod, LocationInterval } from "../src/stats/location_interval.ts";
 import { STUDENT_T } from "../src/stats/location_interval.ts";
-import { trimmedT } from "../src/stats/trimmed_t.ts";
+import { tQuantile } from "../src/stats/student_t.ts";
 
 /** Stands for an end the method cannot place (too few pairs for the level): finite, so the rule reads it. */
 const FAR = Number.MAX_VALUE;
+
+/** The trimming proportion's count: ⌊γ·n⌋, with slack so that 0.2·10 is 2. */
+function trimmedCount(n: number, proportion: number): number {
+  return Math.floor(proportion * n + 1e-9);
+}
+
+/** The trimmed t interval of `improvements` at `level`, trimming ⌊proportion·n⌋ from each end. */
+export function trimmedInterval(improvements: readonly number[], level: number, proportion: number): LocationInterval {
+  const n = improvements.length;
+  const g = trimmedCount(n, proportion);
+  const plain = STUDENT_T.interval(improvements, level);
+  if (g === 0) return plain;
+  const order = improvements.map((d, i) => ({ d, i })).sort((a, b) => a.d - b.d || a.i - b.i);
+  const sorted = order.map((o) => o.d);
+  const h = n - 2 * g;
+  const mean = sorted.slice(g, n - g).reduce((a, b) => a + b, 0) / h;
+  const lo = sorted[g]!;
+  const hi = sorted[n - g - 1]!;
+  const winsorized = sorted.map((d) => Math.min(Math.max(d, lo), hi));
+  const w = winsorized.reduce((a, b) => a + b, 0) / n;
+  const squares = winsorized.reduce((a, x) => a + (x - w) ** 2, 0);
+  const se = Math.sqrt(squares / (h * (h - 1)));
+  const half = se === 0 ? 0 : tQuantile((1 + level) / 2, h - 1) * se;
+  const setAside = [...order.slice(0, g), ...order.slice(n - g)].map((o) => o.i);
+  // the sd the futility pivot reads: of h pairs whose mean has this se
+  return { n, mean, sd: se * Math.sqrt(h), lower: mean - half, upper: mean + half, level, df: h - 1, setAside };
+}
+
+/** The trimmed t as a verdict method, trimming `proportion` from each end. */
+export function trimmedT(proportion: number): IntervalMethod {
+  return {
+    name: `${Math.round(proportion * 100)}% trimmed t (Yuen)`,
+    interval: (improvements, level) => trimmedInterval(improvements, level, proportion),
+    df: (n) => n - 2 * trimmedCount(n, proportion) - 1,
+  };
+}
 
 const TRIMMED_20 = trimmedT(0.2);
 

@@ -95,5 +95,6 @@ function determinants(r: RunRecord) {
     metric: r.contract.metric,
     seedEnv: r.contract.seedEnv,
     gpus: r.contract.gpus,
+    summary: r.contract.summary,
   };
 }

@@ -23,6 +23,7 @@ import { refuseCancelled } from "../rundir/cancel_file.ts";
 import { endFailedRun } from "./failed_run.ts";
 import { measureUsage } from "../plan/run_usage.ts";
 import type { WakeRecord } from "../rundir/wake_record.ts";
+import { measureSamples } from "../views/measure_samples.ts";
 
 /** Where one pass of the measure-and-decide phase left the run. */
 export type PhaseOutcome =
@@ -173,6 +174,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
         p.toMeasure.map((m) => ({ name: m.name, jobId: measurer.marker(m) })),
         r.createdAt,
       ),
+      samples: measureSamples(dir.path, r.image, p.toMeasure),
     };
     writeDecision(dir, decision);
     await retireWakes(deps.compute, r, dir, deps);

@@ -6,14 +6,17 @@ import type { RunDir } from "./run_dir.ts";
 import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
 import { usageFromJson, usageJson, usageSchema } from "../plan/run_usage.ts";
 import type { JobUsage } from "../compute/usage.ts";
+import type { SampleSpread } from "../stats/samples.ts";
 
 /**
  * `decision.json`: the verdict of a finished run, written once the last
  * measurement is in, with what it was decided on — the shas, the run's
  * identity, the direction, min_effect, where the baseline came from and, for
  * a repeated design, the seeds, the number of pairs and every estimate with
- * its interval and method — so the file alone answers "why"; and, when the
- * scheduler said, what each measured job used (`usage`). Its presence
+ * its interval and method (with the pairs it set aside, `set_aside`) — so
+ * the file alone answers "why"; when the scheduler said, what each measured
+ * job used (`usage`); and for measures that reported several samples, their
+ * spread (`samples`). Its presence
  * marks a run as decided, but only the run it names: a decision of another
  * run (left over, or copied in) is refused, never returned.
  */
@@ -65,6 +68,10 @@ const decisionSchema = lazy(() =>
     ),
     // what each measured job used, by measure name; only when the scheduler said
     usage: z.optional(z.record(z.string(), usageSchema())),
+    // the spread of the samples behind a value, by measure name; only for measures that reported an array
+    samples: z.optional(
+      z.record(z.string(), strict({ n: wholeNumber(1), min: z.number(), median: z.number(), max: z.number() })),
+    ),
   })
 );
 
@@ -97,6 +104,12 @@ export interface DecisionRecord extends Decision {
   readonly paired: PairedFacts | null;
   /** What each measured job used, by measure name; absent (and not written) when nothing is known. */
   readonly usage?: Readonly<Record<string, JobUsage>>;
+  /**
+   * The spread of the samples behind each value, by measure name, for the
+   * measures whose benchmark reported an array (src/views/measure_samples.ts);
+   * absent (and not written) when none did.
+   */
+  readonly samples?: Readonly<Record<string, SampleSpread>>;
 }
 
 /** Writes the decision to `<runDir>/decision.json`, atomically: a reader sees no decision or the whole one. */
@@ -124,6 +137,9 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
     ...(d.usage === undefined || Object.keys(d.usage).length === 0
       ? {}
       : { usage: Object.fromEntries(Object.entries(d.usage).map(([k, u]) => [k, usageJson(u)])) }),
+    ...(d.samples === undefined || Object.keys(d.samples).length === 0
+      ? {}
+      : { samples: Object.fromEntries(Object.entries(d.samples).map(([k, s]) => [k, { ...s }])) }),
   };
   const checked = decisionSchema().safeParse(json);
   if (!checked.success) {
@@ -182,5 +198,6 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     ...(j.usage === undefined
       ? {}
       : { usage: Object.fromEntries(Object.entries(j.usage).map(([k, u]) => [k, usageFromJson(u)])) }),
+    ...(j.samples === undefined ? {} : { samples: j.samples }),
   };
 }

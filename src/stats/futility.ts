@@ -39,13 +39,13 @@ export const FUTILITY_POWER = 0.2;
 
 /**
  * What the prediction reads of the pairs in hand: a Student t interval
- * (`pairedInterval`: its mean and sd, n − 1 df) or any method's
- * `LocationInterval`, whose estimate, standard error and df take their place
- * (sd = se·√n). For the trimmed t that is the same pivot on the trimmed mean
- * and its Winsorized spread with h − 1 df (src/stats/trimmed_t.ts), so the
- * prediction asks what the verdict's own interval will say.
+ * (`pairedInterval`: its mean and sd over n pairs, n − 1 df) or any method's
+ * `LocationInterval`, whose pairs set aside do not count: for the screened t
+ * (src/stats/screened_t.ts) the mean and sd of the m = n − |setAside| pairs
+ * kept, with m − 1 df — the pivot of the interval the verdict reads, so the
+ * prediction asks what that interval will say at the last look.
  */
-export type PredictedFrom = PairedInterval & Partial<Pick<LocationInterval, "se" | "df">>;
+export type PredictedFrom = PairedInterval & Partial<Pick<LocationInterval, "df" | "setAside">>;
 
 /**
  * The chance, predicted from `now`, that the last look (`finalN` pairs, level
@@ -61,14 +61,15 @@ export function predictivePower(
   minEffect: number,
   finalDf: number = finalN - 1,
 ): number {
-  const sd = now.se === undefined || now.se === null ? now.sd : now.se * Math.sqrt(now.n);
-  if (sd === null || now.n >= finalN) {
+  const sd = now.sd;
+  const n = now.n - (now.setAside?.length ?? 0);
+  if (sd === null || n < 2 || now.n >= finalN) {
     throw new RangeError(`predictivePower() needs 2 <= n < ${finalN} pairs, got ${now.n}`);
   }
   if (sd === 0) return now.mean > minEffect ? 1 : 0;
   const half = tQuantile((1 + finalLevel) / 2, finalDf) * sd / Math.sqrt(finalN);
-  const z = (now.mean - minEffect - half) * Math.sqrt(finalN * now.n) / (sd * Math.sqrt(finalN - now.n));
-  return tCdf(z, now.df ?? now.n - 1);
+  const z = (now.mean - minEffect - half) * Math.sqrt(finalN * n) / (sd * Math.sqrt(finalN - n));
+  return tCdf(z, now.df ?? n - 1);
 }
 
 /** Whether the climb should stop for futility: predictive power below `threshold` (0 disables the rule). */

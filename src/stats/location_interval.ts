@@ -5,16 +5,16 @@ import { type PairedInterval, pairedInterval } from "./paired.ts";
  * that the rule (src/stats/look_rule.ts), the futility stop
  * (src/stats/futility.ts) and the sentences read one shape whichever method
  * made it: today's Student t (`STUDENT_T`, below) or the trimmed t that
- * repeated designs use by default (src/stats/trimmed_t.ts).
+ * repeated designs use by default (src/stats/screened_t.ts).
  */
 
-/** An interval of the improvements' location, with what the futility pivot and the decision file need. */
+/**
+ * An interval of the improvements' location, with what the futility pivot
+ * and the decision file need. `n` counts every pair measured; `mean` and `sd`
+ * are those of the pairs the estimate rests on (all of them, but for those
+ * in `setAside`).
+ */
 export interface LocationInterval extends PairedInterval {
-  /**
-   * The estimate's standard error (the interval is mean ± t(df)·se); null for
-   * one pair. The futility rule reads its spread from it: se·√n.
-   */
-  readonly se: number | null;
   /** The degrees of freedom of the t the interval is read from; null for one pair. */
   readonly df: number | null;
   /**
@@ -26,8 +26,10 @@ export interface LocationInterval extends PairedInterval {
 
 /** One way to get an interval from the improvements. */
 export interface IntervalMethod {
-  /** Its name in the reasons and in decision.json's estimates: `Student t`, `20% trimmed t (Yuen)`. */
+  /** Its name in the reasons and in decision.json's estimates: `Student t`, `screened Student t`. */
   readonly name: string;
+  /** What else the reasons say of it, in parentheses after the name (how pairs are screened). */
+  readonly detail?: string;
   /** The two-sided `level` interval of the improvements (at least one, all finite). */
   interval(improvements: readonly number[], level: number): LocationInterval;
   /** The degrees of freedom of the interval at `n` pairs (n ≥ 2): what the futility rule needs of the last look. */
@@ -44,8 +46,7 @@ export const STUDENT_T: IntervalMethod = {
   name: "Student t",
   interval(improvements, level) {
     const iv = pairedInterval(improvements, level);
-    const se = iv.sd === null ? null : iv.sd / Math.sqrt(iv.n);
-    return { ...iv, se, df: iv.n === 1 ? null : iv.n - 1, setAside: [] };
+    return { ...iv, df: iv.n === 1 ? null : iv.n - 1, setAside: [] };
   },
   df: (n) => n - 1,
 };

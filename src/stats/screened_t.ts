@@ -14,51 +14,52 @@ import { normalQuantile } from "./normal.ts";
  * 10 favour the candidate (seen on a real parser benchmark). Shared machines
  * do this often: 10% of runs stalled is 19% of pairs with one stalled run.
  *
- * The screen (Hampel's rejection rule with a threshold that keeps clean data
- * whole). With m the median of the n improvements and MADN = 1.4826·median
- * |dᵢ − m| (the median absolute deviation, scaled to estimate a normal sd;
- * Hampel 1974), pair i is set aside when |dᵢ − m| > c_n·MADN, where
+ * The screen (Hampel's rejection rule, with a threshold that keeps clean
+ * data whole). With m the median of the n improvements and MADN = 1.4826 ·
+ * median |dᵢ − m| (the median absolute deviation, scaled to estimate a
+ * normal sd; Hampel 1974), pair i is set aside when |dᵢ − m| > c_n·MADN,
  *
  *   c_n = z_n·(1 + 10.5/n + 40/n²),   z_n = Φ⁻¹(1 − (1 − 0.99^(1/n))/2).
  *
- * z_n is the Šidák threshold that n independent normal deviations all stay
+ * z_n is the Šidák bound that n independent normal deviations all stay
  * within with probability 99% when σ is known; the factor pays for
  * estimating σ by the MAD of n values, which is unsteady at small n. It is
- * fitted, conservatively, to the simulated 99th percentile of max|dᵢ − m| /
- * MADN in normal samples (scripts/screen_threshold.py; 2·10⁶ samples for
- * n ≤ 7, ≥ 4·10⁴ above): 15.96 (n = 4) vs c 18.5, 10.1 (6) vs 12.1, 7.93
- * (8) vs 9.48, 6.88 (10) vs 8.06, 5.21 (20) vs 5.65, 4.32 (100) vs 4.31,
- * 4.43 (800) vs 4.43. So a sample of clean normal pairs loses a pair to the
- * screen with probability about 1% or less at every n ≥ 4 (1.6% at n = 5),
- * and when it loses none — 99 times in 100 — the interval is exactly Student
- * t's. Below `SCREEN_FROM` (4) pairs the MAD cannot tell (at n = 3 the 99th
- * percentile is 112 MADN): nothing is screened. Equal improvements (MAD 0)
- * screen nothing either.
+ * fitted, from above, to the simulated 99th percentile of max|dᵢ − m| / MADN
+ * in normal samples (scripts/screen_threshold.py; 2·10⁶ samples for n ≤ 7,
+ * at least 4·10⁴ above): 10.1 at n = 6 (c 12.1), 10.7 at 7 (10.6), 7.93 at 8
+ * (9.48), 6.88 at 10 (8.06), 5.21 at 20 (5.65), 4.32 at 100 (4.31), 4.43 at
+ * 800 (4.43). So a sample of clean normal pairs loses one to the screen with
+ * probability about 1% or less, and when it loses none the interval is
+ * exactly Student t's. At 3 to 5 pairs the MAD is too unsteady to act on (the
+ * same bound set aside clean pairs 1.6% of the time at n = 5, and the verdict's
+ * false accepts rose by 0.4 points: bench/verdict_simulation.json): there the
+ * screen sets nothing aside and only speaks to the futility rule
+ * (`futilityBases`). Equal improvements (MAD 0) screen nothing.
  *
- * Why the rest is still a valid sample. A stall is an event of the machine,
- * independent of the benchmark's own noise; a pair set aside for its stall
- * leaves a random number of unstalled pairs that are an independent sample
- * of the clean improvements, on which the t interval keeps its level (exact
- * for normal improvements). A clean pair set aside by chance (≤ ~1%) makes
- * that look's interval a little narrow; scripts/simulate_verdict.ts measures
- * the verdict's false-accept rate on every noise shape and design to check
- * that the whole stays within (1 − confidence)/2 (bench/verdict_simulation.json,
- * `methods`).
+ * Why the rest is still a sample the t interval holds for. A stall is an
+ * event of the machine, independent of the benchmark's own noise; setting
+ * aside the pairs that stalled leaves a random number of unstalled pairs,
+ * an independent sample of the clean improvements, on which the t interval
+ * keeps its level (exact for normal improvements). A clean pair set aside by
+ * chance (about 1% of samples) makes that look's interval a little narrow;
+ * scripts/simulate_verdict.ts measures the verdict's false accepts on every
+ * noise shape and default design (bench/verdict_simulation.json, `methods`).
  *
- * What the estimate means: the mean improvement of the unstalled pairs. A
- * stall multiplies a run's time, so the mean of all improvements also
- * carries the stalls' share; the screened mean is what the candidate does on
- * a machine that behaves.
+ * What the estimate means: the mean improvement of the pairs that did not
+ * stall. A stall multiplies a run's time, so the mean of all improvements
+ * also carries the stalls' share; the screened mean is what the candidate
+ * does on a machine that behaves.
  *
  * References: F. R. Hampel, "The influence curve and its role in robust
- * estimation", JASA 69 (1974) 383–393 (the MAD, its 1.4826); F. R. Hampel,
- * "The breakdown points of the mean combined with some rejection rules",
- * Technometrics 27 (1985) 95–107 (the mean after an MAD rejection rule);
- * Z. Šidák, JASA 62 (1967) 626–633.
+ * estimation", JASA 69 (1974) 383–393 (the MAD and its 1.4826); F. R.
+ * Hampel, "The breakdown points of the mean combined with some rejection
+ * rules", Technometrics 27 (1985) 95–107 (the mean after an MAD rejection
+ * rule); Z. Šidák, "Rectangular confidence regions for the means of
+ * multivariate normal distributions", JASA 62 (1967) 626–633.
  */
 
-/** The fewest pairs the screen judges: at 3 the MAD of three values cannot name an outlier. */
-export const SCREEN_FROM = 4;
+/** The fewest pairs the screen sets aside from; below, it only speaks to the futility rule. */
+export const SCREEN_FROM = 6;
 
 /** The median of a non-empty list. */
 export function median(xs: readonly number[]): number {
@@ -120,51 +121,56 @@ export function screenedInterval(
 
 /**
  * What the futility rule predicts from (it stops only when every one of
- * them is futile): the look's interval and, while the screen cannot judge
- * (fewer than `from` pairs, at least 3), also the Student t interval of every
- * subset that leaves one pair out — so one stalled pair among the first
- * three cannot end a climb the screen would have rescued at the next look.
- * From `from` pairs on, the screened interval alone.
+ * them is futile). From `from` pairs on, the screened interval alone. Below,
+ * the screen does not set pairs aside (too few to trust the MAD's verdict on
+ * an interval), but from 3 pairs it still looks: when it finds outlying
+ * pairs, the Student t interval without them is asked too (`looks: "flagged"`),
+ * or — `looks: "each"` — every leave-one-out interval; so one stalled pair
+ * among the first few cannot end a climb the screen would rescue at the next
+ * look.
  */
 export function futilityBases(
   improvements: readonly number[],
   level: number,
   threshold: Threshold = screenThreshold,
   from: number = SCREEN_FROM,
-  below: number = from,
+  looks: "flagged" | "each" | "none" = "flagged",
 ): LocationInterval[] {
   const now = screenedInterval(improvements, level, threshold, from);
   const n = improvements.length;
-  if (n >= below || n < 3) return [now];
-  const without = (i: number) => STUDENT_T.interval(improvements.filter((_, j) => j !== i), level);
-  return [now, ...improvements.map((_, i) => without(i))];
+  if (n >= from || n < 3 || looks === "none") return [now];
+  if (looks === "each") {
+    const without = (i: number) => STUDENT_T.interval(improvements.filter((_, j) => j !== i), level);
+    return [now, ...improvements.map((_, i) => without(i))];
+  }
+  const out = outlyingPairs(improvements, threshold, 3);
+  if (out.length === 0) return [now];
+  return [now, STUDENT_T.interval(improvements.filter((_, i) => !out.includes(i)), level)];
 }
 
 /** What `screenedT` may vary (the simulation's alternatives; the defaults are the verdict's). */
 export interface ScreenOptions {
   readonly threshold?: Threshold;
-  /** Its words in the method's name; default "c_n". */
+  /** Its words in the method's detail; default "the MAD outlier bound". */
   readonly thresholdName?: string;
   readonly from?: number;
-  /** Whether futility also asks the leave-one-out intervals below `from` (default true). */
-  readonly leaveOneOut?: boolean;
-  /** Below how many pairs futility asks the leave-one-out intervals (default `from`). */
-  readonly leaveOneOutBelow?: number;
+  /** What futility asks below `from` pairs besides the look's interval (`futilityBases`; default "flagged"). */
+  readonly futilityLooks?: "flagged" | "each" | "none";
 }
 
 /** The screened t as a verdict method. */
 export function screenedT(o: ScreenOptions = {}): IntervalMethod {
   const threshold = o.threshold ?? screenThreshold;
   const from = o.from ?? SCREEN_FROM;
-  const loo = o.leaveOneOut ?? true;
-  const below = o.leaveOneOutBelow ?? from;
-  const beyond = o.thresholdName ?? "the 1% outlier bound";
+  const looks = o.futilityLooks ?? "flagged";
+  const beyond = o.thresholdName ?? "the MAD outlier bound";
   return {
-    name: `Student t with outlying pairs set aside (beyond ${beyond} in MADs of the median, from ${from} pairs)` +
-      (loo ? (below === from ? "" : `, leave-one-out futility below ${below}`) : ", futility on the look alone"),
+    name: "screened Student t",
+    detail: `pairs beyond ${beyond} set aside, from ${from} pairs` +
+      (looks === "flagged" ? "" : looks === "each" ? "; leave-one-out futility" : "; futility on the look alone"),
     interval: (xs, level) => screenedInterval(xs, level, threshold, from),
     df: (n) => n - 1,
-    ...(loo ? { futilityBases: (xs: readonly number[], level: number) => futilityBases(xs, level, threshold, from, below) } : {}),
+    futilityBases: (xs, level) => futilityBases(xs, level, threshold, from, looks),
   };
 }
 

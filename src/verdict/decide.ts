@@ -101,7 +101,7 @@ export interface DecideOptions {
   readonly spendingPower?: number;
   /** Stop for futility below this predictive power (0: never); default `FUTILITY_POWER`. */
   readonly futilityPower?: number;
-  /** The interval method of a look at two pairs or more; default `REPEATED_METHOD` (src/stats/trimmed_t.ts). */
+  /** The interval method of a look at two pairs or more; default `REPEATED_METHOD` (src/stats/repeated_method.ts). */
   readonly method?: IntervalMethod;
 }
 

@@ -22,23 +22,32 @@ function pairFacts(s: Side): string {
   return `${s.metric} ${f(s.base[0]!)} -> ${f(s.cand[0]!)}, delta ${f(s.cand[0]! - s.base[0]!)}, ${better} is better`;
 }
 
-/** Several-pair facts: `acc mean improvement 0.42 over 8 pairs (98.33% CI 0.31 to 0.53), higher is better`. */
+/**
+ * Several-pair facts: `acc mean improvement 0.42 over 8 pairs (98.33% CI 0.31 to 0.53), higher is better`;
+ * with pairs set aside, `… over 9 of 10 pairs (1 outlying pair set aside: pair 3; 98.33% CI …), …`.
+ */
 function meanFacts(s: Side, i: LocationInterval): string {
   const f = formatStat;
   const better = s.direction === "maximize" ? "higher" : "lower";
-  return `${s.metric} mean improvement ${f(i.mean)} over ${i.n} pairs ` +
-    `(${formatPercent(i.level)} CI ${f(i.lower)} to ${f(i.upper)}), ${better} is better`;
+  const ci = `${formatPercent(i.level)} CI ${f(i.lower)} to ${f(i.upper)}`;
+  const k = i.setAside.length;
+  if (k === 0) return `${s.metric} mean improvement ${f(i.mean)} over ${i.n} pairs (${ci}), ${better} is better`;
+  const pairs = i.setAside.map((p) => p + 1).sort((a, b) => a - b);
+  const named = pairs.length === 1 ? `pair ${pairs[0]}` : `pairs ${pairs.slice(0, -1).join(", ")} and ${pairs.at(-1)}`;
+  return `${s.metric} mean improvement ${f(i.mean)} over ${i.n - k} of ${i.n} pairs ` +
+    `(${k} outlying pair${k > 1 ? "s" : ""} set aside: ${named}; ${ci}), ${better} is better`;
 }
 
 /** The method's name for the reasons and the estimates. */
 export function methodOf(design: Design, look: Look, rho: number, method: IntervalMethod): string {
   if (look.n === 1 && !design.sequential) return "single pair, no interval";
-  if (!design.sequential) return `paired ${method.name} interval`;
+  const detail = method.detail === undefined ? "" : ` (${method.detail})`;
+  if (!design.sequential) return `paired ${method.name} interval${detail}`;
   const alpha = formatNumber(1 - design.confidence);
   const split = rho === 1
     ? "split over the looks in proportion to their pairs"
     : `spent as (n/${design.maxRepeats})^${rho}`;
-  return `group-sequential paired ${method.name}, look ${look.index} of ${design.looks.length}, alpha ${alpha} ${split} ` +
+  return `group-sequential paired ${method.name}${detail}, look ${look.index} of ${design.looks.length}, alpha ${alpha} ${split} ` +
     `(${formatPercent(design.confidence)} confidence over all looks together)`;
 }
 

@@ -33,7 +33,7 @@ export function checkDecision(dir: RunDir, r: RunRecord, d: DecisionRecord): str
   const out: string[] = [];
   for (const m of p.toMeasure) {
     try {
-      onDisk[m.name] = readEvalResult(dir.path, slot(r.image, m), m.metric);
+      onDisk[m.name] = readEvalResult(dir.path, slot(r.image, m), m.metric, m.summary);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
       out.push(`the result of measure ${JSON.stringify(m.name)} cannot be read (${err.message.split("\n")[0]})`);
