@@ -384,7 +384,7 @@ const CANDIDATES: IntervalMethod[] = [
   trimmedT(0.2),
   HODGES_LEHMANN,
   SIGN_FLIP,
-  screenedT({ threshold: () => 10, thresholdName: "10" }),
+  screenedT({ threshold: () => 10, thresholdName: "10 MADN" }),
   screenedT({ from: 4 }),
   screenedT({ futilityLooks: "none" }),
   screenedT({ futilityLooks: "each" }),

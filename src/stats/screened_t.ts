@@ -151,7 +151,7 @@ export function futilityBases(
 /** What `screenedT` may vary (the simulation's alternatives; the defaults are the verdict's). */
 export interface ScreenOptions {
   readonly threshold?: Threshold;
-  /** Its words in the method's detail; default "the MAD outlier bound". */
+  /** Its words in the method's detail ("10 MADN"); none for the default bound. */
   readonly thresholdName?: string;
   readonly from?: number;
   /** What futility asks below `from` pairs besides the look's interval (`futilityBases`; default "flagged"). */
@@ -163,10 +163,10 @@ export function screenedT(o: ScreenOptions = {}): IntervalMethod {
   const threshold = o.threshold ?? screenThreshold;
   const from = o.from ?? SCREEN_FROM;
   const looks = o.futilityLooks ?? "flagged";
-  const beyond = o.thresholdName ?? "the MAD outlier bound";
+  const beyond = o.thresholdName ?? "";
   return {
     name: "screened Student t",
-    detail: `pairs beyond ${beyond} set aside, from ${from} pairs` +
+    detail: `outlying pairs${beyond === "" ? "" : ` (beyond ${beyond})`} set aside from ${from} pairs on` +
       (looks === "flagged" ? "" : looks === "each" ? "; leave-one-out futility" : "; futility on the look alone"),
     interval: (xs, level) => screenedInterval(xs, level, threshold, from),
     df: (n) => n - 1,
