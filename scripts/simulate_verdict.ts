@@ -528,7 +528,8 @@ if (runs(6)) {
     })
   );
   const sep = (stall: number) => rows.find((r) => r.pairing === "separate" && r.stalls === stall)!;
-  const ratio = (r: (typeof rows)[number]) => Math.round(r.pairsWithEffect / sep(r.stalls).pairsWithEffect * 1000) / 1000;
+  const ratio = (r: (typeof rows)[number]) =>
+    Math.round(r.pairsWithEffect / sep(r.stalls).pairsWithEffect * 1000) / 1000;
   const sameJob = rows.filter((r) => r.pairing === "same-job");
   const goal = {
     same_job_accepts_90: sameJob.every((r) => r.acceptAtEffect >= 0.9),
@@ -560,7 +561,15 @@ if (runs(6)) {
   };
   console.log(`\n## 6. Pairings (node factor σ 10% per job, within-job noise 1%, 3% effect, min_effect 1%)\n`);
   console.log(table(
-    ["pairing", "noise", "design", "false accepts (0 / min_effect)", "accepts (3%)", "mean pairs (0 / 3%)", "pairs vs separate"],
+    [
+      "pairing",
+      "noise",
+      "design",
+      "false accepts (0 / min_effect)",
+      "accepts (3%)",
+      "mean pairs (0 / 3%)",
+      "pairs vs separate",
+    ],
     rows.map((r) => [
       r.pairing,
       r.stalls > 0 ? "10% stalls" : "clean",

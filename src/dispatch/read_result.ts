@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { escapeControls, safeTail, type TailLimits } from "../text/terminal.ts";
 import { EvalError } from "./eval_error.ts";
 import { EVAL_FILES, evalDirPath } from "./eval_files.ts";
-import { DEFAULT_SUMMARY, type SampleSpread, sampleSpread, type Summary, summarize } from "../stats/samples.ts";
+import { DEFAULT_SUMMARY, type SampleSpread, sampleSpread, summarize, type Summary } from "../stats/samples.ts";
 
 /** How much of `output.log` an EvalError shows: the last 20 lines, each and all capped. */
 export const TAIL: TailLimits = { lines: 20, lineBytes: 500, totalBytes: 6000 };

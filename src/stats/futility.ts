@@ -22,6 +22,14 @@ import { tCdf, tQuantile } from "./student_t.ts";
  *
  *   P(accept at the last look) = T_{n−1}( (mean − min_effect − h_N)·√(N·n) / (sd·√(N − n)) ).
  *
+ * With the screened t (src/stats/screened_t.ts) the same pivot is read from
+ * the pairs the screen kept: mean, sd and n are theirs (`PredictedFrom`), so
+ * a stalled pair set aside no longer inflates the sd that would make the
+ * last look look out of reach. Below the screen's 6 pairs the verdict asks
+ * the prediction of the interval without any pair the screen flags as well,
+ * and stops only when both say futile (`IntervalMethod.futilityBases`); the
+ * stop stays non-binding, so neither change can raise false accepts.
+ *
  * The climb stops when this is below `FUTILITY_POWER`. Unlike conditional
  * power under the current trend (which treats the current mean as the truth),
  * it does not stop on the wild estimates of 2 or 3 pairs: the simulation

@@ -24,13 +24,13 @@ import { normalQuantile } from "./normal.ts";
  * z_n is the Šidák bound that n independent normal deviations all stay
  * within with probability 99% when σ is known; the factor pays for
  * estimating σ by the MAD of n values, which is unsteady at small n. It is
- * fitted, from above, to the simulated 99th percentile of max|dᵢ − m| / MADN
- * in normal samples (scripts/screen_threshold.py; 2·10⁶ samples for n ≤ 7,
- * at least 4·10⁴ above): 10.1 at n = 6 (c 12.1), 10.7 at 7 (10.6), 7.93 at 8
- * (9.48), 6.88 at 10 (8.06), 5.21 at 20 (5.65), 4.32 at 100 (4.31), 4.43 at
- * 800 (4.43). So a sample of clean normal pairs loses one to the screen with
- * probability about 1% or less, and when it loses none the interval is
- * exactly Student t's. At 3 to 5 pairs the MAD is too unsteady to act on (the
+ * fitted to the simulated 99th percentile of max|dᵢ − m| / MADN in normal
+ * samples (scripts/screen_threshold.py; 2·10⁶ samples for n ≤ 7, at least
+ * 4·10⁴ above), percentile vs c_n: 10.05 vs 12.13 at n = 6, 10.7 vs 10.57 at
+ * 7, 7.95 vs 9.48 at 8, 6.93 vs 8.06 at 10, 5.22 vs 5.65 at 20, 4.31 vs 4.31
+ * at 100, 4.44 vs 4.43 at 800. So a sample of clean normal pairs loses one to
+ * the screen with probability 0.5–1.1% at every n ≥ 6, and when it loses
+ * none the interval is exactly Student t's. At 3 to 5 pairs the MAD is too unsteady to act on (the
  * same bound set aside clean pairs 1.6% of the time at n = 5, and the verdict's
  * false accepts rose by 0.4 points: bench/verdict_simulation.json): there the
  * screen sets nothing aside and only speaks to the futility rule

@@ -28,7 +28,7 @@ import { designOf, finalLook, lookAt, nextBatch, SPENDING_POWER } from "../stats
  * benchmark without any suite sibling regressing past its tolerance, judged
  * from one or more seed-paired runs. A pure function of the contract and the
  * measured values, so the same numbers give the same verdict on every run and
- * in tests. The statistics live in src/stats/ (interval: paired.ts; looks and
+ * in tests. The statistics live in src/stats/ (interval: repeated_method.ts, screened_t.ts, paired.ts; looks and
  * levels: sequential.ts; early stop: futility.ts; the rule: look_rule.ts),
  * the sentences in decision_reasons.ts; this file reads the values, asks the
  * one and has the other written.
@@ -133,9 +133,11 @@ function estimate(iv: LocationInterval, method: string): Estimate {
  * `PairedValues`). A pair's improvement is candidate − baseline for a
  * maximized metric and baseline − candidate for a minimized one. The look at
  * n pairs (n must be on the contract's schedule: repeats, 2·repeats, …,
- * max_repeats) gives the benchmark and every sibling a Student t interval
- * [L, U] of the mean improvement at the look's level (src/stats/sequential.ts),
- * then, in order (src/stats/look_rule.ts):
+ * max_repeats) gives the benchmark and every sibling an interval [L, U] of
+ * the mean improvement at the look's level (src/stats/sequential.ts) — the
+ * screened Student t, which sets outlying pairs aside from 6 pairs on and is
+ * Student t's interval otherwise (src/stats/screened_t.ts; `options.method`
+ * for another) — then, in order (src/stats/look_rule.ts):
  *
  * 1. one pair in a sequential design: another batch (no spread to judge by);
  * 2. a sibling with U < −tolerance rejects the candidate;
