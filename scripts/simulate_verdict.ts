@@ -200,6 +200,7 @@ function meetsGoals(r: Row): boolean {
 }
 /** The guarantee: false accepts at or below (1 − confidence)/2, up to two Monte Carlo standard errors of it. */
 const HALF_ALPHA = (1 - CONFIDENCE) / 2;
+/** Within the guarantee, up to two Monte Carlo standard errors of it (the pairing study's goal). */
 const holds = (rate: number) => rate <= HALF_ALPHA + 2 * se(HALF_ALPHA);
 
 /** A row's figures with the file's snake_case keys. */
@@ -392,13 +393,15 @@ const CANDIDATES: IntervalMethod[] = [
 ];
 const METHOD_DESIGNS: [number, number][] = [[4, 12], [3, 6], [5, 10]];
 const STALLS: Model = timing("timing, 10% stalls x3", { stall: 0.1 });
+const SMALL_STALLS: Model = timing("timing, 10% stalls x1.3", { stall: 0.1, stallFactor: 1.3 });
+const DRIFT: Model = timing("timing, drift sd 0.2%/job", { drift: 0.002 });
 const METHOD_SHAPES: Model[] = [
   ANCHOR,
   SCENARIOS[3]!,
   timing("timing, clean", {}),
   STALLS,
-  timing("timing, 10% stalls x1.3", { stall: 0.1, stallFactor: 1.3 }),
-  timing("timing, drift sd 0.2%/job", { drift: 0.002 }),
+  SMALL_STALLS,
+  DRIFT,
   timing("timing, node factor sd 2%", { node: 0.02 }),
   timing("timing, stalls + node + drift", { stall: 0.1, node: 0.02, drift: 0.002 }),
 ];
@@ -414,19 +417,28 @@ if (runs(5)) {
   );
   const of = (method: string) => rows.filter((r) => r.method === method);
   const student = of(label(STUDENT_T));
+  const twin = (r: (typeof rows)[number]) => student.find((s) => s.design === r.design && s.scenario === r.scenario)!;
+  // the guarantee, with no Monte Carlo slack: at or below (1 − confidence)/2; under the drift (a bias of the
+  // run order that no interval removes: the pairing does, section 6) no more than today's Student t, up to 2 SE
+  const cellHolds = (r: (typeof rows)[number]) =>
+    r.scenario === DRIFT.label
+      ? [r.falseAccept - twin(r).falseAccept, r.acceptAtMinEffect - twin(r).acceptAtMinEffect].every((x) =>
+        x <= 2 * se(HALF_ALPHA)
+      )
+      : r.falseAccept <= HALF_ALPHA && r.acceptAtMinEffect <= HALF_ALPHA;
   const verdicts = CANDIDATES.map((method) => {
     const mine = of(label(method));
-    const valid = mine.every((r) => holds(r.falseAccept) && holds(r.acceptAtMinEffect));
-    const invalidAt = mine.filter((r) => !(holds(r.falseAccept) && holds(r.acceptAtMinEffect)))
-      .map((r) => `${r.design} ${r.scenario}`);
+    const valid = mine.every(cellHolds);
+    const invalidAt = mine.filter((r) => !cellHolds(r)).map((r) => `${r.design} ${r.scenario}`);
     const powerLoss = Math.max(
       ...mine.filter((r) => r.scenario === ANCHOR.label).map((r) =>
         student.find((s) => s.design === r.design && s.scenario === r.scenario)!.acceptAtEffect - r.acceptAtEffect
       ),
     );
-    const stalled = mine.filter((r) => r.scenario === STALLS.label);
-    const worstStalled = Math.min(...stalled.map((r) => r.acceptAtEffect));
-    // pairs spent per real improvement found (half the candidates with the effect, half none), mean over designs
+    const worstStalled = Math.min(...mine.filter((r) => r.scenario === STALLS.label).map((r) => r.acceptAtEffect));
+    // pairs spent per real improvement found (half the candidates with the effect, half none), mean over the
+    // designs and both sizes of stall
+    const stalled = mine.filter((r) => r.scenario === STALLS.label || r.scenario === SMALL_STALLS.label);
     const cost = stalled.reduce((a, r) => a + (r.pairsNoEffect + r.pairsWithEffect) / r.acceptAtEffect, 0) /
       stalled.length;
     return {
@@ -451,10 +463,12 @@ if (runs(5)) {
       designs: METHOD_DESIGNS.map(([r, m]) => `repeats ${r}, max_repeats ${m}`),
       futility: "each method's own pivot (src/stats/futility.ts); the rank and flip methods the 20% trimmed t's",
     },
-    selection: "valid everywhere (false accepts at effect 0 and at min_effect <= (1 - confidence)/2 up to two " +
-      "Monte Carlo standard errors, every design and shape), at most 5 points of power lost to Student t on the " +
-      "anchor's normal noise at every design; then the least cost under 10% stalls x3: pairs spent per real " +
-      "improvement found, (pairs at effect 0 + pairs at effect 5) / accept rate at effect 5, mean over the designs",
+    selection: "valid everywhere (false accepts at effect 0 and at min_effect <= (1 - confidence)/2 at every " +
+      "design and shape, with no Monte Carlo slack; under the drift, a bias of the run order no interval removes, " +
+      "no more than Student t's + 2 standard errors), at most 5 points of power lost to Student t on the anchor's " +
+      "normal noise at every design; then the least cost under stalls: pairs spent per real improvement found, " +
+      "(pairs at effect 0 + pairs at effect 5) / accept rate at effect 5, mean over the designs and the x3 and x1.3 " +
+      "stalls",
     verdicts,
     chosen,
     matches_code_default: chosen === DEFAULT_METHOD,
@@ -524,10 +538,23 @@ if (runs(6)) {
         x = row(rule(LADDER[at]!), m, PAIR_EFFECTS, 1);
       }
       const r = LADDER[at]!;
-      return { pairing, stalls: stall, reached: found !== undefined, repeats: r, maxRepeats: 3 * r, ...x };
+      return { pairing, stalls: stall, reached: found, repeats: r, maxRepeats: 3 * r, ...x };
     })
   );
   const sep = (stall: number) => rows.find((r) => r.pairing === "separate" && r.stalls === stall)!;
+  // the separate pairing under stalls at its design, by a screen with a fixed 10-MADN bound and by Student t:
+  // at hundreds of pairs a stall is only ~14 sd of the node noise out, which the n-dependent bound still sees
+  const sepStalls = sep(0.1);
+  const others = [screenedT({ threshold: () => 10, thresholdName: "10 MADN" }), STUDENT_T].map((method) => {
+    const rule: Rule = {
+      label: label(method),
+      repeats: sepStalls.repeats,
+      maxRepeats: sepStalls.maxRepeats,
+      options: { method },
+    };
+    const m = paired("separate, 10% stalls", "separate", machine(0.1));
+    return { method: label(method), ...row(rule, m, PAIR_EFFECTS, 1) };
+  });
   const ratio = (r: (typeof rows)[number]) =>
     Math.round(r.pairsWithEffect / sep(r.stalls).pairsWithEffect * 1000) / 1000;
   const sameJob = rows.filter((r) => r.pairing === "same-job");
@@ -549,6 +576,7 @@ if (runs(6)) {
         " whose accept rate at the 3 ms effect is >= 90% (searched at a quarter of the climbs, then measured)",
     },
     goal,
+    separate_with_stalls_other_methods: others.map((o) => ({ method: o.method, ...figures(o) })),
     rows: rows.map((r) => ({
       pairing: r.pairing,
       stalls: r.stalls,
@@ -578,6 +606,16 @@ if (runs(6)) {
       pct(r.acceptAtEffect),
       `${num(r.pairsNoEffect)} / ${num(r.pairsWithEffect)}`,
       ratio(r).toFixed(3),
+    ]),
+  ));
+  console.log(`\nseparate, 10% stalls, at ${sepStalls.repeats}/${sepStalls.maxRepeats} by other methods:\n`);
+  console.log(table(
+    ["method", "false accepts (0 / min_effect)", "accepts (3%)", "mean pairs (0 / 3%)"],
+    others.map((o) => [
+      o.method,
+      `${pct(o.falseAccept)} / ${pct(o.acceptAtMinEffect)}`,
+      pct(o.acceptAtEffect),
+      `${num(o.pairsNoEffect)} / ${num(o.pairsWithEffect)}`,
     ]),
   ));
   console.log(`\ngoal: ${JSON.stringify(goal)}`);
