@@ -23,8 +23,14 @@ export const EXIT = {
   inconclusive: 11,
   /** Parked: a wake job resumes the run (or another process holds it); `wait` detached or timed out. */
   parked: 75,
-  /** Interrupted (Ctrl-C, or TERM) while measuring locally: nothing of the interrupted evals is kept; resume goes on. */
+  /**
+   * Interrupted by Ctrl-C (SIGINT) during a pass, measuring locally above all: nothing of the interrupted evals
+   * is kept; `resume` goes on. Not returned but died of: outerloop re-raises the signal after stopping its
+   * children, and a shell reports that as 128 + 2 (so a shell loop running outerloop stops on Ctrl-C too).
+   */
   interrupted: 130,
+  /** Terminated by TERM, as `interrupted` otherwise: a shell reports the death as 128 + 15 (a HUP: 129). */
+  terminated: 143,
 } as const;
 
 /** What an error means for the caller, in the exit-code vocabulary. */

@@ -41,6 +41,15 @@ export function isMemorySize(value: string): boolean {
   return /^[1-9][0-9]*[KMGT]?$/i.test(value);
 }
 
+/** A Slurm memory size times a whole `factor`, in its own unit: `scaleMemory("2G", 2)` is `"4G"`. */
+export function scaleMemory(size: string, factor: number): string {
+  const m = /^([1-9][0-9]*)([KMGT]?)$/i.exec(size);
+  if (m === null || !Number.isInteger(factor) || factor < 1) {
+    throw new RangeError(`Cannot scale memory ${JSON.stringify(size)} by ${factor}`);
+  }
+  return `${Number(m[1]) * factor}${m[2]}`;
+}
+
 /** The spec with every default filled in. */
 export type FullJobSpec = Required<JobSpec>;
 

@@ -71,7 +71,9 @@ export class LocalCompute implements Compute {
     try {
       result = await this.#spawn({
         argv,
-        env: jobEnv(this.#env),
+        // the job's id, which Slurm gives its jobs as SLURM_JOB_ID (not set here: a benchmark may read
+        // that as "inside Slurm"): the eval script passes it on as OUTERLOOP_JOB_ID
+        env: { ...jobEnv(this.#env), OUTERLOOP_JOB_ID: jobId },
         timeoutMs: s.timeMinutes * this.#minuteMs,
         graceMs: this.#graceMs,
         drainMs: this.#drainMs,

@@ -268,25 +268,39 @@ export class SlurmCompute implements Compute {
     }
   }
 
-  /** Runs a side-effect-free (or idempotent) command, retrying transient failures; its stdout. */
+  /** Runs a side-effect-free (or idempotent) query, retrying transient failures; its stdout, or SlurmQueryError. */
   async #query(argv: string[]): Promise<string> {
+    return await this.#idempotent(argv, argv[0] === "scancel" ? `scancel ${argv[1]}` : argv[0]!, SlurmQueryError);
+  }
+
+  /**
+   * Runs a command that may safely run twice (a query, or scancel: a job
+   * cancelled already, or unknown, is not an error), retrying transient
+   * failures as `retry.ts` says — a "maybe-sent" failure included, since
+   * doing it again changes nothing; its stdout. A refusal, a command that
+   * cannot run, or one that keeps failing is a `fail` naming `what`.
+   */
+  async #idempotent(
+    argv: string[],
+    what: string,
+    fail: new (message: string, options?: ErrorOptions) => SlurmError | SlurmQueryError,
+  ): Promise<string> {
     const retries = this.#retries;
     const started = retries.now();
-    const what = argv[0] === "scancel" ? `scancel ${argv[1]}` : argv[0];
     for (let attempt = 1;; attempt++) {
       let result: SpawnResult;
       try {
         result = await this.#runner(argv, this.#timeoutMs);
       } catch (err) {
-        throw new SlurmQueryError(`${what} did not run: ${(err as Error).message}`, { cause: err });
+        throw new fail(`${what} did not run: ${(err as Error).message}`, { cause: err });
       }
       if (result.exitCode === 0 && !result.timedOut) {
         retries.succeeded();
         return result.stdout;
       }
       const why = failureOf(result, this.#timeoutMs);
-      if (classifyFailure(result) === "final") throw new SlurmQueryError(`${what} ${why}`);
-      if (!retries.mayRetry(attempt, started)) throw new SlurmQueryError(`${what} ${why} ${retries.giveUp(attempt)}`);
+      if (classifyFailure(result) === "final") throw new fail(`${what} ${why}`);
+      if (!retries.mayRetry(attempt, started)) throw new fail(`${what} ${why} ${retries.giveUp(attempt)}`);
       const wait = retries.backoff(attempt);
       log.info(`${what} ${why.split("\n")[0]}; trying again in ${wait} ms (try ${attempt + 1})`);
       await retries.sleep(wait);
@@ -296,18 +310,14 @@ export class SlurmCompute implements Compute {
   /**
    * Cancels several jobs with one `scancel id1 id2 …`: one RPC to the
    * controller however many jobs a run has. Finished or unknown ids are not
-   * an error (scancel exits 0 for them); a failed scancel is a SlurmError.
+   * an error (scancel exits 0 for them), so a transient failure is retried
+   * like every other verb's (`retry.ts`); a refusal, or a scancel that keeps
+   * failing, is a SlurmError.
    */
   async cancelMany(jobIds: readonly string[]): Promise<void> {
     if (jobIds.length === 0) return;
     jobIds.forEach(assertJobId);
-    let result: SpawnResult;
-    try {
-      result = await this.#runner(["scancel", ...jobIds], this.#timeoutMs);
-    } catch (err) {
-      throw new SlurmError(`scancel did not run: ${(err as Error).message}`, { cause: err });
-    }
-    if (result.exitCode !== 0 || result.timedOut) throw new SlurmError(`scancel ${failureOf(result, this.#timeoutMs)}`);
+    await this.#idempotent(["scancel", ...jobIds], "scancel", SlurmError);
   }
 
   /**

@@ -28,6 +28,11 @@ function nameField(kind: NameKind) {
 
 /** Paired repeats default to one pair: exactly the single-pair verdict of a contract that does not ask for more. */
 export const DEFAULT_REPEATS = 1;
+/** How a pair's measures are dispatched: each its own job (the reference's), both in one job one after the other, or both at once. */
+export type Pairing = "separate" | "same-job" | "duet";
+/** Each measure its own job, as the reference dispatches: a run record without `pairing` is this. */
+export const DEFAULT_PAIRING: Pairing = "separate";
+
 /** The default confidence of the verdict's intervals. */
 export const DEFAULT_CONFIDENCE = 0.95;
 
@@ -57,12 +62,14 @@ const command = () =>
 /**
  * Variables the eval job sets in the command's environment itself: a seed
  * variable of the same name would be overwritten or would overwrite them.
- * `OUTERLOOP_RESULT` names the result file; `OUTERLOOP_PAIR` is kept for the
+ * `OUTERLOOP_RESULT` names the result file, `OUTERLOOP_JOB_ID` the job the command
+ * runs in (one for both measures of a pair job); `OUTERLOOP_PAIR` is kept for the
  * pair number of paired repeats; the rest are passed on from the job's own
  * environment (`DEFAULT_ALLOWED_ENV`).
  */
 export const RESERVED_ENV: ReadonlySet<string> = new Set([
   "OUTERLOOP_RESULT",
+  "OUTERLOOP_JOB_ID",
   "OUTERLOOP_PAIR",
   ...DEFAULT_ALLOWED_ENV,
 ]);
@@ -141,6 +148,7 @@ export const contractSchema = lazy(() =>
         seen.add(sib.name);
       });
     })),
+    pairing: z._default(z.enum(["separate", "same-job", "duet"]), DEFAULT_PAIRING),
     repeats: count(1, DEFAULT_REPEATS),
     // its default is `repeats`, which a field default cannot see: filled in by contractFromJson
     max_repeats: z.optional(wholeNumber(1)),
@@ -152,6 +160,25 @@ export const contractSchema = lazy(() =>
       DEFAULT_CONFIDENCE,
     ),
   }).check(z.superRefine((c, ctx) => {
+    if (c.pairing !== "separate" && c.baseline === "cached") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["baseline"],
+        message: `"cached" cannot go with pairing ${JSON.stringify(c.pairing)}: a pair job measures its own ` +
+          'baseline beside the candidate by construction; use "measure", or pairing "separate" to reuse a cache',
+        input: c.baseline,
+      });
+    }
+    const gpus = [c.gpus, ...(Array.isArray(c.siblings) ? c.siblings.map((s) => s.gpus) : [])];
+    if (c.pairing === "duet" && gpus.some((g) => typeof g === "number" && g > 0)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["pairing"],
+        message: '"duet" runs both measures of a pair at once, each pinned to half the job\'s CPUs, and cannot ' +
+          'split GPUs between them; for a benchmark with gpus use "same-job"',
+        input: c.pairing,
+      });
+    }
     // only between two valid counts: a bad one already has its own message
     const valid = (n: number | undefined) => Number.isInteger(n) && n! >= 1;
     if (valid(c.max_repeats) && valid(c.repeats) && c.max_repeats! < c.repeats) {
@@ -212,6 +239,8 @@ export interface Contract {
   readonly maxRepeats: number;
   /** The confidence of the verdict: false accepts stay at or below 1 − confidence (0.5 < confidence < 1). */
   readonly confidence: number;
+  /** How each pair's measures are dispatched (see `Pairing`). */
+  readonly pairing: Pairing;
 }
 
 /** A contract file that cannot be read or does not validate; bad input (exit 2). */
@@ -266,6 +295,7 @@ export function contractFromJson(c: ContractJson): Contract {
     repeats: c.repeats,
     maxRepeats: c.max_repeats ?? c.repeats,
     confidence: c.confidence,
+    pairing: c.pairing,
   };
 }
 
@@ -320,11 +350,11 @@ export function loadContract(path: string): Contract {
 /**
  * The contract back in its snake_case file form: what the run record
  * freezes. Every field explicit, except that eval_mem, eval_cpus, repeats,
- * max_repeats, confidence and summary (the benchmark's and each sibling's)
- * appear only when they differ from their defaults (2G, 1, 1, repeats, 0.95,
- * median), so the run record of a contract that does not use them is
- * byte-identical to one written before they existed (and its run identity
- * the same).
+ * max_repeats, confidence, pairing and summary (the benchmark's and each
+ * sibling's) appear only when they differ from their defaults (2G, 1, 1,
+ * repeats, 0.95, separate, median), so the run record of a contract that does
+ * not use them is byte-identical to one written before they existed (and its
+ * run identity the same).
  */
 export function contractToJson(c: Contract): z.input<ReturnType<typeof contractSchema>> {
   const json: z.input<ReturnType<typeof contractSchema>> = {
@@ -354,5 +384,6 @@ export function contractToJson(c: Contract): z.input<ReturnType<typeof contractS
   if (c.repeats !== DEFAULT_REPEATS) json.repeats = c.repeats;
   if (c.maxRepeats !== c.repeats) json.max_repeats = c.maxRepeats;
   if (c.confidence !== DEFAULT_CONFIDENCE) json.confidence = c.confidence;
+  if (c.pairing !== DEFAULT_PAIRING) json.pairing = c.pairing;
   return json;
 }

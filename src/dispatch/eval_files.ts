@@ -20,6 +20,8 @@ export const EVAL_FILES = {
   stdout: "stdout.log",
   /** What the command wrote to `$OUTERLOOP_RESULT`. */
   result: "result.json",
+  /** Where and when the command ran: `key=value` lines (dispatch/provenance.ts); absent in the reference's dirs. */
+  provenance: "provenance",
   /** Written last and atomically: its presence means the job is over. */
   exitCode: "exit-code",
   /** The scheduler's own log of the job script (setup messages). */
@@ -41,4 +43,28 @@ export function evalDirName(slot: string): string {
 /** The eval dir of `slot` inside the run dir `root`. */
 export function evalDirPath(root: string, slot: string): string {
   return join(root, evalDirName(slot));
+}
+
+/**
+ * The dir of a pair unit's job (`pair<i>-<hex>`, measure/identity.ts
+ * `unitSlot`), `<run dir>/<slot>/`: its job script, its marker and the
+ * scheduler's log; the measures it runs keep their own eval dirs. A unit of
+ * one measure has no dir of its own: its eval dir is it.
+ */
+export const UNIT_FILES = {
+  /** The pair job's script: runs its measures' own job scripts. */
+  script: "job.sh",
+  /** The scheduler's job id, written when the scheduler accepts the job. */
+  submitted: "submitted",
+  /** The scheduler's log of the pair job. */
+  slurmOut: "slurm.out",
+} as const;
+
+/** A unit's dir inside the run dir: the eval dir for a unit of one measure (`eval-<slot>`), else `<slot>` (`pair…`). */
+export function unitDirPath(root: string, unitSlot: string, single: boolean): string {
+  if (single) return evalDirPath(root, unitSlot);
+  if (!/^pair[0-9]+-[0-9a-f]{40}$/.test(unitSlot)) {
+    throw new TypeError(`Invalid pair unit slot ${JSON.stringify(unitSlot)}`);
+  }
+  return join(root, unitSlot);
 }

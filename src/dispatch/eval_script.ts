@@ -67,9 +67,10 @@ export interface EvalScriptInput {
  *   why in output.log; TERM and HUP record 143 ("told to stop": walltime,
  *   scancel, preemption), which the measurer explains from the scheduler's end
  *   state; INT means the submitter itself was interrupted (the local backend
- *   forwards outerloop's own Ctrl-C or TERM as INT; Slurm never sends it on
- *   its own): not a result, so nothing is recorded and the next `resume`
- *   measures again — unless the command had already ended, whose code stands;
+ *   forwards outerloop's own Ctrl-C or TERM as INT, and `cancel` of a local
+ *   run sends it; Slurm never sends it on its own): not a result, so nothing
+ *   is recorded and the next `resume` measures again — unless the command had
+ *   already ended, whose code stands;
  * - the command runs in its own session: on a signal its group gets TERM, and
  *   a watchdog outside the job's group KILLs it 5 s later and removes the
  *   checkout even if the job script itself is killed first.
@@ -83,6 +84,8 @@ export function renderEvalScript(i: EvalScriptInput): string {
   const intoContainer = container ? i.allowedEnv.filter((n) => !HOST_ONLY.has(n)).map((n) => keep(n, prefix + n)) : [];
   const measureEnv = [...i.env, ["OUTERLOOP_RESULT", join(i.evalDir, EVAL_FILES.result)] as const]
     .map(([k, v]) => `set -- "$@" ${q(`${prefix}${k}=${v}`)}`);
+  // the job the command runs in, the same for both measures of a pair job: Slurm's id, or the local backend's
+  measureEnv.push(`set -- "$@" "${prefix}OUTERLOOP_JOB_ID=$ol_job_id"`);
   const launch = container
     ? `apptainer exec --cleanenv${
       i.gpus > 0 ? " --nv" : ""
@@ -99,6 +102,7 @@ export function renderEvalScript(i: EvalScriptInput): string {
       `ol_cmd=${q(i.command)}`,
       `ol_image=${q(i.image)}`,
       `ol_seed=${q(i.seedCache)}`,
+      `ol_gpus=${i.gpus}`,
     ].join("\n"),
     ALLOWED: allowed.join("\n"),
     MEASURE_ENV: [...intoContainer, ...measureEnv].join("\n"),
@@ -121,6 +125,7 @@ const TEMPLATE = `#!/bin/sh
 @VALUES@
 
 ol_work= ol_tree= ol_pid= ol_rc= ol_done= ol_setsid=
+ol_job_id=\${SLURM_JOB_ID:-\${OUTERLOOP_JOB_ID:-}}
 # the command runs in its own session, so a TERM can reach its whole group
 if command -v setsid >/dev/null 2>&1; then ol_setsid=setsid; fi
 
@@ -140,6 +145,23 @@ ol_cleanup() {
   rm -rf "$ol_work"
 }
 ol_finish() { ol_record "$1"; ol_cleanup; exit "$1"; }
+# where and when the command ran (dispatch/provenance.ts reads it): one "key=value" per line,
+# control characters dropped; written before exit-code, so a finished measure has it
+ol_kv() { printf '%s=%s\\n' "$1" "$(printf '%s' "$2" | tr -d '\\000-\\037\\177')"; }
+ol_provenance() {
+  {
+    ol_kv host "$(uname -n)"
+    ol_kv started_at "$ol_started_at"
+    ol_kv ended_at "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    ol_kv job_id "$ol_job_id"
+    ol_kv node_list "\${SLURM_JOB_NODELIST:-}"
+    ol_kv cpu_model "$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)"
+    ol_kv cpus "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null)"
+    if [ "$ol_gpus" -gt 0 ] && command -v nvidia-smi >/dev/null 2>&1; then
+      nvidia-smi -L 2>/dev/null | sed -n 's/.*(UUID: *\\([^)]*\\)).*/\\1/p' | while read -r ol_u; do ol_kv gpu "$ol_u"; done
+    fi
+  } >"$ol_dir/provenance.tmp" 2>/dev/null && mv -f "$ol_dir/provenance.tmp" "$ol_dir/provenance"
+}
 ol_fail() { ol_log "$1"; ol_finish 125; }
 # stops the command's group and removes the checkout; a watchdog in its own
 # session KILLs the group and removes the checkout 5 s on, even when this script
@@ -158,25 +180,27 @@ ol_stop() {
 # walltime, scancel and preemption all send TERM: record 143 (or the command's
 # code when it already ended), then stop the command and remove the checkout
 ol_on_signal() {
-  trap '' TERM INT HUP
+  trap '' TERM INT HUP USR1
   if [ -n "$ol_rc" ]; then ol_record "$ol_rc"; else ol_log "terminated by a signal: exit code 143"; ol_record 143; fi
   ol_stop
   exit 143
 }
-# INT: outerloop, which ran this job, was itself interrupted. Not a result:
-# record nothing (the next resume measures again), stop the command, clean up
+# INT: outerloop, which ran this job, was itself interrupted (or the run cancelled). Not a result:
+# record nothing (the next resume measures again), stop the command, clean up.
+# USR1 means the same from a pair job (dispatch/pair_job.ts), which starts
+# this script in the background, where INT is ignored and cannot be trapped
 ol_on_abandon() {
-  trap '' TERM INT HUP
+  trap '' TERM INT HUP USR1
   if [ -n "$ol_rc" ]; then ol_finish "$ol_rc"; fi
-  ol_log "outerloop was interrupted: nothing recorded; the next resume measures this again"
+  ol_log "outerloop was interrupted: nothing recorded; a resume measures this again (unless the run was cancelled)"
   ol_stop
   exit 130
 }
 trap ol_on_signal TERM HUP
-trap ol_on_abandon INT
+trap ol_on_abandon INT USR1
 
 cd "$ol_dir" || { echo "outerloop-job: cannot enter the eval dir $ol_dir" >&2; exit 125; }
-rm -f exit-code exit-code.tmp result.json
+rm -f exit-code exit-code.tmp result.json provenance
 : >output.log
 : >stdout.log
 printf '%s %s\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(uname -n)" >started
@@ -206,6 +230,7 @@ fi
 @MEASURE_ENV@
 mkfifo "$ol_work/stdout" || ol_fail "Cannot create a fifo in $ol_work"
 cd "$ol_tree" || ol_fail "Cannot enter the checkout $ol_tree"
+ol_started_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 tee -a "$ol_dir/stdout.log" <"$ol_work/stdout" >>"$ol_dir/output.log" &
 ol_tee=$!
 $ol_setsid env -i "$@" @LAUNCH@ >"$ol_work/stdout" 2>>"$ol_dir/output.log" &
@@ -215,5 +240,6 @@ ol_rc=$?
 # whatever the command left running would hold its stdout open: the job is over
 kill -s KILL -- "-$ol_pid" 2>/dev/null
 wait "$ol_tee"
+ol_provenance
 ol_finish "$ol_rc"
 `;

@@ -82,7 +82,7 @@ export function writeEvalJob(runDir: string, slot: string, opts: EvalJobOptions)
   const repoRoot = resolve(opts.repoRoot);
 
   mkdirSync(dir, { recursive: true });
-  for (const stale of [EVAL_FILES.exitCode, `${EVAL_FILES.exitCode}.tmp`, EVAL_FILES.result]) {
+  for (const stale of [EVAL_FILES.exitCode, `${EVAL_FILES.exitCode}.tmp`, EVAL_FILES.result, EVAL_FILES.provenance]) {
     rmSync(join(dir, stale), { force: true });
   }
   const script = join(dir, EVAL_FILES.script);

@@ -105,6 +105,21 @@ export interface BaselineRecord extends BaselineDeterminants {
    * Absent for a single pair: the entry is then the reference's, key for key.
    */
   readonly pairs?: readonly CachedPair[];
+  /** When and where the baseline was measured (pair 1's), beside the reference's keys, which it ignores. */
+  readonly origin?: BaselineOrigin;
+}
+
+/** When and where a cached baseline was measured: `measured_at` and `host` in the entry; null when unknown. */
+export interface BaselineOrigin {
+  /** ISO 8601: when its command ended. */
+  readonly measuredAt: string | null;
+  readonly host: string | null;
+}
+
+/** The origin an entry records (entries of the reference and of earlier outerloops have none: nulls). */
+export function originOf(entry: BaselineCacheEntry): BaselineOrigin {
+  const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
+  return { measuredAt: text(entry.data["measured_at"]), host: text(entry.data["host"]) };
 }
 
 /**
@@ -152,6 +167,8 @@ export function writeBaselineCache(dir: string, benchmark: string, baseSha: stri
     gpus: rec.gpus ?? 0,
     ...((rec.summary ?? DEFAULT_SUMMARY) === DEFAULT_SUMMARY ? {} : { summary: rec.summary }),
     ...(rec.pairs === undefined ? {} : { pairs: rec.pairs.map((p) => ({ seed: p.seed, value: p.value })) }),
+    ...(rec.origin?.measuredAt ? { measured_at: rec.origin.measuredAt } : {}),
+    ...(rec.origin?.host ? { host: rec.origin.host } : {}),
   };
   const text = JSON.stringify(entry).replace(
     /[\u0080-\uffff]/g,

@@ -1,4 +1,5 @@
 import { hexDigest } from "../runtime/digest.ts";
+import type { DispatchUnit } from "./dispatch_unit.ts";
 import { type Measure, measureEnv } from "./measure.ts";
 
 /**
@@ -99,4 +100,36 @@ export function jobName(runTag: string, image: string, m: Measure): string {
   assertEncodable("run tag", runTag);
   const h = sha1Hex(`${runTag}\0${determinant(image, m)}`).slice(0, 16);
   return `eval-${codePointPrefix(runTag, 10)}-${codePointPrefix(m.name, 12)}-${h}`;
+}
+
+/** The determinants of a unit's members in run order, with its mode: what its slot and job name hash. */
+function unitDeterminant(image: string, u: DispatchUnit): string {
+  return [u.mode, ...u.members.map((m) => determinant(image, m))].join("\0\0");
+}
+
+/**
+ * The storage identity of a dispatch unit: a unit of one measure is that
+ * measure's slot (its eval dir holds the job script and its marker, as the
+ * reference's do); a pair unit's is `pair<i>-<sha1 hex of its mode and every
+ * member's determinant>`, the name of the dir that holds its job script and
+ * marker (`dispatch/eval_files.ts` `unitDirPath`).
+ */
+export function unitSlot(image: string, u: DispatchUnit): string {
+  if (u.mode === "one") return slot(image, u.members[0]!);
+  return `pair${u.pair}-${sha1Hex(unitDeterminant(image, u))}`;
+}
+
+/**
+ * The job name a unit's liveness is asked by: a measure's own (`jobName`)
+ * for a unit of one; for a pair unit `eval-<runTag[:10]>-<same#i|duet#i>-<16
+ * hex>`, the hex over the run tag and every member's determinant — derived
+ * from both measures, so a pass that lost the job's id (a crash between
+ * sbatch and the marker) finds it again by name.
+ */
+export function unitJobName(runTag: string, image: string, u: DispatchUnit): string {
+  if (u.mode === "one") return jobName(runTag, image, u.members[0]!);
+  assertEncodable("run tag", runTag);
+  const h = sha1Hex(`${runTag}\0${unitDeterminant(image, u)}`).slice(0, 16);
+  const label = `${u.mode === "duet" ? "duet" : "same"}#${u.pair}`;
+  return `eval-${codePointPrefix(runTag, 10)}-${label}-${h}`;
 }

@@ -6,12 +6,18 @@ import { runsFrom } from "../compute/job_owner.ts";
 import { isTerminal } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { EVAL_FILES, evalDirPath } from "../dispatch/eval_files.ts";
-import { evalJobSpec } from "../dispatch/eval_job_spec.ts";
+import { clampMinutes, evalJobSpec } from "../dispatch/eval_job_spec.ts";
+import { UNIT_FILES, unitDirPath } from "../dispatch/eval_files.ts";
+import { writePairJob } from "../dispatch/pair_job.ts";
+import { readProvenance } from "../dispatch/provenance.ts";
+import { scaleMemory } from "../compute/job_spec.ts";
+import type { Pairing } from "../contract/contract.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import { writeEvalJob } from "../dispatch/write_eval_job.ts";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { log } from "../log.ts";
-import { jobName, slot } from "./identity.ts";
+import { type DispatchUnit, dispatchUnits, unitNeeds } from "./dispatch_unit.ts";
+import { jobName, slot, unitJobName, unitSlot } from "./identity.ts";
 import { type Measure, measureEnv } from "./measure.ts";
 import { classifyMeasure, type MeasureState, type Observation } from "./measure_state.ts";
 import { noResultNote } from "./notes.ts";
@@ -48,10 +54,17 @@ export interface MeasurerOptions {
   readonly evalCpus: number;
   /** Disambiguates job names across runs on one account. */
   readonly runTag: string;
+  /** How a pair's measures are dispatched (measure/dispatch_unit.ts); "separate" is the reference's, one job each. */
+  readonly pairing: Pairing;
   /** A directory merged into every job's checkout, or null. */
   readonly seedCache: string | null;
   /** The clock (epoch ms), for sacct's time bound. */
   readonly now: () => number;
+  /**
+   * Called before each dispatch; throws to dispatch nothing more (the run was
+   * cancelled meanwhile: a local pass measures for minutes or hours).
+   */
+  readonly beforeDispatch?: () => void;
 }
 
 /** A measure with what its pass saw and what that makes it. */
@@ -70,9 +83,33 @@ export interface MeasureView {
  */
 export class DispatchedMeasurer {
   readonly #o: MeasurerOptions;
+  /** Each measure's unit, by measure name, from the last `observe` (a pass's measures are whole pairs). */
+  #unitOf = new Map<string, DispatchUnit>();
 
   constructor(options: MeasurerOptions) {
     this.#o = options;
+  }
+
+  /** The units that run `measures` (their job names, scripts and markers), remembered for `marker`. */
+  units(measures: readonly Measure[]): DispatchUnit[] {
+    const units = dispatchUnits(measures, this.#o.pairing);
+    for (const u of units) for (const m of u.members) this.#unitOf.set(m.name, u);
+    return units;
+  }
+
+  /** The unit that runs `m`: its own unless a pass's `units` put it in a pair's. */
+  #unit(m: Measure): DispatchUnit {
+    return this.#unitOf.get(m.name) ?? { mode: "one", members: [m], pair: 1 };
+  }
+
+  /** The job name the scheduler is asked about for a unit's liveness. */
+  unitJobName(u: DispatchUnit): string {
+    return unitJobName(this.#o.runTag, this.#o.image, u);
+  }
+
+  /** A unit's dir: a lone measure's eval dir, or a pair job's own (`pair<i>-<hex>`). */
+  #unitDir(u: DispatchUnit): string {
+    return unitDirPath(this.#o.root, unitSlot(this.#o.image, u), u.mode === "one");
   }
 
   /** The measure's durable identity (its eval dir is `eval-<slot>`). */
@@ -95,13 +132,17 @@ export class DispatchedMeasurer {
     return existsSync(join(this.evalDir(m), EVAL_FILES.exitCode));
   }
 
-  /** The job id recorded at dispatch, or "". */
+  /**
+   * The job id recorded at dispatch, or "": the measure's own marker, or
+   * for a measure of a pair job, the pair job's (a crash between the pair's
+   * marker writes leaves some members without theirs).
+   */
   marker(m: Measure): string {
-    try {
-      return readFileSync(join(this.evalDir(m), EVAL_FILES.submitted), "utf8").trim();
-    } catch {
-      return "";
-    }
+    const own = readMarker(join(this.evalDir(m), EVAL_FILES.submitted));
+    const u = this.#unit(m);
+    if (own !== "" || u.mode === "one") return own;
+    return readMarker(join(this.#unitDir(u), UNIT_FILES.submitted)) ||
+      u.members.map((x) => readMarker(join(this.evalDir(x), EVAL_FILES.submitted))).find((id) => id !== "") || "";
   }
 
   /**
@@ -115,6 +156,7 @@ export class DispatchedMeasurer {
    * NO_RECORD_GRACE_MS (before that it is unknown: park on it).
    */
   async observe(measures: readonly Measure[]): Promise<MeasureView[]> {
+    this.units(measures);
     const open = measures.filter((m) => !this.done(m));
     let listing: Map<string, LiveJob[]> | "unknown" = new Map();
     if (open.length > 0) {
@@ -126,7 +168,7 @@ export class DispatchedMeasurer {
       }
     }
     const listedOf = (m: Measure): LiveJob | null | "unknown" =>
-      listing === "unknown" ? "unknown" : listing.get(this.jobName(m))?.[0] ?? null;
+      listing === "unknown" ? "unknown" : listing.get(this.unitJobName(this.#unit(m)))?.[0] ?? null;
     const unlisted = open.filter((m) => !this.done(m) && listedOf(m) === null && isJobId(this.marker(m)));
     let accounted: Map<string, string> | "unknown" = new Map();
     if (unlisted.length > 0) {
@@ -183,6 +225,7 @@ export class DispatchedMeasurer {
     // a finished measure without a usable result fails the run now: waiting for the others cannot save it
     await this.#readAll(views.filter((v) => v.state.kind === "done").map((v) => v.measure));
     const dispatched: { m: Measure; jobId: string }[] = [];
+    const handled = new Map<DispatchUnit, string | "blind">();
     for (const { measure: m, state } of views) {
       if (state.kind === "live") {
         pending.push(state.job.id);
@@ -200,20 +243,49 @@ export class DispatchedMeasurer {
       } else if (state.kind === "undispatched") {
         // the reference's residual (a submitter that died between sbatch and the
         // marker write, whose orphan then died without a result, redispatched
-        // once) is closed here: that orphan is found by name and adopted
-        const earlier = await this.#earlierJob(m);
-        if (earlier === "unknown") {
+        // once) is closed here: that orphan is found by name and adopted. A pair
+        // job is dispatched once for all its measures
+        const u = this.#unit(m);
+        let jobId = handled.get(u);
+        if (jobId === undefined) {
+          const earlier = await this.#earlierJob(u);
+          jobId = earlier === "unknown" ? "blind" : earlier ?? await this.#dispatch(u);
+          handled.set(u, jobId);
+        }
+        if (jobId === "blind") {
           blind = true;
           continue;
         }
-        const jobId = earlier ?? await this.#dispatch(m);
         if (!this.done(m)) dispatched.push({ m, jobId }); // a synchronous backend finishes inside submit
       }
     }
     await this.#failInstantDeaths(dispatched);
     pending.push(...dispatched.map((d) => d.jobId));
-    if (pending.length > 0 || blind) throw new MeasurementPending(pending);
-    return await this.#readAll(measures);
+    if (pending.length > 0 || blind) throw new MeasurementPending([...new Set(pending)]);
+    const values = await this.#readAll(measures);
+    this.#checkOneHost(measures);
+    return values;
+  }
+
+  /**
+   * A pair job's measures ran on one host, or the pair is an error: what makes
+   * a pair job worth having is that both sides of a comparison shared a
+   * machine (a requeued job that ran part of a pair elsewhere breaks that).
+   * Measures whose eval left no provenance (an older run dir) are not judged.
+   */
+  #checkOneHost(measures: readonly Measure[]): void {
+    for (const u of this.units(measures)) {
+      if (u.mode === "one") continue;
+      const hosts = u.members.map((m) => ({ m, host: readProvenance(this.evalDir(m))?.host ?? "" }))
+        .filter((h) => h.host !== "");
+      if (new Set(hosts.map((h) => h.host)).size > 1) {
+        const where = hosts.map((h) => `${h.m.name} on ${JSON.stringify(h.host)}`).join(", ");
+        throw new EvalError(
+          `pair ${u.pair}: its ${u.mode} job's measures ran on different hosts (${where}), so they are no pair; ` +
+            "measure again in a new run dir",
+        );
+      }
+    }
   }
 
   /**
@@ -221,54 +293,78 @@ export class DispatchedMeasurer {
    * its marker; null when there was no earlier dispatch (no job script) or it
    * submitted nothing; "unknown" when the scheduler cannot say.
    */
-  async #earlierJob(m: Measure): Promise<string | null | "unknown"> {
+  async #earlierJob(u: DispatchUnit): Promise<string | null | "unknown"> {
+    const what = unitWords(u);
+    if (u.mode !== "one") {
+      // a pass that died between the pair job's marker writes left its id beside some of its measures
+      const known = u.members.map((m) => this.marker(m)).find((id) => id !== "");
+      if (known !== undefined) {
+        this.#mark(u, known);
+        return known;
+      }
+    }
     let written: number;
     try {
-      written = statSync(join(this.evalDir(m), EVAL_FILES.script)).mtimeMs;
+      written = statSync(join(this.#unitDir(u), UNIT_FILES.script)).mtimeMs;
     } catch {
       return null;
     }
     let ids: string[];
     try {
-      ids = await this.#o.compute.findSubmitted(this.jobName(m), new Date(written - ADOPT_MARGIN_MS));
+      ids = await this.#o.compute.findSubmitted(this.unitJobName(u), new Date(written - ADOPT_MARGIN_MS));
     } catch (err) {
       if (!(err instanceof SlurmQueryError)) throw err;
-      log.warn(
-        `cannot tell whether measure ${m.name} was submitted before, re-checking on the next pass: ${err.message}`,
-      );
+      log.warn(`cannot tell whether ${what} was submitted before, re-checking on the next pass: ${err.message}`);
       return "unknown";
     }
     const jobId = ids[0];
     if (jobId === undefined) return null;
-    atomicWriteFile(join(this.evalDir(m), EVAL_FILES.submitted), jobId);
-    log.warn(`measure ${m.name} was submitted as job ${jobId} by a pass that did not record it: using that job`);
+    this.#mark(u, jobId);
+    log.warn(`${what} was submitted as job ${jobId} by a pass that did not record it: using that job`);
     return jobId;
   }
 
-  /** Writes the eval job, submits it, records its id; the id. */
-  async #dispatch(m: Measure): Promise<string> {
-    const { account, partition } = placement(this.#o.lanes, m.gpus, `Measure ${m.name}`);
-    const script = writeEvalJob(this.#o.root, this.slot(m), {
-      repoRoot: this.#o.repoRoot,
-      snapshotSha: m.treeSha,
-      command: m.command,
-      image: this.#o.image,
-      extraEnv: measureEnv(m),
-      gpus: m.gpus,
-      seedCache: this.#o.seedCache,
-    });
+  /** Records a unit's job id: the pair job's own marker first, then each of its measures'. */
+  #mark(u: DispatchUnit, jobId: string): void {
+    if (u.mode !== "one") atomicWriteFile(join(this.#unitDir(u), UNIT_FILES.submitted), jobId);
+    for (const m of u.members) atomicWriteFile(join(this.evalDir(m), EVAL_FILES.submitted), jobId);
+  }
+
+  /**
+   * Writes the unit's job — each measure's eval job script, and for a pair
+   * the pair job's script that runs them — submits it, records its id; the id.
+   * A unit of one measure is the reference's dispatch exactly.
+   */
+  async #dispatch(u: DispatchUnit): Promise<string> {
+    this.#o.beforeDispatch?.();
+    const first = u.members[0]!;
+    const { account, partition } = placement(this.#o.lanes, first.gpus, capitalized(unitWords(u)));
+    const scripts = u.members.map((m) =>
+      writeEvalJob(this.#o.root, this.slot(m), {
+        repoRoot: this.#o.repoRoot,
+        snapshotSha: m.treeSha,
+        command: m.command,
+        image: this.#o.image,
+        extraEnv: measureEnv(m),
+        gpus: m.gpus,
+        seedCache: this.#o.seedCache,
+      })
+    );
+    const needs = unitNeeds(u, { minutes: clampMinutes(this.#o.evalMinutes), cpus: this.#o.evalCpus });
+    const script = u.mode === "one" ? scripts[0]! : writePairJob(this.#unitDir(u), u.mode, scripts);
     const spec = evalJobSpec(script, {
-      jobName: this.jobName(m),
+      jobName: this.unitJobName(u),
       account,
       partition,
-      evalMinutes: this.#o.evalMinutes,
-      mem: this.#o.evalMem,
-      cpus: this.#o.evalCpus,
-      gpus: m.gpus,
+      evalMinutes: needs.minutes,
+      mem: scaleMemory(this.#o.evalMem, needs.memFactor),
+      cpus: needs.cpus,
+      gpus: needs.gpus,
     });
     const jobId = await this.#o.compute.submit(spec);
-    atomicWriteFile(join(this.evalDir(m), EVAL_FILES.submitted), jobId);
-    log.info(`dispatched measure ${m.name} (sha ${m.treeSha.slice(0, 12)}) as job ${jobId}`);
+    this.#mark(u, jobId);
+    const shas = [...new Set(u.members.map((m) => m.treeSha.slice(0, 12)))].join(", ");
+    log.info(`dispatched ${unitWords(u)} (sha ${shas}) as job ${jobId}`);
     return jobId;
   }
 
@@ -347,4 +443,22 @@ export class DispatchedMeasurer {
     }
     return new Date(earliest - SINCE_MARGIN_MS);
   }
+}
+
+function readMarker(path: string): string {
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch {
+    return "";
+  }
+}
+
+/** A unit in a log line: `measure candidate#2`, or `the same-job of pair 2 (baseline#2, candidate#2)`. */
+function unitWords(u: DispatchUnit): string {
+  if (u.mode === "one") return `measure ${u.members[0]!.name}`;
+  return `the ${u.mode} job of pair ${u.pair} (${u.members.map((m) => m.name).join(", ")})`;
+}
+
+function capitalized(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }

@@ -4,8 +4,10 @@ import { atomicWriteJson } from "../fs/atomic_write.ts";
 import { log } from "../log.ts";
 import {
   type BaselineCacheEntry,
+  type BaselineOrigin,
   type CachedPair,
   cachedPairsOf,
+  originOf,
   pyFloat,
   readBaselineCache,
   writeBaselineCache,
@@ -31,9 +33,9 @@ import { readRunFile, type RunRecord } from "../rundir/run_record.ts";
 export type CachedBaseline =
   | { readonly kind: "none" }
   /** A single-pair design: the baseline value (pair 1), whatever seed measured it. */
-  | { readonly kind: "value"; readonly value: number }
+  | { readonly kind: "value"; readonly value: number; readonly origin: BaselineOrigin }
   /** A repeated design: the baseline of pairs 1 … pairs.length, each with the seed its candidate must use. */
-  | { readonly kind: "pairs"; readonly pairs: readonly CachedPair[] };
+  | { readonly kind: "pairs"; readonly pairs: readonly CachedPair[]; readonly origin: BaselineOrigin };
 
 const snapshotSchema = lazy(() => z.looseObject({ value: z.unknown() }));
 
@@ -61,9 +63,10 @@ export function cachedBaseline(dir: RunDir, r: RunRecord, take: boolean): Cached
     if (entry !== null && take) atomicWriteJson(dir.cachedBaseline, { ...entry.data, cache_path: dir.baselineCache });
   }
   if (entry === null) return { kind: "none" };
-  if (!repeatedDesign(r)) return { kind: "value", value: entry.value };
+  const origin = originOf(entry);
+  if (!repeatedDesign(r)) return { kind: "value", value: entry.value, origin };
   const pairs = cachedPairsOf(entry);
-  return pairs === null ? { kind: "none" } : { kind: "pairs", pairs };
+  return pairs === null ? { kind: "none" } : { kind: "pairs", pairs, origin };
 }
 
 /**
@@ -72,7 +75,12 @@ export function cachedBaseline(dir: RunDir, r: RunRecord, take: boolean): Cached
  * optimisation: a write that fails (a read-only dir, a directory where the
  * entry should be) warns and the run goes on to decide.
  */
-export function storeBaseline(dir: RunDir, r: RunRecord, pairs: readonly CachedPair[]): void {
+export function storeBaseline(
+  dir: RunDir,
+  r: RunRecord,
+  pairs: readonly CachedPair[],
+  origin: BaselineOrigin = { measuredAt: null, host: null },
+): void {
   const first = pairs[0];
   if (first === undefined) return;
   try {
@@ -82,6 +90,7 @@ export function storeBaseline(dir: RunDir, r: RunRecord, pairs: readonly CachedP
       runTag: r.runTag,
       ...determinants(r),
       ...(repeatedDesign(r) ? { pairs } : {}),
+      origin,
     });
   } catch (err) {
     log.warn(`cannot write the baseline cache in ${JSON.stringify(dir.baselineCache)}: ${(err as Error).message}`);
@@ -97,4 +106,50 @@ function determinants(r: RunRecord) {
     gpus: r.contract.gpus,
     summary: r.contract.summary,
   };
+}
+
+/** A cached baseline older than this is worth a warning: the machine, its load and its software move. */
+export const STALE_BASELINE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * What a verdict on a cached baseline must say about it: how old the entry is
+ * and where it ran, with a warning when it ran on another host than the
+ * candidate, or more than a day before it — a baseline measured in a quieter
+ * hour, or on a faster node, can turn a speed-up into an apparent slow-down.
+ * `candidateHost` is where the candidate ran ("" when unknown).
+ */
+export function cacheNotes(cache: CachedBaseline, candidateHost: string, now: number): string[] {
+  if (cache.kind === "none") return [];
+  const { measuredAt, host } = cache.origin;
+  const at = measuredAt === null ? NaN : Date.parse(measuredAt);
+  const age = Number.isNaN(at) ? null : now - at;
+  const when = age === null ? "at an unknown time" : `${formatAge(age)} ago (${measuredAt})`;
+  const where = host === null ? "on an unknown host" : `on ${JSON.stringify(host)}`;
+  const notes = [`The baseline comes from the cache: measured ${when} ${where}.`];
+  if (host !== null && candidateHost !== "" && host !== candidateHost) {
+    notes.push(
+      `Warning: the cached baseline ran on ${JSON.stringify(host)}, the candidate on ${
+        JSON.stringify(candidateHost)
+      }: ` +
+        'a difference between hosts reads as an effect; use baseline "measure" (or pairing "same-job") to compare on one',
+    );
+  }
+  if (age !== null && age > STALE_BASELINE_MS) {
+    notes.push(
+      `Warning: the cached baseline is ${formatAge(age)} old: a machine's load and software drift over days; ` +
+        'use baseline "measure" to compare with a fresh one',
+    );
+  }
+  if (age === null || host === null) {
+    notes.push("Warning: the cache entry does not say when or where it was measured (written by an older version).");
+  }
+  return notes;
+}
+
+function formatAge(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  if (s < 172800) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86400)} days`;
 }

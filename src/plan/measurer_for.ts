@@ -1,6 +1,7 @@
 import type { Compute } from "../compute/compute.ts";
 import { DispatchedMeasurer } from "../measure/measurer.ts";
 import type { Lanes } from "../measure/placement.ts";
+import { refuseCancelled } from "../rundir/cancel_file.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 
@@ -15,7 +16,11 @@ export function lanesOf(r: RunRecord): Lanes {
   };
 }
 
-/** The run's measurer, built from its dir and record alone: the same record gives the same identities. */
+/**
+ * The run's measurer, built from its dir and record alone: the same record
+ * gives the same identities. It dispatches nothing once the run is cancelled
+ * (`RunCancelledError`): a cancel during a pass stops the pass's next dispatch.
+ */
 export function measurerFor(dir: RunDir, r: RunRecord, compute: Compute, now: () => number): DispatchedMeasurer {
   return new DispatchedMeasurer({
     compute,
@@ -27,7 +32,9 @@ export function measurerFor(dir: RunDir, r: RunRecord, compute: Compute, now: ()
     evalMem: r.contract.evalMem,
     evalCpus: r.contract.evalCpus,
     runTag: r.runTag,
+    pairing: r.contract.pairing,
     seedCache: r.seedCache,
     now,
+    beforeDispatch: () => refuseCancelled(dir, " while this pass measured it"),
   });
 }

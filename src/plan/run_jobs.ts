@@ -1,7 +1,8 @@
 import type { Compute, LiveJob } from "../compute/compute.ts";
 import { runsFrom } from "../compute/job_owner.ts";
 import { log } from "../log.ts";
-import { jobName } from "../measure/identity.ts";
+import { dispatchUnits } from "../measure/dispatch_unit.ts";
+import { unitJobName } from "../measure/identity.ts";
 import { cachedBaseline } from "./baseline_source.ts";
 import { runPlan } from "./run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
@@ -15,9 +16,10 @@ import { wakeJobName } from "../run/wake.ts";
  * may ever run (up to max_repeats), and the run's wake.
  */
 
-/** Every job name the run can have: its evals, pair by pair up to max_repeats, and its wake. */
+/** Every job name the run can have: its evals (or pair jobs), pair by pair up to max_repeats, and its wake. */
 export function runJobNames(dir: RunDir, r: RunRecord): Set<string> {
-  const names = new Set(runPlan(r, cachedBaseline(dir, r, false)).all.plan.map((m) => jobName(r.runTag, r.image, m)));
+  const all = runPlan(r, cachedBaseline(dir, r, false)).all.plan;
+  const names = new Set(dispatchUnits(all, r.contract.pairing).map((u) => unitJobName(r.runTag, r.image, u)));
   names.add(wakeJobName(r.runTag, dir));
   return names;
 }

@@ -1,5 +1,5 @@
-import { formatNumber, formatPercent } from "../text/numbers.ts";
-import type { PairedInterval, RunSummary } from "./model.ts";
+import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
+import { benchmarkValues, differenceInterval, type ImprovementInterval, type RunSummary } from "./model.ts";
 
 /**
  * The words and numbers every report shares — the text table, the Markdown
@@ -15,20 +15,75 @@ export function shortSha(sha: string): string {
   return sha.slice(0, SHORT_SHA);
 }
 
-/** A value for a table: 12 significant digits (`formatNumber`), "" for a missing one. */
+/** A measured value for a table (`formatMeasured`: at most 6 significant digits), "" for a missing one. */
 export function formatValue(n: number | null | undefined): string {
-  return n === null || n === undefined ? "" : formatNumber(n);
+  return n === null || n === undefined ? "" : formatMeasured(n);
 }
 
-/** A change with its sign, so "+2" and "-0.5" read as changes; "" for a missing one. */
+/** A measured change with its sign, so "+2" and "-0.5" read as changes; "" for a missing one. */
 export function formatSigned(n: number | null | undefined): string {
-  if (n === null || n === undefined) return "";
-  return n > 0 ? `+${formatNumber(n)}` : formatNumber(n);
+  return n === null || n === undefined ? "" : formatMeasured(n, true);
 }
 
-/** An interval as `[lower, upper] 95%`. */
-export function formatInterval(i: PairedInterval): string {
-  return `[${formatSigned(i.lower)}, ${formatSigned(i.upper)}] ${formatPercent(i.confidence)}`;
+/**
+ * One pair's difference (candidate − baseline) with its sign, to the decimals
+ * its two values print with (`formatDifference`); "" for a missing one.
+ */
+export function formatPairDifference(
+  difference: number | null | undefined,
+  baseline: number | null | undefined,
+  candidate: number | null | undefined,
+): string {
+  if (difference === null || difference === undefined) return "";
+  const of = [baseline, candidate].filter((v): v is number => v !== null && v !== undefined);
+  return formatDifference(difference, of, true);
+}
+
+/** An estimate's mean and its interval as a person reads them: `+0.75` and `[+0.66, +0.84] 95%`. */
+export interface EstimateCells {
+  readonly mean: string;
+  /** "" when there is no interval (a single pair). */
+  readonly interval: string;
+}
+
+/**
+ * A mean and its interval, signed, to the digits the interval's width
+ * supports (text/numbers.ts `formatEstimate`). Without an interval (a single
+ * pair) the mean is a difference of measured values: it reads to the decimals
+ * of the values `of` it was taken between (`formatDifference`). "" for a
+ * missing mean.
+ */
+export function estimateCells(
+  mean: number | null,
+  interval: ImprovementInterval | null,
+  of: readonly number[] = [],
+): EstimateCells {
+  if (mean === null) return { mean: "", interval: "" };
+  if (interval === null) return { mean: formatDifference(mean, of, true), interval: "" };
+  const t = formatEstimate({ mean, lower: interval.lower, upper: interval.upper }, true);
+  return { mean: t.mean, interval: `[${t.lower}, ${t.upper}] ${formatPercent(interval.confidence)}` };
+}
+
+/** The benchmark's two values a single pair's difference was taken between. */
+function valuesOf(run: RunSummary): number[] {
+  const v = benchmarkValues(run);
+  return [v.baseline, v.candidate].filter((x): x is number => x !== null);
+}
+
+/** The run's improvement (positive = better) and its interval, as text; blanks until decided. */
+export function improvementCells(run: RunSummary): EstimateCells {
+  const e = run.improvement;
+  return estimateCells(e?.mean ?? null, e?.interval ?? null, valuesOf(run));
+}
+
+/** The run's mean difference (candidate − baseline) and its difference interval, as text; blanks until decided. */
+export function differenceCells(run: RunSummary): EstimateCells {
+  return estimateCells(run.difference, differenceInterval(run), valuesOf(run));
+}
+
+/** How many pairs the run's verdict rests on, as text; "" until decided. */
+export function pairsCell(run: RunSummary): string {
+  return run.improvement ? String(run.improvement.n) : "";
 }
 
 /**
@@ -52,12 +107,60 @@ export function formatDuration(seconds: number | null): string {
   return `${Math.floor(s / 86400)}d${two(Math.floor(s / 3600) % 24)}h`;
 }
 
+/** The key of one climbed quantity: the benchmark's name with its metric and direction (a chart never mixes two). */
+export function metricKey(run: RunSummary): string {
+  return JSON.stringify([run.benchmark, run.metric, run.direction]);
+}
+
+/** Whether the runs measure more than one quantity (benchmark, metric and direction): tables then name it per row. */
+export function severalMetrics(runs: readonly RunSummary[]): boolean {
+  return new Set(runs.map(metricKey)).size > 1;
+}
+
+/** A run's benchmark as a table names it when a climb has several: `pi: score`. */
+export function benchmarkLabel(run: RunSummary): string {
+  return `${run.benchmark}: ${run.metric}`;
+}
+
 /** Which way is better, in words: "higher is better" / "lower is better". */
 export function betterWords(direction: RunSummary["direction"]): string {
   return direction === "maximize" ? "higher is better" : "lower is better";
 }
 
-/** The verdict, or the state when there is none yet: `accept`, `parked`, `failed`, …. */
+/**
+ * The verdict, or the state when there is none yet: `accept`, `parked`,
+ * `calibrated`, `failed`, …. A verdict that does not follow from the run's
+ * results (`disputes`) is never shown as fact: `accept (disputed)`.
+ */
 export function outcome(run: RunSummary): string {
-  return run.verdict ?? run.state;
+  if (run.verdict === null) return run.state;
+  return run.disputes.length > 0 ? `${run.verdict} (disputed)` : run.verdict;
+}
+
+/** The order a tally lists outcomes in: verdicts, then the states of runs without one. */
+const TALLY_ORDER = [
+  "accept",
+  "reject",
+  "inconclusive",
+  "calibrated",
+  "parked",
+  "measuring",
+  "interrupted",
+  "failed",
+  "cancelled",
+];
+
+/**
+ * How many runs ended (or stand) each way, `[outcome, count]` in a fixed
+ * order (a disputed verdict right after its verdict), every outcome present
+ * counted: "3 accept, 1 accept (disputed), 1 calibrated, 2 parked".
+ */
+export function tally(runs: readonly RunSummary[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const r of runs) counts.set(outcome(r), (counts.get(outcome(r)) ?? 0) + 1);
+  const rank = (k: string) => {
+    const i = TALLY_ORDER.indexOf(k.replace(/ \(disputed\)$/, ""));
+    return (i < 0 ? TALLY_ORDER.length : i) * 2 + (k.endsWith(" (disputed)") ? 1 : 0);
+  };
+  return [...counts.entries()].sort((a, b) => rank(a[0]) - rank(b[0]) || (a[0] < b[0] ? -1 : 1));
 }

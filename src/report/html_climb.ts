@@ -1,58 +1,66 @@
 import {
+  benchmarkLabel,
   betterWords,
+  differenceCells,
   formatDuration,
-  formatInterval,
-  formatSigned,
   formatTime,
   formatValue,
+  improvementCells,
+  metricKey,
   outcome,
+  pairsCell,
+  severalMetrics,
   shortSha,
+  tally,
 } from "./format.ts";
-import { climbDeltaFigure } from "./html_climb_deltas.ts";
+import { climbImprovementFigure } from "./html_climb_improvements.ts";
 import { climbValueFigure, type NumberedRun } from "./html_climb_values.ts";
 import { escapeHtml, uniqueId } from "./html_escape.ts";
 import { badge, dataTable, factsList, htmlPage } from "./html_page.ts";
-import { benchmarkDelta, benchmarkValues, type Climb } from "./model.ts";
+import { benchmarkValues, type Climb, isCalibration } from "./model.ts";
 
 /**
  * `outerloop report DIR --html FILE`: a climb as a self-contained page — how
- * many runs ended which way, then per benchmark the value over the climb
- * (accepted candidates marked) and each run's difference against min_effect,
- * then every run in a table. Pure: no clock, no network.
+ * many runs ended which way, then for each benchmark and metric its charts:
+ * the value over the climb (accepted candidates marked) and each run's
+ * improvement (positive = better) against min_effect — then every run in a
+ * table. A chart never mixes metrics: runs of another benchmark or metric
+ * (or direction) get charts of their own, and calibrations (A/A runs, no
+ * candidate) stay out of the charts, listed in the table only. Pure: no
+ * clock, no network.
  */
 
 /** How many runs ended (or stand) each way, as badges: "3 accept", "1 parked", …. */
 function tallyHtml(climb: Climb): string {
-  const order = ["accept", "reject", "inconclusive", "parked", "decided", "failed", "cancelled"];
-  const counts = new Map<string, number>();
-  for (const r of climb) counts.set(outcome(r), (counts.get(outcome(r)) ?? 0) + 1);
-  return order.filter((k) => counts.has(k)).map((k) => badge(`${counts.get(k)} ${k}`, k)).join(" ");
+  return tally(climb).map(([k, n]) => badge(`${n} ${k}`, k.endsWith(" (disputed)") ? "disputed" : k)).join(" ");
 }
 
 /** Every run in one table: what `outerloop runs` prints, plus the values; a benchmark column when there are several. */
 function runsTable(climb: Climb): string {
-  const several = new Set(climb.map((r) => r.benchmark)).size > 1;
+  const several = severalMetrics(climb);
   const num = (text: string) => ({ text, num: true });
   const header = ["run", "tag", ...(several ? ["benchmark"] : []), "created (UTC)", "base → candidate", "verdict"]
     .map((text) => ({ text }));
-  header.push(num("baseline"), num("candidate"), num("delta"), { text: "interval" }, num("n"), num("wall"));
-  header.push({ text: "failure" });
+  header.push(num("baseline"), num("candidate"), num("difference"), num("improvement"));
+  header.push({ text: "improvement interval" }, num("n"), num("wall"), { text: "failure or dispute" });
   const rows = climb.map((r, i) => {
     const v = benchmarkValues(r);
+    const imp = improvementCells(r);
     return [
       { text: String(i + 1) },
       { text: r.tag },
-      ...(several ? [{ text: r.benchmark }] : []),
-      { text: formatTime(r.createdAt) },
-      { text: `${shortSha(r.baseSha)} → ${shortSha(r.candidateSha)}` },
-      { text: outcome(r) },
+      ...(several ? [{ text: benchmarkLabel(r) }] : []),
+      { text: formatTime(r.createdAt), wrap: "words" as const },
+      { text: `${shortSha(r.baseSha)} → ${shortSha(r.candidateSha)}`, wrap: "words" as const },
+      { text: outcome(r), wrap: "words" as const },
       num(formatValue(v.baseline)),
       num(formatValue(v.candidate)),
-      num(formatSigned(benchmarkDelta(r))),
-      { text: r.interval ? formatInterval(r.interval) : "" },
-      num(r.interval ? String(r.interval.n) : ""),
+      num(differenceCells(r).mean),
+      num(imp.mean),
+      { text: imp.interval, wrap: "words" as const },
+      num(pairsCell(r)),
       num(formatDuration(r.wallSeconds)),
-      { text: r.failure ?? "" },
+      { text: [r.failure ?? "", ...r.disputes].filter((t) => t !== "").join("; ") },
     ];
   });
   return dataTable("All runs, oldest first", header, rows);
@@ -77,14 +85,21 @@ export function renderClimbHtml(climb: Climb): string {
     ]) + "</header>",
   );
   const numbered: NumberedRun[] = climb.map((run, i) => ({ number: i + 1, run }));
-  for (const name of benchmarks) {
-    const runs = numbered.filter((r) => r.run.benchmark === name);
-    const metric = runs[0]?.run.metric ?? "";
-    const direction = runs[0]?.run.direction ?? "maximize";
-    out.push(`<h2>${escapeHtml(name)}: ${escapeHtml(metric)} (${betterWords(direction)})</h2>`);
-    out.push(climbValueFigure(runs, climb.length, uniqueId("climb", name, ids)));
-    out.push(`<h2>${escapeHtml(name)}: candidate − baseline per run</h2>`);
-    out.push(climbDeltaFigure(runs, climb.length, uniqueId("deltas", name, ids)));
+  const climbed = numbered.filter((r) => !isCalibration(r.run));
+  for (const key of [...new Set(climbed.map((r) => metricKey(r.run)))]) {
+    const runs = climbed.filter((r) => metricKey(r.run) === key);
+    const { benchmark, metric, direction } = runs[0]!.run;
+    out.push(`<h2>${escapeHtml(benchmark)}: ${escapeHtml(metric)} (${betterWords(direction)})</h2>`);
+    out.push(climbValueFigure(runs, climb.length, uniqueId("climb", `${benchmark}-${metric}`, ids)));
+    out.push(`<h2>${escapeHtml(benchmark)}: ${escapeHtml(metric)}, improvement per run (positive = better)</h2>`);
+    out.push(climbImprovementFigure(runs, climb.length, uniqueId("improvement", `${benchmark}-${metric}`, ids)));
+  }
+  const calibrations = numbered.length - climbed.length;
+  if (calibrations > 0) {
+    out.push(
+      `<p class="note">${calibrations} calibration run${calibrations === 1 ? "" : "s"} (A/A: the base against ` +
+        `itself) left out of the charts; see the table.</p>`,
+    );
   }
   out.push("<h2>All runs</h2>", runsTable(climb));
   return htmlPage(title, out.join("\n"));

@@ -21,6 +21,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
   text-transform: uppercase; letter-spacing: .04em; font-size: 13px; vertical-align: middle; }
 .badge-accept { background: ${COLORS.accept}; } .badge-reject { background: ${COLORS.reject}; }
 .badge-inconclusive { background: ${COLORS.inconclusive}; } .badge-open { background: ${COLORS.neutral}; }
+.badge-disputed { background: #fff; color: ${COLORS.reject}; border: 2px dashed ${COLORS.reject}; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
 .facts dt { color: #57606a; } .facts dd { margin: 0; overflow-wrap: anywhere; }
 .failure { border-left: 4px solid ${COLORS.reject}; background: #fff5f5; padding: 8px 12px; }
@@ -28,12 +29,14 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 figure { margin: 8px 0 20px; display: flex; flex-wrap: wrap; gap: 12px 28px; align-items: flex-start; }
 figure > .plot { flex: 0 1 auto; max-width: 100%; }
 svg.chart { max-width: 100%; height: auto; font-size: 12px; font-family: inherit; }
-.table-wrap { max-height: 460px; overflow: auto; flex: 1 1 260px; }
-table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-th, td { padding: 3px 10px; border-bottom: 1px solid #eaeef2; text-align: left; white-space: nowrap; }
+.table-wrap { max-height: 460px; overflow: auto; flex: 1 1 260px; min-width: 0; max-width: 100%; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; max-width: 100%; }
+th, td { padding: 3px 6px; border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top; }
+td { overflow-wrap: anywhere; }
 th { position: sticky; top: 0; background: #f6f8fa; font-weight: 600; }
 td.num, th.num { text-align: right; }
-caption { text-align: left; font-weight: 600; padding-bottom: 4px; white-space: nowrap; }
+td.num, td.nowrap { white-space: nowrap; } td.words { overflow-wrap: normal; }
+caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
 .legend { list-style: none; padding: 0; margin: 4px 0 0; display: flex; flex-wrap: wrap; gap: 4px 16px; color: #57606a; }
 .legend li { display: flex; align-items: center; gap: 6px; }
 .note { color: #57606a; font-style: italic; }
@@ -49,17 +52,32 @@ export function htmlPage(title: string, body: string): string {
 /** A table cell: text escaped; `num` right-aligns it. */
 export interface Cell {
   readonly text: string;
+  /** A number: right-aligned, on one line. */
   readonly num?: boolean;
+  /**
+   * How a text cell may wrap: "anywhere" (the default: free text — a tag, a
+   * failure — that must not hold its column open), "words" (only between
+   * words: a time, a pair of shas, an interval) or "never".
+   */
+  readonly wrap?: "anywhere" | "words" | "never";
 }
 
 /**
  * A data table with a caption (for screen readers and as its heading),
  * scrolling inside its box when long, so a 300-run climb keeps its chart in
- * view.
+ * view. It fits its box's width: headers wrap between words, text cells
+ * anywhere (so a sha or a long sentence cannot hold a column open), numbers
+ * stay on one line — they are short, printed to the digits the data supports
+ * (text/numbers.ts).
  */
 export function dataTable(caption: string, header: readonly Cell[], rows: readonly (readonly Cell[])[]): string {
   const cell = (tag: "th" | "td", c: Cell) =>
-    `<${tag}${attrs({ class: c.num ? "num" : undefined, scope: tag === "th" ? "col" : undefined })}>` +
+    `<${tag}${
+      attrs({
+        class: c.num ? "num" : c.wrap === "words" ? "words" : c.wrap === "never" ? "nowrap" : undefined,
+        scope: tag === "th" ? "col" : undefined,
+      })
+    }>` +
     `${escapeHtml(c.text)}</${tag}>`;
   const head = `<thead><tr>${header.map((c) => cell("th", c)).join("")}</tr></thead>`;
   const body = `<tbody>${rows.map((r) => `<tr>${r.map((c) => cell("td", c)).join("")}</tr>`).join("\n")}</tbody>`;
@@ -75,9 +93,12 @@ export function figure(svg: string, width: number, table: string, legend: string
   return `<figure><div class="plot" style="flex: 0 1 ${width}px">${svg}${legend}</div>${table}</figure>`;
 }
 
-/** A verdict (or a state) as a badge coloured by `kind` (default: the text itself): green, red, amber or grey. */
+/**
+ * A verdict (or a state) as a badge coloured by `kind` (default: the text
+ * itself): green, red, amber or grey; a disputed verdict dashed red on white.
+ */
 export function badge(text: string, kind: string = text): string {
-  const colour = kind === "accept" || kind === "reject" || kind === "inconclusive" ? kind : "open";
+  const colour = ["accept", "reject", "inconclusive", "disputed"].includes(kind) ? kind : "open";
   return `<span class="badge badge-${colour}">${escapeHtml(text)}</span>`;
 }
 

@@ -1,5 +1,13 @@
-import { formatNumber } from "../text/numbers.ts";
-import { betterWords, formatDuration, formatTime, outcome, shortSha } from "./format.ts";
+import { formatMeasured } from "../text/numbers.ts";
+import {
+  betterWords,
+  differenceCells,
+  formatDuration,
+  formatTime,
+  improvementCells,
+  outcome,
+  shortSha,
+} from "./format.ts";
 import { escapeHtml, uniqueId } from "./html_escape.ts";
 import { badge, factsList, htmlPage } from "./html_page.ts";
 import { differenceFigure } from "./html_run_difference.ts";
@@ -8,8 +16,10 @@ import type { RunSummary } from "./model.ts";
 
 /**
  * `outerloop report RUN_DIR --html FILE`: one run as a self-contained page —
- * the verdict and the facts it was decided on, the reasons, the candidate −
- * baseline chart with min_effect and the interval, and every measured value.
+ * the verdict and the facts it was decided on (the improvement and the
+ * difference, each with its interval), the reasons, the difference chart with
+ * min_effect and the interval, and every measured value. A disputed decision
+ * is marked as such, never shown as fact.
  * Pure: the same run gives the same bytes, with no clock and no network.
  */
 
@@ -24,14 +34,29 @@ function header(run: RunSummary): string {
     ["run", { html: `<code>${escapeHtml(run.tag)}</code>` }],
     ["base → candidate", { html: `${shaHtml(run.baseSha)} → ${shaHtml(run.candidateSha)}` }],
     ["state", run.state],
+    ...estimateFacts(run),
     ["created", `${formatTime(run.createdAt)} UTC`],
   ];
   if (run.decidedAt !== null) facts.push(["decided", `${formatTime(run.decidedAt)} UTC`]);
   if (run.wallSeconds !== null) facts.push(["wall time", formatDuration(run.wallSeconds)]);
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
-  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run))}</h1>` +
-    `<p>${escapeHtml(run.metric)}, ${betterWords(run.direction)}; min_effect ${formatNumber(run.minEffect)}</p>` +
+  const kind = run.disputes.length > 0 ? "disputed" : outcome(run);
+  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}</h1>` +
+    `<p>${escapeHtml(run.metric)}, ${betterWords(run.direction)}; min_effect ${formatMeasured(run.minEffect)}</p>` +
     `${factsList(facts)}</header>`;
+}
+
+/** The improvement and the difference the verdict rests on, as facts; none until decided. */
+function estimateFacts(run: RunSummary): [string, string][] {
+  const e = run.improvement;
+  if (e === null) return [];
+  const imp = improvementCells(run), diff = differenceCells(run);
+  const pairs = e.interval === null ? "one pair, no interval" : `n = ${e.n}`;
+  const text = (c: typeof imp) => [c.mean, c.interval, pairs].filter((t) => t !== "").join(", ");
+  return [
+    ["improvement (positive = better)", text(imp)],
+    ["difference (candidate − baseline)", text(diff)],
+  ];
 }
 
 /**
@@ -40,13 +65,19 @@ function header(run: RunSummary): string {
  */
 export function runSection(run: RunSummary, ids: Set<string> = new Set()): string {
   const out = [header(run)];
+  if (run.disputes.length > 0) {
+    out.push(
+      `<p class="failure disputed"><strong>Disputed:</strong> decision.json does not follow from the results ` +
+        `beside it: ${escapeHtml(run.disputes.join("; "))}. Its verdict is not the run's.</p>`,
+    );
+  }
   if (run.failure !== null && run.failure !== "") {
     out.push(`<p class="failure"><strong>Failed:</strong> ${escapeHtml(run.failure)}</p>`);
   }
   if (run.reasons.length > 0) {
     out.push(`<h2>Why</h2><ul class="reasons">${run.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join("")}</ul>`);
   }
-  out.push("<h2>Candidate − baseline</h2>");
+  out.push("<h2>Difference: candidate − baseline</h2>");
   const diff = differenceFigure(run, uniqueId("diff", run.tag, ids));
   out.push(diff ?? `<p class="note">No difference yet: the run is ${escapeHtml(run.state)}.</p>`);
   out.push("<h2>Values</h2>");

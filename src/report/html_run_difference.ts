@@ -1,83 +1,103 @@
 import { rowsFrame } from "./chart_frames.ts";
-import { betterWords, formatInterval, formatSigned, formatValue } from "./format.ts";
-import { dataTable, figure } from "./html_page.ts";
+import { betterWords, differenceCells, formatPairDifference, formatSigned, formatValue } from "./format.ts";
+import { type Cell, dataTable, figure } from "./html_page.ts";
 import { minEffectLine } from "./layout.ts";
-import type { RunSummary } from "./model.ts";
+import { differenceInterval, type RunSummary } from "./model.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
 import { COLORS, legendHtml, marker } from "./svg_marks.ts";
 import { MIN_EFFECT_LEGEND, thresholdMarks } from "./svg_threshold.ts";
 
 /**
- * A run's "Candidate − baseline" chart: the benchmark's difference for each
- * pair, the mean with its interval, zero, and the min_effect line with the
- * improving side shaded — the picture of why the verdict fell as it did.
+ * A run's difference chart: the benchmark's **difference** (candidate −
+ * baseline, the raw sign) for each pair, their mean with its interval — the
+ * improvement's interval mapped through the direction, so the mean marker
+ * lies on the side of zero its pairs' dots do — zero, and the min_effect line
+ * on the improving side (right when maximizing, left when minimizing) with
+ * that side shaded: the picture of why the verdict fell as it did.
  */
 
-/** One plotted difference: its row label, value and tooltip. */
+/** One plotted difference: its row label, value, the value as printed, and tooltip. */
 interface Difference {
   readonly label: string;
   readonly value: number;
+  readonly text: string;
   readonly tip: string;
 }
 
 /**
  * The benchmark's per-pair differences from `pairs`; without pairs, the
- * run's recorded delta as one row — unless the run has an interval, whose
- * mean row already shows it.
+ * run's recorded difference as one row — unless the run has an interval,
+ * whose mean row already shows it.
  */
 function differences(run: RunSummary): Difference[] {
   if (run.pairs.length > 0) {
     return run.pairs.map((p, i) => {
       const value = p.candidate - p.baseline;
-      const tip = `pair ${i + 1}: ${formatValue(p.candidate)} − ${formatValue(p.baseline)} = ${formatSigned(value)}`;
-      return { label: `pair ${i + 1}`, value, tip };
+      const text = formatPairDifference(value, p.baseline, p.candidate);
+      const tip = `pair ${i + 1}: ${formatValue(p.candidate)} − ${formatValue(p.baseline)} = ${text}`;
+      return { label: `pair ${i + 1}`, value, text, tip };
     }).filter((d) => Number.isFinite(d.value));
   }
-  const d = run.deltas["candidate"];
-  if (run.interval !== null || d === undefined || !Number.isFinite(d)) return [];
-  return [{ label: "delta", value: d, tip: `candidate − baseline = ${formatSigned(d)}` }];
+  const d = run.difference;
+  if (differenceInterval(run) !== null || d === null || !Number.isFinite(d)) return [];
+  const text = formatPairDifference(d, run.values["baseline"], run.values["candidate"]);
+  return [{ label: "difference", value: d, text, tip: `candidate − baseline = ${text}` }];
 }
 
 /** The difference chart beside its table, or null when the run has no difference yet. */
 export function differenceFigure(run: RunSummary, id: string): string | null {
   const diffs = differences(run);
-  const iv = run.interval;
-  if (diffs.length === 0 && iv === null) return null;
+  const iv = differenceInterval(run);
+  const mean = iv === null ? null : run.difference;
+  if (diffs.length === 0 && (iv === null || mean === null)) return null;
+  const threshold = run.direction === "maximize" ? run.minEffect : -run.minEffect;
   const f = rowsFrame({
     labels: [...diffs.map((d) => d.label), ...(iv ? ["mean"] : [])],
     rowTitle: "pair",
-    xTitle: `${run.metric}: candidate − baseline (${betterWords(run.direction)})`,
-    values: [...diffs.map((d) => d.value), ...(iv ? [iv.lower, iv.upper, iv.mean] : [])],
-    include: [0, run.direction === "maximize" ? run.minEffect : -run.minEffect],
+    xTitle: `${run.metric}: difference, candidate − baseline (${betterWords(run.direction)})`,
+    values: [...diffs.map((d) => d.value), ...(iv && mean !== null ? [iv.lower, iv.upper, mean] : [])],
+    include: [0, threshold],
   });
   const { area, xs } = f;
   const line = minEffectLine(run.direction, run.minEffect, xs);
-  const threshold = thresholdMarks(line, area, "x");
+  const marks = thresholdMarks(line, area, "x");
   const parts = [
-    threshold.shade,
+    marks.shade,
     f.axes,
-    svgLine(xs(0), area.top, xs(0), area.bottom, "#57606a", { "stroke-width": 1.5 }),
+    svgLine(xs(0), area.top, xs(0), area.bottom, "#57606a", { "stroke-width": 1.5, class: "zero" }),
   ];
-  parts.push(threshold.line);
+  parts.push(marks.line);
   diffs.forEach((d, i) => {
     parts.push(marker("pair", xs(d.value), f.rowY(i), { "data-point": "pair", "data-value": d.value }, d.tip));
   });
-  if (iv !== null) {
+  const cells = differenceCells(run);
+  if (iv !== null && mean !== null) {
     const y = f.rowY(diffs.length);
-    parts.push(svgLine(xs(iv.lower), y, xs(iv.upper), y, COLORS.ink, { "stroke-width": 2 }));
+    const ends = { "data-lower": iv.lower, "data-upper": iv.upper };
+    parts.push(
+      svgLine(xs(iv.lower), y, xs(iv.upper), y, COLORS.ink, { "stroke-width": 2, class: "interval", ...ends }),
+    );
     for (const end of [iv.lower, iv.upper]) parts.push(svgLine(xs(end), y - 6, xs(end), y + 6, COLORS.ink));
-    const tip = `mean ${formatSigned(iv.mean)}, ${formatInterval(iv)}, n = ${iv.n}`;
-    parts.push(marker("mean", xs(iv.mean), y, { "data-point": "mean", "data-value": iv.mean }, tip));
+    const tip = `mean difference ${cells.mean}, interval ${cells.interval}, n = ${run.improvement?.n ?? ""}`;
+    parts.push(marker("mean", xs(mean), y, { "data-point": "mean", "data-value": mean }, tip));
   }
-  const desc = `Candidate minus baseline of ${run.metric} for ${diffs.length} pair(s)` +
-    (iv ? `, and their mean ${formatSigned(iv.mean)} with the interval ${formatInterval(iv)} over ${iv.n} pairs` : "") +
-    `. The dashed line is min_effect ${formatSigned(line.value)}; the shaded side of it improves by more.`;
-  const title = "Candidate − baseline";
+  const desc = `The difference, candidate minus baseline, of ${run.metric} for ${diffs.length} pair(s)` +
+    (iv ? `, and their mean ${cells.mean} with the interval ${cells.interval}` : "") +
+    `. The dashed line is min_effect at ${formatSigned(line.value)}, on the improving side of zero ` +
+    `(${betterWords(run.direction)}); the shaded side of it improves by more.`;
+  const title = "Difference: candidate − baseline";
   const svg = svgChart({ id, width: f.width, height: f.height, title, desc }, parts.join(""));
-  const rows = diffs.map((d) => [{ text: d.label }, { text: formatSigned(d.value), num: true }]);
+  const rows: Cell[][] = diffs.map((
+    d,
+  ) => [{ text: d.label }, { text: d.text, num: true }, { text: "" }]);
   if (iv) {
-    rows.push([{ text: `mean (n = ${iv.n})` }, { text: `${formatSigned(iv.mean)} ${formatInterval(iv)}`, num: true }]);
+    const n = run.improvement?.n ?? diffs.length;
+    rows.push([{ text: `mean of ${n} pairs` }, { text: cells.mean, num: true }, {
+      text: cells.interval,
+      wrap: "words",
+    }]);
   }
-  const table = dataTable(title, [{ text: "pair" }, { text: "difference", num: true }], rows);
+  const header = [{ text: "pair" }, { text: "difference (candidate − baseline)", num: true }, { text: "interval" }];
+  const table = dataTable(title, header, rows);
   return figure(svg, f.width, table, legendHtml(iv ? ["pair", "mean"] : ["pair"], [MIN_EFFECT_LEGEND]));
 }

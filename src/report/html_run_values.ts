@@ -1,6 +1,6 @@
 import { BASE_ARM, CANDIDATE_ARM, measureName } from "../measure/measure_name.ts";
 import { rowsFrame } from "./chart_frames.ts";
-import { betterWords, formatSigned, formatValue } from "./format.ts";
+import { betterWords, differenceCells, formatPairDifference, formatValue } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { type PairRow, pairRows } from "./measures.ts";
 import type { RunSummary } from "./model.ts";
@@ -30,12 +30,13 @@ function measureNames(row: PairRow): { base: string; candidate: string } {
  * by a neutral candidate marker (the verdict is not a sibling's own).
  */
 export function valueFigures(run: RunSummary, idFor: (group: string) => string): string[] {
-  const { rows } = pairRows(run.values, run.deltas);
+  const { rows } = pairRows(run.values, run.differences, run.difference);
   const keys = [...new Set(rows.map((r) => `${r.sibling ? "s" : "m"}:${r.group}`))];
   return keys.map((key) => {
     const sibling = key.startsWith("s:");
     const group = key.slice(2);
-    const mine = rows.filter((r) => r.group === group && r.sibling === sibling && r.pair !== null);
+    const all = rows.filter((r) => r.group === group && r.sibling === sibling);
+    const mine = all.filter((r) => r.pair !== null);
     const name = sibling ? `sibling ${group}` : run.benchmark;
     const f = rowsFrame({
       labels: mine.map((r) => `pair ${r.pair}`),
@@ -63,12 +64,13 @@ export function valueFigures(run: RunSummary, idFor: (group: string) => string):
     const desc = `${name}: the baseline and candidate value of each of ${mine.length} pair(s).`;
     const svg = svgChart({ id: idFor(key), width: f.width, height: f.height, title, desc }, parts.join(""));
     const num = (text: string): Cell => ({ text, num: true });
-    const header = [{ text: "pair" }, num("baseline"), num("candidate"), num("delta")];
-    const cells = mine.map((r) => [
-      { text: String(r.pair) },
+    const header = [{ text: "pair" }, num("baseline"), num("candidate"), num("difference (candidate − baseline)")];
+    const summary = sibling ? "" : differenceCells(run).mean;
+    const cells = all.map((r) => [
+      { text: r.pair === null ? `mean of ${r.pairsInGroup}` : String(r.pair) },
       num(formatValue(r.base)),
       num(formatValue(r.candidate)),
-      num(formatSigned(r.delta)),
+      num(r.pair === null && summary !== "" ? summary : formatPairDifference(r.difference, r.base, r.candidate)),
     ]);
     return figure(svg, f.width, dataTable(title, header, cells), legendHtml(["baseline", cand]));
   });

@@ -64,7 +64,7 @@ export function placePoint(x: number, y: number, xs: LinearScale, ys: LinearScal
   };
 }
 
-/** The min_effect threshold on an axis of differences. */
+/** The min_effect threshold on an axis of differences or of improvements. */
 export interface ThresholdLine {
   /** The difference at which the candidate starts to count: +min_effect, or -min_effect when minimizing. */
   readonly value: number;
@@ -93,6 +93,15 @@ export function minEffectLine(
   const position = px(clamp(scale(value), lowEnd, highEnd));
   const towardHigh = (direction === "maximize") === (r1 >= r0);
   return { value, position, accept: towardHigh ? [position, px(highEnd)] : [px(lowEnd), position] };
+}
+
+/**
+ * Where the min_effect line goes on an axis of improvements (positive =
+ * better, whatever the direction): at `+minEffect`, the accepting side above
+ * it (towards higher improvements).
+ */
+export function improvementLine(minEffect: number, scale: LinearScale): ThresholdLine {
+  return minEffectLine("maximize", minEffect, scale);
 }
 
 /** Roughly how wide a 12 px label is: about 7 px a character. */

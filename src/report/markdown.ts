@@ -1,17 +1,22 @@
-import { formatNumber, formatPercent } from "../text/numbers.ts";
+import { formatMeasured } from "../text/numbers.ts";
 import {
+  benchmarkLabel,
   betterWords,
+  differenceCells,
   formatDuration,
-  formatInterval,
-  formatSigned,
+  formatPairDifference,
   formatTime,
   formatValue,
+  improvementCells,
   outcome,
+  pairsCell,
+  severalMetrics,
   shortSha,
+  tally,
 } from "./format.ts";
 import { mdCell, mdCode, mdPipes, mdTable, mdText } from "./markdown_escape.ts";
 import { pairLabel, pairRows } from "./measures.ts";
-import { benchmarkDelta, benchmarkValues, type Climb, type RunSummary } from "./model.ts";
+import { benchmarkValues, type Climb, type RunSummary } from "./model.ts";
 
 /**
  * `outerloop report … --md`: a compact Markdown summary to paste into a pull
@@ -31,83 +36,101 @@ function runFacts(r: RunSummary): string {
 }
 
 /**
+ * The sentence of the benchmark's estimate: the improvement (positive =
+ * better) with its interval, then the same as a difference (candidate −
+ * baseline), so neither sign can be misread; "" until decided.
+ */
+function estimateSentence(r: RunSummary): string {
+  const e = r.improvement;
+  if (e === null) return "";
+  const imp = improvementCells(r), diff = differenceCells(r);
+  if (e.interval === null) {
+    return `Improvement (positive = better) on one pair: ${imp.mean}; difference (candidate − baseline) ${diff.mean}.`;
+  }
+  return `Improvement (positive = better) over ${e.n} pairs: mean ${imp.mean}, interval ${imp.interval}; ` +
+    `difference (candidate − baseline): mean ${diff.mean}, interval ${diff.interval}.`;
+}
+
+/**
  * One run: a heading with the benchmark and the verdict (or the state while
- * there is none), the metric and min_effect, a table of every measure's value
- * with the delta beside each candidate-side measure, the benchmark's interval
- * and n when the run has one, the failure of a failed run, and the reasons.
+ * there is none; a disputed verdict says so, with the disagreement), the
+ * metric and min_effect, a table of every measure's value with the
+ * difference beside each pair (and the mean difference on a summary row),
+ * the benchmark's improvement and difference with their intervals, the
+ * failure of a failed run, and the reasons.
  */
 export function runMarkdown(r: RunSummary): string {
   const out = [
     `### ${mdCode(r.benchmark)}: ${outcome(r)}`,
     "",
-    `Metric ${mdCode(r.metric)} (${betterWords(r.direction)}), min_effect ${formatNumber(r.minEffect)}. ` +
+    `Metric ${mdCode(r.metric)} (${betterWords(r.direction)}), min_effect ${formatMeasured(r.minEffect)}. ` +
     runFacts(r),
   ];
+  if (r.disputes.length > 0) {
+    out.push(
+      "",
+      `**Disputed:** decision.json does not follow from the results beside it: ${mdText(r.disputes.join("; "))}.`,
+    );
+  }
   if (r.failure !== null && r.failure !== "") out.push("", `**Failed:** ${mdText(r.failure)}`);
-  const { rows, others } = pairRows(r.values, r.deltas);
+  const { rows, others } = pairRows(r.values, r.differences, r.difference);
   if (rows.length > 0) {
+    const summary = differenceCells(r).mean;
     const cells = rows.map((row) => [
       mdPipes(`${row.sibling ? "sibling " : ""}${mdCode(row.sibling ? row.group : r.benchmark)}`) + pairLabel(row),
       formatValue(row.base),
       formatValue(row.candidate),
-      formatSigned(row.delta),
+      row.pair === null && !row.sibling && summary !== ""
+        ? summary
+        : formatPairDifference(row.difference, row.base, row.candidate),
     ]);
-    out.push("", mdTable(["benchmark", "baseline", "candidate", "delta"], cells, new Set([1, 2, 3])));
+    const header = ["benchmark", "baseline", "candidate", "difference (candidate − baseline)"];
+    out.push("", mdTable(header, cells, new Set([1, 2, 3])));
   }
   if (others.length > 0) {
-    out.push("", "Other values: " + others.map(([name, v]) => `${mdCode(name)} ${formatNumber(v)}`).join(", ") + ".");
+    out.push("", "Other values: " + others.map(([name, v]) => `${mdCode(name)} ${formatValue(v)}`).join(", ") + ".");
   }
-  const i = r.interval;
-  if (i !== null) {
-    out.push(
-      "",
-      `Candidate - baseline over ${i.n} pairs: mean ${formatSigned(i.mean)}, ` +
-        `${formatPercent(i.confidence)} interval [${formatSigned(i.lower)}, ${formatSigned(i.upper)}].`,
-    );
-  }
+  const estimate = estimateSentence(r);
+  if (estimate !== "") out.push("", estimate);
   if (r.reasons.length > 0) out.push("", ...r.reasons.map((reason) => `- ${mdText(reason)}`));
   return out.join("\n") + "\n";
-}
-
-/** "3 accept, 1 reject, 2 parked": how many runs ended (or stand) each way, in a fixed order. */
-function tally(climb: Climb): string {
-  const order = ["accept", "reject", "inconclusive", "parked", "decided", "failed", "cancelled"];
-  const counts = new Map<string, number>();
-  for (const r of climb) counts.set(outcome(r), (counts.get(outcome(r)) ?? 0) + 1);
-  return order.filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${k}`).join(", ");
 }
 
 /**
  * A climb: a heading with the number of runs and how they ended, then one
  * row per run, oldest first — tag, created, shas, verdict (or state), the
- * benchmark's baseline, candidate and delta, the interval and n when present,
- * and the wall time. A benchmark column appears when the climb has several.
+ * benchmark's baseline and candidate (means over the pairs), the mean
+ * difference (candidate − baseline), the improvement (positive = better) with
+ * its interval, n, and the wall time. A benchmark column (`name: metric`)
+ * appears when the climb measures more than one.
  */
 export function climbMarkdown(climb: Climb): string {
   const benchmarks = [...new Set(climb.map((r) => r.benchmark))];
-  const several = benchmarks.length > 1;
+  const several = severalMetrics(climb);
   const what = benchmarks.length === 1 ? ` of ${mdCode(benchmarks[0] ?? "")}` : "";
   const head = `### Climb${what}: ${climb.length} run${climb.length === 1 ? "" : "s"}` +
-    (climb.length > 0 ? ` (${tally(climb)})` : "");
+    (climb.length > 0 ? ` (${tally(climb).map(([k, n]) => `${n} ${k}`).join(", ")})` : "");
   if (climb.length === 0) return head + "\n";
   const header = ["#", "tag", ...(several ? ["benchmark"] : []), "created (UTC)", "base -> candidate", "verdict"];
-  header.push("baseline", "candidate", "delta", "interval", "n", "wall");
+  header.push("baseline", "candidate", "difference", "improvement", "improvement interval", "n", "wall");
   const first = header.indexOf("baseline");
-  const right = new Set([0, first, first + 1, first + 2, first + 4, first + 5]);
+  const right = new Set([0, first, first + 1, first + 2, first + 3, first + 5, first + 6]);
   const rows = climb.map((r, index) => {
     const v = benchmarkValues(r);
+    const imp = improvementCells(r);
     return [
       String(index + 1),
       mdPipes(mdCode(r.tag)),
-      ...(several ? [mdPipes(mdCode(r.benchmark))] : []),
+      ...(several ? [mdPipes(mdCode(benchmarkLabel(r)))] : []),
       formatTime(r.createdAt),
       `${mdCode(shortSha(r.baseSha))} -> ${mdCode(shortSha(r.candidateSha))}`,
       r.failure ? `${outcome(r)}: ${mdCell(r.failure)}` : outcome(r),
       formatValue(v.baseline),
       formatValue(v.candidate),
-      formatSigned(benchmarkDelta(r)),
-      r.interval ? formatInterval(r.interval) : "",
-      r.interval ? String(r.interval.n) : "",
+      differenceCells(r).mean,
+      imp.mean,
+      imp.interval,
+      pairsCell(r),
       formatDuration(r.wallSeconds),
     ];
   });

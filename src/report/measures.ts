@@ -70,53 +70,65 @@ export interface PairRow {
   readonly pairsInGroup: number;
   readonly base: number | null;
   readonly candidate: number | null;
-  /** Candidate − base: the run's `deltas` entry on a single pair or the summary row, else computed. */
-  readonly delta: number | null;
+  /**
+   * The difference, candidate − base: the run's recorded difference of the
+   * pair (decision.json's `deltas`) when there is one, else computed; on the
+   * summary row the mean difference over the pairs.
+   */
+  readonly difference: number | null;
 }
 
 /**
  * A run's values as rows of pairs, group by group (`groupMeasures` order).
  * A group with several pairs gets one row per pair and then a summary row
- * (`pair: null`) with the mean of each side and the run's recorded delta.
- * Measures that are neither base nor candidate come back in `others`.
+ * (`pair: null`) with the mean of each side and the mean difference — for
+ * the climbed benchmark `benchmarkDifference` when given (the run's
+ * `difference`, which agrees with its improvement to the last bit), else the
+ * mean of the pairs' differences. Measures that are neither base nor
+ * candidate come back in `others`.
  */
 export function pairRows(
   values: Readonly<Record<string, number>>,
-  deltas: Readonly<Record<string, number>>,
+  differences: Readonly<Record<string, number>>,
+  benchmarkDifference: number | null = null,
 ): { rows: PairRow[]; others: [string, number][] } {
   const rows: PairRow[] = [];
   const others: [string, number][] = [];
   const val = (m: MeasureName | undefined) => (m === undefined ? null : values[m.name] ?? null);
+  const mean = (xs: readonly (number | null)[]) => {
+    const known = xs.filter((x): x is number => x !== null);
+    return known.length === 0 || known.length < xs.length ? null : known.reduce((s, x) => s + x, 0) / known.length;
+  };
   for (const g of groupMeasures(Object.keys(values))) {
     if (g.measures.every((m) => m.side === "other")) {
       for (const m of g.measures) others.push([m.name, values[m.name] as number]);
       continue;
     }
     const pairNumbers = [...new Set(g.measures.map((m) => m.pair))];
-    const recorded = deltas[differenceName(g.sibling ? g.group : null, CANDIDATE_ARM)] ?? null;
     const at = (pair: number, side: MeasureName["side"]) => g.measures.find((m) => m.pair === pair && m.side === side);
-    const diff = (b: number | null, c: number | null) => (b !== null && c !== null ? c - b : null);
-    const several = pairNumbers.length > 1;
+    const of = (pair: number): number | null => {
+      const recorded = differences[differenceName(g.sibling ? g.group : null, CANDIDATE_ARM, pair)];
+      if (recorded !== undefined) return recorded;
+      const base = val(at(pair, "base")), candidate = val(at(pair, "candidate"));
+      return base !== null && candidate !== null ? candidate - base : null;
+    };
+    const n = pairNumbers.length;
     for (const pair of pairNumbers) {
       const base = val(at(pair, "base")), candidate = val(at(pair, "candidate"));
-      const delta = several ? diff(base, candidate) : recorded ?? diff(base, candidate);
-      rows.push({ group: g.group, sibling: g.sibling, pair, pairsInGroup: pairNumbers.length, base, candidate, delta });
+      rows.push({ group: g.group, sibling: g.sibling, pair, pairsInGroup: n, base, candidate, difference: of(pair) });
     }
-    if (several) {
-      const mean = (side: MeasureName["side"]) => {
-        const xs = pairNumbers.map((p) => val(at(p, side))).filter((x): x is number => x !== null);
-        return xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length;
-      };
-      const base = mean("base"), candidate = mean("candidate");
-      const delta = recorded ?? diff(base, candidate);
+    if (n > 1) {
+      const side = (s: MeasureName["side"]) => mean(pairNumbers.map((p) => val(at(p, s))));
+      const given = g.sibling || g.group !== "" ? null : benchmarkDifference;
+      const difference = given ?? mean(pairNumbers.map(of));
       rows.push({
         group: g.group,
         sibling: g.sibling,
         pair: null,
-        pairsInGroup: pairNumbers.length,
-        base,
-        candidate,
-        delta,
+        pairsInGroup: n,
+        base: side("base"),
+        candidate: side("candidate"),
+        difference,
       });
     }
   }

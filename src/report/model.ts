@@ -1,3 +1,5 @@
+import { differenceRange } from "../stats/difference.ts";
+
 /**
  * The plain data every report is rendered from: one `RunSummary` per run dir,
  * as the wiring code reads it from `run.json`, `decision.json` and the
@@ -11,15 +13,28 @@ export type RunState = "parked" | "measuring" | "interrupted" | "decided" | "cal
 /** A decided run's outcome; null while the run is open, failed or cancelled. */
 export type RunVerdict = "accept" | "reject" | "inconclusive" | null;
 
-/** The benchmark's paired confidence interval of candidate − baseline. */
-export interface PairedInterval {
-  /** How many pairs it was computed from. */
+/**
+ * The benchmark's estimate of the **improvement** — how much better the
+ * candidate is, in the metric's units, in the direction's favour (candidate −
+ * baseline when maximizing, baseline − candidate when minimizing): positive is
+ * better whatever the direction (src/stats/improvement.ts). It is what the
+ * verdict rests on: decision.json's `benchmark` for a repeated design, the one
+ * pair's improvement for a single pair.
+ */
+export interface ImprovementEstimate {
+  /** How many pairs it rests on. */
   readonly n: number;
-  /** The mean paired difference (candidate − baseline). */
+  /** The mean improvement over the pairs (positive = better). */
   readonly mean: number;
+  /** Its confidence interval; null for a single pair, which has none. */
+  readonly interval: ImprovementInterval | null;
+}
+
+/** A confidence interval of the mean improvement (positive = better). */
+export interface ImprovementInterval {
   readonly lower: number;
   readonly upper: number;
-  /** The confidence level as a fraction, e.g. 0.95. */
+  /** The interval's two-sided level as a fraction, e.g. 0.95 (a sequential look's own level). */
   readonly confidence: number;
 }
 
@@ -34,6 +49,8 @@ export interface RunSummary {
   /** The run dir's absolute path. */
   readonly runDir: string;
   readonly tag: string;
+  /** A measure run (baseline against candidate) or a calibration (`outerloop calibrate`: the base against itself). */
+  readonly kind: "measure" | "calibrate";
   /** When the run was created (ISO 8601). */
   readonly createdAt: string;
   /** The contract's name for the climbed benchmark. */
@@ -53,10 +70,21 @@ export interface RunSummary {
    * Partial while the run is open.
    */
   readonly values: Readonly<Record<string, number>>;
-  /** Candidate minus base: `candidate` for the benchmark, `sib-<name>` per sibling. */
-  readonly deltas: Readonly<Record<string, number>>;
-  /** The benchmark's paired interval; null for single-pair runs. */
-  readonly interval: PairedInterval | null;
+  /**
+   * The **differences**, candidate − baseline (the raw sign, whatever the
+   * direction), pair by pair, exactly as decision.json's `deltas` keys them:
+   * `candidate`, `candidate#2`, … for the benchmark, `sib-<name>`,
+   * `sib-<name>#2`, … per sibling. {} until decided.
+   */
+  readonly differences: Readonly<Record<string, number>>;
+  /** The benchmark's improvement (positive = better) with its interval; null until decided. */
+  readonly improvement: ImprovementEstimate | null;
+  /**
+   * The benchmark's mean difference over the pairs, candidate − baseline: the
+   * improvement's mean through the direction (so the two agree to the last
+   * bit), or the one pair's difference. Null until decided.
+   */
+  readonly difference: number | null;
   /** The benchmark's values pair by pair, pair 1 first; [] when unknown. */
   readonly pairs: readonly PairValues[];
   /** The decision's reasons, full sentences. */
@@ -116,13 +144,22 @@ export function benchmarkValues(run: RunSummary): { baseline: number | null; can
 }
 
 /**
- * The benchmark's candidate − baseline for a run: the interval's mean when
- * there is one (the number the verdict rests on), else `deltas.candidate`;
- * null when the run has neither.
+ * The benchmark's difference interval (candidate − baseline) at the
+ * improvement interval's level: the improvement's interval through the
+ * direction — the same for `maximize`, [−upper, −lower] for `minimize` —
+ * so it lies on the side of zero its pairs' differences do. Null without an
+ * interval.
  */
-export function benchmarkDelta(run: RunSummary): number | null {
-  if (run.interval !== null) return finiteOrNull(run.interval.mean);
-  return finiteOrNull(run.deltas["candidate"]);
+export function differenceInterval(run: RunSummary): ImprovementInterval | null {
+  const i = run.improvement?.interval ?? null;
+  if (i === null) return null;
+  const [lower, upper] = differenceRange(run.direction, i.lower, i.upper);
+  return { lower, upper, confidence: i.confidence };
+}
+
+/** Whether the run is a calibration (an A/A run: no candidate, no verdict); it stays out of a climb's charts. */
+export function isCalibration(run: RunSummary): boolean {
+  return run.kind === "calibrate";
 }
 
 function finiteOrNull(v: number | undefined): number | null {

@@ -1,6 +1,16 @@
 import { renderColumns } from "../text/columns.ts";
-import { formatDuration, formatInterval, formatSigned, formatTime, shortSha } from "./format.ts";
-import { benchmarkDelta, type Climb, type RunSummary } from "./model.ts";
+import {
+  benchmarkLabel,
+  differenceCells,
+  formatDuration,
+  formatTime,
+  improvementCells,
+  outcome,
+  pairsCell,
+  severalMetrics,
+  shortSha,
+} from "./format.ts";
+import type { Climb, RunSummary } from "./model.ts";
 
 /**
  * `outerloop runs DIR` for people: one line per run, oldest first, in the
@@ -22,14 +32,18 @@ function stateCell(r: RunSummary): string {
 
 /**
  * The runs table: tag, created (UTC), base -> candidate (10-character shas),
- * state (with `(live)` / `(nothing live)` for an open run when liveness was
- * asked), verdict, the benchmark's delta, its interval and n when the run has
- * one, and the wall time. A `benchmark` column is added when the climb holds
- * more than one benchmark. A failed run's one-line failure follows its row,
- * indented. An empty climb gives the header alone.
+ * state (the run's standing: `decided`, `calibrated`, `parked` with `(live)` /
+ * `(nothing live)` when liveness was asked, `measuring`, `interrupted`,
+ * `failed`, `cancelled`), verdict (`accept (disputed)` when decision.json does
+ * not follow from the run's results), the benchmark's mean **difference**
+ * (candidate − baseline, the raw sign), its **improvement** (positive =
+ * better) with the improvement's interval, n, and the wall time. A
+ * `benchmark` column (`name: metric`) is added when the climb measures more
+ * than one. A failed run's failure and a disputed run's disagreement follow
+ * its row, indented. An empty climb gives the header alone.
  */
 export function formatRunsTable(climb: Climb): string {
-  const several = new Set(climb.map((r) => r.benchmark)).size > 1;
+  const several = severalMetrics(climb);
   const header = [
     "tag",
     ...(several ? ["benchmark"] : []),
@@ -37,30 +51,36 @@ export function formatRunsTable(climb: Climb): string {
     "base -> candidate",
     "state",
     "verdict",
-    "delta",
-    "interval",
+    "difference",
+    "improvement",
+    "improvement interval",
     "n",
     "wall",
   ];
   const offset = several ? 1 : 0;
-  const right = new Set([5 + offset, 7 + offset, 8 + offset]);
-  const rows = climb.map((r) => [
-    oneLine(r.tag),
-    ...(several ? [oneLine(r.benchmark)] : []),
-    formatTime(r.createdAt),
-    `${shortSha(r.baseSha)} -> ${shortSha(r.candidateSha)}`,
-    stateCell(r),
-    r.verdict ?? "",
-    formatSigned(benchmarkDelta(r)),
-    r.interval ? formatInterval(r.interval) : "",
-    r.interval ? String(r.interval.n) : "",
-    formatDuration(r.wallSeconds),
-  ]);
+  const right = new Set([5 + offset, 6 + offset, 8 + offset, 9 + offset]);
+  const rows = climb.map((r) => {
+    const imp = improvementCells(r);
+    return [
+      oneLine(r.tag),
+      ...(several ? [oneLine(benchmarkLabel(r))] : []),
+      formatTime(r.createdAt),
+      `${shortSha(r.baseSha)} -> ${shortSha(r.candidateSha)}`,
+      stateCell(r),
+      r.verdict === null ? "" : outcome(r),
+      differenceCells(r).mean,
+      imp.mean,
+      imp.interval,
+      pairsCell(r),
+      formatDuration(r.wallSeconds),
+    ];
+  });
   const lines = renderColumns(header, rows, right).split("\n");
   const out = [lines[0] ?? ""];
   climb.forEach((r, i) => {
     out.push(lines[i + 1] ?? "");
     if (r.failure !== null && r.failure !== "") out.push(`  failed: ${oneLine(r.failure)}`);
+    for (const d of r.disputes) out.push(`  disputed: ${oneLine(d)}`);
   });
   return out.join("\n") + "\n";
 }

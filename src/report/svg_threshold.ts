@@ -10,7 +10,7 @@ import { COLORS } from "./svg_marks.ts";
  * sits, without reading a number.
  */
 
-const DASH = { "stroke-width": 2, "stroke-dasharray": "6 4" } as const;
+const DASH = { "stroke-width": 2, "stroke-dasharray": "6 4", class: "min-effect" } as const;
 
 /**
  * The shading, the line and its label across the whole plot area: a vertical
@@ -23,7 +23,7 @@ export function thresholdMarks(line: ThresholdLine, area: PlotArea, axis: "x" | 
   const shadeRect = axis === "x"
     ? { x: a0, y: area.top, w: a1 - a0, h: area.bottom - area.top }
     : { x: area.left, y: a0, w: area.right - area.left, h: a1 - a0 };
-  const shade = `<rect x="${px(shadeRect.x)}" y="${px(shadeRect.y)}" width="${px(shadeRect.w)}" ` +
+  const shade = `<rect class="accept-side" x="${px(shadeRect.x)}" y="${px(shadeRect.y)}" width="${px(shadeRect.w)}" ` +
     `height="${px(shadeRect.h)}" fill="${COLORS.accept}" fill-opacity="0.08"/>`;
   const text = { color: COLORS.accept, weight: "bold" } as const;
   if (axis === "x") {

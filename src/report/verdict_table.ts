@@ -1,7 +1,7 @@
 import { renderColumns } from "../text/columns.ts";
-import { CANDIDATE_ARM, differenceName, parseMeasureName } from "../measure/measure_name.ts";
+import { BASE_ARM, CANDIDATE_ARM, differenceName, measureName, parseMeasureName } from "../measure/measure_name.ts";
 import type { Decision, Estimate } from "../verdict/decide.ts";
-import { formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
+import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
 import type { PairedFacts } from "../rundir/decision_file.ts";
 
 /**
@@ -27,37 +27,43 @@ export interface MeasureStateRow {
   readonly why?: string;
 }
 
-/** A delta with its sign, so "+2" and "-0.5" read as changes. */
-function signed(n: number): string {
-  return n > 0 ? `+${formatNumber(n)}` : formatNumber(n);
-}
-
-/** The delta shown beside a candidate-side measure: `candidate`, `sib-<name>-cand`, and theirs in pair i (`#i`). */
-function deltaFor(decision: Decision, measure: string): number | undefined {
+/**
+ * The difference (candidate − base) shown beside a candidate-side measure
+ * (`candidate`, `sib-<name>-cand`, and theirs in pair i, `#i`), to the
+ * decimals its two values print with; "" beside any other.
+ */
+function differenceFor(decision: Decision, measure: string): string {
   const ref = parseMeasureName(measure);
-  if (ref === null || ref.arm < CANDIDATE_ARM) return undefined;
-  return decision.deltas[differenceName(ref.sibling, ref.arm, ref.pair)];
+  if (ref === null || ref.arm < CANDIDATE_ARM) return "";
+  const d = decision.deltas[differenceName(ref.sibling, ref.arm, ref.pair)];
+  if (d === undefined) return "";
+  const base = decision.values[measureName({ ...ref, arm: BASE_ARM })];
+  const cand = decision.values[measure];
+  return formatDifference(d, [base, cand].filter((v): v is number => v !== undefined), true);
 }
 
 /**
- * The decision for people: every measure with its value, the delta beside
- * each candidate-side measure, then the verdict and every reason.
+ * The decision for people: every measure with its value (at most 6
+ * significant digits: text/numbers.ts), the difference (candidate − base)
+ * beside each candidate-side measure, then the verdict — `(disputed)` when
+ * `disputed`: decision.json does not follow from the results beside it — the
+ * improvement estimate of a repeated design, and every reason.
  */
-export function formatDecisionTable(decision: Decision, paired: PairedFacts | null = null): string {
+export function formatDecisionTable(decision: Decision, paired: PairedFacts | null = null, disputed = false): string {
   const rows = Object.entries(decision.values).map(([name, value]) => {
-    const delta = deltaFor(decision, name);
-    return [name, formatNumber(value), delta === undefined ? "" : signed(delta)];
+    return [name, formatMeasured(value), differenceFor(decision, name)];
   });
-  const table = renderColumns(["measure", "value", "delta"], rows, new Set([1, 2]));
+  const table = renderColumns(["measure", "value", "difference"], rows, new Set([1, 2]));
   const reasons = decision.reasons.map((r) => `  - ${r}`);
-  const estimate = paired === null ? [] : [`improvement: ${formatEstimate(paired.benchmark)}`];
-  return [table, "", `verdict: ${decision.verdict}`, ...estimate, ...reasons].join("\n") + "\n";
+  const estimate = paired === null ? [] : [`improvement (positive = better): ${estimateText(paired.benchmark)}`];
+  const verdict = `verdict: ${decision.verdict}${disputed ? " (disputed)" : ""}`;
+  return [table, "", verdict, ...estimate, ...reasons].join("\n") + "\n";
 }
 
-/** An estimate for people: `mean 0.42, 95% CI [0.31, 0.53], n=8`. */
-export function formatEstimate(e: Estimate): string {
-  const p = formatStat;
-  return `mean ${p(e.mean)}, ${formatPercent(e.confidence)} CI [${p(e.lower)}, ${p(e.upper)}], n=${e.n}`;
+/** An estimate for people, to the digits its interval supports: `mean 0.42, 95% CI [0.31, 0.53], n=8`. */
+export function estimateText(e: Estimate): string {
+  const t = formatEstimate(e);
+  return `mean ${t.mean}, ${formatPercent(e.confidence)} CI [${t.lower}, ${t.upper}], n=${e.n}`;
 }
 
 /** Where each measure of a run stands, for `outerloop show`. */
@@ -65,7 +71,7 @@ export function formatMeasureStates(rows: readonly MeasureStateRow[]): string {
   const cells = rows.map((r) => [
     r.name,
     r.state,
-    r.value === undefined ? "" : formatNumber(r.value),
+    r.value === undefined ? "" : formatMeasured(r.value),
     r.jobId ?? "",
     [r.reason, r.why].filter((s) => s !== undefined && s !== "").join("; "),
   ]);

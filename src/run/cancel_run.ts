@@ -7,6 +7,7 @@ import { acquireRunLock, RunLockedError } from "./lock.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { cancelLiveJobs } from "../plan/run_jobs.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
+import { stopLocalPass, type StoppedPass } from "./stop_local_pass.ts";
 
 /** How long `cancel` waits for a pass in flight (a wake job) to finish before it sweeps the queue. */
 const LOCK_WAIT_MS = 120_000;
@@ -20,16 +21,26 @@ export type CancelOutcome =
   /**
    * The run is cancelled: `jobs` are the queued or running jobs this call
    * stopped; `already` when an earlier cancel recorded it (then `jobs` are
-   * stragglers, usually none).
+   * stragglers, usually none). `local`: for a local run, the pass that was
+   * measuring it and the eval process groups this call stopped.
    */
-  | { readonly kind: "cancelled"; readonly at: string; readonly jobs: readonly string[]; readonly already: boolean };
+  | {
+    readonly kind: "cancelled";
+    readonly at: string;
+    readonly jobs: readonly string[];
+    readonly already: boolean;
+    readonly local: StoppedPass | null;
+  };
 
 /**
  * Cancels a run for the user: records it in `cancelled.json` FIRST — so any
- * pass that starts from now on, a wake included, refuses to dispatch — then,
- * once a pass in flight has let go of the run lock, cancels every queued or
- * running job of the run (its evals and its wake) from one listing with ONE
- * scancel, and records which. A decided run is left as it is; so is a failed
+ * pass that starts from now on, a wake included, refuses to dispatch, and a
+ * pass in flight dispatches nothing more and writes no verdict — then, for a
+ * local run, stops the running evals of the pass measuring it (its lock
+ * holder's process groups: `stopLocalPass`), and, once a pass in flight has
+ * let go of the run lock, cancels every queued or running job of the run
+ * (its evals and its wake) from one listing with ONE scancel, and records
+ * which. A decided run is left as it is; so is a failed
  * one (it stays failed), but for any job of it still live. Cancelling a
  * cancelled run again sweeps the queue once more (nothing, normally) and
  * keeps the first record. A scheduler that cannot be reached rejects (exit
@@ -51,9 +62,10 @@ export async function cancelRun(
   }
   const at = earlier?.cancelledAt ?? new Date(now()).toISOString();
   if (earlier === null) writeCancel(dir, { cancelledAt: at, jobs: [] });
+  const local = r.compute === "local";
+  const stopped = local ? await stopLocalPass(dir, { now }) : null;
   let release = () => {};
   try {
-    const local = r.compute === "local";
     const lock = await acquireRunLock(dir, {
       now,
       waitMs: local ? 0 : LOCK_WAIT_MS,
@@ -62,12 +74,13 @@ export async function cancelRun(
     release = () => lock.release();
   } catch (err) {
     if (!(err instanceof RunLockedError)) throw err;
-    log.warn(`${err.message.split(". ")[0]}; it stops at its next pass, cancelling the jobs it has now`);
+    const next = local ? "it stops before its next eval and writes no verdict" : "it stops at its next pass";
+    log.warn(`${err.message.split(". ")[0]}; ${next}, cancelling the jobs it has now`);
   }
   try {
     const jobs = await cancelLiveJobs(compute, dir, r);
     writeCancel(dir, { cancelledAt: at, jobs: [...(earlier?.jobs ?? []), ...jobs] });
-    return { kind: "cancelled", at, jobs, already: earlier !== null };
+    return { kind: "cancelled", at, jobs, already: earlier !== null, local: stopped };
   } finally {
     release();
   }

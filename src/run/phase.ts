@@ -2,9 +2,9 @@ import type { Compute } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
 import { pinSha } from "../dispatch/pin.ts";
 import { log } from "../log.ts";
-import { BASE_ARM, benchmarkName, parseMeasureName } from "../measure/measure_name.ts";
+import { BASE_ARM, benchmarkName, CANDIDATE_ARM, parseMeasureName } from "../measure/measure_name.ts";
 import { MeasurementPending } from "../measure/pending.ts";
-import { cachedBaseline, repeatedDesign, storeBaseline } from "../plan/baseline_source.ts";
+import { cachedBaseline, cacheNotes, repeatedDesign, storeBaseline } from "../plan/baseline_source.ts";
 import { decideLook } from "../verdict/decide.ts";
 import { type DecisionRecord, writeDecision } from "../rundir/decision_file.ts";
 import { acquireRunLock } from "./lock.ts";
@@ -19,7 +19,9 @@ import { writeCalibration } from "../rundir/calibration_file.ts";
 import type { DispatchedMeasurer } from "../measure/measurer.ts";
 import type { Measure } from "../measure/measure.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
-import { refuseCancelled } from "../rundir/cancel_file.ts";
+import { type Provenance, readProvenance } from "../dispatch/provenance.ts";
+import { cancelWins, isCancelled, refuseCancelled } from "../rundir/cancel_file.ts";
+import { sayOnStop } from "../runtime/live_groups.ts";
 import { endFailedRun } from "./failed_run.ts";
 import { measureUsage } from "../plan/run_usage.ts";
 import type { WakeRecord } from "../rundir/wake_record.ts";
@@ -61,13 +63,14 @@ export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutco
     return done;
   }
   refuseCancelled(dir);
-  return await underLock(dir, record, deps, async () => {
-    // another pass may have decided while we waited for the lock
-    const now = finishedOutcome(dir, record);
-    if (now) return now;
-    refuseCancelled(dir);
-    return await passOrFail(dir, record, deps);
-  });
+  return await underLock(dir, record, deps, () =>
+    cancelWins(dir, async () => {
+      // another pass may have decided while we waited for the lock
+      const now = finishedOutcome(dir, record);
+      if (now) return now;
+      refuseCancelled(dir);
+      return await passOrFail(dir, record, deps);
+    }));
 }
 
 /**
@@ -83,9 +86,11 @@ export async function startRun(dir: RunDir, record: RunRecord, deps: PhaseDeps):
     const done = finishedOutcome(dir, inForce);
     if (done) return done;
     refuseCancelled(dir);
-    await pinSha(inForce.repo, inForce.baseSha);
-    await pinSha(inForce.repo, inForce.candidateSha);
-    return await passOrFail(dir, inForce, deps);
+    return await cancelWins(dir, async () => {
+      await pinSha(inForce.repo, inForce.baseSha);
+      await pinSha(inForce.repo, inForce.candidateSha);
+      return await passOrFail(dir, inForce, deps);
+    });
   });
 }
 
@@ -97,22 +102,40 @@ async function underLock<T>(dir: RunDir, r: RunRecord, deps: PhaseDeps, fn: () =
     now: deps.now,
     ...(r.compute === "local" ? { staleMs: Number.POSITIVE_INFINITY } : {}),
   });
+  const unsay = sayOnStop((sig) => interruptedLine(dir, r, sig));
   try {
     return await fn();
   } finally {
+    unsay();
     lock.release();
   }
 }
 
 /**
+ * The line a pass leaves on stderr when this process is interrupted (Ctrl-C,
+ * TERM, HUP) and dies of it: what was interrupted and how to go on.
+ */
+export function interruptedLine(dir: RunDir, r: RunRecord, sig: string): string {
+  const how = sig === "SIGINT" ? "Ctrl-C (SIGINT)" : sig;
+  const resume = `"outerloop resume ${dir.path}"`;
+  return r.compute === "local"
+    ? `outerloop: interrupted by ${how}: stopped measuring run ${dir.path} (nothing of an unfinished eval is ` +
+      `kept); ${resume} goes on and measures again what the interrupt stopped`
+    : `outerloop: interrupted by ${how} during a pass over run ${dir.path}: the jobs already submitted keep ` +
+      `running; ${resume} goes on (a job it was submitting is found by name)`;
+}
+
+/**
  * A pass; an eval failure (final by design) is recorded and the run's other
- * live jobs cancelled (`endFailedRun`) before it is rethrown.
+ * live jobs cancelled (`endFailedRun`) before it is rethrown — unless the run
+ * was cancelled meanwhile: then the eval failed because the cancel stopped it
+ * (a local run's), and the caller's `cancelWins` reports the cancel instead.
  */
 async function passOrFail(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
   try {
     return await pass(dir, r, deps);
   } catch (err) {
-    if (err instanceof EvalError) await endFailedRun(dir, r, deps, err);
+    if (err instanceof EvalError && !isCancelled(dir)) await endFailedRun(dir, r, deps, err);
     throw err;
   }
 }
@@ -153,12 +176,18 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       const ref = parseMeasureName(m.name);
       return ref !== null && ref.sibling === null && ref.arm === BASE_ARM;
     });
-    if (measuredBaseline) storeBaseline(dir, r, baselines);
+    const provenance = provenanceOf(measurer, p.toMeasure);
+    const hostOf = (arm: number) => provenance[benchmarkName(arm)]?.host ?? "";
+    if (measuredBaseline) {
+      const origin = provenance[benchmarkName(BASE_ARM)];
+      storeBaseline(dir, r, baselines, { measuredAt: origin?.endedAt || null, host: origin?.host || null });
+    }
+    const fromCache = Object.keys(p.cached).length > 0 ? cacheNotes(cache, hostOf(CANDIDATE_ARM), deps.now()) : [];
     const decision: DecisionRecord = {
       verdict: d.verdict,
       values: d.values,
       deltas: d.deltas,
-      reasons: d.reasons,
+      reasons: [...d.reasons, ...fromCache],
       baseSha: r.baseSha,
       candidateSha: r.candidateSha,
       runIdentity: runIdentity(r),
@@ -169,6 +198,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       paired: repeatedDesign(r)
         ? { seeds: p.seeds, n: look.n, outcome: d.outcome, benchmark: d.benchmark, siblings: d.siblings }
         : null,
+      provenance,
       usage: await measureUsage(
         deps.compute,
         p.toMeasure.map((m) => ({ name: m.name, jobId: measurer.marker(m) })),
@@ -176,11 +206,23 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       ),
       samples: measureSamples(dir.path, r.image, p.toMeasure),
     };
+    // a cancel always wins over a verdict reached after it: asked again under the lock, right before the write
+    refuseCancelled(dir, ` (the ${d.verdict} this pass reached after it is not written)`);
     writeDecision(dir, decision);
     await retireWakes(deps.compute, r, dir, deps);
     return { kind: "decided", decision, fresh: true };
   }
   throw new Error(`The design's last look (${design.looks.length}) asked for more pairs`);
+}
+
+/** Where and when each measure ran, for those whose eval recorded it. */
+function provenanceOf(measurer: DispatchedMeasurer, measures: readonly Measure[]): Record<string, Provenance> {
+  const out: Record<string, Provenance> = {};
+  for (const m of measures) {
+    const p = readProvenance(measurer.evalDir(m));
+    if (p !== null) out[m.name] = p;
+  }
+  return out;
 }
 
 /** A calibration (A/A) run: every pair at once, then the noise report instead of a verdict. */
@@ -194,6 +236,7 @@ async function calibration(
   const measured = await resultsOrPark(dir, r, deps, measurer, p.toMeasure);
   if ("kind" in measured) return measured;
   const report = calibrationOf(r, p.plan, measured.values, p.seeds, deps.now);
+  refuseCancelled(dir, " (the calibration this pass reached after it is not written)"); // a cancel wins
   writeCalibration(dir, report);
   await retireWakes(deps.compute, r, dir, deps);
   return { kind: "calibrated", calibration: report, fresh: true };

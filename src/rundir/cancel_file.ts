@@ -49,19 +49,62 @@ export function readCancel(dir: RunDir): RunCancel | null {
 export class RunCancelledError extends OuterloopError {
   override name = "RunCancelledError";
   readonly exit = "eval-failed" as const;
-  constructor(dir: RunDir, c: RunCancel, late: "decided" | "calibrated" | null = null) {
+  /**
+   * `late`: a verdict or calibration reached after the cancel exists;
+   * `stopped`: what of this process the cancel stopped (a pass in flight),
+   * said after the date; `options.cause`: what the pass met when stopped.
+   */
+  constructor(
+    dir: RunDir,
+    c: RunCancel,
+    late: "decided" | "calibrated" | null = null,
+    stopped = "",
+    options?: ErrorOptions,
+  ) {
     const after = late === null
       ? ""
       : ` (a ${late === "decided" ? "verdict" : "calibration"} reached after the cancel is not the run's)`;
     super(
-      `Run ${JSON.stringify(dir.path)} was cancelled by user on ${c.cancelledAt}${after}: nothing more is ` +
+      `Run ${JSON.stringify(dir.path)} was cancelled by user on ${c.cancelledAt}${after}${stopped}: nothing more is ` +
         "dispatched or decided; measure again in a new run dir",
+      options,
     );
   }
 }
 
-/** Throws `RunCancelledError` when the run was cancelled. */
-export function refuseCancelled(dir: RunDir): void {
+/** Throws `RunCancelledError` when the run was cancelled; `stopped` says what of this pass that stops. */
+export function refuseCancelled(dir: RunDir, stopped = ""): void {
   const c = readCancel(dir);
-  if (c !== null) throw new RunCancelledError(dir, c);
+  if (c !== null) throw new RunCancelledError(dir, c, null, stopped);
+}
+
+/**
+ * A cancel wins over whatever `fn` met after it: an error thrown while the
+ * run is cancelled (an eval the cancel stopped ends without a result, a git
+ * it interrupted fails) is the cancel's `RunCancelledError`, with the error
+ * as its cause — never an eval failure.
+ */
+export async function cancelWins<T>(dir: RunDir, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof RunCancelledError) throw err;
+    let c: RunCancel | null = null;
+    try {
+      c = readCancel(dir);
+    } catch {
+      // a damaged cancel record: the error stands as it is
+    }
+    if (c !== null) throw new RunCancelledError(dir, c, null, ", which stopped this pass", { cause: err });
+    throw err;
+  }
+}
+
+/** Whether the run was cancelled (a damaged cancel record counts: someone wrote it). */
+export function isCancelled(dir: RunDir): boolean {
+  try {
+    return readCancel(dir) !== null;
+  } catch {
+    return true;
+  }
 }

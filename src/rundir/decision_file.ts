@@ -7,6 +7,7 @@ import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } f
 import { usageFromJson, usageJson, usageSchema } from "../plan/run_usage.ts";
 import type { JobUsage } from "../compute/usage.ts";
 import type { SampleSpread } from "../stats/samples.ts";
+import { type Provenance, provenanceJson } from "../dispatch/provenance.ts";
 
 /**
  * `decision.json`: the verdict of a finished run, written once the last
@@ -72,6 +73,20 @@ const decisionSchema = lazy(() =>
     samples: z.optional(
       z.record(z.string(), strict({ n: wholeNumber(1), min: z.number(), median: z.number(), max: z.number() })),
     ),
+    // where and when each measure's command ran, by measure name; only for measures whose eval recorded it
+    provenance: z.optional(z.record(
+      z.string(),
+      strict({
+        host: z.string(),
+        started_at: z.string(),
+        ended_at: z.string(),
+        job_id: z.string(),
+        node_list: z.string(),
+        cpu_model: z.string(),
+        cpus: z.string(),
+        gpus: z.array(z.string()),
+      }),
+    )),
   })
 );
 
@@ -110,6 +125,8 @@ export interface DecisionRecord extends Decision {
    * absent (and not written) when none did.
    */
   readonly samples?: Readonly<Record<string, SampleSpread>>;
+  /** Where and when each measure's command ran (its eval's `provenance`); absent (and not written) when none recorded it. */
+  readonly provenance?: Readonly<Record<string, Provenance>>;
 }
 
 /** Writes the decision to `<runDir>/decision.json`, atomically: a reader sees no decision or the whole one. */
@@ -140,6 +157,9 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
     ...(d.samples === undefined || Object.keys(d.samples).length === 0
       ? {}
       : { samples: Object.fromEntries(Object.entries(d.samples).map(([k, s]) => [k, { ...s }])) }),
+    ...(d.provenance === undefined || Object.keys(d.provenance).length === 0
+      ? {}
+      : { provenance: Object.fromEntries(Object.entries(d.provenance).map(([k, p]) => [k, provenanceJson(p)])) }),
   };
   const checked = decisionSchema().safeParse(json);
   if (!checked.success) {
@@ -199,5 +219,19 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
       ? {}
       : { usage: Object.fromEntries(Object.entries(j.usage).map(([k, u]) => [k, usageFromJson(u)])) }),
     ...(j.samples === undefined ? {} : { samples: j.samples }),
+    ...(j.provenance === undefined ? {} : {
+      provenance: Object.fromEntries(
+        Object.entries(j.provenance).map(([k, p]) => [k, {
+          host: p.host,
+          startedAt: p.started_at,
+          endedAt: p.ended_at,
+          jobId: p.job_id,
+          nodeList: p.node_list,
+          cpuModel: p.cpu_model,
+          cpus: p.cpus,
+          gpus: p.gpus,
+        }]),
+      ),
+    }),
   };
 }

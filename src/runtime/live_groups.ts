@@ -1,6 +1,7 @@
 import type { Signal } from "./adapter.ts";
 import { interruptHandled } from "./interrupt.ts";
 import { runtime } from "./runtime.ts";
+import { writeFd } from "./write.ts";
 
 /**
  * Process groups of running children that must not outlive us. When this
@@ -15,9 +16,17 @@ import { runtime } from "./runtime.ts";
  * From the moment we are told to stop and will die of it, nothing a child
  * did is a result: `spawn` never resolves for a child that ends after that
  * moment (`isStopping()`), so no caller records an interrupted job as finished.
+ *
+ * Dying of the signal is on purpose: a shell reports it as 128 + its number
+ * (130 for Ctrl-C, 143 for TERM: `EXIT.interrupted`, `EXIT.terminated`), and
+ * a shell loop or script running us stops on Ctrl-C as it should — an exit
+ * with the code instead would read as "it handled the interrupt". What we
+ * were doing is said first: `sayOnStop` registers the line (a pass names its
+ * run and how to go on), printed on stderr the moment the signal comes.
  */
 const groups = new Map<number, Signal>();
 const observers = new Set<(pids: readonly number[]) => void>();
+const notes = new Set<(sig: Signal) => string>();
 const TERMINATING: readonly Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
 const GRACE_MS = 2000;
 let removers: (() => void)[] = [];
@@ -32,8 +41,24 @@ export function trackGroup(pid: number, stopSignal: Signal = "SIGTERM"): () => v
   notify();
   return () => {
     if (!groups.delete(pid)) return;
-    if (groups.size === 0 && !stopping) uninstall();
+    if (groups.size === 0 && notes.size === 0 && !stopping) uninstall();
     notify();
+  };
+}
+
+/**
+ * Until the returned remover runs, if this process is told to stop and will
+ * die of it, `line(signal)` is written on stderr at once: what was
+ * interrupted and how to go on. Holds the signals from now on (not only
+ * while a child runs), so the line is said whenever the signal comes; the
+ * death itself is as before.
+ */
+export function sayOnStop(line: (sig: Signal) => string): () => void {
+  notes.add(line);
+  if (removers.length === 0) install();
+  return () => {
+    if (!notes.delete(line)) return;
+    if (groups.size === 0 && notes.size === 0 && !stopping) uninstall();
   };
 }
 
@@ -74,6 +99,7 @@ async function stopAll(sig: Signal): Promise<void> {
   // a command that handles interrupts itself (`wait` detaches) ends its own way: asked when the signal came
   const reraise = !interruptHandled();
   dying = reraise;
+  if (reraise) { for (const line of notes) say(line(sig)); }
   for (const [pid, stopSignal] of groups) signalGroup(pid, stopSignal);
   const deadline = Date.now() + GRACE_MS;
   while (groups.size > 0 && Date.now() < deadline) {
@@ -83,6 +109,14 @@ async function stopAll(sig: Signal): Promise<void> {
   uninstall();
   stopping = false;
   if (reraise) runtime().kill(runtime().pid(), sig);
+}
+
+function say(line: string): void {
+  try {
+    writeFd(2, line.endsWith("\n") ? line : line + "\n");
+  } catch {
+    // stderr is gone: nothing to tell
+  }
 }
 
 function signalGroup(pid: number, sig: Signal): void {

@@ -20,3 +20,12 @@ export function differenceOfImprovement(direction: Direction, improvement: numbe
 
 /** The label of a difference axis, column or key for people. */
 export const DIFFERENCE_LABEL = "difference (candidate − baseline)";
+
+/**
+ * The difference interval that an improvement interval [lower, upper] means
+ * in `direction`: the same for `maximize`, [−upper, −lower] for `minimize`
+ * (the ends swap, so lower ≤ upper still).
+ */
+export function differenceRange(direction: Direction, lower: number, upper: number): [number, number] {
+  return direction === "maximize" ? [lower, upper] : [-upper, -lower];
+}

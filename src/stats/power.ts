@@ -1,19 +1,43 @@
 import { normalCdf, normalQuantile } from "./normal.ts";
 import { pairedInterval } from "./paired.ts";
-import { finalLook, sequentialDesign } from "./sequential.ts";
+import { type Design, finalLook, sequentialDesign } from "./sequential.ts";
 import { logGamma } from "./special.ts";
 import { tQuantile } from "./student_t.ts";
 
 /**
  * Calibration: what an A/A run (the base tree measured against itself, in
  * seed-paired runs) says about a benchmark's noise, and so what min_effect,
- * repeats and max_repeats mean for it. The numbers assume normal paired
+ * repeats, max_repeats and each sibling's tolerance mean for it. It works on
+ * improvements (a pair's second measure over its first, in the contract's
+ * direction), so a benchmark minimized as `t` and maximized as `−t` gives the
+ * same numbers. Every suggestion is a function of the spread (sd), the A/A
+ * pairs (n) and the confidence alone — never of the A/A mean, which only the
+ * bias check reads — so two A/A runs of the same noise suggest the same keys
+ * up to the sampling error of their sd. The numbers assume normal paired
  * differences with the A/A spread; heavy-tailed noise makes the t interval
  * conservative (wider), so real power is a little lower than shown.
  */
 
-/** The pair counts of the calibration's power table. */
-export const POWER_TABLE_PAIRS = [1, 3, 5, 10, 20] as const;
+/**
+ * The pair counts of the calibration's power table: fixed designs of n ≥ 3
+ * pairs, one look each at the contract's confidence — the same guarantee on
+ * every row (false accepts at most (1 − confidence)/2), so the column falls as
+ * n grows. One pair has no interval (no guarantee at all) and two need 11.5 sd:
+ * neither is a row.
+ */
+export const POWER_TABLE_PAIRS = [3, 5, 10, 20, 30] as const;
+
+/** The power of every suggestion: the bias check's for min_effect, the climb's last look's for max_repeats. */
+export const SUGGESTION_POWER = 0.8;
+
+/** The chance with which an unchanged sibling is held at the suggested design's last look. */
+export const SIBLING_HELD = 0.9;
+
+/** The looks of the suggested design: repeats = ⌈max_repeats / 3⌉. */
+export const SUGGESTED_LOOKS = 3;
+
+/** The most pairs a suggested design may use. */
+export const MAX_SUGGESTED_PAIRS = 100;
 
 /**
  * The chance that a fixed design of n ≥ 2 pairs accepts (lower bound above
@@ -70,58 +94,138 @@ function ceil2(x: number): number {
   return Number((Math.ceil(x / unit - 1e-9) * unit).toPrecision(2));
 }
 
-/** What an A/A run says. */
-export interface Calibration {
-  /** A/A pairs, their mean difference and its interval at the contract's confidence (should contain 0). */
+/** The A/A improvements of one benchmark (the climbed one or a sibling): their spread and the bias check. */
+export interface Spread {
+  /** A/A pairs. */
   readonly n: number;
+  /** The mean improvement of a pair's second measure over its first, and its interval at the contract's confidence (should contain 0). */
   readonly mean: number;
   readonly lower: number;
   readonly upper: number;
-  /** The standard deviation of one pair's difference: the noise a verdict has to see through. */
+  /** The standard deviation of one pair's improvement (= of its difference): the noise a verdict has to see through. */
   readonly sd: number;
-  /** For n = 1, 3, 5, 10, 20: the improvement beyond min_effect found with 80% power by a fixed design. */
-  readonly detectable: readonly { readonly pairs: number; readonly effect: number }[];
   /** True when the A/A interval excludes 0: a systematic difference between the two sides of a pair. */
   readonly biased: boolean;
-  readonly suggestion: { readonly minEffect: number; readonly repeats: number; readonly maxRepeats: number };
 }
 
-/**
- * Calibrates from the paired differences of an A/A run (at least 2), at the
- * contract's `confidence`. `target` is the improvement beyond min_effect the
- * climb should find 80% of the time; by default one sd of a pair's
- * difference (what a single pair cannot tell from noise). The suggestion:
- * - max_repeats: the fewest pairs whose last look (in a three-look design)
- *   alone finds `target` with 80% power, at most 100 — conservative, since
- *   the earlier looks only add accepts (futility aside);
- * - repeats: ⌈max_repeats / 3⌉, three looks (the simulation's anchor 4/12
- *   shows that this uses far fewer pairs on average than a fixed design);
- * - min_effect: the A/A interval's upper bound (rounded up, never below 0):
- *   the largest "improvement" of the tree over itself the A/A run cannot
- *   rule out, so an accept must show more than that.
- */
-export function calibrate(differences: readonly number[], confidence: number, target?: number): Calibration {
-  if (differences.length < 2) throw new RangeError("calibrate() needs at least 2 A/A pairs for a spread");
-  const aa = pairedInterval(differences, confidence);
-  const sd = aa.sd!;
-  const detectable = POWER_TABLE_PAIRS.map((pairs) => ({ pairs, effect: detectableEffect(sd, pairs, confidence) }));
-  const goal = target ?? sd;
-  let maxRepeats = 100;
-  for (let m = 2; m <= 100; m++) {
-    const last = finalLook(sequentialDesign(Math.ceil(m / 3), m, confidence));
-    if (detectableEffect(sd, m, last.level!) <= goal) {
-      maxRepeats = m;
-      break;
-    }
-  }
+/** What calibrate suggests for the contract. */
+export interface Suggestion {
+  readonly minEffect: number;
+  readonly repeats: number;
+  readonly maxRepeats: number;
+  /** Each sibling's suggested tolerance, by sibling name. */
+  readonly siblings: Readonly<Record<string, { readonly tolerance: number }>>;
+}
+
+/** What an A/A run says. */
+export interface Calibration extends Spread {
+  /** For each of `POWER_TABLE_PAIRS`: the improvement beyond min_effect a fixed design of that many pairs accepts with 80% power. */
+  readonly detectable: readonly { readonly pairs: number; readonly effect: number }[];
+  /** Each sibling's spread in its own direction, by sibling name. */
+  readonly siblings: Readonly<Record<string, Spread>>;
+  readonly suggestion: Suggestion;
+}
+
+/** The spread and bias check of A/A improvements (at least 2) at `confidence`. */
+export function spreadOf(improvements: readonly number[], confidence: number): Spread {
+  if (improvements.length < 2) throw new RangeError("calibrate() needs at least 2 A/A pairs for a spread");
+  const aa = pairedInterval(improvements, confidence);
   return {
     n: aa.n,
     mean: aa.mean,
     lower: aa.lower,
     upper: aa.upper,
-    sd,
-    detectable,
+    sd: aa.sd!,
     biased: aa.lower > 0 || aa.upper < 0,
-    suggestion: { minEffect: ceil2(aa.upper), repeats: Math.ceil(maxRepeats / 3), maxRepeats },
+  };
+}
+
+/**
+ * The suggested min_effect for a spread `sd` seen over `n` A/A pairs: the
+ * smallest systematic difference between the two sides of a pair (order,
+ * slot, warm caches) that the A/A bias check — a two-sided interval at
+ * `confidence` excluding 0 — finds with 80% power, rounded up to two
+ * digits. The verdict's interval already guards against noise; what it
+ * cannot see is a bias between baseline and candidate measures, and a bias
+ * smaller than this passes the A/A check unseen, so an accept must clear it.
+ * A longer A/A run rules out smaller biases and suggests less. It is
+ * `detectableEffect(sd, n, confidence)`: the check's power against a bias b
+ * is the power of a lower bound above 0 at a true mean b.
+ */
+export function suggestedMinEffect(sd: number, n: number, confidence: number): number {
+  return ceil2(detectableEffect(sd, n, confidence, SUGGESTION_POWER));
+}
+
+/**
+ * The suggested design: the fewest pairs m (at most 100) whose last look,
+ * in a design of three looks (repeats ⌈m/3⌉), alone accepts an improvement
+ * of min_effect + `target` with 80% power — conservative, since the earlier
+ * looks only add accepts (futility aside). With target = k·sd it depends on
+ * k and the confidence alone.
+ */
+export function suggestedDesign(sd: number, target: number, confidence: number): Design {
+  for (let m = 2; m <= MAX_SUGGESTED_PAIRS; m++) {
+    const design = sequentialDesign(Math.ceil(m / SUGGESTED_LOOKS), m, confidence);
+    if (detectableEffect(sd, m, finalLook(design).level!, SUGGESTION_POWER) <= target) return design;
+  }
+  return sequentialDesign(Math.ceil(MAX_SUGGESTED_PAIRS / SUGGESTED_LOOKS), MAX_SUGGESTED_PAIRS, confidence);
+}
+
+/**
+ * The suggested tolerance of a sibling whose A/A improvements have spread
+ * `sd`, under `design`: the smallest tolerance such that an unchanged
+ * sibling (true improvement 0) is held — its interval's lower end L ≥
+ * −tolerance (look_rule.ts `siblingCall`) — with probability 90% at the
+ * design's last look, rounded up to two digits. The last look is where an
+ * unsure sibling turns an accept into an inconclusive verdict; at an earlier
+ * look it only costs another batch (holding it 90% of the time at the first
+ * look too would take about twice the tolerance at the suggested design). At
+ * n pairs and level ℓ, P(L ≥ −tol) = P(mean + tol > t·s/√n) is the power of a
+ * lower bound above 0 at a true mean tol, so the tolerance is
+ * `detectableEffect(sd, n, ℓ, 0.9)`. A sibling that really got worse by the
+ * tolerance is still held at most (1 − ℓ)/2 of the time.
+ */
+export function suggestedTolerance(sd: number, design: Design): number {
+  const last = finalLook(design);
+  return ceil2(detectableEffect(sd, last.n, last.level ?? design.confidence, SIBLING_HELD));
+}
+
+/**
+ * Calibrates from the A/A improvements of the benchmark (at least 2; pair
+ * i's second measure over its first, in the contract's direction) and of
+ * each sibling (the same pairs, in the sibling's direction), at the
+ * contract's `confidence`. `target` is the improvement beyond min_effect the
+ * climb should find 80% of the time; by default one sd of a pair's
+ * difference (what a single pair cannot tell from noise). The suggestion:
+ * - min_effect: `suggestedMinEffect` (the bias the A/A check finds with 80% power);
+ * - max_repeats and repeats: `suggestedDesign` (three looks, the last finds
+ *   min_effect + target with 80% power);
+ * - each sibling's tolerance: `suggestedTolerance` at that design (held at
+ *   its last look with 90% when unchanged).
+ */
+export function calibrate(
+  improvements: readonly number[],
+  confidence: number,
+  siblings: Readonly<Record<string, readonly number[]>> = {},
+  target?: number,
+): Calibration {
+  const spread = spreadOf(improvements, confidence);
+  const sd = spread.sd;
+  const detectable = POWER_TABLE_PAIRS.map((pairs) => ({ pairs, effect: detectableEffect(sd, pairs, confidence) }));
+  const design = suggestedDesign(sd, target ?? sd, confidence);
+  const sibSpreads = Object.fromEntries(Object.entries(siblings).map(([name, xs]) => [name, spreadOf(xs, confidence)]));
+  const tolerances = Object.fromEntries(
+    Object.entries(sibSpreads).map(([name, s]) => [name, { tolerance: suggestedTolerance(s.sd, design) }]),
+  );
+  return {
+    ...spread,
+    detectable,
+    siblings: sibSpreads,
+    suggestion: {
+      minEffect: suggestedMinEffect(sd, spread.n, confidence),
+      repeats: design.repeats,
+      maxRepeats: design.maxRepeats,
+      siblings: tolerances,
+    },
   };
 }

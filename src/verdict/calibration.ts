@@ -1,15 +1,31 @@
 import type { Measure } from "../measure/measure.ts";
-import { splitPairName } from "../measure/measure_name.ts";
-import { calibrate } from "../stats/power.ts";
-import type { CalibrationRecord } from "../rundir/calibration_file.ts";
+import { BASE_ARM, CANDIDATE_ARM, parseMeasureName } from "../measure/measure_name.ts";
+import { difference } from "../stats/difference.ts";
+import { type Direction, improvement } from "../stats/improvement.ts";
+import {
+  calibrate,
+  type Calibration,
+  detectableEffect,
+  MAX_SUGGESTED_PAIRS,
+  SIBLING_HELD,
+  SUGGESTED_LOOKS,
+  SUGGESTION_POWER,
+} from "../stats/power.ts";
+import { finalLook, sequentialDesign } from "../stats/sequential.ts";
+import type { CalibrationRecord, SiblingSpread } from "../rundir/calibration_file.ts";
 import { runIdentity, type RunRecord } from "../rundir/run_record.ts";
+import { formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
 
 /**
- * The calibration of an A/A run from its measured values: pair i's
- * difference is its second side minus its first (`candidate#i` −
- * `baseline#i`, both the base tree, on the pair's seed), and the spread of
- * those differences is the noise a verdict on this benchmark has to see
- * through (src/stats/power.ts). A pure function of the run and its values.
+ * The calibration of an A/A run from its measured values. Pair i measures
+ * the base tree twice on the pair's seed (`baseline#i` and `candidate#i`,
+ * and `sib-<name>-base#i` / `sib-<name>-cand#i` for each sibling); its
+ * improvement is the second measure over the first in the benchmark's own
+ * direction (the sibling's for a sibling), so mirrored data — `t` minimized,
+ * `−t` maximized — calibrates identically. The spread of those improvements
+ * is the noise a verdict on this benchmark has to see through
+ * (src/stats/power.ts); `derivation` says in one sentence how the suggestion
+ * follows from it. A pure function of the run and its values.
  */
 export function calibrationOf(
   r: RunRecord,
@@ -18,26 +34,85 @@ export function calibrationOf(
   seeds: readonly number[],
   now: () => number,
 ): CalibrationRecord {
-  const first: number[] = [];
-  const second: number[] = [];
-  for (const m of plan) {
-    const { name } = splitPairName(m.name);
-    if (name === "baseline") first.push(values[m.name]!);
-    if (name === "candidate") second.push(values[m.name]!);
-  }
-  const differences = second.map((v, i) => v - first[i]!);
   const c = r.contract;
-  const shown = Object.fromEntries(plan.map((m) => [m.name, values[m.name]!]));
+  const directions = new Map<string | null, Direction>([
+    [null, c.direction],
+    ...c.siblings.map((s): [string, Direction] => [s.name, s.direction]),
+  ]);
+  const sides = new Map<string | null, { first: number[]; second: number[] }>();
+  for (const m of plan) {
+    const ref = parseMeasureName(m.name);
+    if (ref === null || !directions.has(ref.sibling)) continue;
+    const side = sides.get(ref.sibling) ?? { first: [], second: [] };
+    sides.set(ref.sibling, side);
+    if (ref.arm === BASE_ARM) side.first[ref.pair - 1] = values[m.name]!;
+    if (ref.arm === CANDIDATE_ARM) side.second[ref.pair - 1] = values[m.name]!;
+  }
+  const improvementsOf = (sibling: string | null): number[] => {
+    const side = sides.get(sibling) ?? { first: [], second: [] };
+    return side.second.map((v, i) => improvement(directions.get(sibling)!, side.first[i]!, v));
+  };
+  const main = sides.get(null) ?? { first: [], second: [] };
+  const differences = main.second.map((v, i) => difference(main.first[i]!, v));
+  const calibration = calibrate(
+    improvementsOf(null),
+    c.confidence,
+    Object.fromEntries(c.siblings.map((s) => [s.name, improvementsOf(s.name)])),
+  );
+  const siblings: Record<string, SiblingSpread> = Object.fromEntries(
+    c.siblings.map((s) => [s.name, { ...calibration.siblings[s.name]!, metric: s.metric, direction: s.direction }]),
+  );
   return {
-    ...calibrate(differences, c.confidence),
+    ...calibration,
+    siblings,
+    derivation: derivationOf(calibration, c.confidence),
     baseSha: r.baseSha,
     runIdentity: runIdentity(r),
     calibratedAt: new Date(now()).toISOString(),
     benchmark: c.name,
     metric: c.metric,
+    direction: c.direction,
     confidence: c.confidence,
     seeds,
-    values: shown,
+    values: Object.fromEntries(plan.map((m) => [m.name, values[m.name]!])),
     differences,
   };
+}
+
+/**
+ * How `calibrate` reached its suggestion, as one sentence with the numbers:
+ * min_effect from the bias check's power at the A/A pairs, max_repeats and
+ * repeats from the last look's power at min_effect + 1 sd, each sibling's
+ * tolerance from the chance an unchanged sibling is held. Assumes the
+ * default target (one sd), as `calibrationOf` calibrates.
+ */
+export function derivationOf(c: Calibration, confidence: number): string {
+  const f = formatStat;
+  const power = formatPercent(SUGGESTION_POWER);
+  const s = c.suggestion;
+  const design = sequentialDesign(s.repeats, s.maxRepeats, confidence);
+  const looks = design.looks.map((l) => l.n).join(", ");
+  const lastFinds = detectableEffect(c.sd, s.maxRepeats, finalLook(design).level!, SUGGESTION_POWER);
+  const parts = [
+    `min_effect ${formatNumber(s.minEffect)}: the smallest systematic difference between two measures of one tree ` +
+    `that this A/A check (${c.n} pairs, ${formatPercent(confidence)} interval excluding 0) finds with ${power} ` +
+    `power (sd ${f(c.sd)} × ${f(detectableEffect(1, c.n, confidence, SUGGESTION_POWER))}, rounded up), ` +
+    `so an accept must clear a bias the check could miss`,
+    lastFinds <= c.sd || s.maxRepeats < MAX_SUGGESTED_PAIRS
+      ? `max_repeats ${s.maxRepeats}: the fewest pairs whose last look (of ${design.looks.length}, at ${looks} pairs) ` +
+        `finds an improvement of min_effect + 1 sd (${f(s.minEffect + c.sd)}) with ${power} power`
+      : `max_repeats ${s.maxRepeats}: the most calibrate suggests (looks at ${looks} pairs), whose last look finds ` +
+        `only min_effect + ${f(lastFinds)} with ${power} power, not min_effect + 1 sd (${f(s.minEffect + c.sd)})`,
+    `repeats ${s.repeats}: ⌈max_repeats / ${SUGGESTED_LOOKS}⌉, ${design.looks.length} looks`,
+  ];
+  const sibs = Object.entries(s.siblings).map(([name, t]) =>
+    `${name} ${formatNumber(t.tolerance)} (sd ${f(c.siblings[name]!.sd)})`
+  );
+  if (sibs.length > 0) {
+    parts.push(
+      `tolerance ${sibs.join(", ")}: the smallest with which an unchanged sibling is held ` +
+        `(interval's lower end ≥ −tolerance) with ${formatPercent(SIBLING_HELD)} chance at that design's last look`,
+    );
+  }
+  return parts.join("; ") + ".";
 }

@@ -18,6 +18,8 @@ import { readWakeRecord, type WakeRecord } from "../rundir/wake_record.ts";
 /** Where a run stands: every measure, the wake job, the verdict. */
 export interface RunStatus {
   readonly measures: readonly MeasureStateRow[];
+  /** The measures of the look the rows are of, in plan order. */
+  readonly plan: readonly Measure[];
   readonly wake: WakeRecord | null;
   readonly decision: DecisionRecord | null;
   /** Set when the scheduler could not be asked; states of live jobs are then unknown. */
@@ -55,6 +57,7 @@ export async function runStatus(dir: RunDir, r: RunRecord, compute: Compute, now
   });
   return {
     measures: rows,
+    plan: p.plan,
     wake: readWakeRecord(dir),
     decision: readDecision(dir, r),
     schedulerError: unreachable ? "the scheduler could not be asked; live jobs' states are unknown" : null,

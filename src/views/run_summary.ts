@@ -3,8 +3,11 @@ import { join } from "node:path";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import { slot } from "../measure/identity.ts";
-import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
-import type { PairValues, RunState, RunSummary } from "../report/model.ts";
+import { BASE_ARM, benchmarkName, CANDIDATE_ARM, differenceName } from "../measure/measure_name.ts";
+import type { ImprovementEstimate, PairValues, RunState, RunSummary } from "../report/model.ts";
+import type { DecisionRecord } from "../rundir/decision_file.ts";
+import { differenceOfImprovement } from "../stats/difference.ts";
+import { type Direction, improvementOfDifference } from "../stats/improvement.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { checkDecision } from "./decision_check.ts";
 import { runStanding } from "./standing.ts";
@@ -28,10 +31,11 @@ export function summarizeRun(dir: RunDir): RunSummary {
   const values = decision ? { ...decision.values } : valuesOnDisk(dir);
   const ended = decision?.decidedAt ?? (s.kind === "calibrated" ? s.calibration.calibratedAt : null) ??
     (s.kind === "cancelled" ? s.cancel.cancelledAt : null) ?? (s.kind === "failed" ? s.failure.failedAt : null);
-  const b = decision?.paired?.benchmark;
+  const improvement = decision ? improvementOf(decision, r.contract.direction) : null;
   return {
     runDir: dir.path,
     tag: r.runTag,
+    kind: r.kind,
     createdAt: r.createdAt,
     benchmark: r.contract.name,
     metric: r.contract.metric,
@@ -42,8 +46,9 @@ export function summarizeRun(dir: RunDir): RunSummary {
     state,
     verdict: decision?.verdict ?? null,
     values,
-    deltas: decision ? { ...decision.deltas } : {},
-    interval: b ? { n: b.n, mean: b.mean, lower: b.lower, upper: b.upper, confidence: b.confidence } : null,
+    differences: decision ? { ...decision.deltas } : {},
+    improvement,
+    difference: improvement === null ? null : differenceOfImprovement(r.contract.direction, improvement.mean),
     pairs: pairsOf(values),
     reasons: decision ? [...decision.reasons] : [],
     decidedAt: decision?.decidedAt ?? null,
@@ -52,6 +57,20 @@ export function summarizeRun(dir: RunDir): RunSummary {
     disputes: decision ? checkDecision(dir, r, decision) : [],
     live: null,
   };
+}
+
+/**
+ * The benchmark's improvement as the decision has it: a repeated design's
+ * estimate with its interval (`benchmark`), or a single pair's improvement
+ * (its difference through the direction), which has no interval.
+ */
+function improvementOf(d: DecisionRecord, direction: Direction): ImprovementEstimate | null {
+  const b = d.paired?.benchmark;
+  if (b !== undefined) {
+    return { n: b.n, mean: b.mean, interval: { lower: b.lower, upper: b.upper, confidence: b.confidence } };
+  }
+  const diff = d.deltas[differenceName(null, CANDIDATE_ARM)];
+  return diff === undefined ? null : { n: 1, mean: improvementOfDifference(direction, diff), interval: null };
 }
 
 /**

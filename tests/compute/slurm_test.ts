@@ -175,6 +175,28 @@ describe("SlurmCompute through a scripted runner", () => {
     ]]);
   });
 
+  it("cancelMany() retries a transient scancel failure like every other verb, then cancels with one scancel", async () => {
+    const timedOut = "scancel: error: Socket timed out on send/recv operation";
+    let n = 0;
+    const { runner, calls } = scripted(() => (++n === 1 ? exited(1, "", timedOut) : ok("")));
+    await new SlurmCompute({ runner, ...instant }).cancelMany(["11", "12"]);
+    assert.deepEqual(calls, [["scancel", "11", "12"], ["scancel", "11", "12"]]);
+  });
+
+  it("cancelMany() gives up as SlurmError after its tries, and at once on a refusal", async () => {
+    const down = scripted(() => exited(1, "", "scancel: error: Unable to contact slurm controller (connect failure)"));
+    await assert.rejects(
+      new SlurmCompute({ runner: down.runner, ...instant }).cancelMany(["11"]),
+      (e: unknown) =>
+        e instanceof SlurmError &&
+        /^scancel failed \(1\): .*connect failure\) \(gave up after 4 tries\)$/.test(e.message),
+    );
+    assert.equal(down.calls.length, 4);
+    const refused = scripted(() => exited(1, "", "scancel: error: Access/permission denied"));
+    await assert.rejects(new SlurmCompute({ runner: refused.runner, ...instant }).cancelMany(["11"]), SlurmError);
+    assert.equal(refused.calls.length, 1);
+  });
+
   it("logs a failed cancel instead of throwing", async () => {
     const lines: string[] = [];
     const restore = setLogSink((l) => lines.push(l));

@@ -47,6 +47,7 @@ describe("loadContract() defaults", () => {
       repeats: 1,
       maxRepeats: 1,
       confidence: 0.95,
+      pairing: "separate",
     });
   });
 
@@ -456,5 +457,35 @@ describe("loadContract() on a file it cannot use", () => {
 
   it("parseContract() names the source it is given", () => {
     assert.throws(() => parseContract({}, "inline contract"), /^ContractError: Invalid contract "inline contract":/);
+  });
+});
+
+describe("the contract's pairing", () => {
+  it("is separate by default and left out of the run record then", () => {
+    const c = loadContract(contractFile(MINIMAL));
+    assert.equal(c.pairing, "separate");
+    assert.equal("pairing" in contractToJson(c), false);
+    assert.equal(contractToJson({ ...c, pairing: "same-job" }).pairing, "same-job");
+  });
+
+  it("refuses a cached baseline with a pair job, naming the field", () => {
+    assert.throws(
+      () => loadContract(contractFile({ ...MINIMAL, pairing: "same-job", baseline: "cached" })),
+      (e: unknown) => e instanceof ContractError && /baseline/.test(e.message) && /measures its own/.test(e.message),
+    );
+  });
+
+  it("refuses a duet of a benchmark or sibling with GPUs", () => {
+    for (const c of [{ ...MINIMAL, gpus: 1 }, { ...MINIMAL, siblings: [{ ...SIB, gpus: 2 }] }]) {
+      assert.throws(
+        () => loadContract(contractFile({ ...c, pairing: "duet" })),
+        (e: unknown) => e instanceof ContractError && /same-job/.test(e.message),
+      );
+    }
+    assert.equal(loadContract(contractFile({ ...MINIMAL, gpus: 1, pairing: "same-job" })).pairing, "same-job");
+  });
+
+  it("refuses an unknown pairing", () => {
+    assert.throws(() => loadContract(contractFile({ ...MINIMAL, pairing: "paired" })), ContractError);
   });
 });

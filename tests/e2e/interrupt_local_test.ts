@@ -1,8 +1,9 @@
 /**
  * Ctrl-C or TERM during a local `measure`: an interrupt of outerloop itself
- * is not a result. The running eval records no exit code, its checkout is
- * removed from TMPDIR, nothing of it keeps running, and the next `resume`
- * measures it again and decides. Run on the compiled binary and on the
+ * is not a result. outerloop says on stderr what it stopped and how to go on,
+ * and dies of the signal. The running eval records no exit code, its checkout
+ * is removed from TMPDIR, nothing of it keeps running, the run reads
+ * `interrupted`, and the next `resume` measures it again and decides. Run on the compiled binary and on the
  * runtime running this test (`deno run` / `bun run` of src/main.ts).
  */
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
@@ -59,7 +60,18 @@ async function scenario(how: "binary" | "runtime", signal: "SIGTERM" | "SIGINT")
   );
   assert.ok(readdirSync(tmp).some((d) => d.startsWith("outerloop-eval.")), "its checkout is in TMPDIR");
   outerloop.kill(signal);
+  // it dies of the signal (a shell reports 130 for INT, 143 for TERM), having said what it stopped
   assert.equal(await ended, signal, stderr);
+  const bySignal = signal === "SIGINT" ? "Ctrl-C \\(SIGINT\\)" : "SIGTERM";
+  const said = stderr.split("\n").filter((l) => l.includes("interrupted by"));
+  assert.equal(said.length, 1, stderr);
+  assert.match(
+    said[0]!,
+    new RegExp(
+      `^outerloop: interrupted by ${bySignal}: stopped measuring run ${runDir} \\(nothing of an unfinished eval is kept\\); ` +
+        `"outerloop resume ${runDir}" goes on and measures again what the interrupt stopped$`,
+    ),
+  );
 
   const evalDirs = readdirSync(runDir).filter((d) => d.startsWith("eval-"));
   assert.equal(evalDirs.length, 1, "the candidate was never started");
@@ -69,6 +81,12 @@ async function scenario(how: "binary" | "runtime", signal: "SIGTERM" | "SIGINT")
   assert.match(readFileSync(join(evalDir, EVAL_FILES.output), "utf8"), /outerloop was interrupted: nothing recorded/);
   await waitFor("the benchmark to be stopped", () => alive(benchPid), (a) => !a, 10_000);
   await waitFor("TMPDIR to be clean", () => readdirSync(tmp), (d) => d.length === 0, 10_000);
+
+  // where it stands, once its process is gone: interrupted
+  const show = await spawn({ argv: [...argv, "show", runDir], env, timeoutMs: 60_000 });
+  assert.match(show.stdout, /\ninterrupted: the process that measured it stopped before a verdict; "outerloop resume /);
+  const runs = await spawn({ argv: [...argv, "runs", join(work, "runs"), "--json"], env, timeoutMs: 60_000 });
+  assert.deepEqual(JSON.parse(runs.stdout).runs.map((r: { state: string }) => r.state), ["interrupted"]);
 
   // the next resume measures it again (fast now) and decides
   rmSync(flag);
@@ -97,5 +115,11 @@ describe("an interrupted local measure", () => {
     timeout: 120_000,
   }, async () => {
     await scenario("runtime", "SIGTERM");
+  });
+
+  it("(from source, Ctrl-C) records no result, leaves nothing behind, and the next resume measures again", {
+    timeout: 120_000,
+  }, async () => {
+    await scenario("runtime", "SIGINT");
   });
 });

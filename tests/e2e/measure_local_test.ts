@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { measureArgv } from "../helpers/measure_argv.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
@@ -102,7 +103,9 @@ describe("outerloop measure (compiled binary, local backend)", () => {
       reason: null,
       why: null,
       usage: null,
+      provenance: JSON.parse(r.stdout).measures[0].provenance,
     });
+    assert.equal(JSON.parse(r.stdout).measures[0].provenance.host, hostname(), "where the baseline ran");
     const cand = JSON.parse(r.stdout).measures[1];
     assert.equal(cand.state, "failed");
     assert.match(cand.why, /exited with code 1/);

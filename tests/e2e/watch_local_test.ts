@@ -54,16 +54,16 @@ describe("watching a climb (compiled binary, local backend)", () => {
     assert.deepEqual(exits, [0, 10, 3, 0]);
   });
 
-  it("runs: one line per run, oldest first, with state, verdict, delta and wall time", async () => {
+  it("runs: one line per run, oldest first, with state, verdict, difference, improvement and wall time", async () => {
     const r = await run("runs", climb);
     assert.equal(r.exitCode, 0, r.stderr);
     const lines = r.stdout.trimEnd().split("\n");
     assert.equal(lines.length, 6, r.stdout); // header, four runs, the failure under r3
-    assert.match(lines[1]!, /^r1 .* decided\s+accept\s+\+2\s+\d+s$/);
-    assert.match(lines[2]!, /^r2 .* decided\s+reject\s+-1\s+\d+s$/);
+    assert.match(lines[1]!, /^r1 .* decided\s+accept\s+\+2\s+\+2\s+1\s+\d+s$/);
+    assert.match(lines[2]!, /^r2 .* decided\s+reject\s+-1\s+-1\s+1\s+\d+s$/);
     assert.match(lines[3]!, /^r3 .* failed\s+\d+s$/);
     assert.match(lines[4]!, /^ {2}failed: measure candidate: Eval command exited with code 1$/);
-    assert.match(lines[5]!, /^r4 .* decided\s+accept\s+\+1\s+\d+s$/);
+    assert.match(lines[5]!, /^r4 .* decided\s+accept\s+\+1\s+\+1\s+1\s+\d+s$/);
     const json = JSON.parse((await run("runs", climb, "--json")).stdout);
     assert.deepEqual(json.runs.map((x: { verdict: string | null }) => x.verdict), ["accept", "reject", null, "accept"]);
   });

@@ -8,11 +8,18 @@ import type { Climb, RunSummary } from "../../src/report/model.ts";
 const BASE = "0123456789abcdef0123456789abcdef01234567";
 const CAND = "fedcba9876543210fedcba9876543210fedcba98";
 
-/** A decided single-pair run of `pi` (maximize, min_effect 0.5) accepted at 10 -> 12; vary it with `over`. */
+/**
+ * A decided single-pair run of `pi` (maximize, min_effect 0.5) accepted at
+ * 10 -> 12; vary it with `over`. Unless `over` gives them, the improvement
+ * and the difference follow `differences.candidate` and the direction, as
+ * run_summary.ts reads them from a single pair's decision (none without a
+ * verdict).
+ */
 export function makeRun(over: Partial<RunSummary> = {}): RunSummary {
-  return {
+  const run: RunSummary = {
     runDir: "/runs/r1",
     tag: "r1",
+    kind: "measure",
     createdAt: "2025-03-01T10:00:00Z",
     benchmark: "pi",
     metric: "score",
@@ -23,8 +30,9 @@ export function makeRun(over: Partial<RunSummary> = {}): RunSummary {
     state: "decided",
     verdict: "accept",
     values: { baseline: 10, candidate: 12 },
-    deltas: { candidate: 2 },
-    interval: null,
+    differences: { candidate: 2 },
+    improvement: null,
+    difference: null,
     pairs: [{ baseline: 10, candidate: 12 }],
     reasons: ["The candidate improved on the baseline by 2, above min_effect 0.5: score 10 -> 12, delta 2."],
     decidedAt: "2025-03-01T10:12:05Z",
@@ -34,9 +42,13 @@ export function makeRun(over: Partial<RunSummary> = {}): RunSummary {
     live: null,
     ...over,
   };
+  if ("improvement" in over || "difference" in over) return run;
+  const d = run.verdict === null ? undefined : run.differences["candidate"];
+  if (d === undefined) return { ...run, improvement: null, difference: null };
+  return { ...run, improvement: { n: 1, mean: run.direction === "maximize" ? d : -d, interval: null }, difference: d };
 }
 
-/** A run with five pairs, an interval, and a sibling `tsp`. */
+/** A run with five pairs (differences +1.2, +0.6, +1.1, +0.5, +1.1: mean +0.9), an interval, and a sibling `tsp`. */
 export function repeatRun(over: Partial<RunSummary> = {}): RunSummary {
   const pairs = [
     { baseline: 10, candidate: 11.2 },
@@ -46,17 +58,20 @@ export function repeatRun(over: Partial<RunSummary> = {}): RunSummary {
     { baseline: 10.2, candidate: 11.3 },
   ];
   const values: Record<string, number> = { "sib-tsp-base": 310, "sib-tsp-cand": 305 };
+  const differences: Record<string, number> = { "sib-tsp": -5 };
   pairs.forEach((p, i) => {
     const suffix = i === 0 ? "" : `#${i + 1}`;
     values[`baseline${suffix}`] = p.baseline;
     values[`candidate${suffix}`] = p.candidate;
+    differences[`candidate${suffix}`] = p.candidate - p.baseline;
   });
   return makeRun({
     tag: "r-repeat",
     values,
-    deltas: { candidate: 0.9, "sib-tsp": -5 },
+    differences,
     pairs,
-    interval: { n: 5, mean: 0.9, lower: 0.55, upper: 1.25, confidence: 0.95 },
+    improvement: { n: 5, mean: 0.9, interval: { lower: 0.55, upper: 1.25, confidence: 0.95 } },
+    difference: 0.9,
     ...over,
   });
 }
@@ -68,11 +83,11 @@ export function climbFixture(): Climb {
     makeRun({ tag: `r${i}`, runDir: `/runs/r${i}`, createdAt: at(i * 5), decidedAt: at(i * 5 + 1), ...over });
   const decided = (base: number, cand: number, verdict: RunSummary["verdict"]) => ({
     values: { baseline: base, candidate: cand },
-    deltas: { candidate: cand - base },
+    differences: { candidate: cand - base },
     pairs: [{ baseline: base, candidate: cand }],
     verdict,
   });
-  const open = { verdict: null, decidedAt: null, wallSeconds: null, reasons: [], deltas: {} };
+  const open = { verdict: null, decidedAt: null, wallSeconds: null, reasons: [], differences: {} };
   return [
     run(1, decided(10, 12, "accept")),
     run(2, decided(12, 11.5, "reject")),
@@ -102,7 +117,7 @@ export function nastyRun(): RunSummary {
     benchmark: "loss<val> & \"co\" | 'q'",
     metric: "m|<i>",
     values: { baseline: 1, candidate: 2, "sib-a<b>|c-base": 3, "sib-a<b>|c-cand": 4 },
-    deltas: { candidate: 1, "sib-a<b>|c": 1 },
+    differences: { candidate: 1, "sib-a<b>|c": 1 },
     reasons: ["line one | <script>alert(1)</script> & *bold*\nline two"],
     failure: "no <failure> | here\nreally",
   });

@@ -52,6 +52,7 @@ export function testMeasurer(root: string, compute: Compute, options: Partial<Me
     evalMem: "2G",
     evalCpus: 1,
     runTag: "run1",
+    pairing: "separate",
     seedCache: null,
     now: Date.now,
     ...options,

@@ -14,6 +14,8 @@ import { climbFixture, nastyRun, repeatRun } from "../helpers/report_fixtures.ts
 import { LocalCompute } from "../../src/compute/local.ts";
 import { cli } from "../helpers/cli.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
+import { seededRun, timingCase } from "../helpers/seeded_run.ts";
+import { agrees, estimateAgrees, intervalIn } from "../helpers/surface_read.ts";
 
 /**
  * A real climb on the local backend, made by the CLI: three `measure` runs
@@ -45,6 +47,50 @@ async function localClimb(parent: string): Promise<string> {
  */
 const SHOTS = join(process.env["OUTERLOOP_ARTIFACTS"] || join(tmpdir(), "outerloop-artifacts"), "report-shots");
 const COUNT_POINTS = "document.querySelectorAll('[data-point]').length";
+
+/** The width the reports must fit: a laptop's browser window. */
+const READING_WIDTH = 1200;
+
+/**
+ * What a reader sees, read from the laid-out page: where (in screen pixels)
+ * the difference chart puts zero, each pair's dot and the mean marker; every
+ * table cell wider than its column (its content overflows) and every table
+ * box that scrolls sideways; the facts list; the difference table's rows.
+ */
+const WHAT_A_READER_SEES = `(() => {
+  const centre = (el) => { const b = el.getBoundingClientRect(); return b.left + b.width / 2; };
+  const svg = document.querySelector('svg[id^="diff-"]');
+  const mean = svg && svg.querySelector('[data-point="mean"]');
+  const table = [...document.querySelectorAll("table")].find((t) => t.caption?.textContent.startsWith("Difference"));
+  // zero is the solid grey line across the plot, min_effect the dashed one (the classes name them)
+  const zero = svg && (svg.querySelector("line.zero") ??
+    [...svg.querySelectorAll('line[stroke-width="1.5"]')].find((l) => !l.hasAttribute("stroke-dasharray")));
+  const minEffect = svg && (svg.querySelector("line.min-effect") ?? svg.querySelector('line[stroke-dasharray="6 4"]'));
+  return {
+    zero: zero ? centre(zero) : null,
+    minEffect: minEffect ? centre(minEffect) : null,
+    dots: svg ? [...svg.querySelectorAll('[data-point="pair"]')].map((e) => centre(e)) : [],
+    mean: mean ? centre(mean) : null,
+    overflowing: [...document.querySelectorAll("td, th")].filter((c) => c.scrollWidth > c.clientWidth)
+      .map((c) => c.textContent + " (" + c.scrollWidth + " > " + c.clientWidth + ")"),
+    scrolling: [...document.querySelectorAll(".table-wrap")].filter((w) => w.scrollWidth > w.clientWidth)
+      .map((w) => w.querySelector("caption")?.textContent + " (" + w.scrollWidth + " > " + w.clientWidth + ")"),
+    facts: Object.fromEntries([...document.querySelectorAll(".facts dt")].map((dt) => [dt.textContent, dt.nextElementSibling.textContent])),
+    rows: table ? [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.cells].map((c) => c.textContent)) : [],
+  };
+})()`;
+
+/** What `WHAT_A_READER_SEES` returns. */
+interface ReaderView {
+  zero: number | null;
+  minEffect: number | null;
+  dots: number[];
+  mean: number | null;
+  overflowing: string[];
+  scrolling: string[];
+  facts: Record<string, string>;
+  rows: string[][];
+}
 
 describe("decideBrowser()", () => {
   const none = () => null;
@@ -81,11 +127,11 @@ describe("the HTML report in a real browser", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Renders `html` to a file, loads it, saves the screenshot and returns what the page showed. */
-  async function show(name: string, html: string) {
+  /** Renders `html` to a file, loads it (`width` px wide), saves the screenshot and returns what the page showed. */
+  async function show(name: string, html: string, expression = COUNT_POINTS, width?: number) {
     const file = join(dir, `${name}.html`);
     writeFileSync(file, html);
-    const page = await loadPage(cdp as Cdp, pathToFileURL(file).href, COUNT_POINTS);
+    const page = await loadPage(cdp as Cdp, pathToFileURL(file).href, expression, width);
     mkdirSync(SHOTS, { recursive: true });
     const shot = join(SHOTS, `${name}-${runtimeName()}-${process.pid}.png`);
     writeFileSync(shot, page.png);
@@ -118,6 +164,65 @@ describe("the HTML report in a real browser", () => {
     assert.deepEqual(page.errors, []);
     assert.deepEqual(page.requests, [page.url]);
     assert.equal(page.value, 9); // 3 runs: a baseline, a candidate and a difference each
+  });
+
+  browserIt(
+    "shows a minimize run as its decision says: the mean beside its pairs, every number the decision's, every table fitting at 1200 px",
+    120_000,
+    async () => {
+      const root = join(dir, "timing");
+      const { dir: runDir, compute } = await seededRun(timingCase(), root);
+      const file = join(dir, "timing-source.html");
+      assert.equal((await cli(["report", runDir.path, "--html", file], { compute })).code, 0);
+      const page = await show("timing-run", readFileSync(file, "utf8"), WHAT_A_READER_SEES, READING_WIDTH);
+      assert.deepEqual(page.errors, []);
+      const seen = page.value as ReaderView;
+      const d = JSON.parse(readFileSync(runDir.decision, "utf8"));
+      // the chart: a faster candidate's pairs, their mean and min_effect all left of zero (lower is better)
+      assert.equal(seen.dots.length, 10);
+      for (const x of seen.dots) assert.ok(x < seen.zero!, `a pair's dot at ${x}, zero at ${seen.zero}`);
+      assert.ok(
+        seen.mean! < seen.zero!,
+        `the mean marker at ${seen.mean} lies left of zero at ${seen.zero}, with its pairs`,
+      );
+      const dotsMean = seen.dots.reduce((s, x) => s + x, 0) / seen.dots.length;
+      assert.ok(
+        Math.abs(seen.mean! - dotsMean) < 1.5,
+        `the mean marker at ${seen.mean}, the dots' mean at ${dotsMean}`,
+      );
+      assert.ok(seen.minEffect! < seen.zero!, "min_effect on the improving side");
+      // the tables fit
+      assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
+      assert.deepEqual(seen.scrolling, [], "no table wider than its box");
+      // the numbers: the decision's, to the digits printed
+      const b = d.benchmark;
+      const imp = seen.facts["improvement (positive = better)"] ?? "";
+      const iv = intervalIn(imp)!;
+      assert.ok(estimateAgrees([imp.split(",")[0]!, iv.lower, iv.upper], [b.mean, b.lower, b.upper]), imp);
+      const diff = seen.facts["difference (candidate − baseline)"] ?? "";
+      const div = intervalIn(diff)!;
+      assert.ok(estimateAgrees([diff.split(",")[0]!, div.lower, div.upper], [-b.mean, -b.upper, -b.lower]), diff);
+      const pairs = seen.rows.filter((r) => r[0]!.startsWith("pair "));
+      pairs.forEach((r, i) => {
+        const key = i === 0 ? "candidate" : `candidate#${i + 1}`;
+        assert.ok(agrees(r[1]!, d.deltas[key]), `pair ${i + 1}: ${r[1]} for ${d.deltas[key]}`);
+      });
+      const meanRow = seen.rows.find((r) => r[0] === "mean of 10 pairs")!;
+      assert.equal(meanRow[1], diff.split(",")[0], "the mean row is the mean difference");
+    },
+  );
+
+  browserIt("fits every table of a climb at 1200 px, long names and failures included", 120_000, async () => {
+    const page = await show(
+      "climb-1200",
+      renderClimbHtml([...climbFixture(), nastyRun()]),
+      WHAT_A_READER_SEES,
+      READING_WIDTH,
+    );
+    assert.deepEqual(page.errors, []);
+    const seen = page.value as ReaderView;
+    assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
+    assert.deepEqual(seen.scrolling, [], "no table wider than its box");
   });
 
   browserIt("renders hostile names as text: no element, script or error comes out of them", 120_000, async () => {

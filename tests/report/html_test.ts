@@ -66,7 +66,11 @@ describe("renderRunHtml()", () => {
   });
 
   it("draws the min_effect line on the improving side when minimizing", () => {
-    const run = makeRun({ direction: "minimize", values: { baseline: 5, candidate: 4 }, deltas: { candidate: -1 } });
+    const run = makeRun({
+      direction: "minimize",
+      values: { baseline: 5, candidate: 4 },
+      differences: { candidate: -1 },
+    });
     const html = renderRunHtml({ ...run, pairs: [{ baseline: 5, candidate: 4 }] });
     assertWellFormed(html);
     assert.match(html, /min_effect -0\.5/);
@@ -83,7 +87,7 @@ describe("renderRunHtml()", () => {
   });
 
   it("copes with a run that has no values, no pairs and no verdict yet", () => {
-    const run = makeRun({ state: "parked", verdict: null, values: {}, deltas: {}, pairs: [], reasons: [] });
+    const run = makeRun({ state: "parked", verdict: null, values: {}, differences: {}, pairs: [], reasons: [] });
     const html = renderRunHtml({ ...run, decidedAt: null, wallSeconds: null });
     assertWellFormed(html);
     assert.deepEqual(points(html), {});
@@ -93,12 +97,16 @@ describe("renderRunHtml()", () => {
 
   const edges: [string, Partial<RunSummary>][] = [
     ["no pairs, a recorded delta", { pairs: [] }],
-    ["equal values", { values: { baseline: 3, candidate: 3 }, deltas: { candidate: 0 }, pairs: [] }],
-    ["negative values", { values: { baseline: -12, candidate: -9 }, deltas: { candidate: 3 }, pairs: [] }],
-    ["huge values", { values: { baseline: 4e15, candidate: 4.2e15 }, deltas: { candidate: 2e14 }, pairs: [] }],
-    ["tiny values", { values: { baseline: 3e-9, candidate: 2e-9 }, deltas: { candidate: -1e-9 }, pairs: [] }],
+    ["equal values", { values: { baseline: 3, candidate: 3 }, differences: { candidate: 0 }, pairs: [] }],
+    ["negative values", { values: { baseline: -12, candidate: -9 }, differences: { candidate: 3 }, pairs: [] }],
+    ["huge values", { values: { baseline: 4e15, candidate: 4.2e15 }, differences: { candidate: 2e14 }, pairs: [] }],
+    ["tiny values", { values: { baseline: 3e-9, candidate: 2e-9 }, differences: { candidate: -1e-9 }, pairs: [] }],
     ["zero min_effect", { minEffect: 0 }],
-    ["an interval and no pairs", { pairs: [], interval: { n: 9, mean: 1, lower: 0.2, upper: 1.8, confidence: 0.9 } }],
+    ["an interval and no pairs", {
+      pairs: [],
+      improvement: { n: 9, mean: 1, interval: { lower: 0.2, upper: 1.8, confidence: 0.9 } },
+      difference: 1,
+    }],
   ];
   for (const [what, over] of edges) {
     it(`renders finite charts for ${what}`, () => {
@@ -113,10 +121,10 @@ describe("renderRunHtml()", () => {
 });
 
 describe("renderClimbHtml()", () => {
-  it("plots each run's baseline and candidate, and each run's difference", () => {
+  it("plots each run's baseline and candidate, and each run's improvement", () => {
     const html = renderClimbHtml(climbFixture());
     assertWellFormed(html);
-    assert.deepEqual(points(html), { baseline: 7, candidate: 5, delta: 5 });
+    assert.deepEqual(points(html), { baseline: 7, candidate: 5, improvement: 5 });
     assert.equal((html.match(/data-point="candidate"[^>]*data-verdict="accept"/g) ?? []).length, 3);
     assert.match(html, /<polyline points="[^"]+" fill="none" stroke="#1a7f37"/);
   });
@@ -131,7 +139,7 @@ describe("renderClimbHtml()", () => {
   it("works with one run, and with no runs", () => {
     const one = renderClimbHtml([makeRun()]);
     assertWellFormed(one);
-    assert.deepEqual(points(one), { baseline: 1, candidate: 1, delta: 1 });
+    assert.deepEqual(points(one), { baseline: 1, candidate: 1, improvement: 1 });
     const none = renderClimbHtml([]);
     assertWellFormed(none);
     assert.match(none, /No runs in this climb yet\./);
@@ -145,7 +153,7 @@ describe("renderClimbHtml()", () => {
   });
 
   it("draws one min_effect line when runs share it, and a tick per run when they differ", () => {
-    const dashes = (html: string) => (html.match(/stroke-dasharray="6 4"\/>/g) ?? []).length;
+    const dashes = (html: string) => (html.match(/stroke-dasharray="6 4"( class="min-effect")?\/>/g) ?? []).length;
     const same = renderClimbHtml([makeRun(), makeRun({ tag: "r2" })]);
     const differ = renderClimbHtml([makeRun(), makeRun({ tag: "r2", minEffect: 1 }), makeRun({ tag: "r3" })]);
     assertWellFormed(differ);
@@ -158,7 +166,7 @@ describe("renderClimbHtml()", () => {
   it("draws equal, negative and huge values on finite axes", () => {
     for (const [b, c] of [[5, 5], [-3, -1], [1e15, 1.1e15], [2e-12, 1e-12]] as const) {
       const html = renderClimbHtml([
-        makeRun({ values: { baseline: b, candidate: c }, deltas: { candidate: c - b }, pairs: [] }),
+        makeRun({ values: { baseline: b, candidate: c }, differences: { candidate: c - b }, pairs: [] }),
       ]);
       assertWellFormed(html);
     }

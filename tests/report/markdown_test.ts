@@ -44,10 +44,10 @@ describe("runMarkdown()", () => {
     assert.match(facts ?? "", /decided after 12m05s\.$/);
   });
 
-  it("tabulates base, candidate and delta per benchmark, and lists the reasons", () => {
+  it("tabulates base, candidate and difference per benchmark, and lists the reasons", () => {
     const md = runMarkdown(makeRun());
     const rows = tableRows(md);
-    assert.deepEqual(cells(rows[0] ?? ""), ["benchmark", "baseline", "candidate", "delta"]);
+    assert.deepEqual(cells(rows[0] ?? ""), ["benchmark", "baseline", "candidate", "difference (candidate − baseline)"]);
     assert.deepEqual(cells(rows[1] ?? ""), ["---", "---:", "---:", "---:"]);
     assert.deepEqual(cells(rows[2] ?? ""), ["`pi`", "10", "12", "+2"]);
     assert.match(
@@ -56,19 +56,22 @@ describe("runMarkdown()", () => {
     );
   });
 
-  it("shows every pair, the mean, each sibling, and the interval with n", () => {
+  it("shows every pair, the mean difference, each sibling, and the improvement and difference with n", () => {
     const md = runMarkdown(repeatRun());
     const rows = tableRows(md).slice(2).map(cells);
     assert.equal(rows.length, 7);
     assert.deepEqual(rows[1], ["`pi` pair 2", "10.4", "11", "+0.6"]);
-    assert.deepEqual(rows[5], ["`pi` mean of 5 pairs", "10.1", "11", "+0.9"]);
+    assert.deepEqual(rows[5], ["`pi` mean of 5 pairs", "10.1", "11", "+0.90"]);
     assert.deepEqual(rows[6], ["sibling `tsp`", "310", "305", "-5"]);
-    assert.match(md, /Candidate - baseline over 5 pairs: mean \+0\.9, 95% interval \[\+0\.55, \+1\.25\]\./);
+    assert.match(
+      md,
+      /\nImprovement \(positive = better\) over 5 pairs: mean \+0\.90, interval \[\+0\.55, \+1\.25\] 95%; difference \(candidate − baseline\): mean \+0\.90, interval \[\+0\.55, \+1\.25\] 95%\.\n/,
+    );
   });
 
   it("says an open run's state and shows what is measured so far", () => {
     const md = runMarkdown(
-      makeRun({ state: "parked", verdict: null, values: { baseline: 3 }, deltas: {}, reasons: [] }),
+      makeRun({ state: "parked", verdict: null, values: { baseline: 3 }, differences: {}, reasons: [] }),
     );
     assert.match(md, /^### `pi`: parked\n/);
     assert.deepEqual(cells(tableRows(md)[2] ?? ""), ["`pi`", "3", "", ""]);
@@ -104,7 +107,8 @@ describe("climbMarkdown()", () => {
       "accept",
       "12.1",
       "13",
-      "+0.9",
+      "+0.90",
+      "+0.90",
       "[+0.55, +1.25] 95%",
       "5",
       "12m05s",

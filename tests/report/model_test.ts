@@ -1,16 +1,19 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
+  differenceCells,
+  estimateCells,
   formatDuration,
-  formatInterval,
   formatSigned,
   formatTime,
   formatValue,
+  improvementCells,
   outcome,
   shortSha,
+  tally,
 } from "../../src/report/format.ts";
 import { groupMeasures, pairLabel, pairRows, parseMeasure } from "../../src/report/measures.ts";
-import { benchmarkDelta, benchmarkValues, toClimb } from "../../src/report/model.ts";
+import { benchmarkValues, differenceInterval, toClimb } from "../../src/report/model.ts";
 import { makeRun, repeatRun } from "../helpers/report_fixtures.ts";
 
 describe("toClimb()", () => {
@@ -30,25 +33,33 @@ describe("toClimb()", () => {
   });
 });
 
-describe("benchmarkValues() and benchmarkDelta()", () => {
-  it("reads a single-pair run's values and recorded delta", () => {
+describe("benchmarkValues() and differenceInterval()", () => {
+  it("reads a single-pair run's values; it has no interval", () => {
     const r = makeRun({ pairs: [] });
     assert.deepEqual(benchmarkValues(r), { baseline: 10, candidate: 12 });
-    assert.equal(benchmarkDelta(r), 2);
+    assert.equal(differenceInterval(r), null);
   });
 
-  it("averages the pairs and takes the interval's mean when the run has repeats", () => {
+  it("averages the pairs when the run has repeats", () => {
     const r = repeatRun();
     const v = benchmarkValues(r);
     assert.ok(Math.abs((v.baseline ?? 0) - 10.1) < 1e-12);
     assert.ok(Math.abs((v.candidate ?? 0) - 11) < 1e-12);
-    assert.equal(benchmarkDelta(r), 0.9);
+  });
+
+  it("maps the improvement interval through the direction: swapped and negated when minimizing", () => {
+    assert.deepEqual(differenceInterval(repeatRun()), { lower: 0.55, upper: 1.25, confidence: 0.95 });
+    assert.deepEqual(differenceInterval(repeatRun({ direction: "minimize" })), {
+      lower: -1.25,
+      upper: -0.55,
+      confidence: 0.95,
+    });
   });
 
   it("gives null for what is not measured yet", () => {
-    const r = makeRun({ values: { baseline: 3 }, deltas: {}, pairs: [], verdict: null, state: "parked" });
+    const r = makeRun({ values: { baseline: 3 }, differences: {}, pairs: [], verdict: null, state: "parked" });
     assert.deepEqual(benchmarkValues(r), { baseline: 3, candidate: null });
-    assert.equal(benchmarkDelta(r), null);
+    assert.equal(r.improvement, null);
   });
 });
 
@@ -57,8 +68,10 @@ describe("format helpers", () => {
     assert.equal(shortSha("0123456789abcdef"), "0123456789");
   });
 
-  it("formatValue() and formatSigned() print 12 significant digits and blanks for missing values", () => {
+  it("formatValue() and formatSigned() print at most 6 significant digits and blanks for missing values", () => {
     assert.equal(formatValue(0.1 + 0.2), "0.3");
+    assert.equal(formatValue(2.98259100001), "2.98259");
+    assert.equal(formatSigned(-0.750275), "-0.750275");
     assert.equal(formatValue(null), "");
     assert.equal(formatSigned(2), "+2");
     assert.equal(formatSigned(-0.5), "-0.5");
@@ -66,8 +79,23 @@ describe("format helpers", () => {
     assert.equal(formatSigned(undefined), "");
   });
 
-  it("formatInterval() shows both ends signed and the confidence in percent", () => {
-    assert.equal(formatInterval({ n: 5, mean: 1, lower: -0.25, upper: 2, confidence: 0.95 }), "[-0.25, +2] 95%");
+  it("estimateCells() shows the mean and both ends signed, to the interval's digits, and the level", () => {
+    assert.deepEqual(estimateCells(1, { lower: -0.25, upper: 2, confidence: 0.95 }), {
+      mean: "+1.0",
+      interval: "[-0.3, +2.0] 95%",
+    });
+    assert.deepEqual(estimateCells(8.11342, { lower: 3.81960341979, upper: 12.4067677802, confidence: 0.95 }), {
+      mean: "+8.1",
+      interval: "[+3.8, +12.4] 95%",
+    });
+    assert.deepEqual(estimateCells(2, null), { mean: "+2", interval: "" });
+    assert.deepEqual(estimateCells(null, null), { mean: "", interval: "" });
+  });
+
+  it("improvementCells() and differenceCells() give the two quantities opposite signs when minimizing", () => {
+    const r = repeatRun({ direction: "minimize", difference: -0.9 });
+    assert.deepEqual(improvementCells(r), { mean: "+0.90", interval: "[+0.55, +1.25] 95%" });
+    assert.deepEqual(differenceCells(r), { mean: "-0.90", interval: "[-1.25, -0.55] 95%" });
   });
 
   it("formatTime() prints UTC minutes whatever the offset, and an unreadable stamp as given", () => {
@@ -83,9 +111,28 @@ describe("format helpers", () => {
     assert.equal(formatDuration(null), "");
   });
 
-  it("outcome() is the verdict, or the state without one", () => {
+  it("outcome() is the verdict, or the state without one, and never a disputed verdict as fact", () => {
     assert.equal(outcome(makeRun()), "accept");
     assert.equal(outcome(makeRun({ verdict: null, state: "failed" })), "failed");
+    assert.equal(outcome(makeRun({ verdict: null, state: "calibrated" })), "calibrated");
+    assert.equal(outcome(makeRun({ disputes: ["its verdict is accept, but …"] })), "accept (disputed)");
+  });
+
+  it("tally() counts every outcome, calibrated, measuring and interrupted included, in a fixed order", () => {
+    const runs = [
+      makeRun({ verdict: null, state: "interrupted" }),
+      makeRun({ disputes: ["x"] }),
+      makeRun({ verdict: null, state: "calibrated" }),
+      makeRun(),
+      makeRun({ verdict: null, state: "measuring" }),
+    ];
+    assert.deepEqual(tally(runs), [
+      ["accept", 1],
+      ["accept (disputed)", 1],
+      ["calibrated", 1],
+      ["measuring", 1],
+      ["interrupted", 1],
+    ]);
   });
 });
 
@@ -119,30 +166,37 @@ describe("parseMeasure() and groupMeasures()", () => {
 });
 
 describe("pairRows()", () => {
-  it("puts base and candidate side by side with the recorded delta for a single pair", () => {
+  it("puts base and candidate side by side with the recorded difference for a single pair", () => {
     const { rows, others } = pairRows({ candidate: 12, baseline: 10, "sib-t-base": 5, "sib-t-cand": 4, x: 1 }, {
       candidate: 2,
       "sib-t": -1,
     });
-    assert.deepEqual(rows.map((r) => [r.group, r.pair, r.base, r.candidate, r.delta]), [
+    assert.deepEqual(rows.map((r) => [r.group, r.pair, r.base, r.candidate, r.difference]), [
       ["", 1, 10, 12, 2],
       ["t", 1, 5, 4, -1],
     ]);
     assert.deepEqual(others, [["x", 1]]);
   });
 
-  it("adds a summary row with each side's mean and the recorded delta when there are several pairs", () => {
-    const { rows } = pairRows({ baseline: 1, candidate: 2, "baseline#2": 3, "candidate#2": 5 }, { candidate: 1.5 });
-    assert.deepEqual(rows.map((r) => [r.pair, r.base, r.candidate, r.delta]), [
+  it("adds a summary row with each side's mean and the MEAN difference, not pair 1's, when there are several pairs", () => {
+    const values = { baseline: 1, candidate: 2, "baseline#2": 3, "candidate#2": 5 };
+    const { rows } = pairRows(values, { candidate: 1, "candidate#2": 2 });
+    assert.deepEqual(rows.map((r) => [r.pair, r.base, r.candidate, r.difference]), [
       [1, 1, 2, 1],
       [2, 3, 5, 2],
       [null, 2, 3.5, 1.5],
     ]);
+    const given = pairRows(values, { candidate: 1, "candidate#2": 2 }, 1.4999999999999998).rows;
+    assert.equal(
+      given.at(-1)?.difference,
+      1.4999999999999998,
+      "the run's difference, which agrees with its improvement",
+    );
     assert.deepEqual(rows.map(pairLabel), [" pair 1", " pair 2", " mean of 2 pairs"]);
   });
 
-  it("leaves a side that is not measured yet null, and its delta with it", () => {
+  it("leaves a side that is not measured yet null, and its difference with it", () => {
     const { rows } = pairRows({ baseline: 1 }, {});
-    assert.deepEqual(rows.map((r) => [r.base, r.candidate, r.delta]), [[1, null, null]]);
+    assert.deepEqual(rows.map((r) => [r.base, r.candidate, r.difference]), [[1, null, null]]);
   });
 });

@@ -6,13 +6,19 @@ import { renderColumns } from "../../src/text/columns.ts";
 import { climbFixture, makeRun, nastyRun } from "../helpers/report_fixtures.ts";
 
 describe("formatRunsTable()", () => {
-  it("prints one line per run, oldest first, with the delta and, when set, the interval and n", () => {
+  it("prints one line per run, oldest first, with the difference, the improvement, its interval and n", () => {
     const text = formatRunsTable(climbFixture());
     const lines = text.trimEnd().split("\n");
-    assert.match(lines[0] ?? "", /^tag +created \(UTC\) +base -> candidate +state +verdict +delta +interval +n +wall$/);
-    assert.match(lines[1] ?? "", /^r1 +2025-03-01 05:00 +0123456789 -> fedcba9876 +decided +accept +\+2 +12m05s$/);
+    assert.match(
+      lines[0] ?? "",
+      /^tag +created \(UTC\) +base -> candidate +state +verdict +difference +improvement +improvement interval +n +wall$/,
+    );
+    assert.match(
+      lines[1] ?? "",
+      /^r1 +2025-03-01 05:00 +0123456789 -> fedcba9876 +decided +accept +\+2 +\+2 +1 +12m05s$/,
+    );
     const r4 = lines.find((l) => l.startsWith("r4 ")) ?? "";
-    assert.match(r4, / accept +\+0\.9 +\[\+0\.55, \+1\.25\] 95% +5 +12m05s$/);
+    assert.match(r4, / accept +\+0\.90 +\+0\.90 +\[\+0\.55, \+1\.25\] 95% +5 +12m05s$/);
     assert.match(lines.find((l) => l.startsWith("r8 ")) ?? "", / parked$/);
   });
 
@@ -28,7 +34,7 @@ describe("formatRunsTable()", () => {
       const line = lines.find((l) => l.startsWith(`${tag} `)) ?? "";
       return line.indexOf(s) + s.length;
     };
-    assert.equal(end("r1", "+2"), end("r2", "-0.5"));
+    assert.equal(end("r1", "+2 "), end("r2", "-0.5 "));
   });
 
   it("uses no colour codes, tabs or box characters, and keeps a tag with a newline on one line", () => {
@@ -40,10 +46,12 @@ describe("formatRunsTable()", () => {
     assert.match(text, / {2}failed: a b\n$/);
   });
 
-  it("adds a benchmark column when the climb has several benchmarks", () => {
+  it("adds a benchmark column (name: metric) when the climb measures several benchmarks or metrics", () => {
     const text = formatRunsTable([makeRun(), makeRun({ benchmark: "tsp", tag: "r2" })]);
     assert.match(text, /^tag +benchmark +created/);
-    assert.match(text, /\nr2 +tsp +2025/);
+    assert.match(text, /\nr2 +tsp: score +2025/);
+    const metrics = formatRunsTable([makeRun(), makeRun({ metric: "ms", tag: "r2" })]);
+    assert.match(metrics, /\nr1 +pi: score +2025.*\nr2 +pi: ms +2025/s);
   });
 
   it("prints the header alone for an empty climb", () => {
@@ -64,6 +72,7 @@ describe("runsJson()", () => {
     assert.equal(json.runs.length, 8);
     const keys = [
       "tag",
+      "kind",
       "run_dir",
       "created_at",
       "benchmark",
@@ -76,27 +85,37 @@ describe("runsJson()", () => {
       "verdict",
       "baseline",
       "candidate",
-      "delta",
-      "interval",
+      "difference",
+      "improvement",
       "decided_at",
       "wall_seconds",
       "failure",
       "live",
+      "disputes",
     ];
     for (const entry of json.runs) assert.deepEqual(Object.keys(entry), keys);
   });
 
-  it("gives full shas, the benchmark's values and delta, and the interval in snake_case", () => {
+  it("gives full shas, the benchmark's mean values, its difference and its improvement in snake_case", () => {
     const r4 = runsJson(climbFixture()).runs[3];
     assert.equal(r4?.base_sha, "0123456789abcdef0123456789abcdef01234567");
-    assert.equal(r4?.delta, 0.9);
-    assert.deepEqual(r4?.interval, { n: 5, mean: 0.9, lower: 0.55, upper: 1.25, confidence: 0.95 });
+    assert.ok(Math.abs((r4?.baseline ?? 0) - 12.1) < 1e-12, "the mean over the pairs, not pair 1's 12");
+    assert.ok(Math.abs((r4?.candidate ?? 0) - 13) < 1e-12, "the mean over the pairs, not pair 1's 13.2");
+    assert.equal(r4?.difference, 0.9);
+    assert.deepEqual(r4?.improvement, { n: 5, mean: 0.9, lower: 0.55, upper: 1.25, confidence: 0.95 });
+    assert.deepEqual(runsJson(climbFixture()).runs[1]?.improvement, {
+      n: 1,
+      mean: -0.5,
+      lower: null,
+      upper: null,
+      confidence: null,
+    });
   });
 
   it("uses null, never a missing key, for what an open or failed run lacks", () => {
     const r5 = runsJson(climbFixture()).runs[4];
     assert.deepEqual(
-      [r5?.verdict, r5?.candidate, r5?.delta, r5?.interval, r5?.decided_at, r5?.wall_seconds],
+      [r5?.verdict, r5?.candidate, r5?.difference, r5?.improvement, r5?.decided_at, r5?.wall_seconds],
       [null, null, null, null, null, null],
     );
     assert.equal(r5?.failure, "eval exited 1: boom");

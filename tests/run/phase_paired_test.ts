@@ -185,6 +185,10 @@ describe("runPhase() with paired repeats", () => {
     const d = JSON.parse(readFileSync(dir.decision, "utf8"));
     assert.equal(d.baseline_source, "cached");
     assert.deepEqual(d.seeds, seeds);
+    // the verdict says where its baseline came from (this fake's evals record no provenance: unknown)
+    assert.ok(
+      d.reasons.some((r: string) => r.startsWith("The baseline comes from the cache: measured at an unknown time")),
+    );
   });
 
   it("keeps the reference's cache entry, key for key, for a single pair", async () => {
@@ -219,7 +223,7 @@ describe("runPhase() of a calibration (A/A) run", () => {
     assert.equal(c.n, 5);
     assert.ok(Math.abs(c.mean - 0.1) < 1e-12, String(c.mean));
     assert.ok(Math.abs(c.sd - 0.518411033833193) < 1e-12, String(c.sd)); // python3 statistics.stdev
-    assert.deepEqual(c.detectable.map((d: { pairs: number }) => d.pairs), [1, 3, 5, 10, 20]);
+    assert.deepEqual(c.detectable.map((d: { pairs: number }) => d.pairs), [3, 5, 10, 20, 30]);
     assert.equal(c.biased, false);
     assert.ok(c.suggestion.max_repeats >= c.suggestion.repeats);
     // a resume of a calibrated run answers from the file, asking nothing

@@ -126,13 +126,20 @@ describe("a cancelled run", () => {
       at: "2026-01-02T03:04:05.000Z",
       jobs: ["1000", "1001", "1002"],
       already: false,
+      local: null,
     });
     assert.ok(markedFirst, "cancelled.json is written before any job is cancelled");
     assert.deepEqual(compute.calls.slice(calls), ["squeue", "scancel"]);
     assert.deepEqual(readCancel(dir), { cancelledAt: "2026-01-02T03:04:05.000Z", jobs: ["1000", "1001", "1002"] });
     // again: the first record stays, the queue is swept once more and holds nothing of the run
     const again = await cancelRun(dir, r, compute, () => NOW + 60_000);
-    assert.deepEqual(again, { kind: "cancelled", at: "2026-01-02T03:04:05.000Z", jobs: [], already: true });
+    assert.deepEqual(again, {
+      kind: "cancelled",
+      at: "2026-01-02T03:04:05.000Z",
+      jobs: [],
+      already: true,
+      local: null,
+    });
     assert.deepEqual(compute.cancelled, [["1000", "1001", "1002"]]);
   });
 

@@ -373,7 +373,7 @@ describe("VERDICT_EXIT", () => {
 });
 
 describe("formatDecisionTable()", () => {
-  it("lists every measure with its value, the delta beside each candidate side, then the verdict and reasons", () => {
+  it("lists every measure with its value, the difference beside each candidate side, then the verdict and reasons", () => {
     const c = contract({
       siblings: [{ name: "lat", command: "x", metric: "ms", direction: "minimize", tolerance: 0.5 }],
     });
@@ -381,11 +381,11 @@ describe("formatDecisionTable()", () => {
     assert.equal(
       text,
       [
-        "measure       value  delta",
+        "measure       value  difference",
         "baseline       12.1",
-        "candidate      12.3   +0.2",
+        "candidate      12.3        +0.2",
         "sib-lat-base     10",
-        "sib-lat-cand     11     +1",
+        "sib-lat-cand     11          +1",
         "",
         "verdict: reject",
         '  - The candidate improved on the benchmark (acc 12.1 -> 12.3, delta 0.2, higher is better) but is rejected: sibling "lat" regressed.',

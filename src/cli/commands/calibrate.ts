@@ -21,8 +21,9 @@ const { candidate: _candidate, "dry-run": _dryRun, ...flags } = measureCommand.s
  * `outerloop calibrate`: the A/A test. Measures the base commit against
  * itself in N seed-paired pairs (two distinct measures per pair at the same
  * sha), parks and wakes like `measure`, and reports the spread of the paired
- * differences, the smallest effect found with 80% power at 1, 3, 5, 10 and 20
- * pairs, and a suggested min_effect / repeats / max_repeats for the contract.
+ * differences, the smallest effect found with 80% power at 3, 5, 10, 20 and 30
+ * pairs, and a suggested min_effect / repeats / max_repeats and sibling
+ * tolerances for the contract, with how they were derived.
  */
 export const calibrateCommand: CliCommand<CalibrateOptions> = {
   spec: {
@@ -32,7 +33,8 @@ export const calibrateCommand: CliCommand<CalibrateOptions> = {
       "The A/A test to run before a climb: it tells whether the contract's min_effect is meaningful.",
       "Each pair measures the base twice on one seed; the spread of their differences is the noise a verdict",
       "has to see through. Prints (and writes RUN_DIR/calibration.json) that spread, the smallest effect",
-      "found with 80% power at 1, 3, 5, 10 and 20 pairs, and suggested min_effect, repeats and max_repeats.",
+      "found with 80% power at 3, 5, 10, 20 and 30 pairs, suggested min_effect, repeats, max_repeats and",
+      "each sibling's tolerance, and a sentence saying how they were derived.",
       "Parks (exit 75) and wakes like `measure`; exit 0 once calibrated.",
     ],
     flags: {

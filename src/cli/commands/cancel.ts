@@ -1,6 +1,7 @@
 import { assertJobId, isJobId } from "../../compute/compute.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
 import { cancelRun } from "../../run/cancel_run.ts";
+import { describeStop } from "../../run/stop_local_pass.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
 import { computeFlags, resolveMode } from "../shared/common.ts";
@@ -23,7 +24,8 @@ export const cancelCommand: CliCommand<CancelOptions> = {
     details: [
       "An argument of digits only is a job id: write a run dir named with digits only as ./123.",
       "For a run dir: records that the user cancelled the run (then show, resume and wait say so, and no",
-      "pass dispatches anything), and cancels its eval jobs and its wake job with one scancel.",
+      "pass dispatches anything), and cancels its eval jobs and its wake job with one scancel; for a local run,",
+      "stops the evals the measuring process runs (it exits 3, writing no verdict).",
       "A decided, failed or already cancelled run is left as it is (any job of it still live is cancelled).",
       "--compute applies to a job id; a run uses the backend in its run.json.",
     ],
@@ -81,11 +83,16 @@ function printOutcome(io: CliIo, dir: RunDir, o: Awaited<ReturnType<typeof cance
         cancelled_at: o.at,
         already: o.already,
         jobs: o.jobs,
+        ...(o.local ? { processes: o.local.groups } : {}),
       }),
     );
     return;
   }
-  const jobs = o.jobs.length > 0 ? `cancelled job(s) ${o.jobs.join(", ")}` : "no job of it was queued or running";
+  const jobs = o.local
+    ? describeStop(o.local)
+    : o.jobs.length > 0
+    ? `cancelled job(s) ${o.jobs.join(", ")}`
+    : "no job of it was queued or running";
   outLine(
     io,
     o.already

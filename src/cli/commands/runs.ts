@@ -26,7 +26,8 @@ export interface RunsOptions {
 export const runsCommand: CliCommand<RunsOptions> = {
   spec: {
     name: "runs",
-    summary: "Every run of a climb (DIR's run dirs), oldest first: shas, state, verdict, delta, interval, wall time",
+    summary:
+      "Every run of a climb (DIR's run dirs), oldest first: shas, state, verdict, difference, improvement, wall time",
     positionals: [{ name: "DIR", description: "The climb: a directory of run dirs side by side" }],
     flags: {
       live: {
@@ -38,8 +39,11 @@ export const runsCommand: CliCommand<RunsOptions> = {
     details: [
       "Reads files only (run.json, decision.json, failure.json, cancelled.json, the eval results): never asks",
       "the scheduler unless --live is given. A run dir whose files cannot be read is skipped with a warning.",
-      'With --json: {"runs": [{"tag", "run_dir", "created_at", "benchmark", "state", "verdict", "delta",',
-      '"interval", "wall_seconds", "failure", "live", …}]}, oldest first.',
+      "difference is candidate − baseline (the raw sign); improvement is in the direction's favour (positive =",
+      "better), with its interval: the estimate the verdict rests on. A disputed decision says so.",
+      'With --json: {"runs": [{"tag", "kind", "run_dir", "created_at", "benchmark", "state", "verdict",',
+      '"baseline", "candidate", "difference", "improvement": {"n", "mean", "lower", "upper", "confidence"},',
+      '"wall_seconds", "failure", "live", "disputes", …}]}, oldest first.',
     ],
     examples: ["outerloop runs ~/runs", "outerloop runs ~/runs --live --json"],
   },

@@ -1,5 +1,10 @@
 import type { JobUsage } from "../../compute/usage.ts";
 import { describeHolder } from "../../rundir/lock_file.ts";
+import type { DecisionRecord } from "../../rundir/decision_file.ts";
+import { type Provenance, provenanceJson, readProvenance } from "../../dispatch/provenance.ts";
+import { evalDirPath } from "../../dispatch/eval_files.ts";
+import { slot } from "../../measure/identity.ts";
+import { formatProvenanceTable } from "../../report/provenance_table.ts";
 import { checkDecision, disputeWarning } from "../../views/decision_check.ts";
 import { runStanding, type Standing } from "../../views/standing.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
@@ -51,6 +56,7 @@ export const showCommand: CliCommand<ShowOptions> = {
     const disputes = decision === null ? [] : checkDecision(dir, record, decision);
     const rows = cancel === null ? s.measures : s.measures.map(cancelledRow);
     const usage = await usageOf(s, record, backend);
+    const where = provenanceOf(dir, record, s, decision);
     const warnings = [
       ...(disputes.length > 0 ? [disputeWarning(dir, disputes)] : []),
       ...Object.entries(usage).flatMap(([name, u]) => usageWarnings(name, u)),
@@ -70,6 +76,7 @@ export const showCommand: CliCommand<ShowOptions> = {
             reason: m.reason ?? null,
             why: m.why ?? null,
             usage: usage[m.name] ? usageJson(usage[m.name]!) : null,
+            provenance: where[m.name] ? provenanceJson(where[m.name]!) : null,
           })),
           wake: s.wake && {
             job_id: s.wake.jobId,
@@ -99,6 +106,7 @@ export const showCommand: CliCommand<ShowOptions> = {
     );
     outLine(io, formatMeasureStates(rows));
     if (Object.keys(usage).length > 0) outLine(io, "resource use:\n" + formatUsageTable(usage));
+    if (Object.keys(where).length > 0) outLine(io, "where and when:\n" + formatProvenanceTable(where));
     for (const w of warnings) outLine(io, `warning: ${w}`);
     if (s.schedulerError && cancel === null) outLine(io, `scheduler unreachable: ${s.schedulerError}`);
     if (s.wake && cancel === null) {
@@ -107,18 +115,18 @@ export const showCommand: CliCommand<ShowOptions> = {
         `wake job ${s.wake.jobId} (${s.wake.dependency ?? `begin ${s.wake.begin}`}), submitted ${s.wake.submittedAt}`,
       );
     }
-    outLine(io, standingText(dir, record, standing));
+    outLine(io, standingText(dir, record, standing, disputes.length > 0));
     return 0;
   },
 };
 
 /** The last lines of `show`: the verdict, the calibration, or why there is none. */
-function standingText(dir: RunDir, r: RunRecord, s: Standing): string {
+function standingText(dir: RunDir, r: RunRecord, s: Standing, disputed: boolean): string {
   switch (s.kind) {
     case "calibrated":
       return formatCalibration(s.calibration);
     case "decided":
-      return formatDecisionTable(s.decision, s.decision.paired);
+      return formatDecisionTable(s.decision, s.decision.paired, disputed);
     case "cancelled": {
       const jobs = s.cancel.jobs.length > 0 ? ` (jobs ${s.cancel.jobs.join(", ")} cancelled)` : "";
       const late = s.lateOutcome === null ? "" : ` (a ${s.lateOutcome === "decided" ? "verdict" : "calibration"} ` +
@@ -148,6 +156,23 @@ function cancelledRow(row: MeasureStateRow): MeasureStateRow {
   if (row.state === "done") return row;
   const { why: _why, reason: _reason, ...rest } = row;
   return { ...rest, state: "cancelled", why: "cancelled by user" };
+}
+
+/** Where and when each finished measure ran: what `decision.json` kept, else what its eval dir says. */
+function provenanceOf(
+  dir: RunDir,
+  r: RunRecord,
+  s: RunStatus,
+  decision: DecisionRecord | null,
+): Record<string, Provenance> {
+  const out: Record<string, Provenance> = {};
+  for (const row of s.measures) {
+    const m = s.plan.find((x) => x.name === row.name);
+    const p = decision?.provenance?.[row.name] ??
+      (m && row.state === "done" ? readProvenance(evalDirPath(dir.path, slot(r.image, m))) : null);
+    if (p) out[row.name] = p;
+  }
+  return out;
 }
 
 /**

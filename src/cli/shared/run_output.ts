@@ -1,5 +1,5 @@
 import type { PairedFacts } from "../../rundir/decision_file.ts";
-import type { CalibrationRecord } from "../../rundir/calibration_file.ts";
+import { type CalibrationRecord, differenceBounds } from "../../rundir/calibration_file.ts";
 import { formatCalibration } from "../../report/calibration_table.ts";
 import type { PhaseOutcome } from "../../run/phase.ts";
 import type { RunDir } from "../../rundir/run_dir.ts";
@@ -74,24 +74,37 @@ export function pairedJson(p: PairedFacts | null): Record<string, unknown> {
   return { seeds: p.seeds, n: p.n, outcome: p.outcome, benchmark: p.benchmark, siblings: p.siblings };
 }
 
-/** A calibration as `--json` prints it: calibration.json's keys. */
+/** A calibration as `--json` prints it: calibration.json's keys (`mean`, `lower`, `upper` of the difference). */
 export function calibrationJson(c: CalibrationRecord): Record<string, unknown> {
   return {
     benchmark: c.benchmark,
     base_sha: c.baseSha,
+    metric: c.metric,
+    direction: c.direction,
     n: c.n,
-    mean: c.mean,
+    ...differenceBounds(c),
+    improvement: { mean: c.mean, lower: c.lower, upper: c.upper },
     sd: c.sd,
-    lower: c.lower,
-    upper: c.upper,
     confidence: c.confidence,
     biased: c.biased,
     detectable: c.detectable,
+    siblings: Object.fromEntries(
+      Object.entries(c.siblings).map(([name, s]) => [name, {
+        metric: s.metric,
+        direction: s.direction,
+        n: s.n,
+        improvement: { mean: s.mean, lower: s.lower, upper: s.upper },
+        sd: s.sd,
+        biased: s.biased,
+      }]),
+    ),
     suggestion: {
       min_effect: c.suggestion.minEffect,
       repeats: c.suggestion.repeats,
       max_repeats: c.suggestion.maxRepeats,
+      siblings: c.suggestion.siblings,
     },
+    derivation: c.derivation,
     seeds: c.seeds,
     differences: c.differences,
   };

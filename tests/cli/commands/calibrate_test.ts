@@ -18,7 +18,17 @@ function setup() {
   const { repo } = makeRepo([NOISY]);
   const dir = tempDir("cli-calibrate-");
   const contract = join(dir, "c.json");
-  writeFileSync(contract, JSON.stringify({ name: "noisy", command: "sh bench.sh", metric: "t", seed_env: "SEED" }));
+  writeFileSync(
+    contract,
+    JSON.stringify({
+      name: "noisy",
+      command: "sh bench.sh",
+      metric: "t",
+      seed_env: "SEED",
+      direction: "minimize",
+      siblings: [{ name: "echo", command: "sh bench.sh", metric: "t", seed_env: "SEED", tolerance: 0.001 }],
+    }),
+  );
   const compute = new LocalCompute({ env: { PATH: "/usr/bin:/bin", HOME: dir } });
   return { repo, contract, runDir: join(dir, "runs", "aa"), compute };
 }
@@ -37,8 +47,14 @@ describe("outerloop calibrate (local backend, in-process)", () => {
     assert.deepEqual(out.seeds, [1, 2, 3, 4].map((i) => pairSeed(7, i)));
     assert.equal(out.differences.length, 4);
     assert.ok(out.sd > 0, "per-run noise gives a spread");
-    assert.deepEqual(out.detectable.map((d: { pairs: number }) => d.pairs), [1, 3, 5, 10, 20]);
+    assert.deepEqual(out.detectable.map((d: { pairs: number }) => d.pairs), [3, 5, 10, 20, 30]);
     assert.ok(out.suggestion.max_repeats >= out.suggestion.repeats && out.suggestion.repeats >= 1);
+    assert.equal(out.direction, "minimize");
+    assert.deepEqual(out.improvement, { mean: -out.mean, lower: -out.upper, upper: -out.lower });
+    assert.equal(out.siblings.echo.direction, "maximize");
+    assert.ok(out.siblings.echo.sd > 0);
+    assert.ok(out.suggestion.siblings.echo.tolerance > 0);
+    assert.match(out.derivation, /^min_effect [0-9.]+: .*; max_repeats [0-9]+: .*; tolerance echo [0-9.]+ /);
     const rec = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8"));
     assert.equal(rec.kind, "calibrate");
     assert.equal(rec.base_sha, rec.candidate_sha);
@@ -49,9 +65,39 @@ describe("outerloop calibrate (local backend, in-process)", () => {
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /the base against itself in 4 pairs/);
     assert.match(again.stdout, /suggested contract keys:\n {2}\{"min_effect":/);
+    assert.match(again.stdout, /sibling echo \(t, higher is better\): mean/);
+    assert.match(again.stdout, /\n {2}sibling echo: \{"tolerance":[0-9.]+\}\nhow: min_effect /);
     const shown = JSON.parse((await cli(["show", runDir, "--json"], { compute })).stdout);
     assert.equal(shown.kind, "calibrate");
     assert.equal(shown.calibration.n, 4);
+    assert.deepEqual(shown.calibration.suggestion, out.suggestion);
+    assert.equal(shown.calibration.derivation, out.derivation);
+  });
+
+  it("shows a calibration.json written before siblings and derivations were recorded", {
+    timeout: 120_000,
+  }, async () => {
+    const { repo, contract, runDir, compute } = setup();
+    const args = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
+    assert.equal((await cli([...args, "--pairs", "2", "--compute", "local"], { compute })).code, 0);
+    // what the code before them wrote: no direction, improvement, siblings, derivation or sibling tolerances
+    const file = join(runDir, "calibration.json");
+    const { direction: _d, improvement: _i, siblings: _s, derivation: _v, ...old } = JSON.parse(
+      readFileSync(file, "utf8"),
+    );
+    const { siblings: _t, ...suggestion } = old.suggestion;
+    writeFileSync(file, JSON.stringify({ ...old, suggestion }));
+    const shown = await cli(["show", runDir, "--json"], { compute });
+    assert.equal(shown.code, 0, shown.stderr);
+    const c = JSON.parse(shown.stdout).calibration;
+    assert.equal(c.direction, "minimize", "the run record's");
+    assert.deepEqual(c.improvement, { mean: -old.mean, lower: -old.upper, upper: -old.lower });
+    assert.deepEqual(c.siblings, {});
+    assert.deepEqual(c.suggestion, { ...suggestion, siblings: {} });
+    assert.equal(c.derivation, null);
+    const table = await cli(["show", runDir], { compute });
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /predates the derivation note/);
   });
 
   it("refuses --pairs below 2 or above 100 and takes no --candidate", async () => {

@@ -247,8 +247,26 @@ describe("the CLI in-process: runs", () => {
     assert.deepEqual(compute.calls.slice(calls), ["squeue"], "one listing, no query per job");
     const j = JSON.parse(shown.stdout);
     assert.deepEqual(j.measures, [
-      { name: "baseline", state: "pending", value: null, job_id: baseJob, reason: "Resources", why: null, usage: null },
-      { name: "candidate", state: "running", value: null, job_id: candJob, reason: null, why: null, usage: null },
+      {
+        name: "baseline",
+        state: "pending",
+        value: null,
+        job_id: baseJob,
+        reason: "Resources",
+        why: null,
+        usage: null,
+        provenance: null,
+      },
+      {
+        name: "candidate",
+        state: "running",
+        value: null,
+        job_id: candJob,
+        reason: null,
+        why: null,
+        usage: null,
+        provenance: null,
+      },
     ]);
     assert.equal(j.wake.job_id, "1002");
     assert.equal(j.verdict, null);

@@ -1,0 +1,101 @@
+import type { Pairing } from "../contract/contract.ts";
+import type { Measure } from "./measure.ts";
+import { BASE_ARM, parseMeasureName } from "./measure_name.ts";
+
+/**
+ * What one job runs: a dispatch unit. With the contract's `pairing`:
+ *
+ * - `separate` (the default, the reference's dispatch): every measure is a
+ *   unit of its own (`one`), with the reference's eval dir, job name and
+ *   job script, byte for byte;
+ * - `same-job`: the measures of one pair — the benchmark's baseline and
+ *   candidate, then each sibling's — are one unit, run one after the other
+ *   in one job on one node, each in its own fresh checkout; the order
+ *   alternates with the pair, base first in odd pairs and candidate first in
+ *   even ones, so a drift within the job cancels over the pairs;
+ * - `duet`: the same measures run two at a time, a base beside its candidate,
+ *   each pinned to its half of the job's CPUs; which half alternates with
+ *   the pair as the order does for `same-job`.
+ *
+ * Each measure keeps its own slot, eval dir, result and identity whatever the
+ * pairing; the unit adds a job (name, script, marker) that runs them. A
+ * pair's measures that need different lanes (a sibling with GPUs beside a
+ * benchmark without) cannot share a job: each lane's measures of a pair are
+ * a unit of their own.
+ */
+export interface DispatchUnit {
+  /** `one`: a measure alone; `same-job` / `duet`: a pair's measures, as above. */
+  readonly mode: "one" | Exclude<Pairing, "separate">;
+  /**
+   * The measures in run order: one after the other for `same-job`; for
+   * `duet`, two at a time — members 0 and 1 at once, then 2 and 3, … — the
+   * first of each two on the first half of the CPUs.
+   */
+  readonly members: readonly Measure[];
+  /** The pair the unit measures, 1-based. */
+  readonly pair: number;
+}
+
+/**
+ * The units that run `measures` under `pairing`, in the measures' order.
+ * `measures` must hold whole pairs (every base with its candidate) for a
+ * pairing other than `separate`: a `TypeError` otherwise (a caller bug: the
+ * contract refuses a cached baseline with these pairings).
+ */
+export function dispatchUnits(measures: readonly Measure[], pairing: Pairing): DispatchUnit[] {
+  if (pairing === "separate") {
+    return measures.map((m) => ({ mode: "one", members: [m], pair: parseMeasureName(m.name)?.pair ?? 1 }));
+  }
+  const groups = new Map<string, Measure[]>();
+  for (const m of measures) {
+    const ref = parseMeasureName(m.name);
+    if (ref === null) throw new TypeError(`Cannot pair measure ${JSON.stringify(m.name)}: not a measure name`);
+    const key = `${ref.pair}\0${m.gpus > 0 ? "gpu" : "cpu"}`;
+    const list = groups.get(key) ?? [];
+    list.push(m);
+    groups.set(key, list);
+  }
+  return [...groups.values()].map((list) => {
+    const pair = parseMeasureName(list[0]!.name)!.pair;
+    return { mode: pairing, members: inRunOrder(list, pair), pair };
+  });
+}
+
+/** A pair's measures as base/candidate twos in plan order, the two swapped in even pairs. */
+function inRunOrder(list: readonly Measure[], pair: number): Measure[] {
+  const bases = list.filter((m) => parseMeasureName(m.name)!.arm === BASE_ARM);
+  const twos = bases.map((base) => {
+    const b = parseMeasureName(base.name)!;
+    const cand = list.find((m) => {
+      const r = parseMeasureName(m.name)!;
+      return r.sibling === b.sibling && r.arm !== BASE_ARM;
+    });
+    if (cand === undefined) {
+      throw new TypeError(`Cannot pair measure ${JSON.stringify(base.name)}: no candidate beside it`);
+    }
+    return pair % 2 === 1 ? [base, cand] : [cand, base];
+  });
+  if (twos.length * 2 !== list.length) {
+    const names = list.map((m) => JSON.stringify(m.name)).join(", ");
+    throw new TypeError(`Cannot pair the measures ${names}: every base needs one candidate beside it`);
+  }
+  return twos.flat();
+}
+
+/**
+ * What a unit's job asks for, from one measure's needs: a `same-job` unit
+ * runs its measures one after the other, so its walltime is theirs added up;
+ * a `duet` runs two at once, so it needs twice the CPUs and memory for half
+ * that time. GPUs: the most any member needs (a duet has none: the contract
+ * refuses it).
+ */
+export function unitNeeds(
+  u: DispatchUnit,
+  one: { readonly minutes: number; readonly cpus: number },
+): { readonly minutes: number; readonly cpus: number; readonly memFactor: number; readonly gpus: number } {
+  const gpus = Math.max(...u.members.map((m) => m.gpus));
+  if (u.mode === "duet") {
+    return { minutes: one.minutes * (u.members.length / 2), cpus: one.cpus * 2, memFactor: 2, gpus };
+  }
+  return { minutes: one.minutes * u.members.length, cpus: one.cpus, memFactor: 1, gpus };
+}

@@ -1,0 +1,209 @@
+/**
+ * Real run dirs with random but reproducible results, for the tests that
+ * read what a person reads: a Slurm-kind run on a `FakeCompute` whose eval
+ * jobs finish inside `submit` with a value drawn from the case's seed, driven
+ * through `runPhase` until it is decided — sequential designs included — so
+ * `decision.json`, the eval results and every surface are the real thing.
+ */
+import { mkdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import assert from "node:assert/strict";
+import { withDefaults } from "../../src/compute/job_spec.ts";
+import { parseMeasureName } from "../../src/measure/measure_name.ts";
+import { runPhase } from "../../src/run/phase.ts";
+import { RunDir } from "../../src/rundir/run_dir.ts";
+import { writeRunRecord } from "../../src/rundir/run_record.ts";
+import { FakeCompute, finishEvalJob } from "./fake_compute.ts";
+import { runRecordFixture } from "./run_fixture.ts";
+
+/** A small fast PRNG (mulberry32): the same seed gives the same numbers under Deno and Bun. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A standard normal draw (Box–Muller) from `random`. */
+function normal(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+/** One random decision to make: the contract and how the measured values are drawn. */
+export interface SeededCase {
+  readonly seed: number;
+  readonly direction: "maximize" | "minimize";
+  readonly repeats: number;
+  readonly maxRepeats: number;
+  readonly minEffect: number;
+  /** A sibling benchmark `lat`, or none. */
+  readonly sibling: boolean;
+  /** The sibling's direction. */
+  readonly siblingDirection: "maximize" | "minimize";
+  /** Every measure's value by name, for every pair the design may run. */
+  readonly values: Readonly<Record<string, number>>;
+}
+
+/**
+ * The case of `seed`: either direction, a single pair or a (sequential)
+ * repeated design of up to 12 pairs, with or without a sibling, on a scale
+ * from 0.001 to 1000, with a true improvement from −3 to +3 noise sds.
+ */
+export function seededCase(seed: number): SeededCase {
+  const random = seededRandom(seed);
+  const direction = random() < 0.5 ? "maximize" : "minimize";
+  const single = random() < 0.3;
+  const repeats = single ? 1 : 2 + Math.floor(random() * 3);
+  const maxRepeats = single ? 1 : repeats * (1 + Math.floor(random() * 3));
+  const scale = 10 ** (-3 + random() * 6);
+  const sd = scale * (0.002 + random() * 0.05);
+  const effect = sd * (-3 + random() * 6);
+  const minEffect = Number((sd * random()).toPrecision(2));
+  const sibling = random() < 0.5;
+  const sign = direction === "maximize" ? 1 : -1;
+  const values: Record<string, number> = {};
+  for (let pair = 1; pair <= maxRepeats; pair++) {
+    const suffix = pair === 1 ? "" : `#${pair}`;
+    const base = scale + sd * 5 * normal(random) + sd * normal(random);
+    values[`baseline${suffix}`] = base;
+    values[`candidate${suffix}`] = base + sign * effect + sd * normal(random);
+    const sib = 50 + normal(random);
+    values[`sib-lat-base${suffix}`] = sib;
+    values[`sib-lat-cand${suffix}`] = sib + 0.2 * normal(random);
+  }
+  return { seed, direction, repeats, maxRepeats, minEffect, sibling, siblingDirection: "minimize", values };
+}
+
+/**
+ * The same case measured on the negated metric with the direction flipped:
+ * the same improvement pair by pair, the difference of the opposite sign.
+ */
+export function mirroredCase(c: SeededCase): SeededCase {
+  const values = Object.fromEntries(Object.entries(c.values).map(([k, v]) => [k, -v]));
+  const flip = (d: SeededCase["direction"]) => (d === "maximize" ? "minimize" : "maximize");
+  return { ...c, direction: flip(c.direction), siblingDirection: flip(c.siblingDirection), values };
+}
+
+/** The measure name an eval job runs, from its script's folder `eval-<name>-<tree sha>-<hex>`. */
+function measureOf(script: string): string {
+  return basename(dirname(script)).replace(/^eval-/, "").replace(/-[0-9a-f]{40}-[0-9a-f]+$/, "");
+}
+
+/** Where and how `seededRun` makes its run. */
+export interface SeededRunOptions {
+  /** The run dir's name and run tag; default "r1". */
+  readonly tag?: string;
+  /** default 2026-01-02T03:04:05.000Z */
+  readonly createdAt?: string;
+  /** The benchmark's metric; default "score". */
+  readonly metric?: string;
+}
+
+/**
+ * Makes the case's run in `<climb>/<tag>` (a Slurm-kind run of benchmark
+ * `toy`) and drives it through `runPhase` until it is decided; the run dir
+ * and the compute its jobs ran on.
+ */
+export async function seededRun(
+  c: SeededCase,
+  climb: string,
+  opts: SeededRunOptions = {},
+): Promise<{ dir: RunDir; compute: FakeCompute }> {
+  const tag = opts.tag ?? "r1";
+  const createdAt = opts.createdAt ?? "2026-01-02T03:04:05.000Z";
+  const metric = opts.metric ?? "score";
+  const dir = new RunDir(join(climb, tag));
+  mkdirSync(dir.path, { recursive: true });
+  const contract = {
+    metric,
+    direction: c.direction,
+    min_effect: c.minEffect,
+    repeats: c.repeats,
+    max_repeats: c.maxRepeats,
+    siblings: c.sibling
+      ? [{ name: "lat", command: "sh lat.sh", metric: "ms", direction: c.siblingDirection, tolerance: 0.5 }]
+      : [],
+  };
+  writeRunRecord(dir, runRecordFixture({ runTag: tag, createdAt }, contract));
+  const compute = new FakeCompute();
+  compute.onSubmit = (spec) => {
+    if (!spec.jobName.startsWith("eval-")) return;
+    const name = measureOf(withDefaults(spec).script);
+    const value = c.values[name];
+    assert.ok(value !== undefined && parseMeasureName(name) !== null, `seed ${c.seed}: no value for ${name}`);
+    finishEvalJob(spec, { [parseMeasureName(name)!.sibling === null ? metric : "ms"]: value });
+  };
+  const deps = { compute, self: ["/bin/outerloop"], now: () => Date.parse(createdAt) + 60_000, env: {} };
+  for (let pass = 0; pass < 20; pass++) {
+    const outcome = await runPhase(dir, deps);
+    if (outcome.kind === "decided") return { dir, compute };
+  }
+  throw new Error(`seed ${c.seed}: the run was not decided after 20 passes`);
+}
+
+/** A case of fixed `values` (by measure name), for a test that needs particular numbers. */
+export function fixedCase(
+  direction: SeededCase["direction"],
+  values: Readonly<Record<string, number>>,
+  over: Partial<SeededCase> = {},
+): SeededCase {
+  const pairs = Object.keys(values).filter((k) => /^baseline(#\d+)?$/.test(k)).length;
+  return {
+    seed: 0,
+    direction,
+    repeats: pairs,
+    maxRepeats: pairs,
+    minEffect: 0.3,
+    sibling: false,
+    siblingDirection: "minimize",
+    values,
+    ...over,
+  };
+}
+
+/** A minimize run of 10 pairs whose candidate is 0.75 faster, give or take: accepted at min_effect 0.3. */
+export function timingCase(): SeededCase {
+  const values: Record<string, number> = {};
+  const noise = [0.02, -0.05, 0.08, -0.01, 0.04, -0.07, 0.03, 0.06, -0.04, 0.01];
+  for (let i = 1; i <= 10; i++) {
+    const suffix = i === 1 ? "" : `#${i}`;
+    const base = 13 + 0.1 * Math.sin(i) + 1e-11 * i; // digits no reader needs
+    values[`baseline${suffix}`] = base;
+    values[`candidate${suffix}`] = base - 0.75 + noise[i - 1]!;
+  }
+  return fixedCase("minimize", values, { repeats: 10, maxRepeats: 10 });
+}
+
+/**
+ * A calibration (`outerloop calibrate`: the base against itself) of 3 pairs
+ * in `<climb>/<tag>`, driven until calibrated.
+ */
+export async function calibratedRun(climb: string, tag: string, createdAt: string): Promise<RunDir> {
+  const dir = new RunDir(join(climb, tag));
+  mkdirSync(dir.path, { recursive: true });
+  const record = runRecordFixture({ runTag: tag, createdAt, kind: "calibrate", candidateSha: "a".repeat(40) }, {
+    metric: "score",
+    repeats: 3,
+    max_repeats: 3,
+  });
+  writeRunRecord(dir, record);
+  const compute = new FakeCompute();
+  let i = 0;
+  compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { score: 10 + 0.1 * (i++ % 3) });
+  const deps = { compute, self: ["/bin/outerloop"], now: () => Date.parse(createdAt) + 60_000, env: {} };
+  const outcome = await runPhase(dir, deps);
+  assert.equal(outcome.kind, "calibrated");
+  return dir;
+}
+
+/** An open local run in `<climb>/<tag>` that nothing measures any more: `interrupted`. */
+export function interruptedRun(climb: string, tag: string, createdAt: string): RunDir {
+  const dir = new RunDir(join(climb, tag));
+  mkdirSync(dir.path, { recursive: true });
+  writeRunRecord(dir, runRecordFixture({ runTag: tag, createdAt, compute: "local" }, { metric: "score" }));
+  return dir;
+}

@@ -1,0 +1,306 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { cli } from "../helpers/cli.ts";
+import { mirroredCase, type SeededCase, seededCase, seededRun } from "../helpers/seeded_run.ts";
+import {
+  agrees,
+  elements,
+  estimateAgrees,
+  factText,
+  intervalIn,
+  markerX,
+  markerY,
+  mdCells,
+  mdRows,
+  svgById,
+  textCell,
+  unitOf,
+} from "../helpers/surface_read.ts";
+import { tempDir } from "../helpers/temp.ts";
+
+/**
+ * What a person reads agrees with decision.json, for random decisions: either
+ * direction, one pair or a (sequential) repeated design, with and without a
+ * sibling. Each case makes a real run dir (seeded_run.ts: `runPhase` on a
+ * fake scheduler until decided) and reads `show --json`, `show`, `runs
+ * --json`, `runs`, `resume --json`, `report --md` and `report --html` back,
+ * in process: the verdict, the improvement (the estimate the verdict rests
+ * on, positive = better) with its interval, and the differences (candidate −
+ * baseline) must be the decision's, in sign and value, to the digits printed.
+ */
+
+const CASES = 40;
+const FIRST_SEED = 1400;
+
+/** decision.json as a reader of the file sees it. */
+interface DecisionJson {
+  verdict: string;
+  values: Record<string, number>;
+  deltas: Record<string, number>;
+  benchmark?: { n: number; mean: number; lower: number; upper: number; confidence: number };
+}
+
+/** What the decision says a person must read: the improvement, the difference and their intervals. */
+function expected(c: SeededCase, d: DecisionJson) {
+  const sign = c.direction === "maximize" ? 1 : -1;
+  const b = d.benchmark;
+  const mean = b ? b.mean : sign * d.deltas["candidate"]!;
+  const pairs = Object.keys(d.deltas).filter((k) => /^candidate(#\d+)?$/.test(k));
+  const diffs = pairs.map((k) => d.deltas[k]!);
+  return {
+    n: b?.n ?? 1,
+    improvement: mean,
+    interval: b ? { lower: b.lower, upper: b.upper, confidence: b.confidence } : null,
+    difference: sign * mean,
+    differenceInterval: b ? (sign > 0 ? [b.lower, b.upper] as const : [-b.upper, -b.lower] as const) : null,
+    diffs,
+    meanOfDiffs: diffs.reduce((s, x) => s + x, 0) / diffs.length,
+  };
+}
+
+/** Checks every surface of one case; a failure names the seed, so `seededCase(seed)` replays it. */
+async function checkCase(seed: number): Promise<void> {
+  const c = seededCase(seed);
+  const root = tempDir("surfaces-");
+  const { dir, compute } = await seededRun(c, root);
+  const d = JSON.parse(readFileSync(dir.decision, "utf8")) as DecisionJson;
+  const e = expected(c, d);
+  const at = `seed ${seed} (${c.direction}, repeats ${c.repeats}/${c.maxRepeats}, sibling ${c.sibling})`;
+  const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+  assert.ok(near(e.difference, e.meanOfDiffs), `${at}: the improvement's mean is the mean difference, signed`);
+
+  // show --json and resume --json: decision.json's own keys
+  const show = JSON.parse((await cli(["show", dir.path, "--json"], { compute })).stdout);
+  assert.equal(show.verdict, d.verdict, `${at}: show --json verdict`);
+  assert.deepEqual(show.disputes, [], at);
+  assert.deepEqual(show.benchmark, d.benchmark, `${at}: show --json benchmark`);
+  const resume = JSON.parse((await cli(["resume", dir.path, "--json"], { compute })).stdout);
+  assert.equal(resume.verdict, d.verdict, `${at}: resume --json verdict`);
+  assert.deepEqual(resume.deltas, d.deltas, `${at}: resume --json deltas`);
+  assert.deepEqual(resume.benchmark, d.benchmark, `${at}: resume --json benchmark`);
+
+  // show: the estimate line to the digits printed
+  const showText = (await cli(["show", dir.path], { compute })).stdout;
+  assert.match(showText, new RegExp(`^verdict: ${d.verdict}$`, "m"), at);
+  if (e.interval) {
+    const line = /^improvement \(positive = better\): mean (\S+), [\d.]+% CI \[(\S+), (\S+)\], n=(\d+)$/m.exec(
+      showText,
+    );
+    assert.ok(line, `${at}: show prints the improvement\n${showText}`);
+    const i = e.interval;
+    assert.ok(estimateAgrees([line[1]!, line[2]!, line[3]!], [e.improvement, i.lower, i.upper]), `${at}: ${line[0]}`);
+    assert.equal(Number(line[4]), e.n, at);
+  }
+
+  // runs --json: the difference and the improvement, each under its own key
+  const runs = JSON.parse((await cli(["runs", root, "--json"], { compute })).stdout).runs[0];
+  assert.equal(runs.verdict, d.verdict, `${at}: runs --json verdict`);
+  assert.equal(runs.improvement.mean, e.improvement, `${at}: runs --json improvement.mean`);
+  assert.equal(runs.improvement.n, e.n, at);
+  assert.equal(runs.improvement.lower, e.interval?.lower ?? null, at);
+  assert.equal(runs.improvement.upper, e.interval?.upper ?? null, at);
+  assert.equal(runs.improvement.confidence, e.interval?.confidence ?? null, at);
+  assert.equal(runs.difference, e.difference, `${at}: runs --json difference`);
+  const side = (prefix: string) => {
+    const xs = Object.entries(d.values).filter(([k]) => new RegExp(`^${prefix}(#\\d+)?$`).test(k)).map(([, v]) => v);
+    return xs.reduce((s, x) => s + x, 0) / xs.length;
+  };
+  assert.ok(near(runs.baseline, side("baseline")), `${at}: runs --json baseline is the mean over the pairs`);
+  assert.ok(near(runs.candidate, side("candidate")), `${at}: runs --json candidate is the mean over the pairs`);
+
+  // runs: the same numbers as printed
+  const table = (await cli(["runs", root], { compute })).stdout;
+  assert.equal(textCell(table, 1, "verdict", "left"), d.verdict, at);
+  const diffCell = textCell(table, 1, "difference", "right");
+  const impCell = textCell(table, 1, "improvement", "right");
+  const ivCell = textCell(table, 1, "improvement interval", "left");
+  checkEstimate(`${at}: runs`, impCell, ivCell, e.improvement, e.interval);
+  const printed = intervalIn(ivCell);
+  const unit = Math.max(...[diffCell, impCell, printed?.lower ?? "0", printed?.upper ?? "0"].map(unitOf));
+  assert.ok(agrees(diffCell, e.difference, unit), `${at}: runs difference ${diffCell} for ${e.difference}`);
+  assert.equal(textCell(table, 1, "n", "right"), String(e.n), at);
+
+  // Markdown: each pair's difference, the mean row, the estimate sentence
+  const md = (await cli(["report", dir.path, "--md"], { compute })).stdout;
+  assert.match(md, new RegExp(`^### \`toy\`: ${d.verdict}\\n`), at);
+  const rows = mdRows(md).slice(2).map(mdCells).filter((r) => r[0]!.startsWith("`toy`"));
+  const pairRows = rows.filter((r) => !r[0]!.includes("mean of"));
+  assert.equal(pairRows.length, e.diffs.length, at);
+  pairRows.forEach((r, i) => assert.ok(agrees(r[3]!, e.diffs[i]!), `${at}: Markdown pair ${i + 1}: ${r[3]}`));
+  if (e.interval) {
+    const meanRow = rows.find((r) => r[0]!.includes(`mean of ${e.n} pairs`));
+    assert.ok(meanRow, `${at}: a mean row\n${md}`);
+    const s =
+      /Improvement \(positive = better\) over (\d+) pairs: mean (\S+), interval (\[[^\]]+\] \S+); difference \(candidate − baseline\): mean (\S+), interval (\[[^\]]+\] \S+)\./
+        .exec(md);
+    assert.ok(s, `${at}: the estimate sentence\n${md}`);
+    checkEstimate(`${at}: Markdown improvement`, s[2]!, s[3]!, e.improvement, e.interval);
+    const [dl, du] = e.differenceInterval!;
+    checkEstimate(`${at}: Markdown difference`, s[4]!, s[5]!, e.difference, {
+      lower: dl,
+      upper: du,
+      confidence: e.interval.confidence,
+    });
+    assert.equal(meanRow[3], s[4], `${at}: the mean row shows the mean difference`);
+  } else {
+    assert.match(md, /Improvement \(positive = better\) on one pair: (\S+); difference/, at);
+    const s = /on one pair: (\S+); difference \(candidate − baseline\) (\S+)\./.exec(md)!;
+    assert.ok(agrees(s[1]!, e.improvement) && agrees(s[2]!, e.difference), `${at}: ${s[0]}`);
+  }
+
+  // HTML: the badge, the facts, and the difference chart's marks where the numbers say
+  const file = join(root, "report.html");
+  assert.equal((await cli(["report", dir.path, "--html", file], { compute })).code, 0, at);
+  const html = readFileSync(file, "utf8");
+  assert.match(html, new RegExp(`<h1>toy <span class="badge badge-${d.verdict}">${d.verdict}</span></h1>`), at);
+  const impFact = factText(html, "improvement (positive = better)");
+  checkEstimate(`${at}: HTML improvement`, impFact.split(",")[0]!, impFact, e.improvement, e.interval);
+  checkDifferenceChart(at, html, c, e);
+}
+
+/** Checks a printed mean and interval (`[l, u] 95%`, or "" for none) against the estimate. */
+function checkEstimate(
+  at: string,
+  mean: string,
+  interval: string,
+  value: number,
+  iv: { lower: number; upper: number; confidence: number } | null,
+): void {
+  const printed = intervalIn(interval);
+  assert.equal(printed === null, iv === null, `${at}: an interval printed exactly when there is one: ${interval}`);
+  if (iv === null || printed === null) {
+    assert.ok(agrees(mean, value), `${at}: ${mean} for ${value}`);
+    return;
+  }
+  assert.ok(
+    estimateAgrees([mean, printed.lower, printed.upper], [value, iv.lower, iv.upper]),
+    `${at}: ${mean} ${interval} for ${value} [${iv.lower}, ${iv.upper}]`,
+  );
+  assert.ok(Math.abs(printed.level - iv.confidence) < 5e-5, `${at}: level ${interval}`);
+}
+
+/**
+ * The run page's difference chart: each pair's dot at its difference, the
+ * mean marker at the mean difference — on the same side of zero as the
+ * pairs' mean, where the dots' own scale puts it — the interval's ends at
+ * the difference interval, and min_effect on the improving side.
+ */
+function checkDifferenceChart(at: string, html: string, c: SeededCase, e: ReturnType<typeof expected>): void {
+  const svg = svgById(html, "diff-");
+  assert.ok(svg !== "", `${at}: a difference chart`);
+  const zero = Number(elements(svg, (x) => x.attrs["class"] === "zero")[0]?.attrs["x1"]);
+  const dots = elements(svg, (x) => x.attrs["data-point"] === "pair");
+  assert.deepEqual(dots.map((x) => Number(x.attrs["data-value"])), e.diffs, `${at}: the dots are the differences`);
+  const wide = dots.find((x) => Math.abs(markerX(x) - zero) >= 20);
+  const perUnit = wide ? (markerX(wide) - zero) / Number(wide.attrs["data-value"]) : null;
+  for (const dot of dots) {
+    const v = Number(dot.attrs["data-value"]);
+    assert.ok((markerX(dot) - zero) * v >= 0, `${at}: pair dot ${v} on its side of zero`);
+  }
+  const line = elements(svg, (x) => x.attrs["class"] === "min-effect")[0];
+  const lineX = Number(line?.attrs["x1"]);
+  if (c.minEffect > 0) {
+    const rightward = c.direction === "maximize";
+    assert.ok(rightward ? lineX > zero : lineX < zero, `${at}: min_effect on the improving side of zero`);
+  }
+  const mean = elements(svg, (x) => x.attrs["data-point"] === "mean")[0];
+  if (e.interval === null) {
+    assert.equal(mean, undefined, `${at}: no mean marker for one pair`);
+    return;
+  }
+  assert.ok(mean, `${at}: a mean marker`);
+  assert.equal(Number(mean.attrs["data-value"]), e.difference, `${at}: the mean marker is the mean difference`);
+  assert.ok(
+    (markerX(mean) - zero) * e.meanOfDiffs >= 0,
+    `${at}: the mean marker on the side of zero its pairs' mean is`,
+  );
+  if (perUnit !== null) {
+    const predicted = zero + perUnit * e.meanOfDiffs;
+    assert.ok(Math.abs(markerX(mean) - predicted) < 1, `${at}: the mean marker at ${predicted}, not ${markerX(mean)}`);
+  }
+  const iv = elements(svg, (x) => x.attrs["class"] === "interval")[0];
+  assert.deepEqual([Number(iv?.attrs["data-lower"]), Number(iv?.attrs["data-upper"])], e.differenceInterval, at);
+}
+
+describe("every surface agrees with decision.json (property, seeded)", () => {
+  it(
+    `holds for ${CASES} random decisions, seeds ${FIRST_SEED}..${FIRST_SEED + CASES - 1}`,
+    { timeout: 120_000 },
+    async () => {
+      const kinds = new Set<string>();
+      for (let seed = FIRST_SEED; seed < FIRST_SEED + CASES; seed++) {
+        const c = seededCase(seed);
+        kinds.add(`${c.direction} ${c.maxRepeats === 1 ? "n=1" : "n>1"} ${c.sibling ? "sibling" : "alone"}`);
+        await checkCase(seed).catch((err: Error) => {
+          throw new Error(`seed ${seed} (replay: seededCase(${seed})): ${err.message}`, { cause: err });
+        });
+      }
+      assert.equal(
+        kinds.size,
+        8,
+        `the seeds cover both directions, n = 1 and n > 1, with and without a sibling: ${[...kinds]}`,
+      );
+    },
+  );
+});
+
+/** The marks of a chart (`<svg id="<prefix>…">`) as [data-point, x, y], and its zero line's position. */
+function marks(html: string, prefix: string, axis: "x" | "y") {
+  const svg = svgById(html, prefix);
+  const zeroLine = elements(svg, (x) => x.attrs["class"] === "zero")[0]!;
+  const zero = Number(zeroLine.attrs[axis === "x" ? "x1" : "y1"]);
+  const points = elements(svg, (x) => x.attrs["data-point"] !== undefined)
+    .map((x) => [x.attrs["data-point"]!, markerX(x), markerY(x)] as const);
+  const shade = elements(svg, (x) => x.attrs["class"] === "accept-side")[0];
+  return { zero, points, shade };
+}
+
+describe("a mirrored run (the metric negated, the direction flipped, the same seeds)", () => {
+  it(
+    "gives the same verdict and improvement, opposite differences and mirrored charts",
+    { timeout: 60_000 },
+    async () => {
+      for (let seed = 2000; seed < 2012; seed++) {
+        const c = seededCase(seed);
+        const at = `seed ${seed} (${c.direction}, repeats ${c.repeats}/${c.maxRepeats})`;
+        const one = await seededRun(c, tempDir("mirror-"));
+        const two = await seededRun(mirroredCase(c), tempDir("mirror-"));
+        const [d1, d2] = [one, two].map(({ dir }) => JSON.parse(readFileSync(dir.decision, "utf8")) as DecisionJson);
+        assert.equal(d2!.verdict, d1!.verdict, `${at}: the verdict`);
+        assert.deepEqual(d2!.benchmark, d1!.benchmark, `${at}: the improvement, bit for bit`);
+        for (const [k, v] of Object.entries(d1!.deltas)) assert.equal(d2!.deltas[k], -v, `${at}: difference ${k}`);
+        const [r1, r2] = await Promise.all([one, two].map(async ({ dir, compute }) => {
+          const file = join(dir.path, "..", "run.html");
+          await cli(["report", dir.path, "--html", file], { compute });
+          const climbFile = join(dir.path, "..", "climb.html");
+          await cli(["report", join(dir.path, ".."), "--html", climbFile], { compute });
+          const runs = JSON.parse((await cli(["runs", join(dir.path, ".."), "--json"], { compute })).stdout).runs[0];
+          return { run: readFileSync(file, "utf8"), climb: readFileSync(climbFile, "utf8"), runs };
+        }));
+        assert.deepEqual(r2!.runs.improvement, r1!.runs.improvement, `${at}: runs --json improvement`);
+        assert.equal(r2!.runs.difference, -r1!.runs.difference, `${at}: runs --json difference`);
+        // the run page's difference chart: every mark mirrored about zero, the shaded side too
+        const [m1, m2] = [marks(r1!.run, "diff-", "x"), marks(r2!.run, "diff-", "x")];
+        assert.equal(m2.points.length, m1.points.length, at);
+        m1.points.forEach(([kind, x, y], i) => {
+          const [kind2, x2, y2] = m2.points[i]!;
+          assert.equal(kind2, kind, at);
+          assert.equal(y2, y, at);
+          assert.ok(
+            Math.abs((x2 - m2.zero) + (x - m1.zero)) <= 0.3,
+            `${at}: ${kind} ${i} at ${x - m1.zero} / ${x2 - m2.zero}`,
+          );
+        });
+        const side = (m: typeof m1) =>
+          Math.sign(Number(m.shade!.attrs["x"]) + Number(m.shade!.attrs["width"]) / 2 - m.zero);
+        if (c.minEffect > 0) assert.equal(side(m2), -side(m1), `${at}: the shaded (improving) side flips`);
+        // the climb's improvement chart: positive = better, the same picture both ways
+        const [i1, i2] = [marks(r1!.climb, "improvement-", "y"), marks(r2!.climb, "improvement-", "y")];
+        assert.deepEqual(i2.points, i1.points, `${at}: the improvement chart is the same`);
+        assert.deepEqual(i2.shade?.attrs, i1.shade?.attrs, at);
+      }
+    },
+  );
+});
