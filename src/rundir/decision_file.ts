@@ -129,6 +129,17 @@ export interface DecisionRecord extends Decision {
   readonly provenance?: Readonly<Record<string, Provenance>>;
 }
 
+/** A repeated design's facts in their stored form (snake_case, `set_aside` only when pairs were set aside). */
+export function pairedFactsJson(p: PairedFacts) {
+  return {
+    seeds: [...p.seeds],
+    n: p.n,
+    outcome: p.outcome,
+    benchmark: estimateJson(p.benchmark),
+    siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, estimateJson(v)])),
+  };
+}
+
 /** Writes the decision to `<runDir>/decision.json`, atomically: a reader sees no decision or the whole one. */
 export function writeDecision(dir: RunDir, d: DecisionRecord): void {
   const p = d.paired;
@@ -144,13 +155,7 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
     min_effect: d.minEffect,
     baseline_source: d.baselineSource,
     ...(d.runIdentity === null ? {} : { run_identity: d.runIdentity }),
-    ...(p === null ? {} : {
-      seeds: [...p.seeds],
-      n: p.n,
-      outcome: p.outcome,
-      benchmark: estimateJson(p.benchmark),
-      siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, estimateJson(v)])),
-    }),
+    ...(p === null ? {} : pairedFactsJson(p)),
     ...(d.usage === undefined || Object.keys(d.usage).length === 0
       ? {}
       : { usage: Object.fromEntries(Object.entries(d.usage).map(([k, u]) => [k, usageJson(u)])) }),
