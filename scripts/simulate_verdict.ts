@@ -176,6 +176,10 @@ interface Row {
   readonly acceptAtEffect: number;
   readonly pairsNoEffect: number;
   readonly pairsWithEffect: number;
+  /** Rejects of a candidate with no effect (right), with an effect of min_effect and with the effect (false rejects). */
+  readonly rejectNoEffect: number;
+  readonly rejectAtMinEffect: number;
+  readonly rejectAtEffect: number;
 }
 function row(rule: Rule, m: Model, effects = EFFECTS, minEffect = MIN_EFFECT, climbs = CLIMBS): Row {
   const [none, edge, real] = effects.map((e) => run(rule, m, e, minEffect, climbs)) as [Cell, Cell, Cell];
@@ -187,6 +191,9 @@ function row(rule: Rule, m: Model, effects = EFFECTS, minEffect = MIN_EFFECT, cl
     acceptAtEffect: real.accept,
     pairsNoEffect: none.meanPairs,
     pairsWithEffect: real.meanPairs,
+    rejectNoEffect: none.reject,
+    rejectAtMinEffect: edge.reject,
+    rejectAtEffect: real.reject,
   };
 }
 
@@ -211,6 +218,9 @@ function figures(r: Omit<Row, "rule" | "scenario">) {
     accept_at_effect: r.acceptAtEffect,
     pairs_no_effect: r.pairsNoEffect,
     pairs_with_effect: r.pairsWithEffect,
+    reject_no_effect: r.rejectNoEffect,
+    reject_at_min_effect: r.rejectAtMinEffect,
+    reject_at_effect: r.rejectAtEffect,
   };
 }
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -242,6 +252,9 @@ if (runs(1)) {
         acceptAtEffect: Math.min(...rows.map((r) => r.acceptAtEffect)),
         pairsNoEffect: Math.max(...rows.map((r) => r.pairsNoEffect)),
         pairsWithEffect: Math.max(...rows.map((r) => r.pairsWithEffect)),
+        rejectNoEffect: Math.min(...rows.map((r) => r.rejectNoEffect)),
+        rejectAtMinEffect: Math.max(...rows.map((r) => r.rejectAtMinEffect)),
+        rejectAtEffect: Math.max(...rows.map((r) => r.rejectAtEffect)),
       };
       const ok = rows.every(meetsGoals);
       // pairs spent, per real improvement found, when half the candidates have the effect and half none
@@ -347,7 +360,7 @@ if (runs(2)) {
   });
   console.log(`\n## 2–3. Scenarios and designs (default method ${DEFAULT_METHOD})\n`);
   console.log(table(
-    ["scenario", "rule", "FA@0", "FA@min", "acc@5", "pairs@0", "pairs@5"],
+    ["scenario", "rule", "FA@0", "FA@min", "acc@5", "pairs@0", "pairs@5", "rej@0", "rej@min", "rej@5"],
     [...scenarios, ...designs].map((r) => [
       r.scenario,
       r.rule,
@@ -356,6 +369,9 @@ if (runs(2)) {
       pct(r.acceptAtEffect),
       num(r.pairsNoEffect),
       num(r.pairsWithEffect),
+      pct(r.rejectNoEffect),
+      pct(r.rejectAtMinEffect),
+      pct(r.rejectAtEffect),
     ]),
   ));
 }

@@ -7,6 +7,7 @@ import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_te
 import { type NameKind, validateName } from "../measure/names.ts";
 import { firstDuplicateKey } from "./duplicate_key.ts";
 import { DEFAULT_SUMMARY, SUMMARIES, type Summary } from "../stats/samples.ts";
+import { unsafeSeedEnv } from "./unsafe_env.ts";
 
 /**
  * The benchmark contract file: what to run, which number to read, which way
@@ -74,7 +75,11 @@ export const RESERVED_ENV: ReadonlySet<string> = new Set([
   ...DEFAULT_ALLOWED_ENV,
 ]);
 
-/** `seed_env`: "" (the benchmark does not resample) or a shell identifier the job does not set itself. */
+/**
+ * `seed_env`: "" (the benchmark does not resample) or a shell identifier the
+ * job does not set itself, and that no loader, shell or interpreter reads
+ * (unsafe_env.ts).
+ */
 const seedEnv = () =>
   z._default(
     text().check(z.superRefine((name, ctx) => {
@@ -87,7 +92,7 @@ const seedEnv = () =>
         : RESERVED_ENV.has(name)
         ? `${JSON.stringify(name)} is passed to the eval job from its environment, and the seed would replace it; ` +
           "name the seed variable otherwise (such as BENCH_SEED)"
-        : null;
+        : unsafeSeedEnv(name);
       if (problem !== null) ctx.addIssue({ code: "custom", message: problem, input: name });
     })),
     "",

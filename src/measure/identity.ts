@@ -1,6 +1,7 @@
 import { hexDigest } from "../runtime/digest.ts";
 import type { DispatchUnit } from "./dispatch_unit.ts";
 import { type Measure, measureEnv } from "./measure.ts";
+import { splitPairName } from "./measure_name.ts";
 
 /**
  * A measure's on-disk and on-cluster identity: the determinant, the slot (eval
@@ -89,17 +90,33 @@ export function slot(image: string, m: Measure): string {
   return `${m.name}-${m.treeSha}-${sha1Hex(determinant(image, m))}`;
 }
 
+/** Code points of a measure name a job name keeps. */
+const JOB_NAME_CHARS = 12;
+
 /**
  * A LIVENESS HINT, not a durable key: `eval-<runTag[:10]>-<name[:12]>-<16
  * hex>`, the hex over run tag + determinant. Slurm caps name length, so the
  * hash is bounded (64 bits); a collision can only make one measure see
  * another's job as live and park, never return a stale result. The run tag
  * disambiguates runs sharing one account; the prefixes are for humans.
+ *
+ * The readable part of a pair i ≥ 2 keeps its `#i` and cuts the stem shorter
+ * (`sib-lat-base#2` → `sib-lat-ba#2`, `baseline#2` as it is), so `squeue`
+ * tells the pairs apart; a pair-1 name (no `#i`) is cut as the reference cuts
+ * it, byte for byte.
  */
 export function jobName(runTag: string, image: string, m: Measure): string {
   assertEncodable("run tag", runTag);
   const h = sha1Hex(`${runTag}\0${determinant(image, m)}`).slice(0, 16);
-  return `eval-${codePointPrefix(runTag, 10)}-${codePointPrefix(m.name, 12)}-${h}`;
+  return `eval-${codePointPrefix(runTag, 10)}-${readableName(m.name)}-${h}`;
+}
+
+/** The name's first 12 code points; for pair i ≥ 2, the stem's first 12 − len("#i") and then `#i`. */
+function readableName(name: string): string {
+  const { name: stem, pair } = splitPairName(name);
+  if (pair === 1) return codePointPrefix(name, JOB_NAME_CHARS);
+  const suffix = `#${pair}`;
+  return codePointPrefix(stem, Math.max(0, JOB_NAME_CHARS - suffix.length)) + suffix;
 }
 
 /** The determinants of a unit's members in run order, with its mode: what its slot and job name hash. */

@@ -20,7 +20,7 @@ import { type DispatchUnit, dispatchUnits, unitNeeds } from "./dispatch_unit.ts"
 import { jobName, slot, unitJobName, unitSlot } from "./identity.ts";
 import { type Measure, measureEnv } from "./measure.ts";
 import { classifyMeasure, type MeasureState, type Observation } from "./measure_state.ts";
-import { noResultNote } from "./notes.ts";
+import { noResultMessage } from "./notes.ts";
 import { MeasurementPending } from "./pending.ts";
 import { type Lanes, placement } from "./placement.ts";
 import { explainSignalExit } from "./signal_exit.ts";
@@ -219,7 +219,9 @@ export class DispatchedMeasurer {
     let blind = false;
     for (const { measure, state } of views) {
       if (state.kind === "vanished") {
-        throw new EvalError(`measure ${measure.name}: ${noResultNote(state.jobId, state.endState)}`);
+        throw new EvalError(
+          `measure ${measure.name}: ${noResultMessage(state.jobId, state.endState, this.#o.evalMinutes)}`,
+        );
       }
     }
     // a finished measure without a usable result fails the run now: waiting for the others cannot save it
@@ -380,7 +382,7 @@ export class DispatchedMeasurer {
     for (const { m, jobId } of dispatched) {
       const state = states.get(jobId) ?? "";
       if (state && isTerminal(state) && !this.done(m)) {
-        throw new EvalError(`measure ${m.name}: ${noResultNote(jobId, state)}`);
+        throw new EvalError(`measure ${m.name}: ${noResultMessage(jobId, state, this.#o.evalMinutes)}`);
       }
     }
   }
@@ -406,7 +408,7 @@ export class DispatchedMeasurer {
         const killedBySignal = this.#exitCode(m) === "143";
         throw new EvalError(
           killedBySignal
-            ? explainSignalExit(m.name, states.get(this.marker(m)) ?? "", err.message)
+            ? explainSignalExit(m.name, states.get(this.marker(m)) ?? "", err.message, this.#o.evalMinutes)
             : `measure ${m.name}: ${err.message}`,
         );
       }

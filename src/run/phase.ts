@@ -23,7 +23,7 @@ import { type Provenance, readProvenance } from "../dispatch/provenance.ts";
 import { cancelWins, isCancelled, refuseCancelled } from "../rundir/cancel_file.ts";
 import { sayOnStop } from "../runtime/live_groups.ts";
 import { endFailedRun } from "./failed_run.ts";
-import { measureUsage } from "../plan/run_usage.ts";
+import { measureUsage, timeoutWarnings } from "../plan/run_usage.ts";
 import type { WakeRecord } from "../rundir/wake_record.ts";
 import { measureSamples } from "../views/measure_samples.ts";
 
@@ -183,11 +183,17 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       storeBaseline(dir, r, baselines, { measuredAt: origin?.endedAt || null, host: origin?.host || null });
     }
     const fromCache = Object.keys(p.cached).length > 0 ? cacheNotes(cache, hostOf(CANDIDATE_ARM), deps.now()) : [];
+    const usage = await measureUsage(
+      deps.compute,
+      p.toMeasure.map((m) => ({ name: m.name, jobId: measurer.marker(m) })),
+      r.createdAt,
+    );
     const decision: DecisionRecord = {
       verdict: d.verdict,
       values: d.values,
       deltas: d.deltas,
-      reasons: [...d.reasons, ...fromCache],
+      // a job that delivered but ended TIMEOUT is said here, not only by `show`
+      reasons: [...d.reasons, ...fromCache, ...timeoutWarnings(usage, c.evalMinutes)],
       baseSha: r.baseSha,
       candidateSha: r.candidateSha,
       runIdentity: runIdentity(r),
@@ -199,11 +205,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
         ? { seeds: p.seeds, n: look.n, outcome: d.outcome, benchmark: d.benchmark, siblings: d.siblings }
         : null,
       provenance,
-      usage: await measureUsage(
-        deps.compute,
-        p.toMeasure.map((m) => ({ name: m.name, jobId: measurer.marker(m) })),
-        r.createdAt,
-      ),
+      usage,
       samples: measureSamples(dir.path, r.image, p.toMeasure),
     };
     // a cancel always wins over a verdict reached after it: asked again under the lock, right before the write

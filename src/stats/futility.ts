@@ -3,13 +3,16 @@ import type { LocationInterval } from "./location_interval.ts";
 import { tCdf, tQuantile } from "./student_t.ts";
 
 /**
- * Stopping for futility: ending a climb early, as inconclusive, when an
- * accept has become unlikely, so that a candidate with no effect costs a few
- * pairs instead of max_repeats. A futility stop can only turn a would-be
- * accept into an inconclusive verdict, never the reverse, so it cannot raise
- * the false-accept rate: the guarantee of the α split holds whatever the
- * criterion (the stop is "non-binding"). What the criterion decides is how
- * much power it costs, which bench/verdict_simulation.json measures.
+ * Stopping for futility: ending a climb early when an accept has become
+ * unlikely, so that a candidate with no effect costs a few pairs instead of
+ * max_repeats. The stop ends the climb as the single-pair rule reads the
+ * estimate, short of an accept (look_rule.ts `futilityVerdict`): reject when
+ * the mean improvement is ≤ 0, else inconclusive. It can only turn a
+ * would-be accept into a reject or an inconclusive verdict, never the
+ * reverse, so it cannot raise the false-accept rate: the guarantee of the α
+ * split holds whatever the criterion (the stop is "non-binding"). What the
+ * criterion decides is how much power it costs and how often a real
+ * improvement is rejected, which bench/verdict_simulation.json measures.
  *
  * The criterion is predictive power (Spiegelhalter, Freedman & Blackburn,
  * 1986): the chance, predicted from the n pairs in hand, that the last look

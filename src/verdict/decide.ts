@@ -30,7 +30,7 @@ import { designOf, finalLook, lookAt, nextBatch, SPENDING_POWER } from "../stats
  * measured values, so the same numbers give the same verdict on every run and
  * in tests. The statistics live in src/stats/ (interval: repeated_method.ts, screened_t.ts, paired.ts; looks and
  * levels: sequential.ts; early stop: futility.ts; the rule: look_rule.ts),
- * the sentences in decision_reasons.ts; this file reads the values, asks the
+ * the sentences in reasons.ts; this file reads the values, asks the
  * one and has the other written.
  */
 
@@ -144,8 +144,9 @@ function estimate(iv: LocationInterval, method: string): Estimate {
  * 3. a benchmark L > min_effect accepts it when every sibling has L ≥
  *    −tolerance; while a sibling is unsure, another batch (inconclusive at the last look);
  * 4. a benchmark U ≤ 0 rejects it;
- * 5. else inconclusive: at the last look, or when an accept is out of
- *    reasonable reach (src/stats/futility.ts); otherwise another batch.
+ * 5. else inconclusive at the last look; before it, when an accept is out of
+ *    reasonable reach (src/stats/futility.ts), stop: reject when the mean
+ *    improvement is ≤ 0, else inconclusive; otherwise another batch.
  *
  * With one pair and max_repeats 1 the interval is the point [Δ, Δ] and this
  * is exactly the single-pair rule, with the same sentences: a sibling below
@@ -199,6 +200,7 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
     firstPairOnly: look.level === null,
     batch: nextBatch(design, n),
     benchmark: benchmarkCall(bench, contract.minEffect),
+    mean: bench.mean,
     siblings: sibs.map((s) => s.call),
     futile: () => futilityPower > 0 && predicted() < futilityPower,
   });

@@ -1,6 +1,6 @@
 import type { Contract } from "../contract/contract.ts";
 import type { ComparedSeries } from "./finite_interval.ts";
-import type { LookKind, SiblingCall } from "../stats/look_rule.ts";
+import { futilityVerdict, type LookKind, type SiblingCall } from "../stats/look_rule.ts";
 import type { IntervalMethod, LocationInterval } from "../stats/location_interval.ts";
 import { type Design, finalLook, type Look } from "../stats/sequential.ts";
 import { formatChance, formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
@@ -115,7 +115,10 @@ export function pairedReason(kind: LookKind, next: number, x: Facts, regressed: 
     case "futile": {
       const last = finalLook(x.design);
       const pp = x.predicted();
-      return `Stopped early for futility after ${n} of up to ${last.n} pairs, inconclusive: ${facts}; ` +
+      const verdict = futilityVerdict(x.bench.mean) === "reject"
+        ? "rejected: the candidate did not improve on the baseline (its mean improvement is at or below 0)"
+        : "inconclusive";
+      return `Stopped early for futility after ${n} of up to ${last.n} pairs, ${verdict}: ${facts}; ` +
         `predicted from these pairs, the last look would clear min_effect ${m} with a chance of ${formatChance(pp)}, ` +
         `below the futility threshold ${formatPercent(x.futilityPower)}; ${x.method}.`;
     }

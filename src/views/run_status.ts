@@ -3,7 +3,7 @@ import { isPending } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import type { MeasureView } from "../measure/measurer.ts";
-import { noResultNote } from "../measure/notes.ts";
+import { noResultMessage } from "../measure/notes.ts";
 import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
 import { pairedValues, type PassPlan, runPlan } from "../plan/run_plan.ts";
@@ -53,7 +53,7 @@ export async function runStatus(dir: RunDir, r: RunRecord, compute: Compute, now
     if (view === undefined) {
       return { name: m.name, state: "done", value: p.cached[m.name]!, why: "from the baseline cache" };
     }
-    return rowOf(dir, view, measurer.slot(m));
+    return rowOf(dir, view, measurer.slot(m), c.evalMinutes);
   });
   return {
     measures: rows,
@@ -85,7 +85,7 @@ function complete(
 }
 
 /** One measure's line, from its state. */
-function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string): MeasureStateRow {
+function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string, evalMinutes: number): MeasureStateRow {
   const name = m.name;
   switch (s.kind) {
     case "done": {
@@ -110,7 +110,7 @@ function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string)
         reason: `not in the queue listing; sacct says ${s.state}`,
       };
     case "vanished":
-      return { name, state: "failed", jobId: s.jobId, why: noResultNote(s.jobId, s.endState) };
+      return { name, state: "failed", jobId: s.jobId, why: noResultMessage(s.jobId, s.endState, evalMinutes) };
     case "undispatched":
       return { name, state: "not dispatched" };
     case "unknown":

@@ -11,6 +11,7 @@ import { type Direction, improvementOfDifference } from "../stats/improvement.ts
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { checkDecision } from "./decision_check.ts";
 import { runStanding } from "./standing.ts";
+import { failureHeadline } from "../rundir/failure_file.ts";
 import { runPlan } from "../plan/run_plan.ts";
 import { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord } from "../rundir/run_record.ts";
@@ -53,7 +54,7 @@ export function summarizeRun(dir: RunDir): RunSummary {
     reasons: decision ? [...decision.reasons] : [],
     decidedAt: decision?.decidedAt ?? null,
     wallSeconds: ended === null ? null : secondsBetween(r.createdAt, ended),
-    failure: s.kind === "failed" ? s.failure.message : null,
+    failure: s.kind === "failed" ? failureHeadline(s.failure.message) : null,
     disputes: decision ? checkDecision(dir, r, decision) : [],
     live: null,
   };

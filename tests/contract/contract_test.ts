@@ -272,6 +272,30 @@ describe("loadContract() refuses a seed_env the eval job could not set as given"
     ["PATH, which the job passes on", "PATH", /"PATH" is passed to the eval job from its environment/],
     ["HOME", "HOME", /"HOME" is passed to the eval job/],
     ["CUDA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", /"CUDA_VISIBLE_DEVICES" is passed to the eval job/],
+    ...["LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "GLIBC_TUNABLES", "GCONV_PATH"].map((
+      name,
+    ): [string, string, RegExp] => [
+      `the loader variable ${name}`,
+      name,
+      new RegExp(
+        `"${name}" is read by the dynamic loader.*: the seed exported under it would change how every program ` +
+          "of the eval job loads; name the seed variable otherwise \\(such as BENCH_SEED\\)",
+      ),
+    ]),
+    ...["IFS", "BASH_ENV", "ENV", "PS4", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "CDPATH", "GLOBIGNORE"].map((
+      name,
+    ): [string, string, RegExp] => [
+      `the shell variable ${name}`,
+      name,
+      new RegExp(`"${name}" is read by the shell that runs the command: .*; name the seed variable otherwise`),
+    ]),
+    ...["PYTHONPATH", "PYTHONHOME", "PERL5OPT", "NODE_OPTIONS", "JAVA_TOOL_OPTIONS", "LUA_INIT"].map((
+      name,
+    ): [string, string, RegExp] => [
+      `the interpreter hook ${name}`,
+      name,
+      new RegExp(`"${name}" tells an interpreter which code to load before the benchmark's: .*; name the seed`),
+    ]),
   ];
   for (const [what, name, expected] of cases) {
     it(`refuses ${what}, for the benchmark and a sibling`, () => {
@@ -281,7 +305,9 @@ describe("loadContract() refuses a seed_env the eval job could not set as given"
   }
 
   it("takes a shell identifier, and none", () => {
-    for (const name of ["SEED", "_seed", "bench_seed_2", "OUTERLOOP_SEED", ""]) {
+    for (
+      const name of ["SEED", "_seed", "bench_seed_2", "OUTERLOOP_SEED", "PYTHONHASHSEED", "ld_preload", "LDSEED", ""]
+    ) {
       assert.equal(loadContract(contractFile({ ...MINIMAL, seed_env: name })).seedEnv, name);
     }
   });

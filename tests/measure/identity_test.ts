@@ -74,6 +74,38 @@ describe("measure identity matches the Python reference byte for byte", () => {
   }
 });
 
+describe("jobName() of pair i >= 2", () => {
+  const m = (name: string): Measure => ({
+    name,
+    treeSha: "0123456789abcdef0123456789abcdef01234567",
+    command: "python bench.py",
+    metric: "score",
+    extraEnv: [["SEED", "7"]],
+    gpus: 0,
+  });
+  const readable = (name: string) => jobName("run1", "", m(name)).split("-").slice(2, -1).join("-");
+
+  it("keeps the #i suffix of a longer name and cuts the stem shorter", () => {
+    assert.equal(readable("sib-lat-base#2"), "sib-lat-ba#2");
+    assert.equal(readable("sib-lat-cand#10"), "sib-lat-c#10");
+    assert.equal(readable("sib-😀😀😀😀😀😀😀😀-base#3"), "sib-😀😀😀😀😀😀#3", "cut by code point");
+  });
+
+  it("leaves a name that fits within 12 code points, suffix included, as it is", () => {
+    assert.equal(readable("baseline#2"), "baseline#2");
+    assert.equal(readable("candidate#12"), "candidate#12");
+  });
+
+  it("keeps the 16 hex digits of the full name and cuts pair-1 names as the reference does", () => {
+    const name = jobName("run1", "", m("sib-lat-base#2"));
+    assert.match(name, /^eval-run1-sib-lat-ba#2-[0-9a-f]{16}$/);
+    assert.notEqual(name.slice(-16), jobName("run1", "", m("sib-lat-base")).slice(-16));
+    assert.equal(readable("sib-lat-base"), "sib-lat-base");
+    assert.equal(readable("sib-latency-base"), "sib-latency-");
+    assert.equal(readable("sib-a#2-base"), "sib-a#2-base", "a # inside a sibling's name is not a pair");
+  });
+});
+
 describe("code-point helpers", () => {
   it("codePointPrefix() keeps an astral character whole where UTF-16 slicing would split it", () => {
     assert.equal(codePointPrefix("abcdefghijk😀xyz", 12), "abcdefghijk😀");

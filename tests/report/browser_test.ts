@@ -1,6 +1,15 @@
 import { measureArgv } from "../helpers/measure_argv.ts";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -8,7 +17,14 @@ import { after, before, describe, it } from "node:test";
 import { renderClimbHtml } from "../../src/report/html_climb.ts";
 import { renderRunHtml } from "../../src/report/html_run.ts";
 import { runtimeName } from "../../src/runtime/detect.ts";
-import { browser, browserIt, decideBrowser, launchBrowser, type RunningBrowser } from "../helpers/browser.ts";
+import {
+  browser,
+  browserIt,
+  decideBrowser,
+  groupMembers,
+  launchBrowser,
+  type RunningBrowser,
+} from "../helpers/browser.ts";
 import { Cdp, loadPage } from "../helpers/cdp.ts";
 import { climbFixture, nastyRun, repeatRun } from "../helpers/report_fixtures.ts";
 import { LocalCompute } from "../../src/compute/local.ts";
@@ -108,6 +124,66 @@ describe("decideBrowser()", () => {
   });
 });
 
+/** What of Chromium's (`.org.chromium.Chromium.*`, `org.chromium.Chromium.*`) lies in `dir`. */
+const chromiumFiles = (dir: string) => readdirSync(dir).filter((f) => /org\.chromium\./.test(f));
+
+describe("launchBrowser() leaves nothing in the suite's TMPDIR", () => {
+  browserIt(
+    "gives Chromium a TMPDIR of its own in the test's dir, and close() waits for it to quit",
+    60_000,
+    async (path) => {
+      const dir = mkdtempSync(join(tmpdir(), "outerloop-browser-tmp-"));
+      try {
+        const before = chromiumFiles(tmpdir());
+        const running = await launchBrowser(path, dir);
+        const cdp = await Cdp.connect(running.wsUrl);
+        try {
+          // a zygote overwrites its environ with its process title: only the ones that still show theirs count
+          const tmpdirs = groupMembers(running.pgid).flatMap((pid) =>
+            readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((e) => e.startsWith("TMPDIR="))
+          );
+          assert.ok(tmpdirs.length > 0, "the browser process shows its environment");
+          assert.deepEqual(new Set(tmpdirs), new Set([`TMPDIR=${join(dir, "tmp")}`]));
+          writeFileSync(join(dir, "page.html"), renderRunHtml(repeatRun()));
+          await loadPage(cdp, pathToFileURL(join(dir, "page.html")).href, COUNT_POINTS);
+        } finally {
+          await running.close(() => cdp.send("Browser.close"));
+          cdp.close();
+        }
+        assert.deepEqual(groupMembers(running.pgid), [], "no process of the browser is left");
+        assert.deepEqual(chromiumFiles(tmpdir()), before, "nothing of Chromium's in the suite's TMPDIR");
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it("close() lets a browser that is slow to quit finish, in its own TMPDIR, before anything is removed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "outerloop-browser-slow-"));
+    try {
+      // a stand-in for Chromium: announces its DevTools port, and once asked to quit takes its time to clean up
+      const fake = join(dir, "slow-chromium");
+      writeFileSync(
+        fake,
+        "#!/bin/sh\necho 'DevTools listening on ws://127.0.0.1:9/devtools/browser/fake'\n" +
+          'while [ ! -e "$TMPDIR/../quit" ]; do sleep 0.05; done\n' +
+          ': > "$TMPDIR/.org.chromium.Chromium.fake"; sleep 0.5; rm "$TMPDIR/.org.chromium.Chromium.fake"\n' +
+          ': > "$TMPDIR/../quit-cleanly"\n',
+      );
+      chmodSync(fake, 0o755);
+      const before = chromiumFiles(tmpdir());
+      const running = await launchBrowser(fake, join(dir, "browser"));
+      await running.close(async () => writeFileSync(join(dir, "browser", "quit"), ""));
+      assert.ok(existsSync(join(dir, "browser", "quit-cleanly")), "it was left to finish, not killed mid-way");
+      assert.deepEqual(chromiumFiles(join(dir, "browser", "tmp")), [], "its temp file went where it made it");
+      assert.deepEqual(groupMembers(running.pgid), []);
+      assert.deepEqual(chromiumFiles(tmpdir()), before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the HTML report in a real browser", () => {
   let dir = "";
   let running: RunningBrowser | null = null;
@@ -116,14 +192,14 @@ describe("the HTML report in a real browser", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "outerloop-report-browser-"));
     if (browser.kind !== "run") return;
-    running = await launchBrowser(browser.path, join(dir, "profile"), join(dir, "chromium.log"));
+    running = await launchBrowser(browser.path, join(dir, "browser"));
     cdp = await Cdp.connect(running.wsUrl);
   });
 
   after(async () => {
-    await cdp?.send("Browser.close").catch(() => {});
+    // the browser quits and every process of it is gone before its dir (its TMPDIR too) is removed
+    await running?.close(() => cdp!.send("Browser.close"));
     cdp?.close();
-    await running?.kill();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -17,7 +17,7 @@ describe("predictivePower()", () => {
   });
 
   it("is high for a strong start and low for a flat one", () => {
-    // the first looks of tests/run_decide_test.ts, at the default design's last-look level 1 − 0.05/3
+    // the first looks of tests/verdict/decide_test.ts, at the default design's last-look level 1 − 0.05/3
     const level = 1 - 0.05 / 3;
     near(predictivePower(pairedInterval([3, 5, 1, 7], 0.9), 12, level, 1), 0.7715833418302573);
     near(predictivePower(pairedInterval([0, 1, -1, 0.5], 0.9), 12, level, 1), 0.010220491300595786);

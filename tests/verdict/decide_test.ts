@@ -293,6 +293,28 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     );
   });
 
+  it("rejects a clearly worse candidate stopped for futility, as the single-pair rule reads mean <= 0", () => {
+    // repeats 3: mean -3 over 3 pairs; the interval still reaches above 0, so only futility can end it
+    const d = decideLook(seq({ repeats: 3 }), climb([-2, -3, -4]));
+    assert.equal(d.outcome, "futile");
+    assert.ok(d.benchmark.upper > 0);
+    assert.equal(d.verdict, "reject");
+    assert.deepEqual(d.next, { kind: "final" });
+    assert.match(
+      d.reasons[0]!,
+      /^Stopped early for futility after 3 of up to 12 pairs, rejected: the candidate did not improve on the baseline \(its mean improvement is at or below 0\): acc mean improvement -3 over 3 pairs /,
+    );
+  });
+
+  it("rejects a futility stop at a mean of exactly 0, and never accepts one above min_effect", () => {
+    const flat = decideLook(seq(), climb([1, -1, 2, -2]));
+    assert.deepEqual([flat.outcome, flat.verdict], ["futile", "reject"]);
+    // mean 1.5 > min_effect 1 but a spread so wide that the last look could hardly clear it: inconclusive
+    const wide = decideLook(seq(), climb([40, -40, 43, -37]));
+    assert.ok(wide.benchmark.mean > 1);
+    assert.deepEqual([wide.outcome, wide.verdict], ["futile", "inconclusive"]);
+  });
+
   it("never stops for futility when the threshold is 0: it goes on to max_repeats", () => {
     const d = decideLook(seq(), climb([0, 1, -1, 0.5]), { futilityPower: 0 });
     assert.deepEqual(d.next, { kind: "more", pairs: 4 });

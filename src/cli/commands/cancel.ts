@@ -2,6 +2,7 @@ import { assertJobId, isJobId } from "../../compute/compute.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
 import { cancelRun } from "../../run/cancel_run.ts";
 import { describeStop } from "../../run/stop_local_pass.ts";
+import { failureHeadline } from "../../rundir/failure_file.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
 import { computeFlags, resolveMode } from "../shared/common.ts";
@@ -69,7 +70,7 @@ function printOutcome(io: CliIo, dir: RunDir, o: Awaited<ReturnType<typeof cance
     if (json) outLine(io, JSON.stringify({ run_dir: dir.path, cancelled: false, state: "failed", jobs: o.jobs }));
     else {
       const left = o.jobs.length > 0 ? `cancelled its leftover job(s) ${o.jobs.join(", ")}` : "nothing to cancel";
-      outLine(io, `run ${dir.path} failed on ${o.failure.failedAt} (${o.failure.message}): ${left}`);
+      outLine(io, `run ${dir.path} failed on ${o.failure.failedAt} (${failureHeadline(o.failure.message)}): ${left}`);
     }
     return;
   }

@@ -167,8 +167,8 @@ export async function resolveRun(o: MeasureOptions, deps: CliDeps, purpose: RunP
   if (baseSha === candidateSha && purpose.kind === "measure") {
     throw new BadInputError(
       `--base ${JSON.stringify(o.base)} and --candidate ${JSON.stringify(o.candidate)} are the same commit ` +
-        `${baseSha.slice(0, 12)}: pass two different commits (measuring a commit against itself, to see the ` +
-        `benchmark's noise, is what "outerloop calibrate" will be for)`,
+        `${baseSha.slice(0, 12)}: pass two different commits (to measure a commit against itself and see the ` +
+        `benchmark's noise, run "outerloop calibrate" with the same --base)`,
     );
   }
   if (o.seedCache !== null && !(existsSync(o.seedCache) && statSync(o.seedCache).isDirectory())) {

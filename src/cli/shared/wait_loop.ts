@@ -2,7 +2,7 @@ import { withOneListing } from "../../compute/one_listing.ts";
 import { EvalError } from "../../dispatch/eval_error.ts";
 import { setLogSink } from "../../log.ts";
 import { finishedOutcome } from "../../views/outcome.ts";
-import { readFailure } from "../../rundir/failure_file.ts";
+import { readFailure, withHeadlineNote } from "../../rundir/failure_file.ts";
 import { RunLockedError } from "../../run/lock.ts";
 import type { PhaseOutcome } from "../../run/phase.ts";
 import { countStates, PendingTracker, progressLine } from "../../views/progress.ts";
@@ -133,7 +133,10 @@ function settled(dir: RunDir, record: RunRecord): PhaseOutcome | null {
   const failure = readFailure(dir);
   if (failure !== null) {
     throw new EvalError(
-      `${failure.message} (the run failed on ${failure.failedAt}; "outerloop show ${dir.path}" has the details)`,
+      withHeadlineNote(
+        failure.message,
+        `(the run failed on ${failure.failedAt}; "outerloop show ${dir.path}" has the details)`,
+      ),
     );
   }
   return null;

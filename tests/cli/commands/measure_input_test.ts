@@ -174,7 +174,8 @@ describe("measure refuses refs it cannot take at face value", () => {
       new RegExp(
         `--base "main" and --candidate "${shas[1]}" are the same commit ${
           shas[1]!.slice(0, 12)
-        }: pass two different commits \\(.*"outerloop calibrate" will be for\\)$`,
+        }: pass two different commits \\(to measure a commit against itself and see the benchmark's noise, ` +
+          `run "outerloop calibrate" with the same --base\\)$`,
         "m",
       ),
     );
