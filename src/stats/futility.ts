@@ -30,8 +30,9 @@ import { tCdf, tQuantile } from "./student_t.ts";
  * a stalled pair set aside no longer inflates the sd that would make the
  * last look look out of reach. Below the screen's 6 pairs the verdict asks
  * the prediction of the interval without any pair the screen flags as well,
- * and stops only when both say futile (`IntervalMethod.futilityBases`); the
- * stop stays non-binding, so neither change can raise false accepts.
+ * stops only when both say futile (`IntervalMethod.futilityBases`), and a
+ * stop rejects only when neither mean is above 0; the stop stays
+ * non-binding, so none of this can raise false accepts.
  *
  * The climb stops when this is below `FUTILITY_POWER`. Unlike conditional
  * power under the current trend (which treats the current mean as the truth),

@@ -1,5 +1,13 @@
 import type { Contract } from "../contract/contract.ts";
-import { type Facts, methodOf, pairedReason, siblingReason, type Side, singlePairReason } from "./reasons.ts";
+import {
+  type Facts,
+  methodOf,
+  pairedReason,
+  type Prediction,
+  siblingReason,
+  type Side,
+  singlePairReason,
+} from "./reasons.ts";
 import {
   BASE_ARM,
   benchmarkName,
@@ -188,21 +196,26 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
   });
   const last = finalLook(design);
   const finalDf = interval.df(last.n);
-  // the chance the last look accepts, predicted from the pairs in hand (the most hopeful of the method's bases)
-  let chance: number | undefined;
-  const predicted = () => {
-    if (chance !== undefined) return chance;
+  // what the futility rule predicts from the pairs in hand, over the method's bases (the look's interval;
+  // below the screen's 6 pairs also the one without a flagged pair): the most hopeful chance that the last
+  // look accepts, and the most hopeful mean a stop reads (a stalled pair the screen flags cannot make it a reject)
+  let best: Prediction | undefined;
+  const predicted = (): Prediction => {
+    if (best !== undefined) return best;
     const bases = interval.futilityBases?.(improvementsOf(main), level) ?? [bench];
-    chance = Math.max(...bases.map((b) => predictivePower(b, last.n, last.level!, contract.minEffect, finalDf)));
-    return chance;
+    const chances = bases.map((b) => predictivePower(b, last.n, last.level!, contract.minEffect, finalDf));
+    best = { chance: Math.max(...chances), mean: Math.max(...bases.map((b) => b.mean)) };
+    return best;
   };
   const outcome = judgeLook({
     firstPairOnly: look.level === null,
     batch: nextBatch(design, n),
     benchmark: benchmarkCall(bench, contract.minEffect),
-    mean: bench.mean,
+    get mean() {
+      return predicted().mean;
+    },
     siblings: sibs.map((s) => s.call),
-    futile: () => futilityPower > 0 && predicted() < futilityPower,
+    futile: () => futilityPower > 0 && predicted().chance < futilityPower,
   });
 
   const outValues: Record<string, number> = {};

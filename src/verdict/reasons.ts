@@ -51,6 +51,16 @@ export function methodOf(design: Design, look: Look, rho: number, method: Interv
     `(${formatPercent(design.confidence)} confidence over all looks together)`;
 }
 
+/**
+ * The futility rule's prediction, the most hopeful over what it was asked of
+ * (`IntervalMethod.futilityBases`): the chance the last look accepts, and the
+ * mean improvement a stop reads (at least the look's own).
+ */
+export interface Prediction {
+  readonly chance: number;
+  readonly mean: number;
+}
+
 /** Everything the sentences draw on. */
 export interface Facts {
   readonly contract: Contract;
@@ -60,8 +70,8 @@ export interface Facts {
   readonly bench: LocationInterval;
   readonly method: string;
   readonly futilityPower: number;
-  /** The predicted chance that the last look accepts (src/stats/futility.ts), asked of a futile look. */
-  readonly predicted: () => number;
+  /** What a futile look was predicted from (src/stats/futility.ts), asked of a futile look. */
+  readonly predicted: () => Prediction;
 }
 
 /** `sibling "a"` or `siblings "a", "c"`. */
@@ -114,8 +124,8 @@ export function pairedReason(kind: LookKind, next: number, x: Facts, regressed: 
     }
     case "futile": {
       const last = finalLook(x.design);
-      const pp = x.predicted();
-      const verdict = futilityVerdict(x.bench.mean) === "reject"
+      const { chance: pp, mean } = x.predicted();
+      const verdict = futilityVerdict(mean) === "reject"
         ? "rejected: the candidate did not improve on the baseline (its mean improvement is at or below 0)"
         : "inconclusive";
       return `Stopped early for futility after ${n} of up to ${last.n} pairs, ${verdict}: ${facts}; ` +

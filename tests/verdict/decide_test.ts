@@ -513,4 +513,15 @@ describe("decideLook() with a stalled pair (issue 15)", () => {
     assert.equal(d.outcome, "undecided");
     assert.deepEqual(d.next, { kind: "more", pairs: 4 });
   });
+
+  it("does not reject for futility on a mean a flagged stall drags below 0: inconclusive, where Student t rejects", () => {
+    // three tight pairs improving by ~0.33 (short of min_effect 3: futile either way) and one stalled candidate
+    const c4 = contract({ repeats: 4, max_repeats: 12, min_effect: 3 });
+    const v = { baseline: [10, 10, 10, 10], candidate: [10.3, 10.5, 10.2, -40] };
+    const t = decideLook(c4, v, { method: STUDENT_T });
+    assert.deepEqual([t.outcome, t.verdict], ["futile", "reject"]);
+    const d = decideLook(c4, v);
+    assert.deepEqual([d.outcome, d.verdict], ["futile", "inconclusive"]);
+    assert.match(d.reasons[0]!, /^Stopped early for futility after 4 of up to 12 pairs, inconclusive: /);
+  });
 });
