@@ -1,4 +1,6 @@
+import { scaleMemory } from "../compute/job_spec.ts";
 import type { Pairing } from "../contract/contract.ts";
+import { clampMinutes } from "../dispatch/eval_job_spec.ts";
 import type { Measure } from "./measure.ts";
 import { BASE_ARM, parseMeasureName } from "./measure_name.ts";
 
@@ -98,4 +100,30 @@ export function unitNeeds(
     return { minutes: one.minutes * (u.members.length / 2), cpus: one.cpus * 2, memFactor: 2, gpus };
   }
   return { minutes: one.minutes * u.members.length, cpus: one.cpus, memFactor: 1, gpus };
+}
+
+/** What one measure's job asks for: the contract's `eval_minutes`, `eval_mem` and `eval_cpus`. */
+export interface EvalSize {
+  readonly evalMinutes: number;
+  readonly evalMem: string;
+  readonly evalCpus: number;
+}
+
+/**
+ * What a unit's job asks the scheduler for (`unitNeeds` of the contract's
+ * sizes): walltime in whole minutes (each measure's clamped as a job of its
+ * own would be), memory as a Slurm size, CPUs and GPUs. `measure --dry-run`
+ * prints it; the measurer submits it.
+ */
+export function unitResources(
+  u: DispatchUnit,
+  size: EvalSize,
+): { readonly minutes: number; readonly mem: string; readonly cpus: number; readonly gpus: number } {
+  const needs = unitNeeds(u, { minutes: clampMinutes(size.evalMinutes), cpus: size.evalCpus });
+  return {
+    minutes: needs.minutes,
+    mem: scaleMemory(size.evalMem, needs.memFactor),
+    cpus: needs.cpus,
+    gpus: needs.gpus,
+  };
 }

@@ -6,17 +6,16 @@ import { runsFrom } from "../compute/job_owner.ts";
 import { isTerminal } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { EVAL_FILES, evalDirPath } from "../dispatch/eval_files.ts";
-import { clampMinutes, evalJobSpec } from "../dispatch/eval_job_spec.ts";
+import { evalJobSpec } from "../dispatch/eval_job_spec.ts";
 import { UNIT_FILES, unitDirPath } from "../dispatch/eval_files.ts";
 import { writePairJob } from "../dispatch/pair_job.ts";
 import { readProvenance } from "../dispatch/provenance.ts";
-import { scaleMemory } from "../compute/job_spec.ts";
 import type { Pairing } from "../contract/contract.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import { writeEvalJob } from "../dispatch/write_eval_job.ts";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { log } from "../log.ts";
-import { type DispatchUnit, dispatchUnits, unitNeeds } from "./dispatch_unit.ts";
+import { type DispatchUnit, dispatchUnits, unitResources } from "./dispatch_unit.ts";
 import { jobName, slot, unitJobName, unitSlot } from "./identity.ts";
 import { type Measure, measureEnv } from "./measure.ts";
 import { classifyMeasure, type MeasureState, type Observation } from "./measure_state.ts";
@@ -352,16 +351,16 @@ export class DispatchedMeasurer {
         seedCache: this.#o.seedCache,
       })
     );
-    const needs = unitNeeds(u, { minutes: clampMinutes(this.#o.evalMinutes), cpus: this.#o.evalCpus });
+    const size = unitResources(u, this.#o);
     const script = u.mode === "one" ? scripts[0]! : writePairJob(this.#unitDir(u), u.mode, scripts);
     const spec = evalJobSpec(script, {
       jobName: this.unitJobName(u),
       account,
       partition,
-      evalMinutes: needs.minutes,
-      mem: scaleMemory(this.#o.evalMem, needs.memFactor),
-      cpus: needs.cpus,
-      gpus: needs.gpus,
+      evalMinutes: size.minutes,
+      mem: size.mem,
+      cpus: size.cpus,
+      gpus: size.gpus,
     });
     const jobId = await this.#o.compute.submit(spec);
     this.#mark(u, jobId);

@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { EvalError } from "../dispatch/eval_error.ts";
+import { BadInputError } from "../errors.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import { slot } from "../measure/identity.ts";
 import { BASE_ARM, benchmarkName, CANDIDATE_ARM, differenceName } from "../measure/measure_name.ts";
@@ -83,6 +84,31 @@ export function climbRunDirs(climbDir: string): RunDir[] {
     .filter((e) => e.isDirectory() && isFile(join(climbDir, e.name, "run.json")))
     .map((e) => new RunDir(join(climbDir, e.name)))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A climb as its files give it: every readable run, and each run dir skipped with what made it unreadable. */
+export interface Climb {
+  readonly runs: readonly RunSummary[];
+  readonly skipped: readonly { readonly runDir: RunDir; readonly problem: BadInputError }[];
+}
+
+/**
+ * Every run of a climb (`climbRunDirs`), summarized; a run dir whose files
+ * cannot be read (a damaged or foreign run.json) is skipped, not fatal: one
+ * bad run must not hide the hundred others.
+ */
+export function readClimb(climbDir: string): Climb {
+  const runs: RunSummary[] = [];
+  const skipped: { runDir: RunDir; problem: BadInputError }[] = [];
+  for (const runDir of climbRunDirs(climbDir)) {
+    try {
+      runs.push(summarizeRun(runDir));
+    } catch (err) {
+      if (!(err instanceof BadInputError)) throw err;
+      skipped.push({ runDir, problem: err });
+    }
+  }
+  return { runs, skipped };
 }
 
 function isFile(path: string): boolean {

@@ -15,11 +15,12 @@ import { formatDecisionTable, formatMeasureStates, type MeasureStateRow } from "
 import { formatUsageTable, usageWarnings } from "../../report/usage_table.ts";
 import type { Compute } from "../../compute/compute.ts";
 import { jsonFlag, runDirPositional } from "../shared/common.ts";
-import { type CliCommand, outLine } from "../shared/io.ts";
+import { outLine } from "../shared/io.ts";
 import { calibrationJson, pairedJson } from "../shared/run_output.ts";
 import { readCalibration } from "../../rundir/calibration_file.ts";
 import { formatCalibration } from "../../report/calibration_table.ts";
 import type { RunRecord } from "../../rundir/run_record.ts";
+import { defineLeaf } from "../command.ts";
 
 export interface ShowOptions {
   readonly runDir: RunDir;
@@ -27,24 +28,27 @@ export interface ShowOptions {
 }
 
 /** `outerloop show RUN_DIR`: where a run stands, changing nothing. */
-export const showCommand: CliCommand<ShowOptions> = {
-  spec: {
+export const showCommand = defineLeaf<ShowOptions>({
+  meta: {
     name: "show",
-    summary: "Where a run stands: each measure's state and resource use, the wake job, the verdict; changes nothing",
-    positionals: runDirPositional,
-    flags: jsonFlag,
-    details: [
-      "Asks the scheduler at most one queue listing and two sacct (states, resource use), like a pass of `resume`.",
-      "Warns when a measure used more than 80% of its walltime or its memory. A failed or cancelled run",
-      "says when and why; show itself exits 0 (`wait` and `resume` exit 3 for them).",
-    ],
+    description:
+      "Where a run stands: each measure's state and resource use, the wake job, the verdict; changes nothing",
   },
+  args: {
+    ...runDirPositional,
+    ...jsonFlag,
+  },
+  details: [
+    "Asks the scheduler at most one queue listing and two sacct (states, resource use), like a pass of `resume`.",
+    "Warns when a measure used more than 80% of its walltime or its memory. A failed or cancelled run",
+    "says when and why; show itself exits 0 (`wait` and `resume` exit 3 for them).",
+  ],
 
   parse(args) {
     return { runDir: RunDir.checked(args.positional["RUN_DIR"]!, "RUN_DIR"), json: args.on("json") };
   },
 
-  async run(o, { io, compute, now }) {
+  async execute(o, { io, compute, now }) {
     const dir = o.runDir;
     const record = readRunRecord(dir);
     const backend = compute(record.compute);
@@ -118,7 +122,7 @@ export const showCommand: CliCommand<ShowOptions> = {
     outLine(io, standingText(dir, record, standing, disputes.length > 0));
     return 0;
   },
-};
+});
 
 /** The last lines of `show`: the verdict, the calibration, or why there is none. */
 function standingText(dir: RunDir, r: RunRecord, s: Standing, disputed: boolean): string {

@@ -3,8 +3,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { LocalCompute } from "../../../src/compute/local.ts";
+import { runPhase } from "../../../src/run/phase.ts";
+import { RunDir } from "../../../src/rundir/run_dir.ts";
 import { pairSeed } from "../../../src/stats/pair_seed.ts";
 import { cli } from "../../helpers/cli.ts";
+import { FakeCompute, finishEvalJob } from "../../helpers/fake_compute.ts";
 import { makeRepo } from "../../helpers/git_repo.ts";
 import { tempDir } from "../../helpers/temp.ts";
 
@@ -112,5 +115,69 @@ describe("outerloop calibrate (local backend, in-process)", () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /Unknown option "--candidate" for "outerloop calibrate"/);
     assert.equal(existsSync(runDir), false);
+  });
+});
+
+describe("outerloop calibrate --wait (a fake scheduler, in-process)", () => {
+  /** A calibration's evals queue on the fake scheduler as they are submitted, and so does its wake. */
+  function queued() {
+    const { repo } = makeRepo([NOISY]);
+    const dir = tempDir("cli-calibrate-wait-");
+    const contract = join(dir, "c.json");
+    writeFileSync(contract, JSON.stringify({ name: "noisy", command: "sh bench.sh", metric: "t", seed_env: "SEED" }));
+    const compute = new FakeCompute();
+    compute.onSubmit = (spec, id) => void compute.live!.set(spec.jobName, [id]);
+    const runDir = join(dir, "runs", "aa");
+    const argv = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
+    return { compute, runDir, argv: [...argv, "--pairs", "3", "--seed", "7", "--compute", "slurm"] };
+  }
+  const evals = (c: FakeCompute) => c.submitted.filter((s) => s.jobName.startsWith("eval-"));
+
+  it("waits through the park until the wake has calibrated, then prints the calibration and exits 0", async () => {
+    const { compute, runDir, argv } = queued();
+    const sleeps: number[] = [];
+    const r = await cli([...argv, "--wait", "--json"], {
+      compute,
+      sleeps,
+      onSleep: async (_ms, ctx) => {
+        if (ctx.count === 0) {
+          // the evals end, each with its own value; the wake stays queued behind them
+          evals(compute).forEach((s, i) => finishEvalJob(s, { t: 100 + ((i * 37) % 11) / 10 }));
+          for (const s of evals(compute)) compute.live!.delete(s.jobName);
+        }
+        if (ctx.count === 1) {
+          // the wake job runs `resume` inside Slurm: its own process, its own view of the queue
+          compute.live = new Map();
+          const self = ["/opt/bin/outerloop"];
+          await runPhase(new RunDir(runDir), { compute: new FakeCompute(), self, now: Date.now, env: {} });
+        }
+      },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /parked on job\(s\) 1000, .* behind wake job \d+; waiting for the calibration \(Ctrl-C/);
+    assert.match(r.stderr, /the wake job is deciding/);
+    assert.deepEqual(sleeps, [10_000, 15_000]);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.status, "calibrated");
+    assert.equal(out.n, 3);
+    assert.equal(evals(compute).length, 6, "three A/A pairs, submitted once");
+    const again = await cli(["resume", runDir, "--json"], { compute: new FakeCompute() });
+    assert.deepEqual(out, JSON.parse(again.stdout), "--json prints the calibration as resume --json does");
+  });
+
+  it("without --wait parks with exit 75; --poll and --timeout go with --wait", async () => {
+    const parked = queued();
+    const r = await cli(parked.argv, { compute: parked.compute });
+    assert.equal(r.code, 75, r.stderr);
+    assert.match(r.stdout, /^parked: waiting on job\(s\) 1000, /);
+    const timedOut = queued();
+    const t = await cli([...timedOut.argv, "--wait", "--timeout", "0"], { compute: timedOut.compute });
+    assert.equal(t.code, 75, t.stderr);
+    assert.match(t.stderr, /not decided after 0s \(--timeout\); nothing was changed/);
+    const lone = queued();
+    const p = await cli([...lone.argv, "--poll", "5"], { compute: lone.compute });
+    assert.equal(p.code, 2);
+    assert.match(p.stderr, /--poll goes with --wait: add --wait or drop it/);
+    assert.equal(existsSync(lone.runDir), false);
   });
 });

@@ -1,0 +1,139 @@
+/**
+ * Preparing a run: everything checkable before a run dir is written —
+ * the repository, the contract, both refs, the seed cache, the image
+ * against the run dir, and a lane for every measure — turned into the run
+ * record that `startRun` freezes. `measure` and `calibrate` both start here.
+ */
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { checkJobName } from "../compute/job_fields.ts";
+import type { ComputeMode } from "../compute/mode.ts";
+import { loadContract } from "../contract/contract.ts";
+import { checkRepoRoot, resolveRef } from "../dispatch/pin.ts";
+import { BadInputError } from "../errors.ts";
+import { placement } from "../measure/placement.ts";
+import { lanesOf } from "../plan/measurer_for.ts";
+import { runPlan } from "../plan/run_plan.ts";
+import type { RunDir } from "../rundir/run_dir.ts";
+import { assembleRunRecord, readRunRecord, type RunRecord } from "../rundir/run_record.ts";
+import { drawSeed } from "./seed.ts";
+
+/** What a run was asked to be (the flags and environment of `measure` or `calibrate`); nothing resolved yet. */
+export interface RunRequest {
+  /** The repository, an absolute path. */
+  readonly repo: string;
+  readonly base: string;
+  /** The candidate ref; a calibration's is its base. */
+  readonly candidate: string;
+  /** The contract file, as given. */
+  readonly contract: string;
+  readonly runDir: RunDir;
+  readonly seed: number | undefined;
+  readonly runTag: string | undefined;
+  readonly image: string;
+  readonly account: string;
+  readonly partition: string;
+  readonly gpuPartition: string;
+  readonly gpuAccount: string;
+  /** An absolute path, or null. */
+  readonly seedCache: string | null;
+  readonly mode: ComputeMode;
+  /** The arguments as given, frozen into the record (informational). */
+  readonly raw: readonly string[];
+}
+
+/** What a run is for: a verdict on a candidate, or (`outerloop calibrate`) the base against itself in `pairs` pairs. */
+export type RunPurpose = { readonly kind: "measure" } | { readonly kind: "calibrate"; readonly pairs: number };
+const MEASURE: RunPurpose = { kind: "measure" };
+
+/** What preparing a run reads beyond the request. */
+export interface PrepareDeps {
+  /** The clock, in epoch milliseconds (the record's creation time). */
+  readonly now: () => number;
+  /** The argv that runs this program again: the start of the command line the record keeps. */
+  readonly self: readonly string[];
+}
+
+/**
+ * Everything checkable before anything is written: the repository, the
+ * contract, both refs, the seed cache, the image against the run dir, and a
+ * lane for every measure — so a run dir is never created that could not run.
+ * Returns the run's record (the earlier one's identity kept when the run dir
+ * holds the same run already).
+ */
+export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunPurpose = MEASURE): Promise<RunRecord> {
+  if (!existsSync(o.repo) || !statSync(o.repo).isDirectory()) {
+    throw new BadInputError(`--repo ${JSON.stringify(o.repo)} is not a directory`);
+  }
+  await checkRepoRoot(o.repo);
+  const loaded = loadContract(o.contract);
+  // a calibration measures every pair in one look, and always its own baseline (the cache is for verdicts)
+  const contract = purpose.kind === "measure"
+    ? loaded
+    : { ...loaded, repeats: purpose.pairs, maxRepeats: purpose.pairs, baseline: "measure" as const };
+  const [baseSha, candidateSha] = await Promise.all([
+    ref(o.repo, o.base, "--base"),
+    ref(o.repo, o.candidate, "--candidate"),
+  ]);
+  if (baseSha === candidateSha && purpose.kind === "measure") {
+    throw new BadInputError(
+      `--base ${JSON.stringify(o.base)} and --candidate ${JSON.stringify(o.candidate)} are the same commit ` +
+        `${baseSha.slice(0, 12)}: pass two different commits (to measure a commit against itself and see the ` +
+        `benchmark's noise, run "outerloop calibrate" with the same --base)`,
+    );
+  }
+  if (o.seedCache !== null && !(existsSync(o.seedCache) && statSync(o.seedCache).isDirectory())) {
+    throw new BadInputError(`--seed-cache ${JSON.stringify(o.seedCache)} is not a directory`);
+  }
+  if (o.image !== "" && /[,:]/.test(o.runDir.path)) {
+    throw new BadInputError(
+      `--run-dir ${JSON.stringify(o.runDir.path)} holds "," or ":", which apptainer reads as separators ` +
+        "in a bind path: pick a run dir without them to run evals in an image",
+    );
+  }
+  const existing = existsSync(o.runDir.runRecord) ? readRunRecord(o.runDir) : null;
+  const record = assembleRunRecord(
+    o.runDir,
+    {
+      repo: o.repo,
+      baseRef: o.base,
+      candidateRef: o.candidate,
+      baseSha,
+      candidateSha,
+      contract,
+      contractPath: resolve(o.contract),
+      seed: o.seed,
+      runTag: o.runTag,
+      image: o.image,
+      account: o.account,
+      partition: o.partition,
+      gpuPartition: o.gpuPartition,
+      gpuAccount: o.gpuAccount,
+      compute: o.mode,
+      seedCache: o.seedCache,
+      commandLine: [...deps.self, purpose.kind, ...o.raw],
+      kind: purpose.kind,
+    },
+    existing,
+    { now: deps.now, drawSeed },
+  );
+  if (o.runTag === undefined && existing === null) {
+    // the default tag is the run dir's name: checked like --run-tag, since it goes into job names the same way
+    checkJobName(
+      "run tag",
+      record.runTag,
+      `it is the name of --run-dir ${JSON.stringify(o.runDir.path)}: pass --run-tag TAG`,
+    );
+  }
+  const lanes = lanesOf(record);
+  for (const m of runPlan(record).first.plan) placement(lanes, m.gpus, `Measure ${m.name}`);
+  return record;
+}
+
+async function ref(repo: string, name: string, flag: string): Promise<string> {
+  try {
+    return await resolveRef(repo, name);
+  } catch (err) {
+    throw new BadInputError(`${flag}: ${(err as Error).message}`, { cause: err });
+  }
+}
