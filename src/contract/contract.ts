@@ -6,6 +6,7 @@ import { BadInputError } from "../errors.ts";
 import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_text_file.ts";
 import { type NameKind, validateName } from "../measure/names.ts";
 import { firstDuplicateKey } from "./duplicate_key.ts";
+import { DEFAULT_SUMMARY, SUMMARIES, type Summary } from "../stats/samples.ts";
 import { unsafeSeedEnv } from "./unsafe_env.ts";
 
 /**
@@ -97,6 +98,8 @@ const seedEnv = () =>
     "",
   );
 const direction = z._default(z.enum(["maximize", "minimize"]), "maximize");
+/** How a metric reported as an array of samples becomes the measure's value (src/stats/samples.ts). */
+const summary = z._default(z.enum(SUMMARIES as [Summary, ...Summary[]]), DEFAULT_SUMMARY);
 const count = (min: number, fallback: number) => z._default(wholeNumber(min), fallback);
 const atLeastZero = () => z._default(z.number().check(z.minimum(0, { error: "expected a number >= 0" })), 0);
 
@@ -109,6 +112,7 @@ const siblingSchema = lazy(() =>
     gpus: count(0, 0),
     direction,
     tolerance: atLeastZero(),
+    summary,
   })
 );
 
@@ -122,6 +126,7 @@ export const contractSchema = lazy(() =>
     command: command(),
     metric: nonEmpty(),
     direction,
+    summary,
     seed_env: seedEnv(),
     gpus: count(0, 0),
     eval_minutes: count(1, 60),
@@ -207,6 +212,8 @@ export interface SiblingContract {
   readonly direction: "maximize" | "minimize";
   /** How far the sibling may get worse (in its metric's units) before the candidate is rejected. */
   readonly tolerance: number;
+  /** How samples reported as an array become the sibling's value; default median. */
+  readonly summary: Summary;
 }
 
 /** A validated contract with every default applied. */
@@ -215,6 +222,8 @@ export interface Contract {
   readonly command: string;
   readonly metric: string;
   readonly direction: "maximize" | "minimize";
+  /** How samples reported as an array (`{"ms": [12.1, 11.9]}`) become the measure's value; default median. */
+  readonly summary: Summary;
   /** The seed variable; "" = the benchmark does not resample. */
   readonly seedEnv: string;
   readonly gpus: number;
@@ -270,6 +279,7 @@ export function contractFromJson(c: ContractJson): Contract {
     command: c.command,
     metric: c.metric,
     direction: c.direction,
+    summary: c.summary,
     seedEnv: c.seed_env,
     gpus: c.gpus,
     evalMinutes: c.eval_minutes,
@@ -285,6 +295,7 @@ export function contractFromJson(c: ContractJson): Contract {
       gpus: s.gpus,
       direction: s.direction,
       tolerance: s.tolerance,
+      summary: s.summary,
     })),
     repeats: c.repeats,
     maxRepeats: c.max_repeats ?? c.repeats,
@@ -344,10 +355,11 @@ export function loadContract(path: string): Contract {
 /**
  * The contract back in its snake_case file form: what the run record
  * freezes. Every field explicit, except that eval_mem, eval_cpus, repeats,
- * max_repeats, confidence and pairing appear only when they differ from their
- * defaults (2G, 1, 1, repeats, 0.95, separate), so the run record of a contract that
- * does not use them is byte-identical to one written before they existed
- * (and its run identity the same).
+ * max_repeats, confidence, pairing and summary (the benchmark's and each
+ * sibling's) appear only when they differ from their defaults (2G, 1, 1,
+ * repeats, 0.95, separate, median), so the run record of a contract that does
+ * not use them is byte-identical to one written before they existed (and its
+ * run identity the same).
  */
 export function contractToJson(c: Contract): z.input<ReturnType<typeof contractSchema>> {
   const json: z.input<ReturnType<typeof contractSchema>> = {
@@ -368,8 +380,10 @@ export function contractToJson(c: Contract): z.input<ReturnType<typeof contractS
       gpus: s.gpus,
       direction: s.direction,
       tolerance: s.tolerance,
+      ...(s.summary === DEFAULT_SUMMARY ? {} : { summary: s.summary }),
     })),
   };
+  if (c.summary !== DEFAULT_SUMMARY) json.summary = c.summary;
   if (c.evalMem !== DEFAULT_MEM) json.eval_mem = c.evalMem;
   if (c.evalCpus !== DEFAULT_CPUS) json.eval_cpus = c.evalCpus;
   if (c.repeats !== DEFAULT_REPEATS) json.repeats = c.repeats;

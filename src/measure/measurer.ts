@@ -401,7 +401,7 @@ export class DispatchedMeasurer {
     const out: Record<string, number> = {};
     for (const m of measures) {
       try {
-        out[m.name] = readEvalResult(this.#o.root, this.slot(m), m.metric);
+        out[m.name] = readEvalResult(this.#o.root, this.slot(m), m.metric, m.summary);
       } catch (err) {
         if (!(err instanceof EvalError)) throw err;
         const killedBySignal = this.#exitCode(m) === "143";

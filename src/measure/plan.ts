@@ -1,11 +1,14 @@
 import { type Measure, seedEnvEntries, siblingEnv, type SiblingSpec } from "./measure.ts";
 import { validateName } from "./names.ts";
+import type { Summary } from "../stats/samples.ts";
 import { BASE_ARM, benchmarkName, CANDIDATE_ARM, pairMeasureName, siblingName } from "./measure_name.ts";
 
 /** The contract facts and committed shas a plan is a pure function of. */
 export interface PlanInput {
   readonly command: string;
   readonly metric: string;
+  /** How the benchmark's samples become its value (default median). */
+  readonly summary?: Summary;
   readonly baseSha: string;
   readonly candidateSha: string;
   /** The benchmark's seed variable; "" = it does not resample. */
@@ -36,9 +39,10 @@ export function planMeasures(input: PlanInput): Measure[] {
   const { command, metric, baseSha, candidateSha } = input;
   const gpus = input.gpus ?? 0;
   const env = seedEnvEntries(input.seedEnv ?? "", input.seed ?? 0);
+  const summary = input.summary === undefined ? {} : { summary: input.summary };
   const plan: Measure[] = [
-    { name: benchmarkName(BASE_ARM), treeSha: baseSha, command, metric, extraEnv: env, gpus },
-    { name: benchmarkName(CANDIDATE_ARM), treeSha: candidateSha, command, metric, extraEnv: env, gpus },
+    { name: benchmarkName(BASE_ARM), treeSha: baseSha, command, metric, ...summary, extraEnv: env, gpus },
+    { name: benchmarkName(CANDIDATE_ARM), treeSha: candidateSha, command, metric, ...summary, extraEnv: env, gpus },
   ];
   const seen = new Set<string>();
   for (const sib of input.siblings ?? []) {
@@ -49,7 +53,13 @@ export function planMeasures(input: PlanInput): Measure[] {
       );
     }
     seen.add(sib.name);
-    const facts = { command: sib.command, metric: sib.metric, extraEnv: siblingEnv(sib), gpus: sib.gpus };
+    const facts = {
+      command: sib.command,
+      metric: sib.metric,
+      ...(sib.summary === undefined ? {} : { summary: sib.summary }),
+      extraEnv: siblingEnv(sib),
+      gpus: sib.gpus,
+    };
     plan.push({ name: siblingName(sib.name, BASE_ARM), treeSha: baseSha, ...facts });
     plan.push({ name: siblingName(sib.name, CANDIDATE_ARM), treeSha: candidateSha, ...facts });
   }

@@ -18,6 +18,7 @@ function planFromRecord(r: RunRecord, seeds: readonly number[] = [r.seed]): Meas
   return planPairs({
     command: c.command,
     metric: c.metric,
+    summary: c.summary,
     baseSha: r.baseSha,
     candidateSha: r.candidateSha,
     seedEnv: c.seedEnv,
@@ -26,6 +27,7 @@ function planFromRecord(r: RunRecord, seeds: readonly number[] = [r.seed]): Meas
       name: s.name,
       command: s.command,
       metric: s.metric,
+      summary: s.summary,
       seedEnv: s.seedEnv,
       seed: r.seed,
       gpus: s.gpus,

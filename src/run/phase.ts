@@ -25,6 +25,7 @@ import { sayOnStop } from "../runtime/live_groups.ts";
 import { endFailedRun } from "./failed_run.ts";
 import { measureUsage, timeoutWarnings } from "../plan/run_usage.ts";
 import type { WakeRecord } from "../rundir/wake_record.ts";
+import { measureSamples } from "../views/measure_samples.ts";
 
 /** Where one pass of the measure-and-decide phase left the run. */
 export type PhaseOutcome =
@@ -205,6 +206,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
         : null,
       provenance,
       usage,
+      samples: measureSamples(dir.path, r.image, p.toMeasure),
     };
     // a cancel always wins over a verdict reached after it: asked again under the lock, right before the write
     refuseCancelled(dir, ` (the ${d.verdict} this pass reached after it is not written)`);

@@ -6,6 +6,7 @@ import type { RunDir } from "./run_dir.ts";
 import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
 import { usageFromJson, usageJson, usageSchema } from "../plan/run_usage.ts";
 import type { JobUsage } from "../compute/usage.ts";
+import type { SampleSpread } from "../stats/samples.ts";
 import { type Provenance, provenanceJson } from "../dispatch/provenance.ts";
 
 /**
@@ -13,8 +14,10 @@ import { type Provenance, provenanceJson } from "../dispatch/provenance.ts";
  * measurement is in, with what it was decided on — the shas, the run's
  * identity, the direction, min_effect, where the baseline came from and, for
  * a repeated design, the seeds, the number of pairs and every estimate with
- * its interval and method — so the file alone answers "why"; and, when the
- * scheduler said, what each measured job used (`usage`). Its presence
+ * its interval and method (with the pairs it set aside, `set_aside`) — so
+ * the file alone answers "why"; when the scheduler said, what each measured
+ * job used (`usage`); and for measures that reported several samples, their
+ * spread (`samples`). Its presence
  * marks a run as decided, but only the run it names: a decision of another
  * run (left over, or copied in) is refused, never returned.
  */
@@ -26,7 +29,21 @@ const estimateShape = {
   upper: z.number(),
   confidence: z.number(),
   method: z.string(),
+  // the pairs the method's estimate set aside (1-based); absent when none, and in decisions from before it
+  set_aside: z.optional(z.array(wholeNumber(1))),
 };
+
+/** An estimate in its stored form: `set_aside` only when the method set pairs aside. */
+function estimateJson<T extends Estimate>(e: T) {
+  const { setAside, ...rest } = e;
+  return { ...rest, ...(setAside.length === 0 ? {} : { set_aside: [...setAside] }) };
+}
+
+/** An estimate read back; an old file's (no `set_aside`) set nothing aside. */
+function estimateFromJson<T extends { set_aside?: number[] | undefined }>(j: T) {
+  const { set_aside, ...rest } = j;
+  return { ...rest, setAside: set_aside ?? [] };
+}
 
 const decisionSchema = lazy(() =>
   strict({
@@ -52,6 +69,10 @@ const decisionSchema = lazy(() =>
     ),
     // what each measured job used, by measure name; only when the scheduler said
     usage: z.optional(z.record(z.string(), usageSchema())),
+    // the spread of the samples behind a value, by measure name; only for measures that reported an array
+    samples: z.optional(
+      z.record(z.string(), strict({ n: wholeNumber(1), min: z.number(), median: z.number(), max: z.number() })),
+    ),
     // where and when each measure's command ran, by measure name; only for measures whose eval recorded it
     provenance: z.optional(z.record(
       z.string(),
@@ -98,8 +119,25 @@ export interface DecisionRecord extends Decision {
   readonly paired: PairedFacts | null;
   /** What each measured job used, by measure name; absent (and not written) when nothing is known. */
   readonly usage?: Readonly<Record<string, JobUsage>>;
+  /**
+   * The spread of the samples behind each value, by measure name, for the
+   * measures whose benchmark reported an array (src/views/measure_samples.ts);
+   * absent (and not written) when none did.
+   */
+  readonly samples?: Readonly<Record<string, SampleSpread>>;
   /** Where and when each measure's command ran (its eval's `provenance`); absent (and not written) when none recorded it. */
   readonly provenance?: Readonly<Record<string, Provenance>>;
+}
+
+/** A repeated design's facts in their stored form (snake_case, `set_aside` only when pairs were set aside). */
+export function pairedFactsJson(p: PairedFacts) {
+  return {
+    seeds: [...p.seeds],
+    n: p.n,
+    outcome: p.outcome,
+    benchmark: estimateJson(p.benchmark),
+    siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, estimateJson(v)])),
+  };
 }
 
 /** Writes the decision to `<runDir>/decision.json`, atomically: a reader sees no decision or the whole one. */
@@ -117,16 +155,13 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
     min_effect: d.minEffect,
     baseline_source: d.baselineSource,
     ...(d.runIdentity === null ? {} : { run_identity: d.runIdentity }),
-    ...(p === null ? {} : {
-      seeds: [...p.seeds],
-      n: p.n,
-      outcome: p.outcome,
-      benchmark: { ...p.benchmark },
-      siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, { ...v }])),
-    }),
+    ...(p === null ? {} : pairedFactsJson(p)),
     ...(d.usage === undefined || Object.keys(d.usage).length === 0
       ? {}
       : { usage: Object.fromEntries(Object.entries(d.usage).map(([k, u]) => [k, usageJson(u)])) }),
+    ...(d.samples === undefined || Object.keys(d.samples).length === 0
+      ? {}
+      : { samples: Object.fromEntries(Object.entries(d.samples).map(([k, s]) => [k, { ...s }])) }),
     ...(d.provenance === undefined || Object.keys(d.provenance).length === 0
       ? {}
       : { provenance: Object.fromEntries(Object.entries(d.provenance).map(([k, p]) => [k, provenanceJson(p)])) }),
@@ -164,7 +199,13 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     }
   }
   const paired: PairedFacts | null = j.seeds !== undefined && j.n !== undefined && j.benchmark !== undefined
-    ? { seeds: j.seeds, n: j.n, outcome: j.outcome ?? "", benchmark: j.benchmark, siblings: j.siblings ?? {} }
+    ? {
+      seeds: j.seeds,
+      n: j.n,
+      outcome: j.outcome ?? "",
+      benchmark: estimateFromJson(j.benchmark),
+      siblings: Object.fromEntries(Object.entries(j.siblings ?? {}).map(([k, v]) => [k, estimateFromJson(v)])),
+    }
     : null;
   return {
     verdict: j.verdict,
@@ -182,6 +223,7 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     ...(j.usage === undefined
       ? {}
       : { usage: Object.fromEntries(Object.entries(j.usage).map(([k, u]) => [k, usageFromJson(u)])) }),
+    ...(j.samples === undefined ? {} : { samples: j.samples }),
     ...(j.provenance === undefined ? {} : {
       provenance: Object.fromEntries(
         Object.entries(j.provenance).map(([k, p]) => [k, {

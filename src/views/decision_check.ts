@@ -8,12 +8,14 @@ import type { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import { formatNumber } from "../text/numbers.ts";
 import { decideLook } from "../verdict/decide.ts";
+import { methodNamed, REPEATED_METHOD } from "../stats/repeated_method.ts";
 
 /**
  * Whether a decision follows from the results beside it: every value in
  * `decision.json` is the result its eval left on disk (or the cached
  * baseline the run took), and deciding those values again under the frozen
- * contract gives the same verdict and differences. A `decision.json` edited
+ * contract, by the interval method the decision names, gives the same
+ * verdict and differences. A `decision.json` edited
  * by hand — a verdict flipped, a value changed — or copied from a run whose
  * results differ fails this check, and every surface says so instead of
  * showing it as fact.
@@ -33,7 +35,7 @@ export function checkDecision(dir: RunDir, r: RunRecord, d: DecisionRecord): str
   const out: string[] = [];
   for (const m of p.toMeasure) {
     try {
-      onDisk[m.name] = readEvalResult(dir.path, slot(r.image, m), m.metric);
+      onDisk[m.name] = readEvalResult(dir.path, slot(r.image, m), m.metric, m.summary);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
       out.push(`the result of measure ${JSON.stringify(m.name)} cannot be read (${err.message.split("\n")[0]})`);
@@ -52,7 +54,9 @@ export function checkDecision(dir: RunDir, r: RunRecord, d: DecisionRecord): str
   const extra = Object.keys(d.values).filter((k) => !p.plan.some((m) => m.name === k));
   if (extra.length > 0) out.push(`it has values of measures this run never measured: ${extra.join(", ")}`);
   if (out.length > 0) return out;
-  const again = decideLook(r.contract, pairedValues(p.plan, onDisk));
+  // by the method the decision names: one made before the screened t keeps its Student t
+  const method = d.paired === null ? REPEATED_METHOD : methodNamed(d.paired.benchmark.method);
+  const again = decideLook(r.contract, pairedValues(p.plan, onDisk), { method });
   if (again.verdict !== d.verdict) {
     out.push(`its verdict is ${d.verdict}, but the results on disk give ${again.verdict}`);
   }

@@ -75,7 +75,7 @@ function complete(
   for (const m of p.toMeasure) {
     if (views.get(m.name)?.state.kind !== "done") return null;
     try {
-      values[m.name] = readEvalResult(dir.path, slotOf(m), m.metric);
+      values[m.name] = readEvalResult(dir.path, slotOf(m), m.metric, m.summary);
     } catch (err) {
       if (err instanceof EvalError) return null;
       throw err;
@@ -91,7 +91,7 @@ function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string,
     case "done": {
       const job = s.jobId ? { jobId: s.jobId } : {};
       try {
-        return { name, state: "done", value: readEvalResult(dir.path, slot, m.metric), ...job };
+        return { name, state: "done", value: readEvalResult(dir.path, slot, m.metric, m.summary), ...job };
       } catch (err) {
         if (!(err instanceof EvalError)) throw err;
         return { name, state: "failed", why: err.message.split("\n")[0]!, ...job };

@@ -129,7 +129,7 @@ function valuesOnDisk(dir: RunDir): Record<string, number> {
   const values: Record<string, number> = { ...p.cached };
   for (const m of p.toMeasure) {
     try {
-      values[m.name] = readEvalResult(dir.path, slot(r.image, m), m.metric);
+      values[m.name] = readEvalResult(dir.path, slot(r.image, m), m.metric, m.summary);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
     }

@@ -1,4 +1,4 @@
-import type { PairedFacts } from "../../rundir/decision_file.ts";
+import { type PairedFacts, pairedFactsJson } from "../../rundir/decision_file.ts";
 import { type CalibrationRecord, differenceBounds } from "../../rundir/calibration_file.ts";
 import { formatCalibration } from "../../report/calibration_table.ts";
 import type { PhaseOutcome } from "../../run/phase.ts";
@@ -71,7 +71,7 @@ export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, jso
 /** A repeated design's facts as decision.json keeps them (nothing for a single pair). */
 export function pairedJson(p: PairedFacts | null): Record<string, unknown> {
   if (p === null) return {};
-  return { seeds: p.seeds, n: p.n, outcome: p.outcome, benchmark: p.benchmark, siblings: p.siblings };
+  return pairedFactsJson(p);
 }
 
 /** A calibration as `--json` prints it: calibration.json's keys (`mean`, `lower`, `upper` of the difference). */
