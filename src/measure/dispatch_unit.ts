@@ -46,7 +46,12 @@ export interface DispatchUnit {
  */
 export function dispatchUnits(measures: readonly Measure[], pairing: Pairing): DispatchUnit[] {
   if (pairing === "separate") {
-    return measures.map((m) => ({ mode: "one", members: [m], pair: parseMeasureName(m.name)?.pair ?? 1 }));
+    const units = measures.map((m): DispatchUnit => ({
+      mode: "one",
+      members: [m],
+      pair: parseMeasureName(m.name)?.pair ?? 1,
+    }));
+    return inDispatchOrder(units);
   }
   const groups = new Map<string, Measure[]>();
   for (const m of measures) {
@@ -61,6 +66,33 @@ export function dispatchUnits(measures: readonly Measure[], pairing: Pairing): D
     const pair = parseMeasureName(list[0]!.name)!.pair;
     return { mode: pairing, members: inRunOrder(list, pair), pair };
   });
+}
+
+/**
+ * Units of one measure each in the order to dispatch them: pair by pair, each
+ * benchmark's base before its candidate in odd pairs and after it in even
+ * ones, as a same-job runs them — on a backend that runs jobs in the order
+ * they come (the local one; a free cluster), a drift over the climb then
+ * cancels over the pairs instead of favouring one side. Pair 1 keeps the
+ * plan's order: a one-pair run is dispatched as the reference dispatches it.
+ * A measure whose name this module does not read keeps its place.
+ */
+function inDispatchOrder(units: readonly DispatchUnit[]): DispatchUnit[] {
+  const groups = new Map<string, number>();
+  const key = (u: DispatchUnit, i: number): [number, number, number, number] => {
+    const ref = parseMeasureName(u.members[0]!.name);
+    if (ref === null) return [0, i, 0, i];
+    const group = ref.sibling ?? "";
+    if (!groups.has(group)) groups.set(group, groups.size);
+    const first = ref.pair % 2 === 1 ? ref.arm === BASE_ARM : ref.arm !== BASE_ARM;
+    return [ref.pair, groups.get(group)!, first ? 0 : 1, ref.arm];
+  };
+  const keyed = units.map((u, i) => ({ u, k: key(u, i) }));
+  const cmp = (a: readonly number[], b: readonly number[]) => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+    return 0;
+  };
+  return keyed.sort((a, b) => cmp(a.k, b.k)).map((x) => x.u);
 }
 
 /** A pair's measures as base/candidate twos in plan order, the two swapped in even pairs. */

@@ -227,7 +227,10 @@ export class DispatchedMeasurer {
     await this.#readAll(views.filter((v) => v.state.kind === "done").map((v) => v.measure));
     const dispatched: { m: Measure; jobId: string }[] = [];
     const handled = new Map<DispatchUnit, string | "blind">();
-    for (const { measure: m, state } of views) {
+    // dispatched in the units' order (dispatch_unit.ts): base and candidate alternate over the pairs
+    const order = new Map(this.units(measures).flatMap((u, i) => u.members.map((m) => [m.name, i] as const)));
+    const inOrder = [...views].sort((a, b) => order.get(a.measure.name)! - order.get(b.measure.name)!);
+    for (const { measure: m, state } of inOrder) {
       if (state.kind === "live") {
         pending.push(state.job.id);
         if (!runsFrom(state.job, this.#o.root)) {

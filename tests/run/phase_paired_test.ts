@@ -72,17 +72,18 @@ describe("runPhase() on samples per measure", () => {
 });
 
 describe("runPhase() with paired repeats", () => {
-  it("dispatches the first look's pairs at once, each on its own seed, and parks behind one wake", async () => {
+  it("dispatches the first look's pairs at once, each on its own seed, base first in odd pairs, and parks behind one wake", async () => {
     const rec = runRecordFixture({}, { repeats: 3, max_repeats: 6 });
     const compute = new FakeCompute();
     const outcome = await runPhase(newRun(rec), deps(compute));
     assert.equal(outcome.kind, "parked");
     const evals = compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
+    // base first in odd pairs, candidate first in even ones: a drift over the run cancels over the pairs
     assert.deepEqual(evals.map(measureOf), [
       "baseline",
       "candidate",
-      "baseline#2",
       "candidate#2",
+      "baseline#2",
       "baseline#3",
       "candidate#3",
     ]);
@@ -154,7 +155,7 @@ describe("runPhase() with paired repeats", () => {
     const second = await runPhase(dir, deps(compute));
     assert.equal(second.kind, "parked", "the first look cannot tell: the second batch is dispatched");
     const evals = compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
-    assert.deepEqual(evals.slice(4).map(measureOf), ["baseline#3", "candidate#3", "baseline#4", "candidate#4"]);
+    assert.deepEqual(evals.slice(4).map(measureOf), ["baseline#3", "candidate#3", "candidate#4", "baseline#4"]);
     for (const s of evals.slice(4)) finishEvalJob(s, { score: value(measureOf(s)) });
     const third = await runPhase(dir, deps(compute));
     assert.equal(third.kind, "decided");
