@@ -40,20 +40,25 @@ export function roundReason(contract: Contract, k: number): string {
     }.`;
 }
 
-/** Why the screen dropped a candidate, in words. */
+/** Why the screen dropped a candidate, in words (after its mean). */
 function dropWords(c: ScreenCall, screen: Screen, rules: ScreenRules, minEffect: number, siblings: string[]): string {
-  const m = `mean ${formatStat(c.mean)}`;
   const se = screen.se === null ? "" : formatStat(screen.se);
   switch (c.dropped) {
     case "sibling":
-      return `${m}, but ${siblings.map((s) => JSON.stringify(s)).join(", ")} fell beyond tolerance`;
+      return `sibling${siblings.length > 1 ? "s" : ""} ${siblings.map((s) => JSON.stringify(s)).join(", ")} ` +
+        `worse than tolerance`;
     case "hopeless":
-      return `${m}, at or below min_effect ${formatNumber(minEffect)} less ${formatNumber(rules.hope)} se (${se})`;
+      return `at or below min_effect ${formatNumber(minEffect)} less ${formatNumber(rules.hope)} se (${se})`;
     case "behind":
-      return `${m}, more than ${formatNumber(rules.reach)} se (${se}) behind the leader`;
+      return `more than ${formatNumber(rules.reach)} se (${se}) behind the leader`;
     default:
-      return `${m}, not the leader at the end of the screen`;
+      return `not the leader at the end of the screen`;
   }
+}
+
+/** `Candidate 3`: a name that starts a sentence. */
+export function capitalized(text: string): string {
+  return `${text[0]!.toUpperCase()}${text.slice(1)}`;
 }
 
 /**
@@ -86,7 +91,9 @@ export function screenReason(
   }
   if (dropped.length > 0) {
     const why = dropped.map((c) =>
-      `${candidateName(c.arm)} (${dropWords(c, screen, rules, contract.minEffect, regressed.get(c.arm) ?? [])})`
+      `${candidateName(c.arm)} (mean ${formatStat(c.mean)}, ${
+        dropWords(c, screen, rules, contract.minEffect, regressed.get(c.arm) ?? [])
+      })`
     );
     parts.push(`dropped: ${why.join(", ")}`);
   }
@@ -109,9 +116,11 @@ export function nextConfirmReason(arm: number, firstPair: number, pairs: number)
 export function confirmReason(arm: number, screenEnd: number, n: number, won: boolean): string {
   const on = `${pairRange(screenEnd + 1, n)} alone (fresh seeds that did not choose it)`;
   return won
-    ? `${candidateName(arm)} wins the round: chosen by the screen on ${pairRange(1, screenEnd)}, it was confirmed ` +
+    ? `${capitalized(candidateName(arm))} wins the round: chosen by the screen on ${
+      pairRange(1, screenEnd)
+    }, it was confirmed ` +
       `on ${on}, and its interval below is theirs.`
-    : `${candidateName(arm)}, chosen by the screen on ${pairRange(1, screenEnd)}, is judged on ${on}:`;
+    : `${capitalized(candidateName(arm))}, chosen by the screen on ${pairRange(1, screenEnd)}, is judged on ${on}:`;
 }
 
 /** A dropped or screened candidate's own sentence. */
@@ -126,5 +135,5 @@ export function screenCallReason(
   if (c.dropped === null) {
     return c.arm === screen.leader ? `Leads the screen: ${facts}.` : `In reach of the leader: ${facts}.`;
   }
-  return `Dropped by the screen: ${dropWords(c, screen, rules, minEffect, regressed)}; ${facts}.`;
+  return `Dropped by the screen: ${facts}, ${dropWords(c, screen, rules, minEffect, regressed)}.`;
 }

@@ -8,7 +8,7 @@ import { designOf, finalLook, lookAt, nextBatch, SPENDING_POWER } from "../stats
 import { formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
 import type { Estimate, PairedValues, SiblingEstimate } from "./decide.ts";
 import type { CandidateCall, LeftBecause, RoundDecision, RoundNext, RoundOptions } from "./round.ts";
-import { candidateName, guaranteeClause } from "./round_reasons.ts";
+import { candidateName, capitalized, guaranteeClause } from "./round_reasons.ts";
 import { decideScreenConfirm, planScreenConfirm } from "./round_screen_confirm.ts";
 import { comparedSeries, readRoundSeries, roundInterval, valuesAndDeltas } from "./round_series.ts";
 
@@ -70,7 +70,15 @@ export function decideSimultaneous(
   let method = "";
   for (const look of design.looks.filter((l) => l.n <= n)) {
     if (ended) throw new RangeError(`Cannot decide a round at ${n} pairs: it ended at an earlier look`);
-    inPlay.forEach((a) => (states.get(a)!.pairs = look.n));
+    for (const a of inPlay) {
+      const got = series.arms[a]!.bench.length;
+      if (got < look.n) {
+        throw new TypeError(
+          `Cannot decide: measure "${benchmarkName(a)}" has ${got} values; the round measures it on pairs 1–${look.n}`,
+        );
+      }
+      states.get(a)!.pairs = look.n;
+    }
     if (look.level === null) continue; // one pair of a sequential design: no spread, only continue
     const base = series.arms[BASE_ARM]!.bench;
     const inputs = inPlay.map((arm) => {
@@ -160,7 +168,7 @@ export function decideSimultaneous(
     guaranteeClause(contract)
   }.`;
   const tail = w !== null
-    ? `${candidateName(winner!)} wins the round: the accepted candidate with the best mean improvement.`
+    ? `${capitalized(candidateName(winner!))} wins the round: the accepted candidate with the best mean improvement.`
     : next.kind === "more"
     ? `Next: ${next.pairs} more pairs of ${next.arms.map(candidateName).join(", ")}.`
     : `No candidate wins the round.`;
@@ -193,5 +201,5 @@ function callReason(arm: number, s: ArmState, contract: Contract): string {
     : s.because === "another-won"
     ? "not judged further: another candidate won"
     : `${s.verdict} (${s.because}, min_effect ${formatNumber(contract.minEffect)})`;
-  return `${candidateName(arm)[0]!.toUpperCase()}${candidateName(arm).slice(1)}: ${facts}; ${why}.`;
+  return `${capitalized(candidateName(arm))}: ${facts}; ${why}.`;
 }
