@@ -32,7 +32,7 @@
 /** Candidates within this many standard errors of the leader are still in reach (the simulation's choice). */
 export const SCREEN_REACH = 1;
 /** A candidate whose mean is at or below min_effect − this many standard errors is dropped (the simulation's choice). */
-export const SCREEN_HOPE = 2;
+export const SCREEN_HOPE = 1;
 
 /** One candidate as the screen sees it. */
 export interface ScreenInput {

@@ -98,7 +98,7 @@ describe("decideRound() screening then confirming (worked by hand)", () => {
   // repeats 4, max_repeats 8: the screen's first part is 2 pairs of every candidate
   const c = contract({ min_effect: 1, repeats: 4, max_repeats: 8 });
   // pairs 1–2: improvements [4, 5], [3, 2], [−1, 0]; means 4.5, 2.5, −0.5; every deviation ±½, so the
-  // pooled sd is √(1.5/3) = 0.7071 and se = 0.5; candidate 3: −0.5 ≤ 1 − 2·0.5, hopeless; candidate 2:
+  // pooled sd is √(1.5/3) = 0.7071 and se = 0.5; candidate 3: −0.5 ≤ 1 − 1·0.5, hopeless; candidate 2:
   // 4.5 − 2.5 = 2 > 1·0.5, behind; candidate 1 alone is left and goes to confirmation on pair 3
   const screen = { baseline: [10, 20], candidate: [14, 25], "candidate-2": [13, 22], "candidate-3": [9, 20] };
 
@@ -118,7 +118,7 @@ describe("decideRound() screening then confirming (worked by hand)", () => {
       "names a winner that does not improve by more than min_effect 1 is at most 2.5%, whatever the true effects.",
       "Screen on pairs 1–2 of candidates 1, 2 and 3 (pooled sd 0.7071, se 0.5 per mean): candidate 1 leads with a " +
       "mean improvement of 4.5; dropped: candidate 2 (mean 2.5, more than 1 se (0.5) behind the leader), " +
-      "candidate 3 (mean -0.5, at or below min_effect 1 less 2 se (0.5)).",
+      "candidate 3 (mean -0.5, at or below min_effect 1 less 1 se (0.5)).",
       "Next: candidate 1 alone is measured with the baseline on 4 fresh pairs (pairs 3–6), the first batch of its " +
       "confirmation.",
     ]);
