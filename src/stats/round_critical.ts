@@ -21,8 +21,10 @@ import { tQuantile } from "./student_t.ts";
  *   the one-comparison value and Bonferroni's, which bracket it for ρ ≥ 0;
  *   about 1e-6 in probability. Large-df values at 0.05: k = 4 2.160, k = 8
  *   2.381, k = 16 2.583. With unequal noise or per-arm variance estimates the
- *   correlation and the shared-variance law are approximations: Bonferroni
- *   holds regardless.
+ *   correlation and the shared-variance law are approximations — too small a
+ *   value for a round's paired t statistics, each with its own variance, as
+ *   the round simulation found (bench/round_simulation.json) — while
+ *   Bonferroni holds regardless.
  */
 
 /** The one-sided Bonferroni critical value for k comparisons at family level alpha. */

@@ -189,6 +189,45 @@ describe("decideRound() screening then confirming (worked by hand)", () => {
   });
 });
 
+describe("decideRound() with siblings", () => {
+  const c = contract({ min_effect: 1, repeats: 4, max_repeats: 8, siblings: [sibling("mem", 0.5)] });
+  // pairs 1–2 of 2 candidates: candidate 1 leads on the benchmark (10, 10) but its sibling "mem" (lower is
+  // better) got worse by 1 and 1, beyond tolerance 0.5; candidate 2 improves by 3 and 4 with "mem" unchanged
+  const screen = {
+    baseline: [100, 100],
+    candidate: [110, 110],
+    "candidate-2": [103, 104],
+    "sib-mem-base": [50, 50],
+    "sib-mem-cand": [51, 51],
+    "sib-mem-cand-2": [50, 50],
+  };
+
+  it("drops a candidate whose sibling fell beyond tolerance in the screen, and confirms the next", () => {
+    const d = decideRound(c, 2, screen);
+    assert.deepEqual(d.calls.map((x) => [x.because, x.verdict]), [["sibling", "reject"], [null, "inconclusive"]]);
+    assert.deepEqual(d.next, { kind: "more", pairs: 4, firstPair: 3, arms: [2], stage: "confirm", fresh: true });
+    assert.match(d.reasons[1]!, /candidate 1 \(mean 10, sibling "mem" worse than tolerance\)/);
+  });
+
+  it("rejects the confirmed candidate when its sibling regresses on the fresh pairs, with no winner", () => {
+    const values = {
+      ...screen,
+      baseline: [100, 100, 100, 100, 100, 100],
+      "candidate-2": [103, 104, 103, 104, 103, 104],
+      "sib-mem-base": [50, 50, 50, 50, 50, 50],
+      "sib-mem-cand-2": [50, 50, 53, 53.5, 53, 53.5],
+    };
+    const d = decideRound(c, 2, values);
+    assert.equal(d.winner, null);
+    assert.equal(d.verdict, "reject");
+    assert.deepEqual([d.calls[1]!.because, d.calls[1]!.pairs, d.calls[1]!.siblings.mem?.standing], [
+      "sibling-regressed",
+      6,
+      "regressed",
+    ]);
+  });
+});
+
 describe("decideRound() simultaneous procedures", () => {
   const c = contract({ min_effect: 1, repeats: 4, max_repeats: 8 });
   const values: PairedValues = {
