@@ -100,6 +100,7 @@ function screenEstimate(iv: PairedInterval): Estimate {
     upper: iv.upper,
     confidence: iv.level,
     method: `screen, paired Student t (descriptive: the screen chooses, it does not decide)`,
+    setAside: [],
   };
 }
 

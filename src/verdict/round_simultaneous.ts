@@ -106,6 +106,7 @@ export function decideSimultaneous(
           firstPairOnly: false,
           batch: nextBatch(design, look.n),
           benchmark: c.clears ? "accept" : c.interval.upper <= 0 ? "reject" : "inconclusive",
+          mean: c.interval.mean,
           siblings: sibs,
           futile: () => isFutile(c.interval, last.n, lastLevel, contract.minEffect, futilityPower),
         }),
@@ -185,7 +186,15 @@ export function decideSimultaneous(
 }
 
 function estimateOf(iv: { n: number; mean: number; lower: number; upper: number; level: number }, method: string) {
-  return { n: iv.n, mean: iv.mean, lower: iv.lower, upper: iv.upper, confidence: iv.level, method };
+  return {
+    n: iv.n,
+    mean: iv.mean,
+    lower: iv.lower,
+    upper: iv.upper,
+    confidence: iv.level,
+    method,
+    setAside: [] as readonly number[],
+  };
 }
 
 function callReason(arm: number, s: ArmState, contract: Contract): string {
