@@ -13,26 +13,37 @@ import { type Design, designOf } from "../stats/sequential.ts";
  * names) before and after a park. Every sibling of a pair gets the pair's
  * seed through its own variable. One seed (the run's) is the reference's plan.
  */
-function planFromRecord(r: RunRecord, seeds: readonly number[] = [r.seed]): Measure[] {
+function planFromRecord(
+  r: RunRecord,
+  seeds: readonly number[] = [r.seed],
+  armsOf?: (pair: number) => readonly number[],
+): Measure[] {
   const c = r.contract;
-  return planPairs({
-    command: c.command,
-    metric: c.metric,
-    summary: c.summary,
-    baseSha: r.baseSha,
-    candidateSha: r.candidateSha,
-    seedEnv: c.seedEnv,
-    gpus: c.gpus,
-    siblings: c.siblings.map((s) => ({
-      name: s.name,
-      command: s.command,
-      metric: s.metric,
-      summary: s.summary,
-      seedEnv: s.seedEnv,
-      seed: r.seed,
-      gpus: s.gpus,
-    })),
-  }, seeds);
+  return planPairs(
+    {
+      command: c.command,
+      metric: c.metric,
+      summary: c.summary,
+      baseSha: r.baseSha,
+      candidateSha: r.candidateSha,
+      seedEnv: c.seedEnv,
+      gpus: c.gpus,
+      siblings: c.siblings.map((s) => ({
+        name: s.name,
+        command: s.command,
+        metric: s.metric,
+        summary: s.summary,
+        seedEnv: s.seedEnv,
+        seed: r.seed,
+        gpus: s.gpus,
+      })),
+      ...(r.candidates.length > 1
+        ? { candidates: r.candidates.map((cand, i) => ({ arm: i + 1, sha: cand.sha })) }
+        : {}),
+    },
+    seeds,
+    armsOf,
+  );
 }
 
 /**
@@ -58,10 +69,18 @@ export interface PassPlan {
   readonly toMeasure: readonly Measure[];
 }
 
-/** The plan of the look at `pairs` pairs, and which of it comes from the baseline cache. */
-function passPlan(r: RunRecord, cache: CachedBaseline, pairs: number): PassPlan {
+/**
+ * The plan of pairs 1 … `pairs` (with a round's candidates `armsOf(pair)`),
+ * and which of it comes from the baseline cache.
+ */
+function passPlan(
+  r: RunRecord,
+  cache: CachedBaseline,
+  pairs: number,
+  armsOf?: (pair: number) => readonly number[],
+): PassPlan {
   const seeds = pairSeeds(r, cache, pairs);
-  const plan = planFromRecord(r, seeds);
+  const plan = planFromRecord(r, seeds, armsOf);
   const cached: Record<string, number> = {};
   if (cache.kind === "value") cached["baseline"] = cache.value;
   if (cache.kind === "pairs") {
@@ -114,4 +133,32 @@ export function runPlan(r: RunRecord, cache: CachedBaseline = { kind: "none" }):
       return look(r.contract.maxRepeats);
     },
   };
+}
+
+/** One batch of a round: `pairs` pairs from `firstPair`, measuring the baseline and the candidates `arms`. */
+export interface RoundBatch {
+  readonly firstPair: number;
+  readonly pairs: number;
+  readonly arms: readonly number[];
+}
+
+/**
+ * The plan of a round's batches so far (verdict/round.ts says each next one):
+ * pairs 1 … the last batch's end, each with the baseline and the candidates
+ * of the batch it belongs to, on the pair's seed.
+ */
+export function roundPlan(r: RunRecord, cache: CachedBaseline, batches: readonly RoundBatch[]): PassPlan {
+  const last = batches.at(-1);
+  const pairs = last === undefined ? 0 : last.firstPair + last.pairs - 1;
+  const armsOf = (pair: number) => batches.find((b) => pair >= b.firstPair && pair < b.firstPair + b.pairs)?.arms ?? [];
+  return passPlan(r, cache, pairs, armsOf);
+}
+
+/**
+ * Every measure a round may ever run: every candidate on every pair up to
+ * repeats + max_repeats (a round's screen pairs come before its confirmation's
+ * design) — what the run's job names are drawn from.
+ */
+export function roundCeiling(r: RunRecord, cache: CachedBaseline): PassPlan {
+  return passPlan(r, cache, r.contract.repeats + r.contract.maxRepeats);
 }

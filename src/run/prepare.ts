@@ -16,7 +16,7 @@ import { placement } from "../measure/placement.ts";
 import { lanesOf } from "../plan/measurer_for.ts";
 import { runPlan } from "../plan/run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
-import { assembleRunRecord, readRunRecord, type RunRecord } from "../rundir/run_record.ts";
+import { assembleRunRecord, readRunRecord, type RunCandidate, type RunRecord } from "../rundir/run_record.ts";
 import { drawSeed } from "./seed.ts";
 
 /** What a run was asked to be (the flags and environment of `measure` or `calibrate`); nothing resolved yet. */
@@ -24,8 +24,8 @@ export interface RunRequest {
   /** The repository, an absolute path. */
   readonly repo: string;
   readonly base: string;
-  /** The candidate ref; a calibration's is its base. */
-  readonly candidate: string;
+  /** The candidate refs, one or more (a round); a calibration's is its base. */
+  readonly candidates: readonly string[];
   /** The contract file, as given. */
   readonly contract: string;
   readonly runDir: RunDir;
@@ -88,15 +88,17 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
         "CPUs and cannot split GPUs; calibrate with --pairing same-job",
     );
   }
-  const [baseSha, candidateSha] = await Promise.all([
+  const [baseSha, ...candidateShas] = await Promise.all([
     ref(o.repo, o.base, "--base"),
-    ref(o.repo, o.candidate, "--candidate"),
+    ...o.candidates.map((c) => ref(o.repo, c, "--candidate")),
   ]);
-  if (baseSha === candidateSha && purpose.kind === "measure") {
+  const candidates = o.candidates.map((ref, i) => ({ ref, sha: candidateShas[i]! }));
+  if (purpose.kind === "measure") checkCandidates(o.base, baseSha!, candidates);
+  if (candidates.length > 1 && contract.pairing === "duet") {
     throw new BadInputError(
-      `--base ${JSON.stringify(o.base)} and --candidate ${JSON.stringify(o.candidate)} are the same commit ` +
-        `${baseSha.slice(0, 12)}: pass two different commits (to measure a commit against itself and see the ` +
-        `benchmark's noise, run "outerloop calibrate" with the same --base)`,
+      `--candidate given ${candidates.length} times with pairing "duet" in ${JSON.stringify(o.contract)}: a duet ` +
+        "runs one baseline beside one candidate, and a round measures every candidate beside one baseline; " +
+        'use pairing "same-job" (or "separate") for a round',
     );
   }
   if (o.seedCache !== null && !(existsSync(o.seedCache) && statSync(o.seedCache).isDirectory())) {
@@ -114,9 +116,10 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
     {
       repo: o.repo,
       baseRef: o.base,
-      candidateRef: o.candidate,
-      baseSha,
-      candidateSha,
+      candidateRef: candidates[0]!.ref,
+      baseSha: baseSha!,
+      candidateSha: candidates[0]!.sha,
+      candidates,
       contract,
       contractPath: resolve(o.contract),
       seed: o.seed,
@@ -145,6 +148,29 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
   const lanes = lanesOf(record);
   for (const m of runPlan(record).first.plan) placement(lanes, m.gpus, `Measure ${m.name}`);
   return record;
+}
+
+/**
+ * Refuses candidates that are no comparison: one equal to the base, or the
+ * same commit twice (by sha: `main` and its sha are one candidate).
+ */
+function checkCandidates(base: string, baseSha: string, candidates: readonly RunCandidate[]): void {
+  for (const [i, c] of candidates.entries()) {
+    if (c.sha === baseSha) {
+      throw new BadInputError(
+        `--base ${JSON.stringify(base)} and --candidate ${JSON.stringify(c.ref)} are the same commit ` +
+          `${baseSha.slice(0, 12)}: pass two different commits (to measure a commit against itself and see the ` +
+          `benchmark's noise, run "outerloop calibrate" with the same --base)`,
+      );
+    }
+    const twin = candidates.findIndex((d) => d.sha === c.sha);
+    if (twin < i) {
+      throw new BadInputError(
+        `--candidate ${JSON.stringify(candidates[twin]!.ref)} and --candidate ${JSON.stringify(c.ref)} are the same ` +
+          `commit ${c.sha.slice(0, 12)}: give each candidate once`,
+      );
+    }
+  }
 }
 
 async function ref(repo: string, name: string, flag: string): Promise<string> {

@@ -31,7 +31,10 @@ describe("the measurer on LocalCompute with real git repositories", () => {
     // the user's working tree is dirty: jobs must not see it
     writeFileSync(join(repo, "version"), "999");
     const runDir = join(tempDir("runs-"), "run1");
-    const measurer = testMeasurer(runDir, new LocalCompute({ env: { PATH: "/usr/bin:/bin", HOME: tmpdir() } }), {
+    // the jobs' own TMPDIR, where their checkouts go: other processes' checkouts in the shared one are not ours
+    const jobTmp = tempDir("job-tmp-");
+    const env = { PATH: "/usr/bin:/bin", HOME: tmpdir(), TMPDIR: jobTmp };
+    const measurer = testMeasurer(runDir, new LocalCompute({ env }), {
       repoRoot: repo,
       lanes: { account: "", partition: "", gpuPartition: "", gpuAccount: "", scheduled: false },
       evalMinutes: 1,
@@ -60,12 +63,7 @@ describe("the measurer on LocalCompute with real git repositories", () => {
     assert.equal(readFileSync(join(baseDir, EVAL_FILES.submitted), "utf8"), before);
     // the checkouts were removed and the user's tree untouched
     assert.equal(readFileSync(join(repo, "version"), "utf8"), "999");
-    assert.deepEqual(
-      readdirSync(tmpdir()).filter((d) =>
-        d.startsWith("outerloop-eval.") && existsSync(join(tmpdir(), d, "tree", "bench.sh"))
-      ),
-      [],
-    );
+    assert.deepEqual(readdirSync(jobTmp).filter((d) => d.startsWith("outerloop-eval.")), []);
     assert.match(await git(repo, "for-each-ref", "refs/dispatch/"), new RegExp(cand));
   });
 });

@@ -35,6 +35,7 @@ const RECORD: RunRecord = {
   candidateRef: "attempt-7",
   baseSha: BASE,
   candidateSha: CAND,
+  candidates: [{ ref: "attempt-7", sha: CAND }],
   contract,
   contractPath: "/work/repo/contract.json",
   seed: 1234,

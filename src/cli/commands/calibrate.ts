@@ -78,7 +78,7 @@ export const calibrateCommand = defineLeaf<CalibrateOptions>({
 
   parse(args, env) {
     return {
-      request: parseRunRequest(args, env, args.value("base")!),
+      request: parseRunRequest(args, env, [args.value("base")!]),
       pairs: wholeNumber("pairs", args.value("pairs"), 10, 2, MAX_PAIRS),
       pairing: pairingFlag(args.value("pairing")),
       json: args.on("json"),

@@ -48,7 +48,7 @@ export const measureCommand = defineLeaf<MeasureOptions>({
 
   parse(args, env) {
     return {
-      request: parseRunRequest(args, env, args.value("candidate")!),
+      request: parseRunRequest(args, env, args.values("candidate")),
       dryRun: args.on("dry-run"),
       json: args.on("json"),
       wait: measureWait(args),

@@ -18,9 +18,18 @@ export const repoFlags: Args = {
   base: { type: "string", valueHint: "REF", description: "The baseline ref (branch, tag, sha)", required: true },
 };
 
-/** `--candidate`: `measure` has it after `--base`; a calibration's candidate is its base. */
+/**
+ * `--candidate`: `measure` has it after `--base`; a calibration's candidate is
+ * its base. Given several times, a round: K candidates against one baseline.
+ */
 export const candidateFlag: Readonly<Record<"candidate", StringFlag>> = {
-  candidate: { type: "string", valueHint: "REF", description: "The candidate ref", required: true },
+  candidate: {
+    type: "string",
+    valueHint: "REF",
+    description: "The candidate ref; give it K times for a round of K candidates against one baseline",
+    required: true,
+    repeatable: true,
+  },
 };
 
 /** The rest of a run's flags, from `--contract` to `--seed-cache`. */
@@ -57,11 +66,11 @@ const MAX_SEED = 2 ** 31 - 1;
 
 /**
  * The run's request from the flags and the environment (the account,
- * partitions and image default from `OUTERLOOP_*`); `candidate` is the
- * candidate ref (`--candidate`, or a calibration's `--base`). Checks what
- * needs no file: the names, the seed, the image's form.
+ * partitions and image default from `OUTERLOOP_*`); `candidates` are the
+ * candidate refs (`--candidate`, given once or more; a calibration's is its
+ * `--base`). Checks what needs no file: the names, the seed, the image's form.
  */
-export function parseRunRequest(args: ParsedArgs, env: Env, candidate: string): RunRequest {
+export function parseRunRequest(args: ParsedArgs, env: Env, candidates: readonly string[]): RunRequest {
   // an empty value is a choice here: `--image=""` runs on the host whatever OUTERLOOP_IMAGE says
   const fromEnv = (flag: string, name: string) => args.value(flag) ?? env[name] ?? "";
   /** Where a value came from, for a message: the flag when given, else the variable. */
@@ -73,7 +82,7 @@ export function parseRunRequest(args: ParsedArgs, env: Env, candidate: string): 
   return {
     repo: resolve(nonEmpty("repo", args.value("repo"))!),
     base: args.value("base")!,
-    candidate,
+    candidates: [...candidates],
     contract: nonEmpty("contract", args.value("contract"))!,
     runDir: RunDir.checked(args.value("run-dir")!, "--run-dir"),
     seed: seedText === undefined ? undefined : wholeNumber("seed", seedText, 0, 1, MAX_SEED),
