@@ -95,25 +95,29 @@ function inDispatchOrder(units: readonly DispatchUnit[]): DispatchUnit[] {
   return keyed.sort((a, b) => cmp(a.k, b.k)).map((x) => x.u);
 }
 
-/** A pair's measures as base/candidate twos in plan order, the two swapped in even pairs. */
+/**
+ * A pair's measures in run order: each benchmark's (the climbed one's, then
+ * each sibling's, in plan order) base and candidates, rotated by the pair —
+ * base first in pair 1, its candidate first in pair 2, … — so each arm runs
+ * first as often as the others and a drift within the job cancels over the
+ * pairs. With one candidate: base/candidate twos, the two swapped in even
+ * pairs. A base without a candidate beside it is a `TypeError` (a caller bug).
+ */
 function inRunOrder(list: readonly Measure[], pair: number): Measure[] {
-  const bases = list.filter((m) => parseMeasureName(m.name)!.arm === BASE_ARM);
-  const twos = bases.map((base) => {
-    const b = parseMeasureName(base.name)!;
-    const cand = list.find((m) => {
-      const r = parseMeasureName(m.name)!;
-      return r.sibling === b.sibling && r.arm !== BASE_ARM;
-    });
-    if (cand === undefined) {
-      throw new TypeError(`Cannot pair measure ${JSON.stringify(base.name)}: no candidate beside it`);
-    }
-    return pair % 2 === 1 ? [base, cand] : [cand, base];
-  });
-  if (twos.length * 2 !== list.length) {
-    const names = list.map((m) => JSON.stringify(m.name)).join(", ");
-    throw new TypeError(`Cannot pair the measures ${names}: every base needs one candidate beside it`);
+  const groups = new Map<string, Measure[]>();
+  for (const m of list) {
+    const key = parseMeasureName(m.name)!.sibling ?? "\0benchmark";
+    groups.set(key, [...(groups.get(key) ?? []), m]);
   }
-  return twos.flat();
+  return [...groups.values()].flatMap((g) => {
+    const byArm = [...g].sort((a, b) => parseMeasureName(a.name)!.arm - parseMeasureName(b.name)!.arm);
+    if (byArm.length < 2 || parseMeasureName(byArm[0]!.name)!.arm !== BASE_ARM) {
+      const names = g.map((m) => JSON.stringify(m.name)).join(", ");
+      throw new TypeError(`Cannot pair the measures ${names}: a base needs its candidates beside it`);
+    }
+    const shift = (pair - 1) % byArm.length;
+    return [...byArm.slice(shift), ...byArm.slice(0, shift)];
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Compute, LiveJob } from "../compute/compute.ts";
 import { runsFrom } from "../compute/job_owner.ts";
 import { log } from "../log.ts";
 import { dispatchUnits } from "../measure/dispatch_unit.ts";
-import { unitJobName } from "../measure/identity.ts";
+import { codePointPrefix, unitJobName } from "../measure/identity.ts";
 import { cachedBaseline } from "./baseline_source.ts";
 import { runPlan } from "./run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
@@ -16,12 +16,25 @@ import { wakeJobName } from "../run/wake.ts";
  * may ever run (up to max_repeats), and the run's wake.
  */
 
-/** Every job name the run can have: its evals (or pair jobs), pair by pair up to max_repeats, and its wake. */
-export function runJobNames(dir: RunDir, r: RunRecord): Set<string> {
+/** Which job names are a run's (a `Set` of them is one). */
+export interface JobNames {
+  has(name: string): boolean;
+}
+
+/**
+ * Every job name the run can have: its evals (or pair jobs), pair by pair up
+ * to max_repeats (a round: every candidate up to repeats + max_repeats), and
+ * its wake. A round's pair jobs hold the candidates still in play at their
+ * pair — which only its results tell — so every `eval-<tag>-same#<i>-<hex>`
+ * counts: a job is the run's only when its script lies in the run dir too.
+ */
+export function runJobNames(dir: RunDir, r: RunRecord): JobNames {
   const all = runPlan(r, cachedBaseline(dir, r, false)).all.plan;
   const names = new Set(dispatchUnits(all, r.contract.pairing).map((u) => unitJobName(r.runTag, r.image, u)));
   names.add(wakeJobName(r.runTag, dir));
-  return names;
+  if (r.candidates.length < 2 || r.contract.pairing === "separate") return names;
+  const prefix = `eval-${codePointPrefix(r.runTag, 10)}-same#`;
+  return { has: (name) => names.has(name) || (name.startsWith(prefix) && /-same#[0-9]+-[0-9a-f]{16}$/.test(name)) };
 }
 
 /**
@@ -33,14 +46,14 @@ export function runJobNames(dir: RunDir, r: RunRecord): Set<string> {
  */
 export function liveJobsOf(
   listing: ReadonlyMap<string, readonly LiveJob[]>,
-  names: ReadonlySet<string>,
+  names: JobNames,
   dir: RunDir,
 ): LiveJob[] {
   return namedJobs(listing, names).filter((j) => runsFrom(j, dir.path));
 }
 
 /** The listed jobs of `names`, in listed order, whoever's they are. */
-function namedJobs(listing: ReadonlyMap<string, readonly LiveJob[]>, names: ReadonlySet<string>): LiveJob[] {
+function namedJobs(listing: ReadonlyMap<string, readonly LiveJob[]>, names: JobNames): LiveJob[] {
   return [...listing.entries()].filter(([name]) => names.has(name)).flatMap(([, jobs]) => jobs);
 }
 

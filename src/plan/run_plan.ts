@@ -6,6 +6,7 @@ import type { CachedBaseline } from "./baseline_source.ts";
 import type { PairedValues } from "../verdict/decide.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import { type Design, designOf } from "../stats/sequential.ts";
+import { decideRound, planRound, type RoundDecision, type RoundNext } from "../verdict/round.ts";
 
 /**
  * The run's measures for pairs 1 … `seeds.length`, rebuilt from its record
@@ -113,7 +114,10 @@ export interface RunPlan {
   look(pairs: number): PassPlan;
   /** The first look's plan: what a first pass dispatches (pair 1 alone is the reference's plan). */
   readonly first: PassPlan;
-  /** Every measure the design may run: the plan of max_repeats pairs. */
+  /**
+   * Every measure the design may run: the plan of max_repeats pairs (a round:
+   * every candidate on repeats + max_repeats pairs, `roundCeiling`).
+   */
   readonly all: PassPlan;
 }
 
@@ -130,7 +134,7 @@ export function runPlan(r: RunRecord, cache: CachedBaseline = { kind: "none" }):
       return look(design.looks[0]!.n);
     },
     get all() {
-      return look(r.contract.maxRepeats);
+      return r.candidates.length > 1 ? roundCeiling(r, cache) : look(r.contract.maxRepeats);
     },
   };
 }
@@ -161,4 +165,41 @@ export function roundPlan(r: RunRecord, cache: CachedBaseline, batches: readonly
  */
 export function roundCeiling(r: RunRecord, cache: CachedBaseline): PassPlan {
   return passPlan(r, cache, r.contract.repeats + r.contract.maxRepeats);
+}
+
+/**
+ * A round stepped as its decisions ask (verdict/round.ts): `plan` is the plan
+ * of its batches so far — the first is `planRound`'s — and `advance` decides
+ * the look those batches reach from their values; when the decision asks for
+ * more, its batch is added and `plan` grows by it. The pass, `show` and the
+ * decision check all step a round this one way.
+ */
+export class RoundSteps {
+  readonly #r: RunRecord;
+  readonly #cache: CachedBaseline;
+  readonly #batches: RoundBatch[] = [];
+
+  constructor(r: RunRecord, cache: CachedBaseline) {
+    this.#r = r;
+    this.#cache = cache;
+    const first = planRound(r.contract, r.candidates.length);
+    if (first.kind !== "more") throw new Error("A round's plan asked for no pairs");
+    this.#batches.push(batchOf(first));
+  }
+
+  /** The plan of the batches so far. */
+  get plan(): PassPlan {
+    return roundPlan(this.#r, this.#cache, this.#batches);
+  }
+
+  /** The round's decision at the batches so far, from every value of `plan`; a "more" adds its batch. */
+  advance(values: Readonly<Record<string, number>>): RoundDecision {
+    const d = decideRound(this.#r.contract, this.#r.candidates.length, pairedValues(this.plan.plan, values));
+    if (d.next.kind === "more") this.#batches.push(batchOf(d.next));
+    return d;
+  }
+}
+
+function batchOf(next: Extract<RoundNext, { kind: "more" }>): RoundBatch {
+  return { firstPair: next.firstPair, pairs: next.pairs, arms: next.arms };
 }

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { lazy, strict, wholeNumber } from "../schema/zod.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
-import type { Decision, Estimate, SiblingEstimate } from "../verdict/decide.ts";
+import type { Decision, Estimate, SiblingEstimate, Verdict } from "../verdict/decide.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
 import { usageFromJson, usageJson, usageSchema } from "../plan/run_usage.ts";
@@ -87,8 +87,102 @@ const decisionSchema = lazy(() =>
         gpus: z.array(z.string()),
       }),
     )),
+    // a round of K >= 2 candidates only: every candidate's call and the winner
+    round: z.optional(strict({
+      procedure: z.string(),
+      seeds: z.array(wholeNumber(0)),
+      n: wholeNumber(1),
+      winner: z.nullable(strict({
+        arm: wholeNumber(1),
+        first_pair: wholeNumber(1),
+        last_pair: wholeNumber(1),
+        estimate: strict(estimateShape),
+      })),
+      candidates: z.array(strict({
+        arm: wholeNumber(1),
+        ref: z.string(),
+        sha: shaSchema(),
+        verdict: z.enum(["accept", "reject", "inconclusive"]),
+        standing: z.enum(["in-play", "dropped", "decided"]),
+        because: z.nullable(z.string()),
+        pairs: wholeNumber(0),
+        screen: z.nullable(strict(estimateShape)),
+        estimate: z.nullable(strict(estimateShape)),
+        siblings: z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
+        reason: z.string(),
+      })),
+    })),
   })
 );
+
+/** One candidate of a round as its decision keeps it. */
+export interface RoundCandidateFacts {
+  /** 1 … K: `candidate` (arm 1), `candidate-2`, …. */
+  readonly arm: number;
+  readonly ref: string;
+  readonly sha: string;
+  /** accept only for the winner. */
+  readonly verdict: Verdict;
+  /** in-play (never at a final decision), dropped (by the screen, or another's win), decided. */
+  readonly standing: "in-play" | "dropped" | "decided";
+  /** Why it left play (a screen rule, the look rule's kind, another candidate's win); null when it did not. */
+  readonly because: string | null;
+  /** The pairs it was measured on: 1 … pairs. */
+  readonly pairs: number;
+  /** Its estimate on the screen's pairs (descriptive: a screen chooses, it does not decide). */
+  readonly screen: Estimate | null;
+  /** The estimate its verdict rests on (its confirmation's); null when it was dropped before one. */
+  readonly estimate: Estimate | null;
+  readonly siblings: Readonly<Record<string, SiblingEstimate>>;
+  /** One sentence with its numbers. */
+  readonly reason: string;
+}
+
+/** What a round of K ≥ 2 candidates adds to its decision (verdict/round.ts). */
+export interface RoundFacts {
+  readonly procedure: string;
+  /** Pair i's seed at index i − 1. */
+  readonly seeds: readonly number[];
+  /** Pairs measured: the screen's and the confirmation's. */
+  readonly n: number;
+  /** The accepted candidate with the best improvement, its estimate on the pairs that did not choose it; null for none. */
+  readonly winner: {
+    readonly arm: number;
+    readonly firstPair: number;
+    readonly lastPair: number;
+    readonly estimate: Estimate;
+  } | null;
+  readonly candidates: readonly RoundCandidateFacts[];
+}
+
+function roundJson(r: RoundFacts) {
+  const sibs = (s: Readonly<Record<string, SiblingEstimate>>) =>
+    Object.fromEntries(Object.entries(s).map(([k, v]) => [k, estimateJson(v)]));
+  return {
+    procedure: r.procedure,
+    seeds: [...r.seeds],
+    n: r.n,
+    winner: r.winner && {
+      arm: r.winner.arm,
+      first_pair: r.winner.firstPair,
+      last_pair: r.winner.lastPair,
+      estimate: estimateJson(r.winner.estimate),
+    },
+    candidates: r.candidates.map((c) => ({
+      arm: c.arm,
+      ref: c.ref,
+      sha: c.sha,
+      verdict: c.verdict,
+      standing: c.standing,
+      because: c.because,
+      pairs: c.pairs,
+      screen: c.screen && estimateJson(c.screen),
+      estimate: c.estimate && estimateJson(c.estimate),
+      siblings: sibs(c.siblings),
+      reason: c.reason,
+    })),
+  };
+}
 
 /** What a repeated design adds: the pairs' seeds and the estimates the verdict rests on. */
 export interface PairedFacts {
@@ -127,6 +221,8 @@ export interface DecisionRecord extends Decision {
   readonly samples?: Readonly<Record<string, SampleSpread>>;
   /** Where and when each measure's command ran (its eval's `provenance`); absent (and not written) when none recorded it. */
   readonly provenance?: Readonly<Record<string, Provenance>>;
+  /** A round of K ≥ 2 candidates: every candidate's call and the winner; absent for one candidate. */
+  readonly round?: RoundFacts;
 }
 
 /** A repeated design's facts in their stored form (snake_case, `set_aside` only when pairs were set aside). */
@@ -165,6 +261,7 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
     ...(d.provenance === undefined || Object.keys(d.provenance).length === 0
       ? {}
       : { provenance: Object.fromEntries(Object.entries(d.provenance).map(([k, p]) => [k, provenanceJson(p)])) }),
+    ...(d.round === undefined ? {} : { round: roundJson(d.round) }),
   };
   const checked = decisionSchema().safeParse(json);
   if (!checked.success) {
@@ -238,5 +335,35 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
         }]),
       ),
     }),
+    ...(j.round === undefined ? {} : { round: roundFromJson(j.round) }),
+  };
+}
+
+function roundFromJson(j: z.output<ReturnType<typeof decisionSchema>>["round"] & object): RoundFacts {
+  const sibs = (s: typeof j.candidates[number]["siblings"]) =>
+    Object.fromEntries(Object.entries(s).map(([k, v]) => [k, estimateFromJson(v)]));
+  return {
+    procedure: j.procedure,
+    seeds: j.seeds,
+    n: j.n,
+    winner: j.winner && {
+      arm: j.winner.arm,
+      firstPair: j.winner.first_pair,
+      lastPair: j.winner.last_pair,
+      estimate: estimateFromJson(j.winner.estimate),
+    },
+    candidates: j.candidates.map((c) => ({
+      arm: c.arm,
+      ref: c.ref,
+      sha: c.sha,
+      verdict: c.verdict,
+      standing: c.standing,
+      because: c.because,
+      pairs: c.pairs,
+      screen: c.screen && estimateFromJson(c.screen),
+      estimate: c.estimate && estimateFromJson(c.estimate),
+      siblings: sibs(c.siblings),
+      reason: c.reason,
+    })),
   };
 }

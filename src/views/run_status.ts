@@ -6,7 +6,7 @@ import type { MeasureView } from "../measure/measurer.ts";
 import { noResultMessage } from "../measure/notes.ts";
 import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
-import { pairedValues, type PassPlan, runPlan } from "../plan/run_plan.ts";
+import { pairedValues, type PassPlan, RoundSteps, runPlan } from "../plan/run_plan.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { decideLook } from "../verdict/decide.ts";
 import type { Measure } from "../measure/measure.ts";
@@ -37,15 +37,28 @@ export async function runStatus(dir: RunDir, r: RunRecord, compute: Compute, now
   const measurer = measurerFor(dir, r, compute, now);
   const cache = cachedBaseline(dir, r, false);
   const c = r.contract;
-  const plan = runPlan(r, cache);
-  let p = plan.first;
+  let p: PassPlan;
   let views = new Map<string, MeasureView>();
-  // the look a pass would stand at: the first whose pairs are not all in, or that decides
-  for (const look of plan.design.looks) {
-    p = plan.look(look.n);
-    views = new Map((await measurer.observe(p.toMeasure)).map((v) => [v.measure.name, v]));
-    const values = complete(dir, p, views, (m) => measurer.slot(m));
-    if (values === null || decideLook(c, pairedValues(p.plan, values)).next.kind === "final") break;
+  const observe = async (plan: PassPlan) => {
+    views = new Map((await measurer.observe(plan.toMeasure)).map((v) => [v.measure.name, v]));
+    return complete(dir, plan, views, (m) => measurer.slot(m));
+  };
+  // the look (a round: the batch) a pass would stand at: the first whose pairs are not all in, or that decides
+  if (r.candidates.length > 1) {
+    const steps = new RoundSteps(r, cache);
+    for (;;) {
+      p = steps.plan;
+      const values = await observe(p);
+      if (values === null || steps.advance(values).next.kind === "final") break;
+    }
+  } else {
+    const plan = runPlan(r, cache);
+    p = plan.first;
+    for (const look of plan.design.looks) {
+      p = plan.look(look.n);
+      const values = await observe(p);
+      if (values === null || decideLook(c, pairedValues(p.plan, values)).next.kind === "final") break;
+    }
   }
   const unreachable = [...views.values()].some((v) => v.state.kind === "unknown");
   const rows = p.plan.map((m): MeasureStateRow => {

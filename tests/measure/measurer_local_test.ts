@@ -1,7 +1,7 @@
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
