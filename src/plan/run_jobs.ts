@@ -16,9 +16,19 @@ import { wakeJobName } from "../run/wake.ts";
  * may ever run (up to max_repeats), and the run's wake.
  */
 
-/** Which job names are a run's (a `Set` of them is one). */
-export interface JobNames {
-  has(name: string): boolean;
+/**
+ * A run's job names: the ones it knows (a set), and, for a round's pair
+ * jobs, a pattern every other of its names matches (`has` asks both).
+ */
+export class JobNames extends Set<string> {
+  readonly #pattern: RegExp | null;
+  constructor(names: Iterable<string>, pattern: RegExp | null = null) {
+    super(names);
+    this.#pattern = pattern;
+  }
+  override has(name: string): boolean {
+    return super.has(name) || (this.#pattern?.test(name) ?? false);
+  }
 }
 
 /**
@@ -30,11 +40,11 @@ export interface JobNames {
  */
 export function runJobNames(dir: RunDir, r: RunRecord): JobNames {
   const all = runPlan(r, cachedBaseline(dir, r, false)).all.plan;
-  const names = new Set(dispatchUnits(all, r.contract.pairing).map((u) => unitJobName(r.runTag, r.image, u)));
-  names.add(wakeJobName(r.runTag, dir));
-  if (r.candidates.length < 2 || r.contract.pairing === "separate") return names;
-  const prefix = `eval-${codePointPrefix(r.runTag, 10)}-same#`;
-  return { has: (name) => names.has(name) || (name.startsWith(prefix) && /-same#[0-9]+-[0-9a-f]{16}$/.test(name)) };
+  const names = dispatchUnits(all, r.contract.pairing).map((u) => unitJobName(r.runTag, r.image, u));
+  names.push(wakeJobName(r.runTag, dir));
+  if (r.candidates.length < 2 || r.contract.pairing === "separate") return new JobNames(names);
+  const tag = codePointPrefix(r.runTag, 10).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new JobNames(names, new RegExp(`^eval-${tag}-same#[0-9]+-[0-9a-f]{16}$`));
 }
 
 /**
@@ -46,14 +56,14 @@ export function runJobNames(dir: RunDir, r: RunRecord): JobNames {
  */
 export function liveJobsOf(
   listing: ReadonlyMap<string, readonly LiveJob[]>,
-  names: JobNames,
+  names: ReadonlySet<string>,
   dir: RunDir,
 ): LiveJob[] {
   return namedJobs(listing, names).filter((j) => runsFrom(j, dir.path));
 }
 
 /** The listed jobs of `names`, in listed order, whoever's they are. */
-function namedJobs(listing: ReadonlyMap<string, readonly LiveJob[]>, names: JobNames): LiveJob[] {
+function namedJobs(listing: ReadonlyMap<string, readonly LiveJob[]>, names: ReadonlySet<string>): LiveJob[] {
   return [...listing.entries()].filter(([name]) => names.has(name)).flatMap(([, jobs]) => jobs);
 }
 

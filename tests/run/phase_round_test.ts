@@ -6,7 +6,8 @@ import { type JobSpec, withDefaults } from "../../src/compute/job_spec.ts";
 import { parseMeasureName } from "../../src/measure/measure_name.ts";
 import { runPhase } from "../../src/run/phase.ts";
 import { RunDir } from "../../src/rundir/run_dir.ts";
-import { type RunRecord, writeRunRecord } from "../../src/rundir/run_record.ts";
+import { readRunRecord, type RunRecord, writeRunRecord } from "../../src/rundir/run_record.ts";
+import { runJobNames } from "../../src/plan/run_jobs.ts";
 import { checkDecision } from "../../src/views/decision_check.ts";
 import { runStanding } from "../../src/views/standing.ts";
 import { readDecision } from "../../src/rundir/decision_file.ts";
@@ -100,5 +101,9 @@ describe("runPhase() on a round of K candidates", () => {
     assert.equal(pairJobs.length, 2, "the screen's two pairs, one job each");
     const body = readFileSync(withDefaults(pairJobs[1]!).script, "utf8");
     assert.equal((body.match(/ol_one /g) ?? []).length, 4, "baseline#2 and its three candidates");
+    // cancel finds them: a round's pair job names are the run's by their form (and their script, by liveJobsOf)
+    const names = runJobNames(dir, readRunRecord(dir));
+    for (const s of pairJobs) assert.ok(names.has(s.jobName), s.jobName);
+    assert.equal(names.has(pairJobs[0]!.jobName.replace("eval-t1-", "eval-t2-")), false, "another run tag's");
   });
 });
