@@ -101,9 +101,10 @@ const JOB_NAME_CHARS = 12;
  * disambiguates runs sharing one account; the prefixes are for humans.
  *
  * The readable part of a pair i ≥ 2 keeps its `#i` and cuts the stem shorter
- * (`sib-lat-base#2` → `sib-lat-ba#2`, `baseline#2` as it is), so `squeue`
- * tells the pairs apart; a pair-1 name (no `#i`) is cut as the reference cuts
- * it, byte for byte.
+ * (`sib-lat-base#2` → `sib-lat-ba#2`, `baseline#2` as it is), and a round's
+ * candidate k keeps its k (`cand-2#3`), so `squeue` tells the pairs and the
+ * candidates apart; a pair-1 name of one candidate (no `#i`) is cut as the
+ * reference cuts it, byte for byte.
  */
 export function jobName(runTag: string, image: string, m: Measure): string {
   assertEncodable("run tag", runTag);
@@ -111,12 +112,20 @@ export function jobName(runTag: string, image: string, m: Measure): string {
   return `eval-${codePointPrefix(runTag, 10)}-${readableName(m.name)}-${h}`;
 }
 
-/** The name's first 12 code points; for pair i ≥ 2, the stem's first 12 − len("#i") and then `#i`. */
+/**
+ * The name's first 12 code points; for pair i ≥ 2, the stem's first 12 −
+ * len("#i") and then `#i`. A round's candidate k (a name no reference run
+ * has) is read `cand-k` there, so its number survives the cut
+ * (`candidate-2#3` → `cand-2#3`, `sib-lat-cand-2` → `sib-lat-c2`).
+ */
 function readableName(name: string): string {
   const { name: stem, pair } = splitPairName(name);
-  if (pair === 1) return codePointPrefix(name, JOB_NAME_CHARS);
-  const suffix = `#${pair}`;
-  return codePointPrefix(stem, Math.max(0, JOB_NAME_CHARS - suffix.length)) + suffix;
+  const short = stem.replace(/^candidate-(?=[0-9])/, "cand-").replace(/-cand-(?=[0-9]+$)/, "-c");
+  if (pair === 1 && short === stem) return codePointPrefix(name, JOB_NAME_CHARS);
+  const suffix = pair === 1 ? "" : `#${pair}`;
+  const arm = /(?:-c|cand-)[0-9]+$/.exec(short)?.[0] ?? "";
+  const room = Math.max(0, JOB_NAME_CHARS - suffix.length - arm.length);
+  return codePointPrefix(short.slice(0, short.length - arm.length), room) + arm + suffix;
 }
 
 /** The determinants of a unit's members in run order, with its mode: what its slot and job name hash. */

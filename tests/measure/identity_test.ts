@@ -146,3 +146,16 @@ describe("measureEnv()", () => {
     assert.deepEqual(Object.entries(env), [["__proto__", "p"]]);
   });
 });
+
+describe("jobName() of a round's candidates", () => {
+  const m = (name: string) => ({ name, treeSha: "a".repeat(40), command: "c", metric: "m", extraEnv: [], gpus: 0 });
+  it("keeps candidate k's number and the pair's in the readable part", () => {
+    const readable = (name: string) => /^eval-r1-(.*)-[0-9a-f]{16}$/.exec(jobName("r1", "", m(name)))![1];
+    assert.equal(readable("candidate-2"), "cand-2");
+    assert.equal(readable("candidate-2#3"), "cand-2#3");
+    assert.equal(readable("candidate-12#10"), "cand-12#10");
+    assert.equal(readable("sib-lat-cand-2#4"), "sib-lat-c2#4");
+    assert.equal(readable("sib-longsibname-cand-3#2"), "sib-lon-c3#2");
+    assert.equal(readable("candidate"), "candidate", "a one-candidate name is the reference's");
+  });
+});
