@@ -5,6 +5,7 @@
  * `candidate#2` and a sibling's values share a chart with their own units.
  */
 import { BASE_ARM, CANDIDATE_ARM, differenceName, parseMeasureName } from "../measure/measure_name.ts";
+import { meanOfPairs } from "./set_aside.ts";
 
 /** What a measure name says about the measure. */
 export interface MeasureName {
@@ -135,8 +136,16 @@ export function pairRows(
   return { rows, others };
 }
 
-/** How a row names its pair: "" for a lone pair, " pair 2", or " mean of 5 pairs" on a summary row. */
-export function pairLabel(row: PairRow): string {
+/**
+ * How a row names its pair: "" for a lone pair, " pair 2", or " mean of 5
+ * pairs" on a summary row. For the climbed benchmark, `setAside` (the pairs
+ * its estimate set aside as outlying) marks those (" pair 8 (set aside)") and
+ * makes the summary row the kept pairs' (" mean of 9 of 10 pairs; pair 8 set
+ * aside"), as its value is.
+ */
+export function pairLabel(row: PairRow, setAside: readonly number[] = []): string {
   if (row.pairsInGroup <= 1) return "";
-  return row.pair === null ? ` mean of ${row.pairsInGroup} pairs` : ` pair ${row.pair}`;
+  const aside = row.sibling || row.group !== "" ? [] : setAside;
+  if (row.pair === null) return ` ${meanOfPairs(row.pairsInGroup, aside)}`;
+  return aside.includes(row.pair) ? ` pair ${row.pair} (set aside)` : ` pair ${row.pair}`;
 }

@@ -104,7 +104,7 @@ describe("renderRunHtml()", () => {
     ["zero min_effect", { minEffect: 0 }],
     ["an interval and no pairs", {
       pairs: [],
-      improvement: { n: 9, mean: 1, interval: { lower: 0.2, upper: 1.8, confidence: 0.9 } },
+      improvement: { n: 9, mean: 1, interval: { lower: 0.2, upper: 1.8, confidence: 0.9 }, setAside: [] },
       difference: 1,
     }],
   ];
