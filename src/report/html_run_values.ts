@@ -4,6 +4,7 @@ import { betterWords, differenceCells, formatPairDifference, formatValue } from 
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { type PairRow, pairRows } from "./measures.ts";
 import type { RunSummary } from "./model.ts";
+import { meanOfPairs } from "./set_aside.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
 import { candidateMark, legendHtml, marker, MARKS, whisker, WHISKER_LEGEND, WHISKER_OFFSET } from "./svg_marks.ts";
 
@@ -33,7 +34,8 @@ function measureNames(row: PairRow): { base: string; candidate: string } {
  * by a neutral candidate marker (the verdict is not a sibling's own).
  */
 export function valueFigures(run: RunSummary, idFor: (group: string) => string): string[] {
-  const { rows } = pairRows(run.values, run.differences, run.difference);
+  const setAside = run.improvement?.setAside ?? [];
+  const { rows } = pairRows(run.values, run.differences, run.difference, setAside);
   const keys = [...new Set(rows.map((r) => `${r.sibling ? "s" : "m"}:${r.group}`))];
   return keys.map((key) => {
     const sibling = key.startsWith("s:");
@@ -41,8 +43,9 @@ export function valueFigures(run: RunSummary, idFor: (group: string) => string):
     const all = rows.filter((r) => r.group === group && r.sibling === sibling);
     const mine = all.filter((r) => r.pair !== null);
     const name = sibling ? `sibling ${group}` : run.benchmark;
+    const aside = sibling ? [] : setAside;
     const f = rowsFrame({
-      labels: mine.map((r) => `pair ${r.pair}`),
+      labels: mine.map((r) => `pair ${r.pair}${aside.includes(r.pair ?? 0) ? " (set aside)" : ""}`),
       rowTitle: "pair",
       xTitle: sibling ? `${group} value` : `${run.metric} (${betterWords(run.direction)})`,
       values: mine.flatMap((r) => {
@@ -86,7 +89,11 @@ export function valueFigures(run: RunSummary, idFor: (group: string) => string):
     const header = [{ text: "pair" }, num("baseline"), num("candidate"), num("difference (candidate − baseline)")];
     const summary = sibling ? "" : differenceCells(run).mean;
     const cells = all.map((r) => [
-      { text: r.pair === null ? `mean of ${r.pairsInGroup}` : String(r.pair) },
+      {
+        text: r.pair === null
+          ? aside.length === 0 ? `mean of ${r.pairsInGroup}` : meanOfPairs(r.pairsInGroup, aside)
+          : `${r.pair}${aside.includes(r.pair) ? " (set aside)" : ""}`,
+      },
       num(formatValue(r.base)),
       num(formatValue(r.candidate)),
       num(r.pair === null && summary !== "" ? summary : formatPairDifference(r.difference, r.base, r.candidate)),

@@ -96,10 +96,10 @@ export function runMarkdown(r: RunSummary): string {
     );
   }
   if (r.failure !== null && r.failure !== "") out.push("", `**Failed:** ${mdText(r.failure)}`);
-  const { rows, others } = pairRows(r.values, r.differences, r.difference);
+  const aside = r.improvement?.setAside ?? [];
+  const { rows, others } = pairRows(r.values, r.differences, r.difference, aside);
   if (rows.length > 0) {
     const summary = differenceCells(r).mean;
-    const aside = r.improvement?.setAside ?? [];
     const cells = rows.map((row) => [
       mdPipes(`${row.sibling ? "sibling " : ""}${mdCode(row.sibling ? row.group : r.benchmark)}`) +
       pairLabel(row, aside),

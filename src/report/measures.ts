@@ -85,13 +85,17 @@ export interface PairRow {
  * (`pair: null`) with the mean of each side and the mean difference — for
  * the climbed benchmark `benchmarkDifference` when given (the run's
  * `difference`, which agrees with its improvement to the last bit), else the
- * mean of the pairs' differences. Measures that are neither base nor
- * candidate come back in `others`.
+ * mean of the pairs' differences. The climbed benchmark's summary row is
+ * that of the pairs its estimate kept: `setAside` (the pairs it set aside
+ * as outlying) are left out of its side means, as they are of the
+ * estimate. Measures that are neither base nor candidate come back in
+ * `others`.
  */
 export function pairRows(
   values: Readonly<Record<string, number>>,
   differences: Readonly<Record<string, number>>,
   benchmarkDifference: number | null = null,
+  setAside: readonly number[] = [],
 ): { rows: PairRow[]; others: [string, number][] } {
   const rows: PairRow[] = [];
   const others: [string, number][] = [];
@@ -119,9 +123,11 @@ export function pairRows(
       rows.push({ group: g.group, sibling: g.sibling, pair, pairsInGroup: n, base, candidate, difference: of(pair) });
     }
     if (n > 1) {
-      const side = (s: MeasureName["side"]) => mean(pairNumbers.map((p) => val(at(p, s))));
-      const given = g.sibling || g.group !== "" ? null : benchmarkDifference;
-      const difference = given ?? mean(pairNumbers.map(of));
+      const main = !g.sibling && g.group === "";
+      const kept = main ? pairNumbers.filter((p) => !setAside.includes(p)) : pairNumbers;
+      const side = (s: MeasureName["side"]) => mean(kept.map((p) => val(at(p, s))));
+      const given = main ? benchmarkDifference : null;
+      const difference = given ?? mean(kept.map(of));
       rows.push({
         group: g.group,
         sibling: g.sibling,

@@ -206,6 +206,13 @@ describe("renderRunHtml() of a run with a pair set aside and samples (issue 15)"
     assert.ok(Math.abs(markerX(mean) - (zero + perUnit * keptMean)) < 1, "at the kept pairs' mean");
     assert.match(html, /<td>pair 8 \(set aside\)<\/td><td class="num">\+4\.301<\/td>/);
     assert.match(html, /<td>mean of 9 of 10 pairs; pair 8 set aside<\/td><td class="num">-0\.749<\/td>/);
+    // the values table's summary row: the kept pairs' means, labelled so; pair 8 marked on the chart and in the table
+    assert.match(
+      html,
+      /<td>mean of 9 of 10 pairs; pair 8 set aside<\/td><td class="num">13\.0[0-9]*<\/td><td class="num">12\.2[0-9]*<\/td><td class="num">-0\.749<\/td>/,
+    );
+    assert.match(html, /<td>8 \(set aside\)<\/td>/);
+    assert.match(values, />pair 8 \(set aside\)<\/text>/);
     assert.match(factText(html, "improvement (positive = better)"), /, n = 10, pair 8 set aside as outlying$/);
   });
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { climbMarkdown, runMarkdown } from "../../src/report/markdown.ts";
 import { mdCell, mdCode, mdText } from "../../src/report/markdown_escape.ts";
+import { formatMeasured } from "../../src/text/numbers.ts";
 import { climbFixture, makeRun, nastyRun, repeatRun, stalledRun } from "../helpers/report_fixtures.ts";
 
 /** The cells of a Markdown table row, split on unescaped pipes. */
@@ -143,6 +144,11 @@ describe("runMarkdown() of a run with a pair set aside and samples (issue 15)", 
     assert.equal(mean[3], "-0.749");
     const all = run.pairs.reduce((s, p) => s + p.candidate - p.baseline, 0) / 10;
     assert.ok(Math.abs(all - -0.749) > 0.4, `the mean of all ten (${all}) is another number`);
+    // its baseline and candidate are the kept pairs' means too, so candidate − baseline reads as its difference
+    const kept = run.pairs.filter((_, i) => i !== 7);
+    const side = (k: "baseline" | "candidate") => kept.reduce((s, p) => s + p[k], 0) / kept.length;
+    assert.deepEqual(mean.slice(1, 3), [formatMeasured(side("baseline")), formatMeasured(side("candidate"))]);
+    assert.ok(Math.abs(Number(mean[2]) - Number(mean[1]) - -0.749) < 0.001, mean.join(" | "));
   });
 
   it("says over how many pairs the improvement is, and which were set aside", () => {
