@@ -172,7 +172,7 @@ async function checkCase(c: SeededCase): Promise<void> {
   );
   if (e.interval) {
     const meanRow = rows.find((r) => r[0]!.includes("mean of"));
-    assert.ok(meanRow?.[0]!.startsWith(`\`toy\` ${e.meanLabel}`), `${at}: a mean row ${meanRow?.[0]}\n${md}`);
+    assert.ok(meanRow?.[0]?.startsWith(`\`toy\` ${e.meanLabel}`), `${at}: a mean row ${meanRow?.[0]}\n${md}`);
     const s =
       /Improvement \(positive = better\) over (\d+|\d+ of \d+) pairs(?: \(([^)]*) set aside as outlying\))?: mean (\S+), interval (\[[^\]]+\] \S+); difference \(candidate − baseline\): mean (\S+), interval (\[[^\]]+\] \S+)\./
         .exec(md);
