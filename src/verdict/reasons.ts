@@ -3,7 +3,7 @@ import type { ComparedSeries } from "./finite_interval.ts";
 import { futilityVerdict, type LookKind, type SiblingCall } from "../stats/look_rule.ts";
 import type { IntervalMethod, LocationInterval } from "../stats/location_interval.ts";
 import { type Design, finalLook, type Look } from "../stats/sequential.ts";
-import { formatChance, formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
+import { formatChance, formatEstimate, formatNumber, formatPercent } from "../text/numbers.ts";
 
 /**
  * The sentences of a decision (`decide.ts` reaches it): one for the
@@ -24,17 +24,18 @@ function pairFacts(s: Side): string {
 
 /**
  * Several-pair facts: `acc mean improvement 0.42 over 8 pairs (98.33% CI 0.31 to 0.53), higher is better`;
- * with pairs set aside, `… over 9 of 10 pairs (1 outlying pair set aside: pair 3; 98.33% CI …), …`.
+ * with pairs set aside, `… over 9 of 10 pairs (1 outlying pair set aside: pair 3; 98.33% CI …), …`. The
+ * estimate reads as in every other surface (`formatEstimate`: to the digits of the interval's width).
  */
 function meanFacts(s: Side, i: LocationInterval): string {
-  const f = formatStat;
+  const t = formatEstimate(i);
   const better = s.direction === "maximize" ? "higher" : "lower";
-  const ci = `${formatPercent(i.level)} CI ${f(i.lower)} to ${f(i.upper)}`;
+  const ci = `${formatPercent(i.level)} CI ${t.lower} to ${t.upper}`;
   const k = i.setAside.length;
-  if (k === 0) return `${s.metric} mean improvement ${f(i.mean)} over ${i.n} pairs (${ci}), ${better} is better`;
+  if (k === 0) return `${s.metric} mean improvement ${t.mean} over ${i.n} pairs (${ci}), ${better} is better`;
   const pairs = i.setAside.map((p) => p + 1).sort((a, b) => a - b);
   const named = pairs.length === 1 ? `pair ${pairs[0]}` : `pairs ${pairs.slice(0, -1).join(", ")} and ${pairs.at(-1)}`;
-  return `${s.metric} mean improvement ${f(i.mean)} over ${i.n - k} of ${i.n} pairs ` +
+  return `${s.metric} mean improvement ${t.mean} over ${i.n - k} of ${i.n} pairs ` +
     `(${k} outlying pair${k > 1 ? "s" : ""} set aside: ${named}; ${ci}), ${better} is better`;
 }
 

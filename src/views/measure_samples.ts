@@ -3,6 +3,11 @@ import { readEvalReading } from "../dispatch/read_result.ts";
 import { slot } from "../measure/identity.ts";
 import type { Measure } from "../measure/measure.ts";
 import type { SampleSpread } from "../stats/samples.ts";
+import { cachedBaseline } from "../plan/baseline_source.ts";
+import { runPlan } from "../plan/run_plan.ts";
+import type { DecisionRecord } from "../rundir/decision_file.ts";
+import type { RunDir } from "../rundir/run_dir.ts";
+import type { RunRecord } from "../rundir/run_record.ts";
 
 /**
  * The spread of the samples behind each measure's value — how many, the
@@ -28,4 +33,15 @@ export function measureSamples(
     }
   }
   return out;
+}
+
+/**
+ * A run's samples for `show` and the reports: a decided run's are what
+ * `decision.json` keeps (`samples`; none when it has none), an open, failed
+ * or cancelled run's what its evals' results give so far, for every measure
+ * the design may run.
+ */
+export function runSamples(dir: RunDir, r: RunRecord, decision: DecisionRecord | null): Record<string, SampleSpread> {
+  if (decision !== null) return { ...(decision.samples ?? {}) };
+  return measureSamples(dir.path, r.image, runPlan(r, cachedBaseline(dir, r, false)).all.toMeasure);
 }

@@ -4,11 +4,10 @@ import { EvalError } from "../dispatch/eval_error.ts";
 import { BadInputError } from "../errors.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import { slot } from "../measure/identity.ts";
-import { BASE_ARM, benchmarkName, CANDIDATE_ARM, differenceName } from "../measure/measure_name.ts";
+import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
 import type { ImprovementEstimate, PairValues, RunState, RunSummary } from "../report/model.ts";
-import type { DecisionRecord } from "../rundir/decision_file.ts";
-import { differenceOfImprovement } from "../stats/difference.ts";
-import { type Direction, improvementOfDifference } from "../stats/improvement.ts";
+import { type BenchmarkQuantities, benchmarkQuantities } from "./quantities.ts";
+import { runSamples } from "./measure_samples.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { checkDecision } from "./decision_check.ts";
 import { runStanding } from "./standing.ts";
@@ -33,7 +32,8 @@ export function summarizeRun(dir: RunDir): RunSummary {
   const values = decision ? { ...decision.values } : valuesOnDisk(dir);
   const ended = decision?.decidedAt ?? (s.kind === "calibrated" ? s.calibration.calibratedAt : null) ??
     (s.kind === "cancelled" ? s.cancel.cancelledAt : null) ?? (s.kind === "failed" ? s.failure.failedAt : null);
-  const improvement = decision ? improvementOf(decision, r.contract.direction) : null;
+  const q = decision ? benchmarkQuantities(decision) : null;
+  const improvement = q === null ? null : improvementOf(q);
   return {
     runDir: dir.path,
     tag: r.runTag,
@@ -50,7 +50,8 @@ export function summarizeRun(dir: RunDir): RunSummary {
     values,
     differences: decision ? { ...decision.deltas } : {},
     improvement,
-    difference: improvement === null ? null : differenceOfImprovement(r.contract.direction, improvement.mean),
+    difference: q === null ? null : q.difference.mean,
+    samples: runSamples(dir, r, decision),
     pairs: pairsOf(values),
     reasons: decision ? [...decision.reasons] : [],
     decidedAt: decision?.decidedAt ?? null,
@@ -62,17 +63,16 @@ export function summarizeRun(dir: RunDir): RunSummary {
 }
 
 /**
- * The benchmark's improvement as the decision has it: a repeated design's
- * estimate with its interval (`benchmark`), or a single pair's improvement
- * (its difference through the direction), which has no interval.
+ * The benchmark's improvement as the decision has it (views/quantities.ts):
+ * a repeated design's estimate with its interval and the pairs it set aside,
+ * or a single pair's improvement, which has no interval.
  */
-function improvementOf(d: DecisionRecord, direction: Direction): ImprovementEstimate | null {
-  const b = d.paired?.benchmark;
-  if (b !== undefined) {
-    return { n: b.n, mean: b.mean, interval: { lower: b.lower, upper: b.upper, confidence: b.confidence } };
-  }
-  const diff = d.deltas[differenceName(null, CANDIDATE_ARM)];
-  return diff === undefined ? null : { n: 1, mean: improvementOfDifference(direction, diff), interval: null };
+function improvementOf(q: BenchmarkQuantities): ImprovementEstimate {
+  const i = q.improvement;
+  const interval = i.lower === null || i.upper === null || i.confidence === null
+    ? null
+    : { lower: i.lower, upper: i.upper, confidence: i.confidence };
+  return { n: i.n, mean: i.mean, interval, setAside: i.setAside };
 }
 
 /**

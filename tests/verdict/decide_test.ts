@@ -173,7 +173,7 @@ describe("decideLook() on several pairs in one look (repeats = max_repeats)", ()
     assert.ok(Math.abs(d.benchmark.upper - (3 + 12.7062047)) < 1e-7, String(d.benchmark.upper));
     assert.deepEqual(d.reasons, [
       "Inconclusive after 2 pairs: the interval lies neither wholly above min_effect 1 nor wholly at or below 0: " +
-      "acc mean improvement 3 over 2 pairs (95% CI -9.706 to 15.71), higher is better; " +
+      "acc mean improvement 3.0 over 2 pairs (95% CI -10 to 16), higher is better; " +
       "paired screened Student t interval (outlying pairs set aside from 6 pairs on).",
     ]);
   });
@@ -276,7 +276,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     assert.equal(
       d.reasons[0],
       "Another batch of 4 pairs is needed: the interval lies neither wholly above min_effect 1 nor wholly at or " +
-        `below 0: acc mean improvement 4 over 4 pairs (98.33% CI -2.27 to 10.27), higher is better; ${METHOD}.`,
+        `below 0: acc mean improvement 4.0 over 4 pairs (98.33% CI -2 to 10), higher is better; ${METHOD}.`,
     );
   });
 
@@ -287,8 +287,8 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     assert.equal(d.outcome, "futile");
     assert.equal(
       d.reasons[0],
-      "Stopped early for futility after 4 of up to 12 pairs, inconclusive: acc mean improvement 0.125 over 4 pairs " +
-        "(98.33% CI -1.949 to 2.199), higher is better; predicted from these pairs, the last look would clear " +
+      "Stopped early for futility after 4 of up to 12 pairs, inconclusive: acc mean improvement 0.13 over 4 pairs " +
+        "(98.33% CI -1.9 to 2.2), higher is better; predicted from these pairs, the last look would clear " +
         `min_effect 1 with a chance of 1%, below the futility threshold 20%; ${METHOD}.`,
     );
   });
@@ -302,7 +302,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     assert.deepEqual(d.next, { kind: "final" });
     assert.match(
       d.reasons[0]!,
-      /^Stopped early for futility after 3 of up to 12 pairs, rejected: the candidate did not improve on the baseline \(its mean improvement is at or below 0\): acc mean improvement -3 over 3 pairs /,
+      /^Stopped early for futility after 3 of up to 12 pairs, rejected: the candidate did not improve on the baseline \(its mean improvement is at or below 0\): acc mean improvement -3\.0 over 3 pairs \(98\.75% CI -8 to 2\)/,
     );
   });
 
@@ -457,7 +457,7 @@ describe("decideLook() with a stalled pair (issue 15)", () => {
     assert.ok(Math.abs(d.benchmark.mean - 20.011111111111113) < 1e-12, String(d.benchmark.mean));
     assert.match(
       d.reasons[0]!,
-      /^The candidate improved on the baseline, above min_effect 5: ms mean improvement 20\.01 over 9 of 10 pairs \(1 outlying pair set aside: pair 8; 98\.33% CI 19\.23 to 20\.8\), lower is better; group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on\), look 2 of 3/,
+      /^The candidate improved on the baseline, above min_effect 5: ms mean improvement 20\.0 over 9 of 10 pairs \(1 outlying pair set aside: pair 8; 98\.33% CI 19\.2 to 20\.8\), lower is better; group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on\), look 2 of 3/,
     );
   });
 

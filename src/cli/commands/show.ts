@@ -21,6 +21,9 @@ import { readCalibration } from "../../rundir/calibration_file.ts";
 import { formatCalibration } from "../../report/calibration_table.ts";
 import type { RunRecord } from "../../rundir/run_record.ts";
 import { defineLeaf } from "../command.ts";
+import { runSamples } from "../../views/measure_samples.ts";
+import { benchmarkQuantities, quantitiesJson } from "../../views/quantities.ts";
+import { formatSamplesTable, samplesHeading } from "../../report/samples_table.ts";
 
 export interface ShowOptions {
   readonly runDir: RunDir;
@@ -32,7 +35,7 @@ export const showCommand = defineLeaf<ShowOptions>({
   meta: {
     name: "show",
     description:
-      "Where a run stands: each measure's state and resource use, the wake job, the verdict; changes nothing",
+      "Where a run stands: each measure's state, resource use and samples, the wake job, the verdict; changes nothing",
   },
   args: {
     ...runDirPositional,
@@ -61,6 +64,7 @@ export const showCommand = defineLeaf<ShowOptions>({
     const rows = cancel === null ? s.measures : s.measures.map(cancelledRow);
     const usage = await usageOf(s, record, backend);
     const where = provenanceOf(dir, record, s, decision);
+    const samples = runSamples(dir, record, decision);
     const warnings = [
       ...(disputes.length > 0 ? [disputeWarning(dir, disputes)] : []),
       ...Object.entries(usage).flatMap(([name, u]) => usageWarnings(name, u)),
@@ -81,6 +85,7 @@ export const showCommand = defineLeaf<ShowOptions>({
             why: m.why ?? null,
             usage: usage[m.name] ? usageJson(usage[m.name]!) : null,
             provenance: where[m.name] ? provenanceJson(where[m.name]!) : null,
+            samples: samples[m.name] ? { ...samples[m.name]! } : null,
           })),
           wake: s.wake && {
             job_id: s.wake.jobId,
@@ -94,6 +99,7 @@ export const showCommand = defineLeaf<ShowOptions>({
           disputes,
           ...(record.kind === "calibrate" ? { calibration: calibrationOrNull(dir, record) } : {}),
           ...(decision ? pairedJson(decision.paired) : {}),
+          ...quantitiesJson(decision ? benchmarkQuantities(decision) : null),
           scheduler_error: s.schedulerError,
           failure: failure && { measure: failure.measure, message: failure.message, failed_at: failure.failedAt },
           cancelled: cancel && { cancelled_at: cancel.cancelledAt, jobs: cancel.jobs },
@@ -111,6 +117,11 @@ export const showCommand = defineLeaf<ShowOptions>({
     outLine(io, formatMeasureStates(rows));
     if (Object.keys(usage).length > 0) outLine(io, "resource use:\n" + formatUsageTable(usage));
     if (Object.keys(where).length > 0) outLine(io, "where and when:\n" + formatProvenanceTable(where));
+    const sampled = Object.fromEntries(rows.flatMap((m) => samples[m.name] ? [[m.name, samples[m.name]!]] : []));
+    if (Object.keys(sampled).length > 0) {
+      const c = record.contract;
+      outLine(io, `${samplesHeading(c.summary, c.siblings)}\n${formatSamplesTable(sampled)}`);
+    }
     for (const w of warnings) outLine(io, `warning: ${w}`);
     if (s.schedulerError && cancel === null) outLine(io, `scheduler unreachable: ${s.schedulerError}`);
     if (s.wake && cancel === null) {
