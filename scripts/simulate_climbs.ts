@@ -23,7 +23,14 @@
  * compares `separate` (each measure its own job, so each its own node) with
  * `same-job` (a pair in one job) at repeats 4 / max_repeats 12.
  *
- * Usage: deno run -A scripts/simulate_climbs.ts [--climbs N] [--jobs J] [--only noise|pairing]
+ * A third runs rounds (`measure --candidate …` K times) of the first model's
+ * benchmark: K = 2 and 4 candidates, none with an effect, or one with 4.6 (the
+ * effect a single run of the 4/12 design accepts 90% of the time) beside K − 1
+ * without: how often the round names a false winner, how often the true best
+ * wins, and the measures used (scripts/simulate_rounds.ts has the in-process
+ * comparison with K independent runs).
+ *
+ * Usage: deno run -A scripts/simulate_climbs.ts [--climbs N] [--jobs J] [--only noise|pairing|rounds]
  * Writes bench/verdict_climbs.json.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -41,6 +48,8 @@ const ONLY = (() => {
   const i = process.argv.indexOf("--only");
   return i > 0 ? process.argv[i + 1] : null;
 })();
+/** Whether this run does the experiment (all of them without --only). */
+const wants = (experiment: "noise" | "pairing" | "rounds") => ONLY === null || ONLY === experiment;
 const JOBS = arg("--jobs", 2);
 const binary = process.env["OUTERLOOP_BINARY"] ?? join(root, "dist", "outerloop");
 
@@ -118,6 +127,19 @@ await git(repo, "checkout", "-q", noEffect);
 writeFileSync(join(repo, "speedup"), "0.03\n");
 await git(repo, "commit", "-q", "-am", "3% faster");
 const faster = await git(repo, "rev-parse", "HEAD");
+// a round's candidates: four without an effect (each its own tree) and one of 4.6
+const nulls: string[] = [];
+for (let i = 1; i <= 4; i++) {
+  await git(repo, "checkout", "-q", base);
+  writeFileSync(join(repo, "NOTE"), `no effect ${i}\n`);
+  await git(repo, "add", "-A");
+  await git(repo, "commit", "-q", "-m", `no effect ${i}`);
+  nulls.push(await git(repo, "rev-parse", "HEAD"));
+}
+await git(repo, "checkout", "-q", base);
+writeFileSync(join(repo, "effect"), "4.6\n");
+await git(repo, "commit", "-q", "-am", "effect 4.6");
+const winner = await git(repo, "rev-parse", "HEAD");
 
 /** Each cell's contract file, written once before any climb reads it. */
 function contract(shape: string, rule: "today" | "defaults"): string {
@@ -212,7 +234,7 @@ function cellContract(c: Cell): string {
 }
 
 const cells: Cell[] = [];
-if (ONLY !== "pairing") {
+if (wants("noise")) {
   for (const shape of ["normal", "t3"]) {
     for (const rule of ["today", "defaults"] as const) {
       for (const eff of [0, 5] as const) {
@@ -222,7 +244,7 @@ if (ONLY !== "pairing") {
     }
   }
 }
-if (ONLY !== "noise") {
+if (wants("pairing")) {
   for (const stalls of ["clean", "stalls"]) {
     for (const pairing of ["separate", "same-job"] as const) {
       timingContract(stalls, pairing);
@@ -232,6 +254,58 @@ if (ONLY !== "noise") {
     }
   }
 }
+interface RoundCell {
+  k: number;
+  scenario: "no effect" | "one winner";
+  rounds: number;
+  falseWinners: number;
+  bestWins: number;
+  measures: number;
+  errors: number;
+}
+
+async function roundClimb(cell: RoundCell, i: number): Promise<void> {
+  const runDir = join(work, "rounds", `${cell.k}-${cell.scenario.replace(" ", "-")}`, `run-${i}`);
+  const candidates = cell.scenario === "no effect" ? nulls.slice(0, cell.k) : [winner, ...nulls.slice(0, cell.k - 1)];
+  const r = await spawn({
+    argv: [binary, "measure", "--compute", "local", "--repo", repo, "--base", base]
+      .concat(candidates.flatMap((c) => ["--candidate", c]))
+      .concat([
+        "--contract",
+        contract("normal", "defaults"),
+        "--run-dir",
+        runDir,
+        "--seed",
+        String(5000 + i),
+        "--json",
+      ]),
+    env: { PATH: "/usr/bin:/bin", HOME: work },
+    timeoutMs: 600_000,
+  });
+  if (r.exitCode !== 0 && r.exitCode !== 10 && r.exitCode !== 11) {
+    cell.errors++;
+    process.stderr.write(`round ${runDir} exited ${r.exitCode}: ${r.stderr.slice(-400)}\n`);
+    return;
+  }
+  cell.rounds++;
+  const d = JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8"));
+  const arm = d.round?.winner?.arm ?? null;
+  if (arm !== null && (cell.scenario === "no effect" || arm !== 1)) cell.falseWinners++;
+  if (arm === 1 && cell.scenario === "one winner") cell.bestWins++;
+  cell.measures += Object.keys(d.values).length;
+  rmSync(runDir, { recursive: true, force: true });
+}
+
+const roundCells: RoundCell[] = [];
+if (wants("rounds")) {
+  writeContract("normal", "defaults");
+  for (const k of [2, 4]) {
+    for (const scenario of ["no effect", "one winner"] as const) {
+      roundCells.push({ k, scenario, rounds: 0, falseWinners: 0, bestWins: 0, measures: 0, errors: 0 });
+    }
+  }
+}
+
 const started = Date.now();
 for (const cell of cells) {
   const queue = Array.from({ length: CLIMBS }, (_, i) => i);
@@ -240,13 +314,22 @@ for (const cell of cells) {
   }));
   process.stderr.write(`${cell.shape} ${cell.rule} effect ${cell.effect}: ${cell.accepts}/${cell.climbs} accepted\n`);
 }
+for (const cell of roundCells) {
+  const queue = Array.from({ length: CLIMBS }, (_, i) => i);
+  await Promise.all(Array.from({ length: JOBS }, async () => {
+    for (let i = queue.shift(); i !== undefined; i = queue.shift()) await roundClimb(cell, i);
+  }));
+  process.stderr.write(
+    `round K ${cell.k} ${cell.scenario}: ${cell.bestWins}/${cell.rounds} best, ${cell.falseWinners} false\n`,
+  );
+}
 rmSync(work, { recursive: true, force: true });
 
 const rate = (c: Cell) => Math.round((c.accepts / Math.max(1, c.climbs)) * 10000) / 100;
 const mean = (c: Cell) => Math.round((c.pairs / Math.max(1, c.climbs)) * 100) / 100;
 const find = (shape: string, rule: string, eff: number) =>
   cells.find((c) => c.shape === shape && c.rule === rule && c.effect === eff)!;
-const summary = ONLY === "pairing"
+const summary = !wants("noise")
   ? []
   : ["normal", "t3"].flatMap((shape) =>
     (["today", "defaults"] as const).map((rule) => ({
@@ -258,7 +341,7 @@ const summary = ONLY === "pairing"
       mean_pairs_effect_5: mean(find(shape, rule, 5)),
     }))
   );
-const pairing = ONLY === "noise"
+const pairing = !wants("pairing")
   ? []
   : ["clean", "stalls"].flatMap((stalls) =>
     (["separate", "same-job"] as const).map((p) => ({
@@ -270,6 +353,14 @@ const pairing = ONLY === "noise"
       mean_pairs_speedup: mean(find(stalls, p, 3)),
     }))
   );
+const pct = (x: number, n: number) => Math.round((x / Math.max(1, n)) * 10000) / 100;
+const rounds = roundCells.map((c) => ({
+  k: c.k,
+  scenario: c.scenario,
+  false_winner_pct: pct(c.falseWinners, c.rounds),
+  best_wins_pct: c.scenario === "one winner" ? pct(c.bestWins, c.rounds) : null,
+  mean_measures: Math.round((c.measures / Math.max(1, c.rounds)) * 10) / 10,
+}));
 const out = join(root, "bench", "verdict_climbs.json");
 // a partial run (--only) keeps the other experiment's figures from the last full one
 let kept: Record<string, unknown> = {};
@@ -278,21 +369,27 @@ try {
 } catch { /* first run */ }
 const results = {
   ...kept,
-  ...(ONLY === "pairing" ? {} : {
+  ...(!wants("noise") ? {} : {
     what: "climbs through the compiled binary, local backend: value = 100 + effect + 20*Z(seed) + 2*noise, " +
       "min_effect 1, true effect 5",
     summary,
   }),
-  ...(ONLY === "noise" ? {} : {
+  ...(!wants("pairing") ? {} : {
     pairing_what: "timing through the compiled binary, local backend: ms = 100 * (1 - speedup) * node(job) * " +
       "(1 + 0.01 z) [* 3 for 10% of runs], node(job) log-normal sigma 0.1 per job, minimize, min_effect 1, " +
       "repeats 4 / max_repeats 12",
     pairing,
   }),
+  ...(!wants("rounds") ? {} : {
+    rounds_what: "rounds through the compiled binary, local backend: the first model, repeats 4 / max_repeats 12, " +
+      "K candidates without an effect, or one of 4.6 beside K - 1 without",
+    rounds,
+  }),
   climbs_per_cell: CLIMBS,
   minutes: Math.round((Date.now() - started) / 600) / 100,
-  errors: cells.reduce((n, c) => n + c.errors, 0),
+  errors: cells.reduce((n, c) => n + c.errors, 0) + roundCells.reduce((n, c) => n + c.errors, 0),
 };
 writeFileSync(out, JSON.stringify(results, null, 2) + "\n");
 if (summary.length > 0) console.table(summary);
 if (pairing.length > 0) console.table(pairing);
+if (rounds.length > 0) console.table(rounds);
