@@ -13,7 +13,7 @@ Usage:
   scripts/identity_vectors.py                 write tests/fixtures/identity_vectors.json
   scripts/identity_vectors.py --read DIR BENCHMARK BASE_SHA WANT_JSON
         print the reference's read_baseline_cache(...) result as JSON
-        (used by tests/baseline_cache_test.ts to read OUR files with THEIR reader)
+        (used by tests/measure/baseline_cache_test.ts to read OUR files with THEIR reader)
 
 The reference is found at $OUTERLOOP_REFERENCE, default
 /work/shared/reference/outerloop.

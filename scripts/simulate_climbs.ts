@@ -14,7 +14,23 @@
  * The in-process simulation (scripts/simulate_verdict.ts) varies direction,
  * scale and design far more widely; this one proves the wired-in binary.
  *
- * Usage: deno run -A scripts/simulate_climbs.ts [--climbs N] [--jobs J]
+ * A second experiment times a synthetic benchmark on a shared cluster, as
+ * the contract's `pairing` sees it: each JOB runs on a "node" whose speed
+ * factor is its own (log-normal, σ 10%, drawn from the job's id,
+ * OUTERLOOP_JOB_ID — one for both measures of a same-job pair), within-job
+ * noise 1%, a true speed-up of 3% (or none), optionally with 10% of runs
+ * stalled 3× longer; `minimize`, min_effect 1 (1% of the base's 100). It
+ * compares `separate` (each measure its own job, so each its own node) with
+ * `same-job` (a pair in one job) at repeats 4 / max_repeats 12.
+ *
+ * A third runs rounds (`measure --candidate …` K times) of the first model's
+ * benchmark: K = 2 and 4 candidates, none with an effect, or one with 4.6 (the
+ * effect a single run of the 4/12 design accepts 90% of the time) beside K − 1
+ * without: how often the round names a false winner, how often the true best
+ * wins, and the measures used (scripts/simulate_rounds.ts has the in-process
+ * comparison with K independent runs).
+ *
+ * Usage: deno run -A scripts/simulate_climbs.ts [--climbs N] [--jobs J] [--only noise|pairing|rounds]
  * Writes bench/verdict_climbs.json.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -28,8 +44,32 @@ const arg = (flag: string, fallback: number) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const CLIMBS = arg("--climbs", 200);
+const ONLY = (() => {
+  const i = process.argv.indexOf("--only");
+  return i > 0 ? process.argv[i + 1] : null;
+})();
+/** Whether this run does the experiment (all of them without --only). */
+const wants = (experiment: "noise" | "pairing" | "rounds") => ONLY === null || ONLY === experiment;
 const JOBS = arg("--jobs", 2);
 const binary = process.env["OUTERLOOP_BINARY"] ?? join(root, "dist", "outerloop");
+
+/**
+ * The timing benchmark: the node factor from the job's id (the same job, the
+ * same node), the within-job noise and the stall from /dev/urandom.
+ */
+const TIMING = `#!/bin/sh
+stalls=$1
+speedup=$(cat speedup)
+noise_seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+node_seed=$(printf '%s' "$OUTERLOOP_JOB_ID" | cksum | cut -d' ' -f1)
+awk -v ns="$noise_seed" -v node="$node_seed" -v speedup="$speedup" -v stalls="$stalls" '
+function z() { return sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand()) }
+BEGIN {
+  srand(node); f = exp(0.1 * z())
+  srand(ns); n = z(); stall = (stalls == "stalls" && rand() < 0.1) ? 3 : 1
+  printf "{\\"ms\\": %.9f}\\n", 100 * (1 - speedup) * f * (1 + 0.01 * n) * stall
+}'
+`;
 
 /** The benchmark: awk draws Z from the seed, the noise from /dev/urandom. */
 const BENCH = `#!/bin/sh
@@ -71,6 +111,8 @@ mkdirSync(repo);
 await git(repo, "init", "-q", "-b", "main");
 writeFileSync(join(repo, "bench.sh"), BENCH);
 writeFileSync(join(repo, "effect"), "0\n");
+writeFileSync(join(repo, "timing.sh"), TIMING);
+writeFileSync(join(repo, "speedup"), "0\n");
 await git(repo, "add", "-A");
 await git(repo, "commit", "-q", "-m", "base");
 const base = await git(repo, "rev-parse", "HEAD");
@@ -81,6 +123,23 @@ const noEffect = await git(repo, "rev-parse", "HEAD");
 writeFileSync(join(repo, "effect"), "5\n");
 await git(repo, "commit", "-q", "-am", "effect 5");
 const effect = await git(repo, "rev-parse", "HEAD");
+await git(repo, "checkout", "-q", noEffect);
+writeFileSync(join(repo, "speedup"), "0.03\n");
+await git(repo, "commit", "-q", "-am", "3% faster");
+const faster = await git(repo, "rev-parse", "HEAD");
+// a round's candidates: four without an effect (each its own tree) and one of 4.6
+const nulls: string[] = [];
+for (let i = 1; i <= 4; i++) {
+  await git(repo, "checkout", "-q", base);
+  writeFileSync(join(repo, "NOTE"), `no effect ${i}\n`);
+  await git(repo, "add", "-A");
+  await git(repo, "commit", "-q", "-m", `no effect ${i}`);
+  nulls.push(await git(repo, "rev-parse", "HEAD"));
+}
+await git(repo, "checkout", "-q", base);
+writeFileSync(join(repo, "effect"), "4.6\n");
+await git(repo, "commit", "-q", "-am", "effect 4.6");
+const winner = await git(repo, "rev-parse", "HEAD");
 
 /** Each cell's contract file, written once before any climb reads it. */
 function contract(shape: string, rule: "today" | "defaults"): string {
@@ -103,8 +162,8 @@ function writeContract(shape: string, rule: "today" | "defaults"): void {
 
 interface Cell {
   shape: string;
-  rule: "today" | "defaults";
-  effect: 0 | 5;
+  rule: "today" | "defaults" | "separate" | "same-job";
+  effect: 0 | 5 | 3;
   accepts: number;
   pairs: number;
   climbs: number;
@@ -124,9 +183,9 @@ async function climb(cell: Cell, i: number): Promise<void> {
       "--base",
       base,
       "--candidate",
-      cell.effect === 0 ? noEffect : effect,
+      cell.effect === 0 ? noEffect : cell.effect === 3 ? faster : effect,
       "--contract",
-      contract(cell.shape, cell.rule),
+      cellContract(cell),
       "--run-dir",
       runDir,
       "--seed",
@@ -148,15 +207,105 @@ async function climb(cell: Cell, i: number): Promise<void> {
   rmSync(runDir, { recursive: true, force: true });
 }
 
+/** The timing experiment's contract of a pairing and noise. */
+function timingContract(stalls: string, pairing: "separate" | "same-job"): string {
+  const file = join(work, `contract-timing-${stalls}-${pairing}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: "timing",
+      command: `sh timing.sh ${stalls}`,
+      metric: "ms",
+      direction: "minimize",
+      min_effect: 1,
+      eval_minutes: 5,
+      repeats: 4,
+      max_repeats: 12,
+      pairing,
+    }),
+  );
+  return file;
+}
+
+function cellContract(c: Cell): string {
+  return c.rule === "separate" || c.rule === "same-job"
+    ? join(work, `contract-timing-${c.shape}-${c.rule}.json`)
+    : contract(c.shape, c.rule);
+}
+
 const cells: Cell[] = [];
-for (const shape of ["normal", "t3"]) {
-  for (const rule of ["today", "defaults"] as const) {
-    for (const eff of [0, 5] as const) {
-      cells.push({ shape, rule, effect: eff, accepts: 0, pairs: 0, climbs: 0, errors: 0 });
-      writeContract(shape, rule);
+if (wants("noise")) {
+  for (const shape of ["normal", "t3"]) {
+    for (const rule of ["today", "defaults"] as const) {
+      for (const eff of [0, 5] as const) {
+        cells.push({ shape, rule, effect: eff, accepts: 0, pairs: 0, climbs: 0, errors: 0 });
+        writeContract(shape, rule);
+      }
     }
   }
 }
+if (wants("pairing")) {
+  for (const stalls of ["clean", "stalls"]) {
+    for (const pairing of ["separate", "same-job"] as const) {
+      timingContract(stalls, pairing);
+      for (const eff of [0, 3] as const) {
+        cells.push({ shape: stalls, rule: pairing, effect: eff, accepts: 0, pairs: 0, climbs: 0, errors: 0 });
+      }
+    }
+  }
+}
+interface RoundCell {
+  k: number;
+  scenario: "no effect" | "one winner";
+  rounds: number;
+  falseWinners: number;
+  bestWins: number;
+  measures: number;
+  errors: number;
+}
+
+async function roundClimb(cell: RoundCell, i: number): Promise<void> {
+  const runDir = join(work, "rounds", `${cell.k}-${cell.scenario.replace(" ", "-")}`, `run-${i}`);
+  const candidates = cell.scenario === "no effect" ? nulls.slice(0, cell.k) : [winner, ...nulls.slice(0, cell.k - 1)];
+  const r = await spawn({
+    argv: [binary, "measure", "--compute", "local", "--repo", repo, "--base", base]
+      .concat(candidates.flatMap((c) => ["--candidate", c]))
+      .concat([
+        "--contract",
+        contract("normal", "defaults"),
+        "--run-dir",
+        runDir,
+        "--seed",
+        String(5000 + i),
+        "--json",
+      ]),
+    env: { PATH: "/usr/bin:/bin", HOME: work },
+    timeoutMs: 600_000,
+  });
+  if (r.exitCode !== 0 && r.exitCode !== 10 && r.exitCode !== 11) {
+    cell.errors++;
+    process.stderr.write(`round ${runDir} exited ${r.exitCode}: ${r.stderr.slice(-400)}\n`);
+    return;
+  }
+  cell.rounds++;
+  const d = JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8"));
+  const arm = d.round?.winner?.arm ?? null;
+  if (arm !== null && (cell.scenario === "no effect" || arm !== 1)) cell.falseWinners++;
+  if (arm === 1 && cell.scenario === "one winner") cell.bestWins++;
+  cell.measures += Object.keys(d.values).length;
+  rmSync(runDir, { recursive: true, force: true });
+}
+
+const roundCells: RoundCell[] = [];
+if (wants("rounds")) {
+  writeContract("normal", "defaults");
+  for (const k of [2, 4]) {
+    for (const scenario of ["no effect", "one winner"] as const) {
+      roundCells.push({ k, scenario, rounds: 0, falseWinners: 0, bestWins: 0, measures: 0, errors: 0 });
+    }
+  }
+}
+
 const started = Date.now();
 for (const cell of cells) {
   const queue = Array.from({ length: CLIMBS }, (_, i) => i);
@@ -165,29 +314,82 @@ for (const cell of cells) {
   }));
   process.stderr.write(`${cell.shape} ${cell.rule} effect ${cell.effect}: ${cell.accepts}/${cell.climbs} accepted\n`);
 }
+for (const cell of roundCells) {
+  const queue = Array.from({ length: CLIMBS }, (_, i) => i);
+  await Promise.all(Array.from({ length: JOBS }, async () => {
+    for (let i = queue.shift(); i !== undefined; i = queue.shift()) await roundClimb(cell, i);
+  }));
+  process.stderr.write(
+    `round K ${cell.k} ${cell.scenario}: ${cell.bestWins}/${cell.rounds} best, ${cell.falseWinners} false\n`,
+  );
+}
 rmSync(work, { recursive: true, force: true });
 
 const rate = (c: Cell) => Math.round((c.accepts / Math.max(1, c.climbs)) * 10000) / 100;
 const mean = (c: Cell) => Math.round((c.pairs / Math.max(1, c.climbs)) * 100) / 100;
 const find = (shape: string, rule: string, eff: number) =>
   cells.find((c) => c.shape === shape && c.rule === rule && c.effect === eff)!;
-const summary = ["normal", "t3"].flatMap((shape) =>
-  (["today", "defaults"] as const).map((rule) => ({
-    noise: shape,
-    rule: rule === "today" ? "repeats 1 (today's rule)" : "repeats 4, max_repeats 12 (sequential)",
-    false_accept_pct: rate(find(shape, rule, 0)),
-    accept_at_effect_5_pct: rate(find(shape, rule, 5)),
-    mean_pairs_no_effect: mean(find(shape, rule, 0)),
-    mean_pairs_effect_5: mean(find(shape, rule, 5)),
-  }))
-);
+const summary = !wants("noise")
+  ? []
+  : ["normal", "t3"].flatMap((shape) =>
+    (["today", "defaults"] as const).map((rule) => ({
+      noise: shape,
+      rule: rule === "today" ? "repeats 1 (today's rule)" : "repeats 4, max_repeats 12 (sequential)",
+      false_accept_pct: rate(find(shape, rule, 0)),
+      accept_at_effect_5_pct: rate(find(shape, rule, 5)),
+      mean_pairs_no_effect: mean(find(shape, rule, 0)),
+      mean_pairs_effect_5: mean(find(shape, rule, 5)),
+    }))
+  );
+const pairing = !wants("pairing")
+  ? []
+  : ["clean", "stalls"].flatMap((stalls) =>
+    (["separate", "same-job"] as const).map((p) => ({
+      noise: stalls === "clean" ? "node σ 10%, within-job 1%" : "the same, 10% of runs stalled 3x",
+      pairing: p,
+      false_accept_pct: rate(find(stalls, p, 0)),
+      accept_at_3pct_speedup_pct: rate(find(stalls, p, 3)),
+      mean_pairs_no_effect: mean(find(stalls, p, 0)),
+      mean_pairs_speedup: mean(find(stalls, p, 3)),
+    }))
+  );
+const pct = (x: number, n: number) => Math.round((x / Math.max(1, n)) * 10000) / 100;
+const rounds = roundCells.map((c) => ({
+  k: c.k,
+  scenario: c.scenario,
+  false_winner_pct: pct(c.falseWinners, c.rounds),
+  best_wins_pct: c.scenario === "one winner" ? pct(c.bestWins, c.rounds) : null,
+  mean_measures: Math.round((c.measures / Math.max(1, c.rounds)) * 10) / 10,
+}));
+const out = join(root, "bench", "verdict_climbs.json");
+// a partial run (--only) keeps the other experiment's figures from the last full one
+let kept: Record<string, unknown> = {};
+try {
+  kept = JSON.parse(readFileSync(out, "utf8"));
+} catch { /* first run */ }
 const results = {
-  what: "climbs through the compiled binary, local backend: value = 100 + effect + 20*Z(seed) + 2*noise, " +
-    "min_effect 1, true effect 5",
+  ...kept,
+  ...(!wants("noise") ? {} : {
+    what: "climbs through the compiled binary, local backend: value = 100 + effect + 20*Z(seed) + 2*noise, " +
+      "min_effect 1, true effect 5",
+    summary,
+  }),
+  ...(!wants("pairing") ? {} : {
+    pairing_what: "timing through the compiled binary, local backend: ms = 100 * (1 - speedup) * node(job) * " +
+      "(1 + 0.01 z) [* 3 for 10% of runs], node(job) log-normal sigma 0.1 per job, minimize, min_effect 1, " +
+      "repeats 4 / max_repeats 12",
+    pairing,
+  }),
+  ...(!wants("rounds") ? {} : {
+    rounds_what: "rounds through the compiled binary, local backend: the first model, repeats 4 / max_repeats 12, " +
+      "K candidates without an effect, or one of 4.6 beside K - 1 without",
+    rounds,
+  }),
   climbs_per_cell: CLIMBS,
   minutes: Math.round((Date.now() - started) / 600) / 100,
-  errors: cells.reduce((n, c) => n + c.errors, 0),
-  summary,
+  errors: cells.reduce((n, c) => n + c.errors, 0) + roundCells.reduce((n, c) => n + c.errors, 0),
 };
-writeFileSync(join(root, "bench", "verdict_climbs.json"), JSON.stringify(results, null, 2) + "\n");
-console.table(summary);
+writeFileSync(out, JSON.stringify(results, null, 2) + "\n");
+if (summary.length > 0) console.table(summary);
+if (pairing.length > 0) console.table(pairing);
+if (rounds.length > 0) console.table(rounds);

@@ -2,7 +2,7 @@
 # The whole suite under Deno, then under Bun. Prints one summary line per
 # runtime and a closing `N passed, N failed` over both. Exits non-zero when
 # either runtime fails, or when the suite leaves files in the temp dir.
-# Extra arguments narrow the files (e.g. tests/compute_).
+# Extra arguments narrow the files (e.g. tests/compute/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh

@@ -1,4 +1,6 @@
-import type { CliCommand } from "./shared/io.ts";
+import { defineCommand } from "citty";
+import { VERSION } from "../version.ts";
+import type { CliCommand } from "./command.ts";
 
 /** One subcommand: its summary for the root help, and its module, loaded on first use. */
 export interface CommandEntry {
@@ -10,7 +12,9 @@ export interface CommandEntry {
 
 /**
  * Every subcommand, loaded on first use: `--version` and a wake's `resume`
- * should not pay for evaluating every other command's modules.
+ * should not pay for evaluating every other command's modules. The
+ * summaries live here, not only in each command's `meta`, so the root help
+ * loads none of them.
  */
 export const COMMANDS: readonly CommandEntry[] = [
   {
@@ -69,3 +73,26 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./commands/jobs.ts").then((m) => m.jobsCommand),
   },
 ];
+
+/** The program's citty `meta`: the first line of the root help. */
+export const META = {
+  name: "outerloop",
+  version: VERSION,
+  description: "measure a benchmark on a baseline and a candidate commit as batch jobs, park, wake, decide.",
+} as const;
+
+/**
+ * The program as citty declares it: its meta, and every command as a lazy
+ * subcommand (a loader, resolved only for the command that runs).
+ */
+export const outerloop = defineCommand({ meta: META, subCommands: subCommands() });
+
+/** The loader of the root's subcommand `name`, or undefined when there is none. */
+export function subCommand(name: string): CommandEntry["load"] | undefined {
+  const entry = COMMANDS.find((c) => c.name === name);
+  return entry === undefined ? undefined : (outerloop.subCommands as Record<string, CommandEntry["load"]>)[entry.name];
+}
+
+function subCommands(): Record<string, CommandEntry["load"]> {
+  return Object.fromEntries(COMMANDS.map((c) => [c.name, c.load]));
+}

@@ -1,44 +1,44 @@
+import type { BooleanArgDef, PositionalArgDef, StringArgDef } from "citty";
+import { parseArgs as cittyParse } from "citty";
 import { BadInputError } from "../errors.ts";
 
-/** One flag of a command, as `--help` describes it and `parseArgs` reads it. */
-export interface FlagDef {
-  /** A string flag takes a value (`--x V` or `--x=V`); a boolean flag takes none. */
-  readonly kind: "string" | "boolean";
+/**
+ * A command's arguments, declared as citty's `args` (`type`, `description`,
+ * `valueHint`, `required`), with what `--help` and the strict check need
+ * beside them. citty's own `default` is never used: a flag's absence must
+ * stay visible to the parse step (an environment variable may fill it).
+ */
+export type ArgDef = StringFlag | BooleanFlag | Positional;
+
+/** A flag that takes a value (`--x V` or `--x=V`). */
+export type StringFlag = StringArgDef & {
+  readonly type: "string";
   /** One line for `--help`. */
   readonly description: string;
-  /** The value's placeholder in `--help` (`DIR`, `REF`). */
-  readonly hint?: string;
-  /** Refused when absent. */
-  readonly required?: boolean;
   /** May be given several times; every value is kept in order. Otherwise a second value is refused. */
   readonly repeatable?: boolean;
   /** The environment variable that supplies the default, named in `--help`. */
   readonly env?: string;
   /** The default, as `--help` shows it. */
   readonly defaultText?: string;
-}
+};
 
-/** A command's name, words for `--help`, positional arguments and flags. */
-export interface CommandSpec {
-  readonly name: string;
-  /** One line: what the command does. */
-  readonly summary: string;
-  /** More lines for `--help`, after the usage. */
-  readonly details?: readonly string[];
-  /** Positional arguments, all required, in order. */
-  readonly positionals?: readonly { readonly name: string; readonly description: string }[];
-  /** By kebab-case name, without the dashes. */
-  readonly flags: Readonly<Record<string, FlagDef>>;
-  readonly examples?: readonly string[];
-}
+/** A flag that takes no value. */
+export type BooleanFlag = BooleanArgDef & { readonly type: "boolean"; readonly description: string };
 
-/** What the command line said, checked against the spec. */
+/** A positional argument: always required, in declaration order; its key is its name in `--help` (`RUN_DIR`). */
+export type Positional = PositionalArgDef & { readonly type: "positional"; readonly description: string };
+
+/** A command's `args`, by kebab-case flag name (without the dashes) or positional name, in `--help` order. */
+export type Args = Readonly<Record<string, ArgDef>>;
+
+/** What the command line said, checked against the command's args. */
 export interface ParsedArgs {
   /** `--help` or `-h` was given: print the help, nothing else. */
   readonly help: boolean;
   /** The arguments as given (after the command name). */
   readonly raw: readonly string[];
-  /** The positional arguments, by their spec names. */
+  /** The positional arguments, by their names. */
   readonly positional: Readonly<Record<string, string>>;
   /** A string flag's value, or undefined when absent. */
   value(flag: string): string | undefined;
@@ -49,21 +49,36 @@ export interface ParsedArgs {
 }
 
 /**
- * Reads `rawArgs` strictly against `spec`. Everything a careless or
- * scripted command line can get wrong is refused with one line naming the
- * flag: an unknown flag (a typo like `--acount` must not submit to the
- * default account), a flag given twice (which would silently take the last),
- * a value missing at the end, a value given to a boolean, a missing or extra
- * positional argument, a missing required flag. `--` ends the flags.
+ * The command line after the strict check: `argv` is the same arguments in a
+ * form citty's parser reads exactly as the check did (every value inline as
+ * `--x=V`, the positionals after `--`).
  */
-export function parseArgs(spec: CommandSpec, rawArgs: readonly string[]): ParsedArgs {
+export interface CheckedArgs {
+  readonly help: boolean;
+  readonly raw: readonly string[];
+  readonly argv: readonly string[];
+  /** Every value of each repeatable flag, in order: citty keeps only the last. */
+  readonly repeated: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * Reads `rawArgs` strictly against `args`, where citty passes anything.
+ * Everything a careless or scripted command line can get wrong is refused
+ * with one line naming the flag: an unknown flag (a typo like `--acount`
+ * must not submit to the default account; citty would take it as an arg), a
+ * flag given twice (which would silently take the last), a value missing at
+ * the end (citty: ""), a value given to a boolean (citty: true), a missing
+ * or extra positional argument, a missing required flag. `--` ends the
+ * flags; a value may itself start with `-`. `--help` wins over any problem.
+ */
+export function checkArgs(command: string, args: Args, rawArgs: readonly string[]): CheckedArgs {
   const strings = new Map<string, string[]>();
   const booleans = new Set<string>();
   const positionals: string[] = [];
   let help = false;
   let problem: string | null = null;
   const refuse = (why: string) => (problem ??= why);
-  const see = `see "outerloop ${spec.name} --help"`;
+  const see = `see "outerloop ${command} --help"`;
 
   for (let i = 0; i < rawArgs.length; i++) {
     const raw = rawArgs[i]!;
@@ -81,12 +96,12 @@ export function parseArgs(spec: CommandSpec, rawArgs: readonly string[]): Parsed
     }
     const eq = raw.indexOf("=");
     const name = raw.startsWith("--") ? raw.slice(2, eq < 0 ? undefined : eq) : "";
-    const def = Object.hasOwn(spec.flags, name) ? spec.flags[name] : undefined;
-    if (def === undefined) {
-      refuse(`Unknown option "${eq < 0 ? raw : raw.slice(0, eq)}" for "outerloop ${spec.name}": ${see}`);
+    const def = Object.hasOwn(args, name) ? args[name] : undefined;
+    if (def === undefined || def.type === "positional") {
+      refuse(`Unknown option "${eq < 0 ? raw : raw.slice(0, eq)}" for "outerloop ${command}": ${see}`);
       continue;
     }
-    if (def.kind === "boolean") {
+    if (def.type === "boolean") {
       if (eq >= 0) refuse(`--${name} takes no value (got ${JSON.stringify(raw.slice(eq + 1))})`);
       booleans.add(name);
       continue;
@@ -95,7 +110,7 @@ export function parseArgs(spec: CommandSpec, rawArgs: readonly string[]): Parsed
     if (eq >= 0) value = raw.slice(eq + 1);
     else if (i + 1 < rawArgs.length) value = rawArgs[++i]!; // a value may itself start with "-"
     else {
-      refuse(`--${name} needs a value${def.hint ? ` (${def.hint})` : ""}`);
+      refuse(`--${name} needs a value${def.valueHint ? ` (${def.valueHint})` : ""}`);
       continue;
     }
     const seen = strings.get(name) ?? [];
@@ -105,27 +120,57 @@ export function parseArgs(spec: CommandSpec, rawArgs: readonly string[]): Parsed
     strings.set(name, [...seen, value]);
   }
 
-  const wanted = spec.positionals ?? [];
+  const wanted = Object.keys(args).filter((k) => args[k]!.type === "positional");
   if (positionals.length > wanted.length) {
     const extra = positionals[wanted.length]!;
-    const takes = wanted.length === 0 ? "takes no arguments" : `takes ${wanted.map((p) => p.name).join(" ")}`;
-    refuse(`Unexpected argument ${JSON.stringify(extra)}: "outerloop ${spec.name}" ${takes}; ${see}`);
+    const takes = wanted.length === 0 ? "takes no arguments" : `takes ${wanted.join(" ")}`;
+    refuse(`Unexpected argument ${JSON.stringify(extra)}: "outerloop ${command}" ${takes}; ${see}`);
   } else if (positionals.length < wanted.length) {
-    refuse(`Missing ${wanted[positionals.length]!.name}: ${see}`);
+    refuse(`Missing ${wanted[positionals.length]!}: ${see}`);
   }
-  for (const [name, def] of Object.entries(spec.flags)) {
-    if (def.required && !strings.has(name)) refuse(`Missing --${name}${def.hint ? ` ${def.hint}` : ""}: ${see}`);
+  for (const [name, def] of Object.entries(args)) {
+    if (def.type === "string" && def.required && !strings.has(name)) {
+      refuse(`Missing --${name}${def.valueHint ? ` ${def.valueHint}` : ""}: ${see}`);
+    }
   }
   if (problem !== null && !help) throw new BadInputError(problem);
 
+  const argv = [
+    ...[...strings].flatMap(([name, values]) => values.map((v) => `--${name}=${v}`)),
+    ...[...booleans].map((name) => `--${name}`),
+    "--",
+    ...positionals,
+  ];
+  const repeated = new Map([...strings].filter(([name]) => (args[name] as StringFlag).repeatable));
+  return { help, raw: [...rawArgs], argv, repeated };
+}
+
+/** The typed view of citty's parse of a checked command line. */
+export function argsView(parsed: Readonly<Record<string, unknown>>, args: Args, checked: CheckedArgs): ParsedArgs {
   const positional: Record<string, string> = {};
-  wanted.forEach((p, i) => (positional[p.name] = positionals[i] ?? ""));
+  for (const [name, def] of Object.entries(args)) {
+    if (def.type === "positional") positional[name] = String(parsed[name] ?? "");
+  }
+  const flag = (name: string, type: ArgDef["type"]) => Object.hasOwn(args, name) && args[name]!.type === type;
   return {
-    help,
-    raw: [...rawArgs],
+    help: checked.help,
+    raw: checked.raw,
     positional,
-    value: (flag) => strings.get(flag)?.[0],
-    values: (flag) => strings.get(flag) ?? [],
-    on: (flag) => booleans.has(flag),
+    value: (name) => {
+      const v = flag(name, "string") ? parsed[name] : undefined;
+      return typeof v === "string" ? v : undefined;
+    },
+    values: (name) => {
+      const v = flag(name, "string") ? parsed[name] : undefined;
+      return checked.repeated.get(name) ?? (typeof v === "string" ? [v] : []);
+    },
+    on: (name) => flag(name, "boolean") && parsed[name] === true,
   };
+}
+
+/** Checks `rawArgs` (`checkArgs`), then parses them with citty: the view a command's parse step reads. */
+export function parseArgs(command: string, args: Args, rawArgs: readonly string[]): ParsedArgs {
+  const checked = checkArgs(command, args, rawArgs);
+  if (checked.help) return argsView({ _: [] }, args, checked);
+  return argsView(cittyParse([...checked.argv], args), args, checked);
 }

@@ -1,8 +1,11 @@
-import type { CommandSpec } from "./flags.ts";
+import type { Args } from "./flags.ts";
 
 /**
- * `--help` text: plain, never coloured, so it reads the same in a terminal,
- * a pipe, a file and a Slurm log (and `NO_COLOR` has nothing to turn off).
+ * `--help` text, from a command's citty `meta` and `args`: plain, never
+ * coloured, so it reads the same in a terminal, a pipe, a file and a Slurm
+ * log (and `NO_COLOR` has nothing to turn off). citty's own `renderUsage`
+ * is not used: it colours whenever NO_COLOR, TERM=dumb, CI and TEST are all
+ * unset, a pipe included, and resolving the root's usage loads every command.
  */
 
 const WIDTH = 28;
@@ -11,37 +14,50 @@ function row(left: string, right: string): string {
   return left.length + 2 > WIDTH ? `  ${left}\n${" ".repeat(WIDTH)}${right}` : `  ${left.padEnd(WIDTH - 2)}${right}`;
 }
 
+/** What the help of one command reads. */
+export interface HelpSource {
+  readonly meta: { readonly name: string; readonly description: string };
+  readonly args: Args;
+  readonly details?: readonly string[];
+  readonly examples?: readonly string[];
+}
+
 /** The help of one command. */
-export function commandHelp(spec: CommandSpec): string {
-  const flags = Object.entries(spec.flags);
-  const required = flags.filter(([, d]) => d.required).map(([n, d]) => `--${n}${d.hint ? ` ${d.hint}` : ""}`);
-  const optional = flags.some(([, d]) => !d.required) ? ["[options]"] : [];
-  const usage = ["outerloop", spec.name, ...(spec.positionals ?? []).map((p) => p.name), ...required, ...optional];
-  const lines = [`outerloop ${spec.name}: ${spec.summary}`, "", `Usage: ${usage.join(" ")}`];
-  if (spec.details?.length) lines.push("", ...spec.details);
-  if (spec.positionals?.length) {
-    lines.push("", "Arguments:", ...spec.positionals.map((p) => row(p.name, p.description)));
-  }
+export function commandHelp(c: HelpSource): string {
+  const all = Object.entries(c.args);
+  const positionals = all.filter(([, d]) => d.type === "positional");
+  const flags = all.filter(([, d]) => d.type !== "positional");
+  const hint = (d: (typeof all)[number][1]) => d.type === "string" && d.valueHint ? ` ${d.valueHint}` : "";
+  const required = flags.filter(([, d]) => d.type === "string" && d.required).map(([n, d]) => `--${n}${hint(d)}`);
+  const optional = flags.some(([, d]) => !(d.type === "string" && d.required)) ? ["[options]"] : [];
+  const usage = ["outerloop", c.meta.name, ...positionals.map(([n]) => n), ...required, ...optional];
+  const lines = [`outerloop ${c.meta.name}: ${c.meta.description}`, "", `Usage: ${usage.join(" ")}`];
+  if (c.details?.length) lines.push("", ...c.details);
+  if (positionals.length) lines.push("", "Arguments:", ...positionals.map(([n, d]) => row(n, d.description)));
   lines.push("", "Options:");
   for (const [name, d] of flags) {
-    const notes = [
-      d.required ? "required" : "",
-      d.repeatable ? "repeatable" : "",
-      d.env ? `env ${d.env}` : "",
-      d.defaultText ? `default ${d.defaultText}` : "",
-    ].filter(Boolean);
-    const left = `--${name}${d.hint ? ` ${d.hint}` : ""}`;
-    lines.push(row(left, d.description + (notes.length ? ` (${notes.join("; ")})` : "")));
+    const notes = d.type === "string"
+      ? [
+        d.required ? "required" : "",
+        d.repeatable ? "repeatable" : "",
+        d.env ? `env ${d.env}` : "",
+        d.defaultText ? `default ${d.defaultText}` : "",
+      ].filter(Boolean)
+      : [];
+    lines.push(row(`--${name}${hint(d)}`, d.description + (notes.length ? ` (${notes.join("; ")})` : "")));
   }
   lines.push(row("-h, --help", "Show this help"));
-  if (spec.examples?.length) lines.push("", "Examples:", ...spec.examples.map((e) => `  ${e}`));
+  if (c.examples?.length) lines.push("", "Examples:", ...c.examples.map((e) => `  ${e}`));
   return lines.join("\n") + "\n";
 }
 
-/** The help of the program: every command with its summary. */
-export function rootHelp(version: string, commands: readonly { name: string; summary: string }[]): string {
+/** The help of the program (the root command's citty `meta`): every command with its summary. */
+export function rootHelp(
+  meta: { readonly name: string; readonly version: string; readonly description: string },
+  commands: readonly { readonly name: string; readonly summary: string }[],
+): string {
   return [
-    `outerloop ${version}: measure a benchmark on a baseline and a candidate commit as batch jobs, park, wake, decide.`,
+    `${meta.name} ${meta.version}: ${meta.description}`,
     "",
     "Usage: outerloop COMMAND [options]",
     "",

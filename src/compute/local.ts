@@ -117,7 +117,9 @@ export class LocalCompute implements Compute {
     try {
       result = await this.#spawn({
         argv,
-        env: { ...jobEnv(this.#env), ...extraEnv },
+        // the job's id, which Slurm gives its jobs as SLURM_JOB_ID (not set here: a benchmark may read
+        // that as "inside Slurm"): the eval script passes it on as OUTERLOOP_JOB_ID (an array task's A_T)
+        env: { ...jobEnv(this.#env), OUTERLOOP_JOB_ID: jobId, ...extraEnv },
         timeoutMs: s.timeMinutes * this.#minuteMs,
         graceMs: this.#graceMs,
         drainMs: this.#drainMs,

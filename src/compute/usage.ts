@@ -1,3 +1,4 @@
+import { isTerminal } from "./states.ts";
 import { parseElapsed } from "./elapsed.ts";
 
 /**
@@ -50,15 +51,25 @@ export function elapsedOnly(jobId: string, state: string, elapsedS: number | nul
  * gives the state, the times, the CPUs and the request; its steps
  * (`123.batch`, `123.extern`, `123.0`) give MaxRSS, of which the largest is
  * kept. TotalCPU is the job line's (sacct sums the steps there), or the
- * steps' sum when the job line has none. When no step reports a MaxRSS the
- * site gathers no per-step accounting (`JobAcctGatherType=jobacct_gather/none`),
- * and its TotalCPU of zero means "not measured", not "idle": null.
+ * steps' sum when the job line has none.
  *
- * Every job has a Timelimit (a duration, `UNLIMITED`, `Partition_Limit`);
- * a job line without one is a record whose start has not reached the
+ * TotalCPU comes from the kernel's accounting of the finished processes,
+ * MaxRSS from samples taken while they run (every JobAcctGatherFrequency
+ * seconds): a job shorter than one sample has a TotalCPU and no MaxRSS
+ * (seen on the testbed for every sub-second job: `00:00.042`, MaxRSS
+ * blank), so a non-zero TotalCPU counts on its own. Only a TotalCPU of zero
+ * with no MaxRSS anywhere is read as "not measured", not "idle" (a site
+ * without per-step accounting, `JobAcctGatherType=jobacct_gather/none`): null.
+ *
+ * A record is left out — not known yet, asked again later — while it is not
+ * final: a job line without a Timelimit (every job has one: a duration,
+ * `UNLIMITED`, `Partition_Limit`) is a record whose start has not reached the
  * accounting database yet — seen on a real slurmdbd for a second or two
- * after a short job ends, `COMPLETED` with no limit and a ReqMem of `16?` —
- * so the job is left out: not known yet, asked again later.
+ * after a short job ends, `COMPLETED` with no limit and a ReqMem of `16?`;
+ * and a job whose step is still running, or a completed job with no step
+ * yet, has its figures still to come (the step's end, which carries MaxRSS,
+ * reaches the database on its own message). Kept too early, the blanks
+ * would stay in decision.json for good.
  */
 export function parseUsage(stdout: string): Map<string, JobUsage> {
   interface Acc {
@@ -66,6 +77,9 @@ export function parseUsage(stdout: string): Map<string, JobUsage> {
     stepCpu: number;
     maxRss: number | null;
     anyRss: boolean;
+    steps: number;
+    /** A step whose state is not terminal yet (RUNNING, PENDING, …). */
+    stepOpen: boolean;
   }
   const jobs = new Map<string, Acc>();
   for (const raw of stdout.split("\n")) {
@@ -76,12 +90,14 @@ export function parseUsage(stdout: string): Map<string, JobUsage> {
     // a job (`123`, steps `123.batch`) or an array task (`123_4`, steps `123_4.batch`); not a collapsed `123_[5-9]`
     const m = /^([0-9]+(?:_[0-9]+)?)(?:\.(.+))?$/.exec(id);
     if (!m || rest.length < 7) continue;
-    const acc = jobs.get(m[1]!) ?? { job: null, stepCpu: 0, maxRss: null, anyRss: false };
+    const acc = jobs.get(m[1]!) ?? { job: null, stepCpu: 0, maxRss: null, anyRss: false, steps: 0, stepOpen: false };
     jobs.set(m[1]!, acc);
     if (m[2] === undefined) {
       acc.job ??= f;
       continue;
     }
+    acc.steps += 1;
+    if (!isTerminal((f[1] ?? "").trim())) acc.stepOpen = true;
     const rss = parseMemory(f[7] ?? "");
     if (rss !== null) {
       acc.anyRss = true;
@@ -94,11 +110,13 @@ export function parseUsage(stdout: string): Map<string, JobUsage> {
     if (acc.job === null) continue;
     const [, state = "", elapsed = "", limit = "", cpu = "", cpus = "", reqMem = "", rss = ""] = acc.job;
     if (limit.trim() === "") continue; // the job's start has not reached the accounting database yet
+    if (acc.stepOpen || (acc.steps === 0 && state.trim().startsWith("COMPLETED"))) continue; // steps still to come
     const elapsedS = parseElapsed(elapsed);
     const allocCpus = /^[0-9]+$/.test(cpus) ? Number(cpus) : null;
     const jobCpu = parseCpuTime(cpu);
     const measuredRss = acc.anyRss || parseMemory(rss) !== null;
-    const totalCpuS = !measuredRss ? null : jobCpu !== null && jobCpu > 0 ? jobCpu : acc.stepCpu;
+    const cpuSeen = jobCpu !== null && jobCpu > 0 ? jobCpu : acc.stepCpu;
+    const totalCpuS = cpuSeen > 0 || measuredRss ? cpuSeen : null;
     const maxRss = acc.maxRss ?? parseMemory(rss);
     out.set(jobId, {
       jobId,

@@ -6,6 +6,8 @@ import { BadInputError } from "../errors.ts";
 import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_text_file.ts";
 import { type NameKind, validateName } from "../measure/names.ts";
 import { firstDuplicateKey } from "./duplicate_key.ts";
+import { DEFAULT_SUMMARY, SUMMARIES, type Summary } from "../stats/samples.ts";
+import { unsafeSeedEnv } from "./unsafe_env.ts";
 
 /**
  * The benchmark contract file: what to run, which number to read, which way
@@ -61,17 +63,23 @@ const command = () =>
 /**
  * Variables the eval job sets in the command's environment itself: a seed
  * variable of the same name would be overwritten or would overwrite them.
- * `OUTERLOOP_RESULT` names the result file; `OUTERLOOP_PAIR` is kept for the
+ * `OUTERLOOP_RESULT` names the result file, `OUTERLOOP_JOB_ID` the job the command
+ * runs in (one for both measures of a pair job); `OUTERLOOP_PAIR` is kept for the
  * pair number of paired repeats; the rest are passed on from the job's own
  * environment (`DEFAULT_ALLOWED_ENV`).
  */
 export const RESERVED_ENV: ReadonlySet<string> = new Set([
   "OUTERLOOP_RESULT",
+  "OUTERLOOP_JOB_ID",
   "OUTERLOOP_PAIR",
   ...DEFAULT_ALLOWED_ENV,
 ]);
 
-/** `seed_env`: "" (the benchmark does not resample) or a shell identifier the job does not set itself. */
+/**
+ * `seed_env`: "" (the benchmark does not resample) or a shell identifier the
+ * job does not set itself, and that no loader, shell or interpreter reads
+ * (unsafe_env.ts).
+ */
 const seedEnv = () =>
   z._default(
     text().check(z.superRefine((name, ctx) => {
@@ -84,12 +92,14 @@ const seedEnv = () =>
         : RESERVED_ENV.has(name)
         ? `${JSON.stringify(name)} is passed to the eval job from its environment, and the seed would replace it; ` +
           "name the seed variable otherwise (such as BENCH_SEED)"
-        : null;
+        : unsafeSeedEnv(name);
       if (problem !== null) ctx.addIssue({ code: "custom", message: problem, input: name });
     })),
     "",
   );
 const direction = z._default(z.enum(["maximize", "minimize"]), "maximize");
+/** How a metric reported as an array of samples becomes the measure's value (src/stats/samples.ts). */
+const summary = z._default(z.enum(SUMMARIES as [Summary, ...Summary[]]), DEFAULT_SUMMARY);
 const count = (min: number, fallback: number) => z._default(wholeNumber(min), fallback);
 const atLeastZero = () => z._default(z.number().check(z.minimum(0, { error: "expected a number >= 0" })), 0);
 
@@ -102,6 +112,7 @@ const siblingSchema = lazy(() =>
     gpus: count(0, 0),
     direction,
     tolerance: atLeastZero(),
+    summary,
   })
 );
 
@@ -115,6 +126,7 @@ export const contractSchema = lazy(() =>
     command: command(),
     metric: nonEmpty(),
     direction,
+    summary,
     seed_env: seedEnv(),
     gpus: count(0, 0),
     eval_minutes: count(1, 60),
@@ -200,6 +212,8 @@ export interface SiblingContract {
   readonly direction: "maximize" | "minimize";
   /** How far the sibling may get worse (in its metric's units) before the candidate is rejected. */
   readonly tolerance: number;
+  /** How samples reported as an array become the sibling's value; default median. */
+  readonly summary: Summary;
 }
 
 /** A validated contract with every default applied. */
@@ -208,6 +222,8 @@ export interface Contract {
   readonly command: string;
   readonly metric: string;
   readonly direction: "maximize" | "minimize";
+  /** How samples reported as an array (`{"ms": [12.1, 11.9]}`) become the measure's value; default median. */
+  readonly summary: Summary;
   /** The seed variable; "" = the benchmark does not resample. */
   readonly seedEnv: string;
   readonly gpus: number;
@@ -263,6 +279,7 @@ export function contractFromJson(c: ContractJson): Contract {
     command: c.command,
     metric: c.metric,
     direction: c.direction,
+    summary: c.summary,
     seedEnv: c.seed_env,
     gpus: c.gpus,
     evalMinutes: c.eval_minutes,
@@ -278,6 +295,7 @@ export function contractFromJson(c: ContractJson): Contract {
       gpus: s.gpus,
       direction: s.direction,
       tolerance: s.tolerance,
+      summary: s.summary,
     })),
     repeats: c.repeats,
     maxRepeats: c.max_repeats ?? c.repeats,
@@ -337,10 +355,11 @@ export function loadContract(path: string): Contract {
 /**
  * The contract back in its snake_case file form: what the run record
  * freezes. Every field explicit, except that eval_mem, eval_cpus, repeats,
- * max_repeats, confidence and pairing appear only when they differ from their
- * defaults (2G, 1, 1, repeats, 0.95, separate), so the run record of a contract that
- * does not use them is byte-identical to one written before they existed
- * (and its run identity the same).
+ * max_repeats, confidence, pairing and summary (the benchmark's and each
+ * sibling's) appear only when they differ from their defaults (2G, 1, 1,
+ * repeats, 0.95, separate, median), so the run record of a contract that does
+ * not use them is byte-identical to one written before they existed (and its
+ * run identity the same).
  */
 export function contractToJson(c: Contract): z.input<ReturnType<typeof contractSchema>> {
   const json: z.input<ReturnType<typeof contractSchema>> = {
@@ -361,8 +380,10 @@ export function contractToJson(c: Contract): z.input<ReturnType<typeof contractS
       gpus: s.gpus,
       direction: s.direction,
       tolerance: s.tolerance,
+      ...(s.summary === DEFAULT_SUMMARY ? {} : { summary: s.summary }),
     })),
   };
+  if (c.summary !== DEFAULT_SUMMARY) json.summary = c.summary;
   if (c.evalMem !== DEFAULT_MEM) json.eval_mem = c.evalMem;
   if (c.evalCpus !== DEFAULT_CPUS) json.eval_cpus = c.evalCpus;
   if (c.repeats !== DEFAULT_REPEATS) json.repeats = c.repeats;

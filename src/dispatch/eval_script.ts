@@ -84,6 +84,8 @@ export function renderEvalScript(i: EvalScriptInput): string {
   const intoContainer = container ? i.allowedEnv.filter((n) => !HOST_ONLY.has(n)).map((n) => keep(n, prefix + n)) : [];
   const measureEnv = [...i.env, ["OUTERLOOP_RESULT", join(i.evalDir, EVAL_FILES.result)] as const]
     .map(([k, v]) => `set -- "$@" ${q(`${prefix}${k}=${v}`)}`);
+  // the job the command runs in, the same for both measures of a pair job: Slurm's id, or the local backend's
+  measureEnv.push(`set -- "$@" "${prefix}OUTERLOOP_JOB_ID=$ol_job_id"`);
   const launch = container
     ? `apptainer exec --cleanenv${
       i.gpus > 0 ? " --nv" : ""
@@ -123,6 +125,7 @@ const TEMPLATE = `#!/bin/sh
 @VALUES@
 
 ol_work= ol_tree= ol_pid= ol_rc= ol_done= ol_setsid=
+ol_job_id=\${SLURM_JOB_ID:-\${OUTERLOOP_JOB_ID:-}}
 # the command runs in its own session, so a TERM can reach its whole group
 if command -v setsid >/dev/null 2>&1; then ol_setsid=setsid; fi
 
@@ -150,7 +153,7 @@ ol_provenance() {
     ol_kv host "$(uname -n)"
     ol_kv started_at "$ol_started_at"
     ol_kv ended_at "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    ol_kv job_id "\${SLURM_JOB_ID:-}"
+    ol_kv job_id "$ol_job_id"
     ol_kv node_list "\${SLURM_JOB_NODELIST:-}"
     ol_kv cpu_model "$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)"
     ol_kv cpus "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null)"

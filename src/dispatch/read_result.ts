@@ -3,22 +3,50 @@ import { join } from "node:path";
 import { escapeControls, safeTail, type TailLimits } from "../text/terminal.ts";
 import { EvalError } from "./eval_error.ts";
 import { EVAL_FILES, evalDirPath } from "./eval_files.ts";
+import { DEFAULT_SUMMARY, type SampleSpread, sampleSpread, summarize, type Summary } from "../stats/samples.ts";
 
 /** How much of `output.log` an EvalError shows: the last 20 lines, each and all capped. */
 export const TAIL: TailLimits = { lines: 20, lineBytes: 500, totalBytes: 6000 };
 /** Only the end of `output.log` is read: a job can write gigabytes. */
 const TAIL_READ_BYTES = 64 * 1024;
+/** The most samples one measure may report: more is a benchmark writing a trace, not a metric. */
+export const MAX_SAMPLES = 100_000;
+
+/** A measure's value and, when the benchmark reported several samples, their spread. */
+export interface EvalReading {
+  /** The metric's value: the number reported, or the summary of the samples. */
+  readonly value: number;
+  /** The samples' spread; null for a plain number. */
+  readonly samples: SampleSpread | null;
+}
+
+/**
+ * The metric of a finished eval job (`readEvalReading`'s value): a finite
+ * number, or the `summary` (default median) of an array of them.
+ */
+export function readEvalResult(runDir: string, slot: string, metric: string, summary?: Summary): number {
+  return readEvalReading(runDir, slot, metric, summary).value;
+}
 
 /**
  * The metric of a finished eval job, from `result.json` when the command
  * wrote one (that file then decides, even when it is bad), else from the last
  * non-empty line of its stdout. The value must be a JSON number and finite: a
  * numeric string is refused too, so a metric that is "12.5" by accident of
- * formatting is fixed at its source rather than guessed at. Anything else —
- * not finished, a non-zero exit code, no JSON object, a missing key, a
- * non-number — is an EvalError naming what was found, with the output's tail.
+ * formatting is fixed at its source rather than guessed at. Or it is an array
+ * of 1 to `MAX_SAMPLES` such numbers, the samples of one run, whose `summary`
+ * (default median; src/stats/samples.ts) is the value and whose spread comes
+ * back with it. Anything else — not finished, a non-zero exit code, no JSON
+ * object, a missing key, a non-number, an empty or oversized array, an
+ * element that is not a finite number — is an EvalError naming what was
+ * found, with the output's tail.
  */
-export function readEvalResult(runDir: string, slot: string, metric: string): number {
+export function readEvalReading(
+  runDir: string,
+  slot: string,
+  metric: string,
+  summary: Summary = DEFAULT_SUMMARY,
+): EvalReading {
   const dir = evalDirPath(runDir, slot);
   const code = readText(join(dir, EVAL_FILES.exitCode));
   if (code === undefined) fail(dir, `Eval job has not finished: no ${EVAL_FILES.exitCode} in ${JSON.stringify(dir)}`);
@@ -50,13 +78,47 @@ export function readEvalResult(runDir: string, slot: string, metric: string): nu
     fail(dir, `Eval result has no metric ${JSON.stringify(metric)} in ${source}: keys present are ${keys}`);
   }
   const value = obj[metric];
+  const where = `Eval metric ${JSON.stringify(metric)} in ${source}`;
+  if (Array.isArray(value)) {
+    const samples = checkSamples(dir, where, value);
+    return { value: summarize(samples, summary), samples: sampleSpread(samples) };
+  }
   if (typeof value !== "number" || !Number.isFinite(value)) {
     const what = typeof value === "string"
       ? `the string ${JSON.stringify(value)}; write the metric as a JSON number`
       : `${typeof value === "number" ? String(value) : JSON.stringify(value)}, not a finite number`;
-    fail(dir, `Eval metric ${JSON.stringify(metric)} in ${source} is ${what}`);
+    fail(dir, `${where} is ${what}`);
   }
-  return value;
+  return { value, samples: null };
+}
+
+/** The samples of an array-valued metric, or an EvalError saying what is wrong with them. */
+function checkSamples(dir: string, where: string, value: unknown[]): number[] {
+  if (value.length === 0) {
+    fail(dir, `${where} is an empty array; report at least one sample (or a single number)`);
+  }
+  if (value.length > MAX_SAMPLES) {
+    fail(
+      dir,
+      `${where} holds ${value.length} samples, more than the ${MAX_SAMPLES} one measure may report; ` +
+        "report fewer (or their summary as a single number)",
+    );
+  }
+  const bad = value.findIndex((x) => typeof x !== "number" || !Number.isFinite(x));
+  if (bad >= 0) {
+    const x = value[bad];
+    const what = typeof x === "string"
+      ? `the string ${JSON.stringify(x)}; write each sample as a JSON number`
+      : `${typeof x === "number" ? String(x) : clipJson(x)}, not a finite number`;
+    fail(dir, `${where} is an array of ${value.length} samples, and sample ${bad + 1} is ${what}`);
+  }
+  return value as number[];
+}
+
+/** A JSON value, quoted short enough for a message. */
+function clipJson(x: unknown): string {
+  const j = JSON.stringify(x) ?? String(x);
+  return j.length > 80 ? `${j.slice(0, 80)}… [${j.length - 80} more characters cut]` : j;
 }
 
 /** Fails with `what` (which may quote the job's own text) and the output's tail, all fit for a terminal. */

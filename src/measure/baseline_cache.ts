@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
+import { DEFAULT_SUMMARY, type Summary } from "../stats/samples.ts";
 
 /**
  * The target-wide cache of base-tree measurements (`baseline: cached`), file
@@ -24,6 +25,12 @@ export interface BaselineDeterminants {
   readonly metric?: string;
   readonly seedEnv?: string;
   readonly gpus?: number;
+  /**
+   * How the benchmark's samples became the value (our extension): stored only
+   * when not the default median, so an entry without it reads as median and
+   * the reference's entries stay key for key.
+   */
+  readonly summary?: Summary;
 }
 
 /** What a reusable cache entry yields. */
@@ -42,8 +49,9 @@ export function baselineCachePath(dir: string, benchmark: string, baseSha: strin
 /**
  * The cached base-tree measurement for (benchmark, base sha), or null when
  * there is none, it is unreadable or malformed, or it is STALE: measured under
- * a different image, command, metric key, seed variable or GPU count than the
- * candidate will be. A comparison across determinants is not a comparison.
+ * a different image, command, metric key, seed variable, GPU count or
+ * summary of samples than the candidate will be. A comparison across
+ * determinants is not a comparison.
  */
 export function readBaselineCache(
   dir: string,
@@ -72,7 +80,8 @@ export function readBaselineCache(
     get("metric", "") !== (want.metric ?? "") ||
     get("seed_env", "") !== (want.seedEnv ?? "") ||
     gpus === null ||
-    gpus !== (want.gpus ?? 0)
+    gpus !== (want.gpus ?? 0) ||
+    get("summary", DEFAULT_SUMMARY) !== (want.summary ?? DEFAULT_SUMMARY)
   ) {
     return null;
   }
@@ -156,6 +165,7 @@ export function writeBaselineCache(dir: string, benchmark: string, baseSha: stri
     metric: rec.metric ?? "",
     seed_env: rec.seedEnv ?? "",
     gpus: rec.gpus ?? 0,
+    ...((rec.summary ?? DEFAULT_SUMMARY) === DEFAULT_SUMMARY ? {} : { summary: rec.summary }),
     ...(rec.pairs === undefined ? {} : { pairs: rec.pairs.map((p) => ({ seed: p.seed, value: p.value })) }),
     ...(rec.origin?.measuredAt ? { measured_at: rec.origin.measuredAt } : {}),
     ...(rec.origin?.host ? { host: rec.origin.host } : {}),

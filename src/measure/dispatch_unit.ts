@@ -1,4 +1,6 @@
+import { scaleMemory } from "../compute/job_spec.ts";
 import type { Pairing } from "../contract/contract.ts";
+import { clampMinutes } from "../dispatch/eval_job_spec.ts";
 import type { Measure } from "./measure.ts";
 import { BASE_ARM, parseMeasureName } from "./measure_name.ts";
 
@@ -44,7 +46,12 @@ export interface DispatchUnit {
  */
 export function dispatchUnits(measures: readonly Measure[], pairing: Pairing): DispatchUnit[] {
   if (pairing === "separate") {
-    return measures.map((m) => ({ mode: "one", members: [m], pair: parseMeasureName(m.name)?.pair ?? 1 }));
+    const units = measures.map((m): DispatchUnit => ({
+      mode: "one",
+      members: [m],
+      pair: parseMeasureName(m.name)?.pair ?? 1,
+    }));
+    return inDispatchOrder(units);
   }
   const groups = new Map<string, Measure[]>();
   for (const m of measures) {
@@ -61,25 +68,56 @@ export function dispatchUnits(measures: readonly Measure[], pairing: Pairing): D
   });
 }
 
-/** A pair's measures as base/candidate twos in plan order, the two swapped in even pairs. */
+/**
+ * Units of one measure each in the order to dispatch them: pair by pair, each
+ * benchmark's base before its candidate in odd pairs and after it in even
+ * ones, as a same-job runs them — on a backend that runs jobs in the order
+ * they come (the local one; a free cluster), a drift over the climb then
+ * cancels over the pairs instead of favouring one side. Pair 1 keeps the
+ * plan's order: a one-pair run is dispatched as the reference dispatches it.
+ * A measure whose name this module does not read keeps its place.
+ */
+function inDispatchOrder(units: readonly DispatchUnit[]): DispatchUnit[] {
+  const groups = new Map<string, number>();
+  const key = (u: DispatchUnit, i: number): [number, number, number, number] => {
+    const ref = parseMeasureName(u.members[0]!.name);
+    if (ref === null) return [0, i, 0, i];
+    const group = ref.sibling ?? "";
+    if (!groups.has(group)) groups.set(group, groups.size);
+    const first = ref.pair % 2 === 1 ? ref.arm === BASE_ARM : ref.arm !== BASE_ARM;
+    return [ref.pair, groups.get(group)!, first ? 0 : 1, ref.arm];
+  };
+  const keyed = units.map((u, i) => ({ u, k: key(u, i) }));
+  const cmp = (a: readonly number[], b: readonly number[]) => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+    return 0;
+  };
+  return keyed.sort((a, b) => cmp(a.k, b.k)).map((x) => x.u);
+}
+
+/**
+ * A pair's measures in run order: each benchmark's (the climbed one's, then
+ * each sibling's, in plan order) base and candidates, rotated by the pair —
+ * base first in pair 1, its candidate first in pair 2, … — so each arm runs
+ * first as often as the others and a drift within the job cancels over the
+ * pairs. With one candidate: base/candidate twos, the two swapped in even
+ * pairs. A base without a candidate beside it is a `TypeError` (a caller bug).
+ */
 function inRunOrder(list: readonly Measure[], pair: number): Measure[] {
-  const bases = list.filter((m) => parseMeasureName(m.name)!.arm === BASE_ARM);
-  const twos = bases.map((base) => {
-    const b = parseMeasureName(base.name)!;
-    const cand = list.find((m) => {
-      const r = parseMeasureName(m.name)!;
-      return r.sibling === b.sibling && r.arm !== BASE_ARM;
-    });
-    if (cand === undefined) {
-      throw new TypeError(`Cannot pair measure ${JSON.stringify(base.name)}: no candidate beside it`);
-    }
-    return pair % 2 === 1 ? [base, cand] : [cand, base];
-  });
-  if (twos.length * 2 !== list.length) {
-    const names = list.map((m) => JSON.stringify(m.name)).join(", ");
-    throw new TypeError(`Cannot pair the measures ${names}: every base needs one candidate beside it`);
+  const groups = new Map<string, Measure[]>();
+  for (const m of list) {
+    const key = parseMeasureName(m.name)!.sibling ?? "\0benchmark";
+    groups.set(key, [...(groups.get(key) ?? []), m]);
   }
-  return twos.flat();
+  return [...groups.values()].flatMap((g) => {
+    const byArm = [...g].sort((a, b) => parseMeasureName(a.name)!.arm - parseMeasureName(b.name)!.arm);
+    if (byArm.length < 2 || parseMeasureName(byArm[0]!.name)!.arm !== BASE_ARM) {
+      const names = g.map((m) => JSON.stringify(m.name)).join(", ");
+      throw new TypeError(`Cannot pair the measures ${names}: a base needs its candidates beside it`);
+    }
+    const shift = (pair - 1) % byArm.length;
+    return [...byArm.slice(shift), ...byArm.slice(0, shift)];
+  });
 }
 
 /**
@@ -98,4 +136,30 @@ export function unitNeeds(
     return { minutes: one.minutes * (u.members.length / 2), cpus: one.cpus * 2, memFactor: 2, gpus };
   }
   return { minutes: one.minutes * u.members.length, cpus: one.cpus, memFactor: 1, gpus };
+}
+
+/** What one measure's job asks for: the contract's `eval_minutes`, `eval_mem` and `eval_cpus`. */
+export interface EvalSize {
+  readonly evalMinutes: number;
+  readonly evalMem: string;
+  readonly evalCpus: number;
+}
+
+/**
+ * What a unit's job asks the scheduler for (`unitNeeds` of the contract's
+ * sizes): walltime in whole minutes (each measure's clamped as a job of its
+ * own would be), memory as a Slurm size, CPUs and GPUs. `measure --dry-run`
+ * prints it; the measurer submits it.
+ */
+export function unitResources(
+  u: DispatchUnit,
+  size: EvalSize,
+): { readonly minutes: number; readonly mem: string; readonly cpus: number; readonly gpus: number } {
+  const needs = unitNeeds(u, { minutes: clampMinutes(size.evalMinutes), cpus: size.evalCpus });
+  return {
+    minutes: needs.minutes,
+    mem: scaleMemory(size.evalMem, needs.memFactor),
+    cpus: needs.cpus,
+    gpus: needs.gpus,
+  };
 }

@@ -1,6 +1,7 @@
 import { hexDigest } from "../runtime/digest.ts";
 import type { DispatchUnit } from "./dispatch_unit.ts";
 import { type Measure, measureEnv } from "./measure.ts";
+import { splitPairName } from "./measure_name.ts";
 
 /**
  * A measure's on-disk and on-cluster identity: the determinant, the slot (eval
@@ -89,17 +90,42 @@ export function slot(image: string, m: Measure): string {
   return `${m.name}-${m.treeSha}-${sha1Hex(determinant(image, m))}`;
 }
 
+/** Code points of a measure name a job name keeps. */
+const JOB_NAME_CHARS = 12;
+
 /**
  * A LIVENESS HINT, not a durable key: `eval-<runTag[:10]>-<name[:12]>-<16
  * hex>`, the hex over run tag + determinant. Slurm caps name length, so the
  * hash is bounded (64 bits); a collision can only make one measure see
  * another's job as live and park, never return a stale result. The run tag
  * disambiguates runs sharing one account; the prefixes are for humans.
+ *
+ * The readable part of a pair i ≥ 2 keeps its `#i` and cuts the stem shorter
+ * (`sib-lat-base#2` → `sib-lat-ba#2`, `baseline#2` as it is), and a round's
+ * candidate k keeps its k (`cand-2#3`), so `squeue` tells the pairs and the
+ * candidates apart; a pair-1 name of one candidate (no `#i`) is cut as the
+ * reference cuts it, byte for byte.
  */
 export function jobName(runTag: string, image: string, m: Measure): string {
   assertEncodable("run tag", runTag);
   const h = sha1Hex(`${runTag}\0${determinant(image, m)}`).slice(0, 16);
-  return `eval-${codePointPrefix(runTag, 10)}-${codePointPrefix(m.name, 12)}-${h}`;
+  return `eval-${codePointPrefix(runTag, 10)}-${readableName(m.name)}-${h}`;
+}
+
+/**
+ * The name's first 12 code points; for pair i ≥ 2, the stem's first 12 −
+ * len("#i") and then `#i`. A round's candidate k (a name no reference run
+ * has) is read `cand-k` there, so its number survives the cut
+ * (`candidate-2#3` → `cand-2#3`, `sib-lat-cand-2` → `sib-lat-c2`).
+ */
+function readableName(name: string): string {
+  const { name: stem, pair } = splitPairName(name);
+  const short = stem.replace(/^candidate-(?=[0-9])/, "cand-").replace(/-cand-(?=[0-9]+$)/, "-c");
+  if (pair === 1 && short === stem) return codePointPrefix(name, JOB_NAME_CHARS);
+  const suffix = pair === 1 ? "" : `#${pair}`;
+  const arm = /(?:-c|cand-)[0-9]+$/.exec(short)?.[0] ?? "";
+  const room = Math.max(0, JOB_NAME_CHARS - suffix.length - arm.length);
+  return codePointPrefix(short.slice(0, short.length - arm.length), room) + arm + suffix;
 }
 
 /** The determinants of a unit's members in run order, with its mode: what its slot and job name hash. */

@@ -1,3 +1,5 @@
+import type { Summary } from "../stats/samples.ts";
+
 /**
  * The unit of measurement: one committed tree measured by one contract
  * command, and the suite-sibling facts that expand into such units.
@@ -22,6 +24,11 @@ export interface Measure {
   readonly command: string;
   /** The key of the result JSON object that holds the number. */
   readonly metric: string;
+  /**
+   * How an array of samples under `metric` becomes the value (default
+   * median). Not part of the measure's identity: it reads the same result.
+   */
+  readonly summary?: Summary;
   /** Extra environment (the paired seed), in order; a later duplicate key wins. */
   readonly extraEnv: readonly (readonly [string, string])[];
   /**
@@ -44,6 +51,8 @@ export interface SiblingSpec {
   readonly name: string;
   readonly command: string;
   readonly metric: string;
+  /** How the sibling's samples become its value (default median). */
+  readonly summary?: Summary;
   /** The env var the sibling reads its seed from; "" = it does not resample. */
   readonly seedEnv: string;
   /** The drawn seed; 0 is the "no seed recorded" sentinel and injects nothing. */

@@ -6,21 +6,20 @@ import { runsFrom } from "../compute/job_owner.ts";
 import { isTerminal } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { EVAL_FILES, evalDirPath } from "../dispatch/eval_files.ts";
-import { clampMinutes, evalJobSpec } from "../dispatch/eval_job_spec.ts";
+import { evalJobSpec } from "../dispatch/eval_job_spec.ts";
 import { UNIT_FILES, unitDirPath } from "../dispatch/eval_files.ts";
 import { writePairJob } from "../dispatch/pair_job.ts";
 import { readProvenance } from "../dispatch/provenance.ts";
-import { scaleMemory } from "../compute/job_spec.ts";
 import type { Pairing } from "../contract/contract.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import { writeEvalJob } from "../dispatch/write_eval_job.ts";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { log } from "../log.ts";
-import { type DispatchUnit, dispatchUnits, unitNeeds } from "./dispatch_unit.ts";
+import { type DispatchUnit, dispatchUnits, unitResources } from "./dispatch_unit.ts";
 import { jobName, slot, unitJobName, unitSlot } from "./identity.ts";
 import { type Measure, measureEnv } from "./measure.ts";
 import { classifyMeasure, type MeasureState, type Observation } from "./measure_state.ts";
-import { noResultNote } from "./notes.ts";
+import { noResultMessage } from "./notes.ts";
 import { MeasurementPending } from "./pending.ts";
 import { type Lanes, placement } from "./placement.ts";
 import { explainSignalExit } from "./signal_exit.ts";
@@ -219,14 +218,19 @@ export class DispatchedMeasurer {
     let blind = false;
     for (const { measure, state } of views) {
       if (state.kind === "vanished") {
-        throw new EvalError(`measure ${measure.name}: ${noResultNote(state.jobId, state.endState)}`);
+        throw new EvalError(
+          `measure ${measure.name}: ${noResultMessage(state.jobId, state.endState, this.#o.evalMinutes)}`,
+        );
       }
     }
     // a finished measure without a usable result fails the run now: waiting for the others cannot save it
     await this.#readAll(views.filter((v) => v.state.kind === "done").map((v) => v.measure));
     const dispatched: { m: Measure; jobId: string }[] = [];
     const handled = new Map<DispatchUnit, string | "blind">();
-    for (const { measure: m, state } of views) {
+    // dispatched in the units' order (dispatch_unit.ts): base and candidate alternate over the pairs
+    const order = new Map(this.units(measures).flatMap((u, i) => u.members.map((m) => [m.name, i] as const)));
+    const inOrder = [...views].sort((a, b) => order.get(a.measure.name)! - order.get(b.measure.name)!);
+    for (const { measure: m, state } of inOrder) {
       if (state.kind === "live") {
         pending.push(state.job.id);
         if (!runsFrom(state.job, this.#o.root)) {
@@ -350,16 +354,16 @@ export class DispatchedMeasurer {
         seedCache: this.#o.seedCache,
       })
     );
-    const needs = unitNeeds(u, { minutes: clampMinutes(this.#o.evalMinutes), cpus: this.#o.evalCpus });
+    const size = unitResources(u, this.#o);
     const script = u.mode === "one" ? scripts[0]! : writePairJob(this.#unitDir(u), u.mode, scripts);
     const spec = evalJobSpec(script, {
       jobName: this.unitJobName(u),
       account,
       partition,
-      evalMinutes: needs.minutes,
-      mem: scaleMemory(this.#o.evalMem, needs.memFactor),
-      cpus: needs.cpus,
-      gpus: needs.gpus,
+      evalMinutes: size.minutes,
+      mem: size.mem,
+      cpus: size.cpus,
+      gpus: size.gpus,
     });
     const jobId = await this.#o.compute.submit(spec);
     this.#mark(u, jobId);
@@ -380,7 +384,7 @@ export class DispatchedMeasurer {
     for (const { m, jobId } of dispatched) {
       const state = states.get(jobId) ?? "";
       if (state && isTerminal(state) && !this.done(m)) {
-        throw new EvalError(`measure ${m.name}: ${noResultNote(jobId, state)}`);
+        throw new EvalError(`measure ${m.name}: ${noResultMessage(jobId, state, this.#o.evalMinutes)}`);
       }
     }
   }
@@ -400,13 +404,13 @@ export class DispatchedMeasurer {
     const out: Record<string, number> = {};
     for (const m of measures) {
       try {
-        out[m.name] = readEvalResult(this.#o.root, this.slot(m), m.metric);
+        out[m.name] = readEvalResult(this.#o.root, this.slot(m), m.metric, m.summary);
       } catch (err) {
         if (!(err instanceof EvalError)) throw err;
         const killedBySignal = this.#exitCode(m) === "143";
         throw new EvalError(
           killedBySignal
-            ? explainSignalExit(m.name, states.get(this.marker(m)) ?? "", err.message)
+            ? explainSignalExit(m.name, states.get(this.marker(m)) ?? "", err.message, this.#o.evalMinutes)
             : `measure ${m.name}: ${err.message}`,
         );
       }

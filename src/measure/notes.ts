@@ -2,10 +2,12 @@ import { GONE, isTerminal } from "../compute/states.ts";
 
 /**
  * The note for a job that ended with no result — the reference's
- * `_no_result_note`, word for word. A TIMEOUT is the walltime the submit
- * declared, and the author must hear that a slower run needs more minutes,
- * not that measurement broke. An empty or GONE state (the job left the
- * scheduler's memory, or its state is unknown) reads as "vanished".
+ * `_no_result_note`, word for word (tests/fixtures/identity_vectors.json
+ * holds its vectors). A TIMEOUT is the walltime the submit declared, and the
+ * author must hear that a slower run needs more minutes, not that
+ * measurement broke. An empty or GONE state (the job left the scheduler's
+ * memory, or its state is unknown) reads as "vanished". Messages go through
+ * `noResultMessage`, which names the contract key to raise.
  */
 export function noResultNote(jobId: string, state: string): string {
   if (state.startsWith("TIMEOUT")) {
@@ -18,4 +20,18 @@ export function noResultNote(jobId: string, state: string): string {
     return `job ${jobId} ended ${state} without a result`;
   }
   return "dispatched job vanished without a result";
+}
+
+/**
+ * The fix for a job that ran past its walltime: the contract key that sets
+ * it, and what it is now (whole minutes, as the job asked for them).
+ */
+export function raiseEvalMinutes(evalMinutes: number): string {
+  return `raise eval_minutes in the contract (now ${evalMinutes} minute${evalMinutes === 1 ? "" : "s"})`;
+}
+
+/** `noResultNote`, and for a TIMEOUT the key to raise (`raiseEvalMinutes`): what the user reads. */
+export function noResultMessage(jobId: string, state: string, evalMinutes: number): string {
+  const note = noResultNote(jobId, state);
+  return state.startsWith("TIMEOUT") ? `${note}: ${raiseEvalMinutes(evalMinutes)}` : note;
 }

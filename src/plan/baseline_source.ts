@@ -104,6 +104,7 @@ function determinants(r: RunRecord) {
     metric: r.contract.metric,
     seedEnv: r.contract.seedEnv,
     gpus: r.contract.gpus,
+    summary: r.contract.summary,
   };
 }
 

@@ -2,7 +2,7 @@ import type { Compute, LiveJob } from "../compute/compute.ts";
 import { runsFrom } from "../compute/job_owner.ts";
 import { log } from "../log.ts";
 import { dispatchUnits } from "../measure/dispatch_unit.ts";
-import { unitJobName } from "../measure/identity.ts";
+import { codePointPrefix, unitJobName } from "../measure/identity.ts";
 import { cachedBaseline } from "./baseline_source.ts";
 import { runPlan } from "./run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
@@ -16,12 +16,35 @@ import { wakeJobName } from "../run/wake.ts";
  * may ever run (up to max_repeats), and the run's wake.
  */
 
-/** Every job name the run can have: its evals (or pair jobs), pair by pair up to max_repeats, and its wake. */
-export function runJobNames(dir: RunDir, r: RunRecord): Set<string> {
+/**
+ * A run's job names: the ones it knows (a set), and, for a round's pair
+ * jobs, a pattern every other of its names matches (`has` asks both).
+ */
+export class JobNames extends Set<string> {
+  readonly #pattern: RegExp | null;
+  constructor(names: Iterable<string>, pattern: RegExp | null = null) {
+    super(names);
+    this.#pattern = pattern;
+  }
+  override has(name: string): boolean {
+    return super.has(name) || (this.#pattern?.test(name) ?? false);
+  }
+}
+
+/**
+ * Every job name the run can have: its evals (or pair jobs), pair by pair up
+ * to max_repeats (a round: every candidate up to repeats + max_repeats), and
+ * its wake. A round's pair jobs hold the candidates still in play at their
+ * pair — which only its results tell — so every `eval-<tag>-same#<i>-<hex>`
+ * counts: a job is the run's only when its script lies in the run dir too.
+ */
+export function runJobNames(dir: RunDir, r: RunRecord): JobNames {
   const all = runPlan(r, cachedBaseline(dir, r, false)).all.plan;
-  const names = new Set(dispatchUnits(all, r.contract.pairing).map((u) => unitJobName(r.runTag, r.image, u)));
-  names.add(wakeJobName(r.runTag, dir));
-  return names;
+  const names = dispatchUnits(all, r.contract.pairing).map((u) => unitJobName(r.runTag, r.image, u));
+  names.push(wakeJobName(r.runTag, dir));
+  if (r.candidates.length < 2 || r.contract.pairing === "separate") return new JobNames(names);
+  const tag = codePointPrefix(r.runTag, 10).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new JobNames(names, new RegExp(`^eval-${tag}-same#[0-9]+-[0-9a-f]{16}$`));
 }
 
 /**

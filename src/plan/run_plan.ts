@@ -6,6 +6,7 @@ import type { CachedBaseline } from "./baseline_source.ts";
 import type { PairedValues } from "../verdict/decide.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import { type Design, designOf } from "../stats/sequential.ts";
+import { decideRound, planRound, type RoundDecision, type RoundNext } from "../verdict/round.ts";
 
 /**
  * The run's measures for pairs 1 … `seeds.length`, rebuilt from its record
@@ -13,24 +14,37 @@ import { type Design, designOf } from "../stats/sequential.ts";
  * names) before and after a park. Every sibling of a pair gets the pair's
  * seed through its own variable. One seed (the run's) is the reference's plan.
  */
-function planFromRecord(r: RunRecord, seeds: readonly number[] = [r.seed]): Measure[] {
+function planFromRecord(
+  r: RunRecord,
+  seeds: readonly number[] = [r.seed],
+  armsOf?: (pair: number) => readonly number[],
+): Measure[] {
   const c = r.contract;
-  return planPairs({
-    command: c.command,
-    metric: c.metric,
-    baseSha: r.baseSha,
-    candidateSha: r.candidateSha,
-    seedEnv: c.seedEnv,
-    gpus: c.gpus,
-    siblings: c.siblings.map((s) => ({
-      name: s.name,
-      command: s.command,
-      metric: s.metric,
-      seedEnv: s.seedEnv,
-      seed: r.seed,
-      gpus: s.gpus,
-    })),
-  }, seeds);
+  return planPairs(
+    {
+      command: c.command,
+      metric: c.metric,
+      summary: c.summary,
+      baseSha: r.baseSha,
+      candidateSha: r.candidateSha,
+      seedEnv: c.seedEnv,
+      gpus: c.gpus,
+      siblings: c.siblings.map((s) => ({
+        name: s.name,
+        command: s.command,
+        metric: s.metric,
+        summary: s.summary,
+        seedEnv: s.seedEnv,
+        seed: r.seed,
+        gpus: s.gpus,
+      })),
+      ...(r.candidates.length > 1
+        ? { candidates: r.candidates.map((cand, i) => ({ arm: i + 1, sha: cand.sha })) }
+        : {}),
+    },
+    seeds,
+    armsOf,
+  );
 }
 
 /**
@@ -56,10 +70,18 @@ export interface PassPlan {
   readonly toMeasure: readonly Measure[];
 }
 
-/** The plan of the look at `pairs` pairs, and which of it comes from the baseline cache. */
-function passPlan(r: RunRecord, cache: CachedBaseline, pairs: number): PassPlan {
+/**
+ * The plan of pairs 1 … `pairs` (with a round's candidates `armsOf(pair)`),
+ * and which of it comes from the baseline cache.
+ */
+function passPlan(
+  r: RunRecord,
+  cache: CachedBaseline,
+  pairs: number,
+  armsOf?: (pair: number) => readonly number[],
+): PassPlan {
   const seeds = pairSeeds(r, cache, pairs);
-  const plan = planFromRecord(r, seeds);
+  const plan = planFromRecord(r, seeds, armsOf);
   const cached: Record<string, number> = {};
   if (cache.kind === "value") cached["baseline"] = cache.value;
   if (cache.kind === "pairs") {
@@ -92,7 +114,10 @@ export interface RunPlan {
   look(pairs: number): PassPlan;
   /** The first look's plan: what a first pass dispatches (pair 1 alone is the reference's plan). */
   readonly first: PassPlan;
-  /** Every measure the design may run: the plan of max_repeats pairs. */
+  /**
+   * Every measure the design may run: the plan of max_repeats pairs (a round:
+   * every candidate on repeats + max_repeats pairs, `roundCeiling`).
+   */
   readonly all: PassPlan;
 }
 
@@ -109,7 +134,72 @@ export function runPlan(r: RunRecord, cache: CachedBaseline = { kind: "none" }):
       return look(design.looks[0]!.n);
     },
     get all() {
-      return look(r.contract.maxRepeats);
+      return r.candidates.length > 1 ? roundCeiling(r, cache) : look(r.contract.maxRepeats);
     },
   };
+}
+
+/** One batch of a round: `pairs` pairs from `firstPair`, measuring the baseline and the candidates `arms`. */
+export interface RoundBatch {
+  readonly firstPair: number;
+  readonly pairs: number;
+  readonly arms: readonly number[];
+}
+
+/**
+ * The plan of a round's batches so far (verdict/round.ts says each next one):
+ * pairs 1 … the last batch's end, each with the baseline and the candidates
+ * of the batch it belongs to, on the pair's seed.
+ */
+export function roundPlan(r: RunRecord, cache: CachedBaseline, batches: readonly RoundBatch[]): PassPlan {
+  const last = batches.at(-1);
+  const pairs = last === undefined ? 0 : last.firstPair + last.pairs - 1;
+  const armsOf = (pair: number) => batches.find((b) => pair >= b.firstPair && pair < b.firstPair + b.pairs)?.arms ?? [];
+  return passPlan(r, cache, pairs, armsOf);
+}
+
+/**
+ * Every measure a round may ever run: every candidate on every pair up to
+ * repeats + max_repeats (a round's screen pairs come before its confirmation's
+ * design) — what the run's job names are drawn from.
+ */
+export function roundCeiling(r: RunRecord, cache: CachedBaseline): PassPlan {
+  return passPlan(r, cache, r.contract.repeats + r.contract.maxRepeats);
+}
+
+/**
+ * A round stepped as its decisions ask (verdict/round.ts): `plan` is the plan
+ * of its batches so far — the first is `planRound`'s — and `advance` decides
+ * the look those batches reach from their values; when the decision asks for
+ * more, its batch is added and `plan` grows by it. The pass, `show` and the
+ * decision check all step a round this one way.
+ */
+export class RoundSteps {
+  readonly #r: RunRecord;
+  readonly #cache: CachedBaseline;
+  readonly #batches: RoundBatch[] = [];
+
+  constructor(r: RunRecord, cache: CachedBaseline) {
+    this.#r = r;
+    this.#cache = cache;
+    const first = planRound(r.contract, r.candidates.length);
+    if (first.kind !== "more") throw new Error("A round's plan asked for no pairs");
+    this.#batches.push(batchOf(first));
+  }
+
+  /** The plan of the batches so far. */
+  get plan(): PassPlan {
+    return roundPlan(this.#r, this.#cache, this.#batches);
+  }
+
+  /** The round's decision at the batches so far, from every value of `plan`; a "more" adds its batch. */
+  advance(values: Readonly<Record<string, number>>): RoundDecision {
+    const d = decideRound(this.#r.contract, this.#r.candidates.length, pairedValues(this.plan.plan, values));
+    if (d.next.kind === "more") this.#batches.push(batchOf(d.next));
+    return d;
+  }
+}
+
+function batchOf(next: Extract<RoundNext, { kind: "more" }>): RoundBatch {
+  return { firstPair: next.firstPair, pairs: next.pairs, arms: next.arms };
 }

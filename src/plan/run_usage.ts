@@ -5,6 +5,8 @@ import { isJobId } from "../compute/compute.ts";
 import { isTerminal } from "../compute/states.ts";
 import type { JobUsage } from "../compute/usage.ts";
 import { log } from "../log.ts";
+import { raiseEvalMinutes } from "../measure/notes.ts";
+import { formatDuration } from "../report/format.ts";
 
 /**
  * Resource use of a run's finished measures: gathered with ONE accounting
@@ -49,6 +51,26 @@ export async function measureUsage(
     if (u !== undefined && (u.state === "" || isTerminal(u.state))) out[j.name] = u;
   }
   return out;
+}
+
+/**
+ * A warning sentence for the verdict's reasons for each measure whose job
+ * delivered its result yet ended TIMEOUT: Slurm checks limits only every 30 s
+ * or so, so a command that finished just past its walltime (71 s of 60) is
+ * marked TIMEOUT without being killed. Its value counts, but the next,
+ * slightly slower run will be killed: the sentence names the measure, its
+ * elapsed time against the limit and the key to raise.
+ */
+export function timeoutWarnings(usage: Readonly<Record<string, JobUsage>>, evalMinutes: number): string[] {
+  return Object.entries(usage)
+    .filter(([, u]) => u.state.startsWith("TIMEOUT"))
+    .map(([name, u]) => {
+      const ran = u.elapsedS === null ? "" : ` ran ${formatDuration(u.elapsedS)}`;
+      const limit = u.timelimitS === null ? "its walltime" : `its ${formatDuration(u.timelimitS)} walltime`;
+      return `Warning: measure ${JSON.stringify(name)} (job ${u.jobId})${ran} of ${limit} and Slurm marked it ` +
+        `${u.state}; its command finished before the kill, so the result counts, but a slower run will be killed: ` +
+        `${raiseEvalMinutes(evalMinutes)}.`;
+    });
 }
 
 /** One usage as a run file and `--json` keep it. */

@@ -11,14 +11,17 @@ import {
 import { escapeHtml, uniqueId } from "./html_escape.ts";
 import { badge, factsList, htmlPage } from "./html_page.ts";
 import { differenceFigure } from "./html_run_difference.ts";
-import { valueFigures } from "./html_run_values.ts";
+import { samplesTable, valueFigures } from "./html_run_values.ts";
 import type { RunSummary } from "./model.ts";
+import { pairList } from "./set_aside.ts";
 
 /**
  * `outerloop report RUN_DIR --html FILE`: one run as a self-contained page —
  * the verdict and the facts it was decided on (the improvement and the
  * difference, each with its interval), the reasons, the difference chart with
- * min_effect and the interval, and every measured value. A disputed decision
+ * min_effect and the interval (a pair set aside as outlying hollow), every
+ * measured value with the spread of its samples, when it reported several.
+ * A disputed decision
  * is marked as such, never shown as fact.
  * Pure: the same run gives the same bytes, with no clock and no network.
  */
@@ -51,7 +54,8 @@ function estimateFacts(run: RunSummary): [string, string][] {
   const e = run.improvement;
   if (e === null) return [];
   const imp = improvementCells(run), diff = differenceCells(run);
-  const pairs = e.interval === null ? "one pair, no interval" : `n = ${e.n}`;
+  const aside = e.setAside.length === 0 ? "" : `, ${pairList(e.setAside)} set aside as outlying`;
+  const pairs = e.interval === null ? "one pair, no interval" : `n = ${e.n}${aside}`;
   const text = (c: typeof imp) => [c.mean, c.interval, pairs].filter((t) => t !== "").join(", ");
   return [
     ["improvement (positive = better)", text(imp)],
@@ -83,6 +87,8 @@ export function runSection(run: RunSummary, ids: Set<string> = new Set()): strin
   out.push("<h2>Values</h2>");
   const values = valueFigures(run, (group) => uniqueId("values", `${run.tag}-${group}`, ids));
   out.push(values.length > 0 ? values.join("\n") : `<p class="note">No values measured yet.</p>`);
+  const samples = samplesTable(run);
+  if (samples !== "") out.push(samples);
   return out.join("\n");
 }
 

@@ -4,14 +4,18 @@ import { betterWords, differenceCells, formatPairDifference, formatValue } from 
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { type PairRow, pairRows } from "./measures.ts";
 import type { RunSummary } from "./model.ts";
+import { meanOfPairs } from "./set_aside.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
-import { candidateMark, legendHtml, marker } from "./svg_marks.ts";
+import { candidateMark, legendHtml, marker, MARKS, whisker, WHISKER_LEGEND, WHISKER_OFFSET } from "./svg_marks.ts";
 
 /**
  * A run's "Values" charts, one per benchmark (the climbed one, then each
  * sibling, each on its own axis since their units differ): the baseline and
  * the candidate of every pair on one row, joined by a line, so the size and
  * direction of each change show as a line's length and which end is which.
+ * A measure that reported several samples gets a thin whisker from their
+ * min to their max beside its marker (the baseline's above the row, the
+ * candidate's below), so a noisy or stalled measure shows as a long one.
  */
 
 /** The measure names a row's two markers stand for: `baseline#2`, `sib-tsp-cand`, …. */
@@ -30,7 +34,8 @@ function measureNames(row: PairRow): { base: string; candidate: string } {
  * by a neutral candidate marker (the verdict is not a sibling's own).
  */
 export function valueFigures(run: RunSummary, idFor: (group: string) => string): string[] {
-  const { rows } = pairRows(run.values, run.differences, run.difference);
+  const setAside = run.improvement?.setAside ?? [];
+  const { rows } = pairRows(run.values, run.differences, run.difference, setAside);
   const keys = [...new Set(rows.map((r) => `${r.sibling ? "s" : "m"}:${r.group}`))];
   return keys.map((key) => {
     const sibling = key.startsWith("s:");
@@ -38,18 +43,35 @@ export function valueFigures(run: RunSummary, idFor: (group: string) => string):
     const all = rows.filter((r) => r.group === group && r.sibling === sibling);
     const mine = all.filter((r) => r.pair !== null);
     const name = sibling ? `sibling ${group}` : run.benchmark;
+    const aside = sibling ? [] : setAside;
     const f = rowsFrame({
-      labels: mine.map((r) => `pair ${r.pair}`),
+      labels: mine.map((r) => `pair ${r.pair}${aside.includes(r.pair ?? 0) ? " (set aside)" : ""}`),
       rowTitle: "pair",
       xTitle: sibling ? `${group} value` : `${run.metric} (${betterWords(run.direction)})`,
-      values: mine.flatMap((r) => [r.base, r.candidate]).filter((v): v is number => v !== null),
+      values: mine.flatMap((r) => {
+        const names = measureNames(r);
+        const spread = [run.samples[names.base], run.samples[names.candidate]].flatMap((s) => s ? [s.min, s.max] : []);
+        return [r.base, r.candidate, ...spread];
+      }).filter((v): v is number => v !== null && Number.isFinite(v)),
     });
     const cand = sibling ? "candidate" : candidateMark(run.verdict);
     const parts = [f.axes];
+    let whiskers = false;
     mine.forEach((r, i) => {
       const y = f.rowY(i);
       const names = measureNames(r);
       const [b, c] = [r.base, r.candidate];
+      // the samples' spread first, so the markers are drawn over it
+      for (const [name, kind, dy] of [[names.base, "baseline", -1], [names.candidate, cand, 1]] as const) {
+        const s = run.samples[name];
+        if (s === undefined) continue;
+        whiskers = true;
+        const extra = { "data-whisker": kind === "baseline" ? "baseline" : "candidate", "data-measure": name };
+        const tip = `${name}: ${s.n} samples, min ${formatValue(s.min)}, median ${formatValue(s.median)}, ` +
+          `max ${formatValue(s.max)}`;
+        const data = { ...extra, "data-n": s.n, "data-min": s.min, "data-max": s.max };
+        parts.push(whisker(f.xs(s.min), f.xs(s.max), y + dy * WHISKER_OFFSET, MARKS[kind].color, data, tip));
+      }
       if (b !== null && c !== null) parts.push(svgLine(f.xs(b), y, f.xs(c), y, "#8c959f", { "stroke-width": 2 }));
       if (b !== null) {
         const extra = { "data-point": "baseline", "data-measure": names.base };
@@ -67,11 +89,37 @@ export function valueFigures(run: RunSummary, idFor: (group: string) => string):
     const header = [{ text: "pair" }, num("baseline"), num("candidate"), num("difference (candidate − baseline)")];
     const summary = sibling ? "" : differenceCells(run).mean;
     const cells = all.map((r) => [
-      { text: r.pair === null ? `mean of ${r.pairsInGroup}` : String(r.pair) },
+      {
+        text: r.pair === null
+          ? aside.length === 0 ? `mean of ${r.pairsInGroup}` : meanOfPairs(r.pairsInGroup, aside)
+          : `${r.pair}${aside.includes(r.pair) ? " (set aside)" : ""}`,
+      },
       num(formatValue(r.base)),
       num(formatValue(r.candidate)),
       num(r.pair === null && summary !== "" ? summary : formatPairDifference(r.difference, r.base, r.candidate)),
     ]);
-    return figure(svg, f.width, dataTable(title, header, cells), legendHtml(["baseline", cand]));
+    const legend = legendHtml(["baseline", cand], whiskers ? [WHISKER_LEGEND] : []);
+    return figure(svg, f.width, dataTable(title, header, cells), legend);
   });
+}
+
+/**
+ * The spread of the samples behind each value, for the measures that
+ * reported several (the metric an array): a table of how many, the smallest,
+ * the median and the largest; "" when none did.
+ */
+export function samplesTable(run: RunSummary): string {
+  const entries = Object.entries(run.samples);
+  if (entries.length === 0) return "";
+  const num = (text: string): Cell => ({ text, num: true });
+  const header = [{ text: "measure" }, num("n"), num("min"), num("median"), num("max")];
+  const rows = entries.map(([name, s]) => [
+    { text: name },
+    num(String(s.n)),
+    num(formatValue(s.min)),
+    num(formatValue(s.median)),
+    num(formatValue(s.max)),
+  ]);
+  return `<p class="note">Several samples per measure: each value is their summary (the contract's ` +
+    `<code>summary</code>, the median by default).</p>` + dataTable("Samples behind each value", header, rows);
 }

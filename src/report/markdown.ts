@@ -16,6 +16,7 @@ import {
 } from "./format.ts";
 import { mdCell, mdCode, mdPipes, mdTable, mdText } from "./markdown_escape.ts";
 import { pairLabel, pairRows } from "./measures.ts";
+import { pairList } from "./set_aside.ts";
 import { benchmarkValues, type Climb, type RunSummary } from "./model.ts";
 
 /**
@@ -47,17 +48,39 @@ function estimateSentence(r: RunSummary): string {
   if (e.interval === null) {
     return `Improvement (positive = better) on one pair: ${imp.mean}; difference (candidate − baseline) ${diff.mean}.`;
   }
-  return `Improvement (positive = better) over ${e.n} pairs: mean ${imp.mean}, interval ${imp.interval}; ` +
+  const k = e.setAside.length;
+  const over = k === 0 ? `${e.n} pairs` : `${e.n - k} of ${e.n} pairs (${pairList(e.setAside)} set aside as outlying)`;
+  return `Improvement (positive = better) over ${over}: mean ${imp.mean}, interval ${imp.interval}; ` +
     `difference (candidate − baseline): mean ${diff.mean}, interval ${diff.interval}.`;
+}
+
+/**
+ * The samples' spread of each measure that reported several (the metric an
+ * array): how many, the smallest, the median and the largest; "" when none did.
+ */
+function samplesTable(r: RunSummary): string {
+  const entries = Object.entries(r.samples);
+  if (entries.length === 0) return "";
+  const rows = entries.map(([name, s]) => [
+    mdPipes(mdCode(name)),
+    String(s.n),
+    formatValue(s.min),
+    formatValue(s.median),
+    formatValue(s.max),
+  ]);
+  return "Samples behind each value (several per measure: the value is their summary):\n\n" +
+    mdTable(["measure", "n", "min", "median", "max"], rows, new Set([1, 2, 3, 4]));
 }
 
 /**
  * One run: a heading with the benchmark and the verdict (or the state while
  * there is none; a disputed verdict says so, with the disagreement), the
  * metric and min_effect, a table of every measure's value with the
- * difference beside each pair (and the mean difference on a summary row),
- * the benchmark's improvement and difference with their intervals, the
- * failure of a failed run, and the reasons.
+ * difference beside each pair (and the mean difference on a summary row;
+ * a pair set aside as outlying is marked, and the summary row says it is the
+ * mean of the kept pairs), the spread of each measure's samples when it
+ * reported several, the benchmark's improvement and difference with their
+ * intervals, the failure of a failed run, and the reasons.
  */
 export function runMarkdown(r: RunSummary): string {
   const out = [
@@ -73,11 +96,13 @@ export function runMarkdown(r: RunSummary): string {
     );
   }
   if (r.failure !== null && r.failure !== "") out.push("", `**Failed:** ${mdText(r.failure)}`);
-  const { rows, others } = pairRows(r.values, r.differences, r.difference);
+  const aside = r.improvement?.setAside ?? [];
+  const { rows, others } = pairRows(r.values, r.differences, r.difference, aside);
   if (rows.length > 0) {
     const summary = differenceCells(r).mean;
     const cells = rows.map((row) => [
-      mdPipes(`${row.sibling ? "sibling " : ""}${mdCode(row.sibling ? row.group : r.benchmark)}`) + pairLabel(row),
+      mdPipes(`${row.sibling ? "sibling " : ""}${mdCode(row.sibling ? row.group : r.benchmark)}`) +
+      pairLabel(row, aside),
       formatValue(row.base),
       formatValue(row.candidate),
       row.pair === null && !row.sibling && summary !== ""
@@ -90,6 +115,8 @@ export function runMarkdown(r: RunSummary): string {
   if (others.length > 0) {
     out.push("", "Other values: " + others.map(([name, v]) => `${mdCode(name)} ${formatValue(v)}`).join(", ") + ".");
   }
+  const samples = samplesTable(r);
+  if (samples !== "") out.push("", samples);
   const estimate = estimateSentence(r);
   if (estimate !== "") out.push("", estimate);
   if (r.reasons.length > 0) out.push("", ...r.reasons.map((reason) => `- ${mdText(reason)}`));

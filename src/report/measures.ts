@@ -5,6 +5,7 @@
  * `candidate#2` and a sibling's values share a chart with their own units.
  */
 import { BASE_ARM, CANDIDATE_ARM, differenceName, parseMeasureName } from "../measure/measure_name.ts";
+import { meanOfPairs } from "./set_aside.ts";
 
 /** What a measure name says about the measure. */
 export interface MeasureName {
@@ -84,13 +85,17 @@ export interface PairRow {
  * (`pair: null`) with the mean of each side and the mean difference — for
  * the climbed benchmark `benchmarkDifference` when given (the run's
  * `difference`, which agrees with its improvement to the last bit), else the
- * mean of the pairs' differences. Measures that are neither base nor
- * candidate come back in `others`.
+ * mean of the pairs' differences. The climbed benchmark's summary row is
+ * that of the pairs its estimate kept: `setAside` (the pairs it set aside
+ * as outlying) are left out of its side means, as they are of the
+ * estimate. Measures that are neither base nor candidate come back in
+ * `others`.
  */
 export function pairRows(
   values: Readonly<Record<string, number>>,
   differences: Readonly<Record<string, number>>,
   benchmarkDifference: number | null = null,
+  setAside: readonly number[] = [],
 ): { rows: PairRow[]; others: [string, number][] } {
   const rows: PairRow[] = [];
   const others: [string, number][] = [];
@@ -118,9 +123,11 @@ export function pairRows(
       rows.push({ group: g.group, sibling: g.sibling, pair, pairsInGroup: n, base, candidate, difference: of(pair) });
     }
     if (n > 1) {
-      const side = (s: MeasureName["side"]) => mean(pairNumbers.map((p) => val(at(p, s))));
-      const given = g.sibling || g.group !== "" ? null : benchmarkDifference;
-      const difference = given ?? mean(pairNumbers.map(of));
+      const main = !g.sibling && g.group === "";
+      const kept = main ? pairNumbers.filter((p) => !setAside.includes(p)) : pairNumbers;
+      const side = (s: MeasureName["side"]) => mean(kept.map((p) => val(at(p, s))));
+      const given = main ? benchmarkDifference : null;
+      const difference = given ?? mean(kept.map(of));
       rows.push({
         group: g.group,
         sibling: g.sibling,
@@ -135,8 +142,16 @@ export function pairRows(
   return { rows, others };
 }
 
-/** How a row names its pair: "" for a lone pair, " pair 2", or " mean of 5 pairs" on a summary row. */
-export function pairLabel(row: PairRow): string {
+/**
+ * How a row names its pair: "" for a lone pair, " pair 2", or " mean of 5
+ * pairs" on a summary row. For the climbed benchmark, `setAside` (the pairs
+ * its estimate set aside as outlying) marks those (" pair 8 (set aside)") and
+ * makes the summary row the kept pairs' (" mean of 9 of 10 pairs; pair 8 set
+ * aside"), as its value is.
+ */
+export function pairLabel(row: PairRow, setAside: readonly number[] = []): string {
   if (row.pairsInGroup <= 1) return "";
-  return row.pair === null ? ` mean of ${row.pairsInGroup} pairs` : ` pair ${row.pair}`;
+  const aside = row.sibling || row.group !== "" ? [] : setAside;
+  if (row.pair === null) return ` ${meanOfPairs(row.pairsInGroup, aside)}`;
+  return aside.includes(row.pair) ? ` pair ${row.pair} (set aside)` : ` pair ${row.pair}`;
 }

@@ -1,4 +1,5 @@
 import { differenceRange } from "../stats/difference.ts";
+import type { SampleSpread } from "../stats/samples.ts";
 
 /**
  * The plain data every report is rendered from: one `RunSummary` per run dir,
@@ -28,6 +29,12 @@ export interface ImprovementEstimate {
   readonly mean: number;
   /** Its confidence interval; null for a single pair, which has none. */
   readonly interval: ImprovementInterval | null;
+  /**
+   * The pairs (1-based, in pair order) the estimate set aside as outlying
+   * (decision.json's `set_aside`, src/stats/screened_t.ts): `mean` and the
+   * interval are those of the other n − setAside.length pairs. [] when none.
+   */
+  readonly setAside: readonly number[];
 }
 
 /** A confidence interval of the mean improvement (positive = better). */
@@ -85,6 +92,13 @@ export interface RunSummary {
    * bit), or the one pair's difference. Null until decided.
    */
   readonly difference: number | null;
+  /**
+   * The spread of the samples behind each value (count, min, median, max),
+   * by measure name, for the measures whose benchmark reported its metric as
+   * an array: decision.json's `samples` once decided, the evals' results
+   * while open. {} when none did.
+   */
+  readonly samples: Readonly<Record<string, SampleSpread>>;
   /** The benchmark's values pair by pair, pair 1 first; [] when unknown. */
   readonly pairs: readonly PairValues[];
   /** The decision's reasons, full sentences. */

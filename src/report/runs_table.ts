@@ -14,7 +14,7 @@ import type { Climb, RunSummary } from "./model.ts";
 
 /**
  * `outerloop runs DIR` for people: one line per run, oldest first, in the
- * style of `src/run/table.ts` — no colours, no box characters, columns
+ * style of the verdict table (src/report/verdict_table.ts) — no colours, no box characters, columns
  * padded to their widest cell — so it reads the same in a terminal, a Slurm
  * log and an email. Machines use `runsJson` instead.
  */

@@ -7,14 +7,25 @@ import type { RunVerdict } from "./model.ts";
  * is a hollow circle; a candidate is a green diamond when accepted, a red
  * cross when rejected, an amber square when inconclusive and a hollow grey
  * diamond while undecided (a sibling's candidate, which has no verdict of its
- * own, is a purple diamond); a pair's difference is a blue dot and a mean is a
- * black bar. Colours are SVG attributes, not CSS, so a chart copied out of
+ * own, is a purple diamond); a pair's difference is a blue dot (hollow when
+ * the estimate set the pair aside as outlying) and a mean is a black bar; the
+ * spread of a measure's samples is a thin whisker from their min to their max
+ * beside its marker, in the marker's colour. Colours are SVG attributes, not CSS, so a chart copied out of
  * the page keeps them. Every marker carries `data-point` and a `<title>`
  * (the browser's tooltip).
  */
 
 /** What a marker stands for. */
-export type MarkKind = "baseline" | "candidate" | "accept" | "reject" | "inconclusive" | "open" | "pair" | "mean";
+export type MarkKind =
+  | "baseline"
+  | "candidate"
+  | "accept"
+  | "reject"
+  | "inconclusive"
+  | "open"
+  | "pair"
+  | "aside"
+  | "mean";
 
 type Shape = "circle" | "diamond" | "square" | "cross" | "bar";
 
@@ -46,6 +57,7 @@ export const MARKS: Readonly<Record<MarkKind, MarkStyle>> = {
   inconclusive: { shape: "square", color: COLORS.inconclusive, hollow: false, label: "candidate, inconclusive" },
   open: { shape: "diamond", color: COLORS.neutral, hollow: true, label: "candidate, no verdict" },
   pair: { shape: "circle", color: COLORS.pair, hollow: false, label: "one pair: candidate − baseline" },
+  aside: { shape: "circle", color: COLORS.pair, hollow: true, label: "set aside (outlying)" },
   mean: { shape: "bar", color: COLORS.ink, hollow: false, label: "mean, with its interval" },
 };
 
@@ -102,3 +114,29 @@ export function legendHtml(kinds: readonly MarkKind[], more: readonly string[] =
   );
   return `<ul class="legend">${[...items, ...more].join("")}</ul>`;
 }
+
+/** How far from its row's centre a whisker runs: above for the baseline, below for the candidate. */
+export const WHISKER_OFFSET = 7;
+
+/**
+ * A thin whisker from `x1` to `x2` (a measure's smallest and largest sample)
+ * at height `y`, with short end caps: `M<x1> <y>H<x2>…`, so its ends read
+ * off its path. `extra` carries its data attributes.
+ */
+export function whisker(
+  x1: number,
+  x2: number,
+  y: number,
+  color: string,
+  extra: Readonly<Record<string, string | number | null | undefined>>,
+  tooltip: string,
+): string {
+  const r = (n: number) => Math.round(n * 10) / 10;
+  const d = `M${r(x1)} ${r(y)}H${r(x2)}M${r(x1)} ${r(y - 3)}V${r(y + 3)}M${r(x2)} ${r(y - 3)}V${r(y + 3)}`;
+  const a = attrs({ class: "whisker", ...extra, d, fill: "none", stroke: color, "stroke-width": 1.2 });
+  return `<path${a}><title>${escapeHtml(tooltip)}</title></path>`;
+}
+
+/** The legend's item for the whiskers. */
+export const WHISKER_LEGEND = `<li><svg width="22" height="10" aria-hidden="true"><path d="M2 5H20M2 2V8M20 2V8" ` +
+  `fill="none" stroke="${COLORS.neutral}" stroke-width="1.2"/></svg>samples: min to max (the marker is the value)</li>`;

@@ -3,6 +3,7 @@ import { BASE_ARM, CANDIDATE_ARM, differenceName, measureName, parseMeasureName 
 import type { Decision, Estimate } from "../verdict/decide.ts";
 import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
 import type { PairedFacts } from "../rundir/decision_file.ts";
+import { setAsideWords } from "./set_aside.ts";
 
 /**
  * Plain-text tables for people (stderr, `show`): no colours and no box
@@ -47,7 +48,8 @@ function differenceFor(decision: Decision, measure: string): string {
  * significant digits: text/numbers.ts), the difference (candidate − base)
  * beside each candidate-side measure, then the verdict — `(disputed)` when
  * `disputed`: decision.json does not follow from the results beside it — the
- * improvement estimate of a repeated design, and every reason.
+ * improvement estimate of a repeated design and the pairs it set aside as
+ * outlying, and every reason.
  */
 export function formatDecisionTable(decision: Decision, paired: PairedFacts | null = null, disputed = false): string {
   const rows = Object.entries(decision.values).map(([name, value]) => {
@@ -57,7 +59,23 @@ export function formatDecisionTable(decision: Decision, paired: PairedFacts | nu
   const reasons = decision.reasons.map((r) => `  - ${r}`);
   const estimate = paired === null ? [] : [`improvement (positive = better): ${estimateText(paired.benchmark)}`];
   const verdict = `verdict: ${decision.verdict}${disputed ? " (disputed)" : ""}`;
-  return [table, "", verdict, ...estimate, ...reasons].join("\n") + "\n";
+  return [table, "", verdict, ...estimate, ...setAsideLines(paired), ...reasons].join("\n") + "\n";
+}
+
+/**
+ * The pairs a repeated design's estimates set aside as outlying, one line
+ * for the benchmark and one per sibling that set any aside:
+ * `set aside as outlying: pair 8 (baseline#8, candidate#8)`.
+ */
+function setAsideLines(paired: PairedFacts | null): string[] {
+  if (paired === null) return [];
+  const lines = paired.benchmark.setAside.length === 0
+    ? []
+    : [`set aside as outlying: ${setAsideWords(paired.benchmark.setAside)}`];
+  for (const [name, s] of Object.entries(paired.siblings)) {
+    if (s.setAside.length > 0) lines.push(`sibling ${name}: set aside as outlying: ${setAsideWords(s.setAside, name)}`);
+  }
+  return lines;
 }
 
 /** An estimate for people, to the digits its interval supports: `mean 0.42, 95% CI [0.31, 0.53], n=8`. */

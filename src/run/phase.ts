@@ -4,12 +4,18 @@ import { pinSha } from "../dispatch/pin.ts";
 import { log } from "../log.ts";
 import { BASE_ARM, benchmarkName, CANDIDATE_ARM, parseMeasureName } from "../measure/measure_name.ts";
 import { MeasurementPending } from "../measure/pending.ts";
-import { cachedBaseline, cacheNotes, repeatedDesign, storeBaseline } from "../plan/baseline_source.ts";
+import {
+  type CachedBaseline,
+  cachedBaseline,
+  cacheNotes,
+  repeatedDesign,
+  storeBaseline,
+} from "../plan/baseline_source.ts";
 import { decideLook } from "../verdict/decide.ts";
-import { type DecisionRecord, writeDecision } from "../rundir/decision_file.ts";
+import { type DecisionRecord, type RoundFacts, writeDecision } from "../rundir/decision_file.ts";
 import { acquireRunLock } from "./lock.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
-import { pairedValues, runPlan } from "../plan/run_plan.ts";
+import { pairedValues, type PassPlan, RoundSteps, runPlan } from "../plan/run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "../rundir/run_record.ts";
 import { retireWakes, submitWake } from "./wake.ts";
@@ -23,8 +29,9 @@ import { type Provenance, readProvenance } from "../dispatch/provenance.ts";
 import { cancelWins, isCancelled, refuseCancelled } from "../rundir/cancel_file.ts";
 import { sayOnStop } from "../runtime/live_groups.ts";
 import { endFailedRun } from "./failed_run.ts";
-import { measureUsage } from "../plan/run_usage.ts";
+import { measureUsage, timeoutWarnings } from "../plan/run_usage.ts";
 import type { WakeRecord } from "../rundir/wake_record.ts";
+import { measureSamples } from "../views/measure_samples.ts";
 
 /** Where one pass of the measure-and-decide phase left the run. */
 export type PhaseOutcome =
@@ -87,7 +94,7 @@ export async function startRun(dir: RunDir, record: RunRecord, deps: PhaseDeps):
     refuseCancelled(dir);
     return await cancelWins(dir, async () => {
       await pinSha(inForce.repo, inForce.baseSha);
-      await pinSha(inForce.repo, inForce.candidateSha);
+      for (const c of inForce.candidates) await pinSha(inForce.repo, c.sha);
       return await passOrFail(dir, inForce, deps);
     });
   });
@@ -156,6 +163,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     log.info(`baseline ${what} from the cache (${c.name}@${r.baseSha.slice(0, 12)})`);
   }
   if (r.kind === "calibrate") return await calibration(dir, r, deps, measurer);
+  if (r.candidates.length > 1) return await roundPass(dir, r, deps, measurer, cache);
   const plan = runPlan(r, cache);
   const design = plan.design;
   for (const look of design.looks) {
@@ -170,47 +178,128 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       );
       continue;
     }
-    const baselines = p.seeds.map((seed, i) => ({ seed, value: values[benchmarkName(BASE_ARM, i + 1)]! }));
-    const measuredBaseline = p.toMeasure.some((m) => {
-      const ref = parseMeasureName(m.name);
-      return ref !== null && ref.sibling === null && ref.arm === BASE_ARM;
-    });
-    const provenance = provenanceOf(measurer, p.toMeasure);
-    const hostOf = (arm: number) => provenance[benchmarkName(arm)]?.host ?? "";
-    if (measuredBaseline) {
-      const origin = provenance[benchmarkName(BASE_ARM)];
-      storeBaseline(dir, r, baselines, { measuredAt: origin?.endedAt || null, host: origin?.host || null });
-    }
-    const fromCache = Object.keys(p.cached).length > 0 ? cacheNotes(cache, hostOf(CANDIDATE_ARM), deps.now()) : [];
-    const decision: DecisionRecord = {
+    return await conclude(dir, r, deps, measurer, cache, p, {
       verdict: d.verdict,
       values: d.values,
       deltas: d.deltas,
-      reasons: [...d.reasons, ...fromCache],
-      baseSha: r.baseSha,
-      candidateSha: r.candidateSha,
-      runIdentity: runIdentity(r),
-      decidedAt: new Date(deps.now()).toISOString(),
-      direction: c.direction,
-      minEffect: c.minEffect,
-      baselineSource: Object.keys(p.cached).length > 0 ? "cached" : "measured",
+      reasons: d.reasons,
       paired: repeatedDesign(r)
         ? { seeds: p.seeds, n: look.n, outcome: d.outcome, benchmark: d.benchmark, siblings: d.siblings }
         : null,
-      provenance,
-      usage: await measureUsage(
-        deps.compute,
-        p.toMeasure.map((m) => ({ name: m.name, jobId: measurer.marker(m) })),
-        r.createdAt,
-      ),
-    };
-    // a cancel always wins over a verdict reached after it: asked again under the lock, right before the write
-    refuseCancelled(dir, ` (the ${d.verdict} this pass reached after it is not written)`);
-    writeDecision(dir, decision);
-    await retireWakes(deps.compute, r, dir, deps);
-    return { kind: "decided", decision, fresh: true };
+    });
   }
   throw new Error(`The design's last look (${design.looks.length}) asked for more pairs`);
+}
+
+/**
+ * A round of K ≥ 2 candidates (verdict/round.ts): batch after batch as the
+ * round's decision asks — the screen's pairs of every candidate, then the
+ * leader's confirmation on fresh pairs — re-judged from the results on disk
+ * at every pass, as a single candidate's looks are, until it is final.
+ */
+async function roundPass(
+  dir: RunDir,
+  r: RunRecord,
+  deps: PhaseDeps,
+  measurer: DispatchedMeasurer,
+  cache: CachedBaseline,
+): Promise<PhaseOutcome> {
+  const steps = new RoundSteps(r, cache);
+  for (;;) {
+    const p = steps.plan;
+    const measured = await resultsOrPark(dir, r, deps, measurer, p.toMeasure);
+    if ("kind" in measured) return measured;
+    const d = steps.advance({ ...p.cached, ...measured.values });
+    if (d.next.kind === "more") {
+      const arms = d.next.arms.map((a) => benchmarkName(a)).join(", ");
+      log.info(`round at ${p.seeds.length} pair(s): ${d.next.stage} next, ${d.next.pairs} pair(s) of ${arms}`);
+      continue;
+    }
+    const facts: RoundFacts = {
+      procedure: d.procedure,
+      seeds: p.seeds,
+      n: p.seeds.length,
+      winner: d.winner,
+      candidates: d.calls.map((call) => ({
+        arm: call.arm,
+        ref: r.candidates[call.arm - 1]!.ref,
+        sha: r.candidates[call.arm - 1]!.sha,
+        verdict: call.verdict,
+        standing: call.standing,
+        because: call.because,
+        pairs: call.pairs,
+        screen: call.screen,
+        estimate: call.estimate,
+        siblings: call.siblings,
+        reason: call.reason,
+      })),
+    };
+    const verdict = { verdict: d.verdict, values: d.values, deltas: d.deltas, reasons: d.reasons, paired: null };
+    return await conclude(dir, r, deps, measurer, cache, p, verdict, facts, d.winner?.arm ?? CANDIDATE_ARM);
+  }
+}
+
+/**
+ * Writes the decision of a final look (or round) and what goes with it: the
+ * baseline into the cache when this run measured it, where and when each
+ * measure ran, what the cache's baseline was (its age and host), what the
+ * jobs used (a TIMEOUT that still delivered is said in the reasons) and the
+ * samples' spread; a cancel recorded meanwhile wins, and nothing is written.
+ * `arm` is the candidate whose host the cached baseline is compared with.
+ */
+async function conclude(
+  dir: RunDir,
+  r: RunRecord,
+  deps: PhaseDeps,
+  measurer: DispatchedMeasurer,
+  cache: CachedBaseline,
+  p: PassPlan,
+  d: Pick<DecisionRecord, "verdict" | "values" | "deltas" | "reasons" | "paired">,
+  round?: RoundFacts,
+  arm: number = CANDIDATE_ARM,
+): Promise<PhaseOutcome> {
+  const c = r.contract;
+  const baselines = p.seeds.map((seed, i) => ({ seed, value: d.values[benchmarkName(BASE_ARM, i + 1)]! }));
+  const measuredBaseline = p.toMeasure.some((m) => {
+    const ref = parseMeasureName(m.name);
+    return ref !== null && ref.sibling === null && ref.arm === BASE_ARM;
+  });
+  const provenance = provenanceOf(measurer, p.toMeasure);
+  if (measuredBaseline) {
+    const origin = provenance[benchmarkName(BASE_ARM)];
+    storeBaseline(dir, r, baselines, { measuredAt: origin?.endedAt || null, host: origin?.host || null });
+  }
+  const candidateHost = provenance[benchmarkName(arm)]?.host ?? "";
+  const fromCache = Object.keys(p.cached).length > 0 ? cacheNotes(cache, candidateHost, deps.now()) : [];
+  const usage = await measureUsage(
+    deps.compute,
+    p.toMeasure.map((m) => ({ name: m.name, jobId: measurer.marker(m) })),
+    r.createdAt,
+  );
+  const decision: DecisionRecord = {
+    verdict: d.verdict,
+    values: d.values,
+    deltas: d.deltas,
+    // a job that delivered but ended TIMEOUT is said here, not only by `show`
+    reasons: [...d.reasons, ...fromCache, ...timeoutWarnings(usage, c.evalMinutes)],
+    baseSha: r.baseSha,
+    candidateSha: r.candidateSha,
+    runIdentity: runIdentity(r),
+    decidedAt: new Date(deps.now()).toISOString(),
+    direction: c.direction,
+    minEffect: c.minEffect,
+    baselineSource: Object.keys(p.cached).length > 0 ? "cached" : "measured",
+    paired: d.paired,
+    provenance,
+    usage,
+    samples: measureSamples(dir.path, r.image, p.toMeasure),
+    ...(round === undefined ? {} : { round }),
+  };
+  // a cancel always wins over a verdict reached after it: asked again under the lock, right before the write
+  refuseCancelled(dir, ` (the ${d.verdict} this pass reached after it is not written)`);
+  writeDecision(dir, decision);
+  await retireWakes(deps.compute, r, dir, deps);
+  return { kind: "decided", decision, fresh: true };
 }
 
 /** Where and when each measure ran, for those whose eval recorded it. */

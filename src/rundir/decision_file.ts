@@ -1,11 +1,12 @@
 import * as z from "zod/mini";
 import { lazy, strict, wholeNumber } from "../schema/zod.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
-import type { Decision, Estimate, SiblingEstimate } from "../verdict/decide.ts";
+import type { Decision, Estimate, SiblingEstimate, Verdict } from "../verdict/decide.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
 import { usageFromJson, usageJson, usageSchema } from "../plan/run_usage.ts";
 import type { JobUsage } from "../compute/usage.ts";
+import type { SampleSpread } from "../stats/samples.ts";
 import { type Provenance, provenanceJson } from "../dispatch/provenance.ts";
 
 /**
@@ -13,8 +14,10 @@ import { type Provenance, provenanceJson } from "../dispatch/provenance.ts";
  * measurement is in, with what it was decided on — the shas, the run's
  * identity, the direction, min_effect, where the baseline came from and, for
  * a repeated design, the seeds, the number of pairs and every estimate with
- * its interval and method — so the file alone answers "why"; and, when the
- * scheduler said, what each measured job used (`usage`). Its presence
+ * its interval and method (with the pairs it set aside, `set_aside`) — so
+ * the file alone answers "why"; when the scheduler said, what each measured
+ * job used (`usage`); and for measures that reported several samples, their
+ * spread (`samples`). Its presence
  * marks a run as decided, but only the run it names: a decision of another
  * run (left over, or copied in) is refused, never returned.
  */
@@ -26,7 +29,21 @@ const estimateShape = {
   upper: z.number(),
   confidence: z.number(),
   method: z.string(),
+  // the pairs the method's estimate set aside (1-based); absent when none, and in decisions from before it
+  set_aside: z.optional(z.array(wholeNumber(1))),
 };
+
+/** An estimate in its stored form: `set_aside` only when the method set pairs aside. */
+function estimateJson<T extends Estimate>(e: T) {
+  const { setAside, ...rest } = e;
+  return { ...rest, ...(setAside.length === 0 ? {} : { set_aside: [...setAside] }) };
+}
+
+/** An estimate read back; an old file's (no `set_aside`) set nothing aside. */
+function estimateFromJson<T extends { set_aside?: number[] | undefined }>(j: T) {
+  const { set_aside, ...rest } = j;
+  return { ...rest, setAside: set_aside ?? [] };
+}
 
 const decisionSchema = lazy(() =>
   strict({
@@ -52,6 +69,10 @@ const decisionSchema = lazy(() =>
     ),
     // what each measured job used, by measure name; only when the scheduler said
     usage: z.optional(z.record(z.string(), usageSchema())),
+    // the spread of the samples behind a value, by measure name; only for measures that reported an array
+    samples: z.optional(
+      z.record(z.string(), strict({ n: wholeNumber(1), min: z.number(), median: z.number(), max: z.number() })),
+    ),
     // where and when each measure's command ran, by measure name; only for measures whose eval recorded it
     provenance: z.optional(z.record(
       z.string(),
@@ -66,8 +87,102 @@ const decisionSchema = lazy(() =>
         gpus: z.array(z.string()),
       }),
     )),
+    // a round of K >= 2 candidates only: every candidate's call and the winner
+    round: z.optional(strict({
+      procedure: z.string(),
+      seeds: z.array(wholeNumber(0)),
+      n: wholeNumber(1),
+      winner: z.nullable(strict({
+        arm: wholeNumber(1),
+        first_pair: wholeNumber(1),
+        last_pair: wholeNumber(1),
+        estimate: strict(estimateShape),
+      })),
+      candidates: z.array(strict({
+        arm: wholeNumber(1),
+        ref: z.string(),
+        sha: shaSchema(),
+        verdict: z.enum(["accept", "reject", "inconclusive"]),
+        standing: z.enum(["in-play", "dropped", "decided"]),
+        because: z.nullable(z.string()),
+        pairs: wholeNumber(0),
+        screen: z.nullable(strict(estimateShape)),
+        estimate: z.nullable(strict(estimateShape)),
+        siblings: z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
+        reason: z.string(),
+      })),
+    })),
   })
 );
+
+/** One candidate of a round as its decision keeps it. */
+export interface RoundCandidateFacts {
+  /** 1 … K: `candidate` (arm 1), `candidate-2`, …. */
+  readonly arm: number;
+  readonly ref: string;
+  readonly sha: string;
+  /** accept only for the winner. */
+  readonly verdict: Verdict;
+  /** in-play (never at a final decision), dropped (by the screen, or another's win), decided. */
+  readonly standing: "in-play" | "dropped" | "decided";
+  /** Why it left play (a screen rule, the look rule's kind, another candidate's win); null when it did not. */
+  readonly because: string | null;
+  /** The pairs it was measured on: 1 … pairs. */
+  readonly pairs: number;
+  /** Its estimate on the screen's pairs (descriptive: a screen chooses, it does not decide). */
+  readonly screen: Estimate | null;
+  /** The estimate its verdict rests on (its confirmation's); null when it was dropped before one. */
+  readonly estimate: Estimate | null;
+  readonly siblings: Readonly<Record<string, SiblingEstimate>>;
+  /** One sentence with its numbers. */
+  readonly reason: string;
+}
+
+/** What a round of K ≥ 2 candidates adds to its decision (verdict/round.ts). */
+export interface RoundFacts {
+  readonly procedure: string;
+  /** Pair i's seed at index i − 1. */
+  readonly seeds: readonly number[];
+  /** Pairs measured: the screen's and the confirmation's. */
+  readonly n: number;
+  /** The accepted candidate with the best improvement, its estimate on the pairs that did not choose it; null for none. */
+  readonly winner: {
+    readonly arm: number;
+    readonly firstPair: number;
+    readonly lastPair: number;
+    readonly estimate: Estimate;
+  } | null;
+  readonly candidates: readonly RoundCandidateFacts[];
+}
+
+function roundJson(r: RoundFacts) {
+  const sibs = (s: Readonly<Record<string, SiblingEstimate>>) =>
+    Object.fromEntries(Object.entries(s).map(([k, v]) => [k, estimateJson(v)]));
+  return {
+    procedure: r.procedure,
+    seeds: [...r.seeds],
+    n: r.n,
+    winner: r.winner && {
+      arm: r.winner.arm,
+      first_pair: r.winner.firstPair,
+      last_pair: r.winner.lastPair,
+      estimate: estimateJson(r.winner.estimate),
+    },
+    candidates: r.candidates.map((c) => ({
+      arm: c.arm,
+      ref: c.ref,
+      sha: c.sha,
+      verdict: c.verdict,
+      standing: c.standing,
+      because: c.because,
+      pairs: c.pairs,
+      screen: c.screen && estimateJson(c.screen),
+      estimate: c.estimate && estimateJson(c.estimate),
+      siblings: sibs(c.siblings),
+      reason: c.reason,
+    })),
+  };
+}
 
 /** What a repeated design adds: the pairs' seeds and the estimates the verdict rests on. */
 export interface PairedFacts {
@@ -98,8 +213,27 @@ export interface DecisionRecord extends Decision {
   readonly paired: PairedFacts | null;
   /** What each measured job used, by measure name; absent (and not written) when nothing is known. */
   readonly usage?: Readonly<Record<string, JobUsage>>;
+  /**
+   * The spread of the samples behind each value, by measure name, for the
+   * measures whose benchmark reported an array (src/views/measure_samples.ts);
+   * absent (and not written) when none did.
+   */
+  readonly samples?: Readonly<Record<string, SampleSpread>>;
   /** Where and when each measure's command ran (its eval's `provenance`); absent (and not written) when none recorded it. */
   readonly provenance?: Readonly<Record<string, Provenance>>;
+  /** A round of K ≥ 2 candidates: every candidate's call and the winner; absent for one candidate. */
+  readonly round?: RoundFacts;
+}
+
+/** A repeated design's facts in their stored form (snake_case, `set_aside` only when pairs were set aside). */
+export function pairedFactsJson(p: PairedFacts) {
+  return {
+    seeds: [...p.seeds],
+    n: p.n,
+    outcome: p.outcome,
+    benchmark: estimateJson(p.benchmark),
+    siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, estimateJson(v)])),
+  };
 }
 
 /** Writes the decision to `<runDir>/decision.json`, atomically: a reader sees no decision or the whole one. */
@@ -117,19 +251,17 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
     min_effect: d.minEffect,
     baseline_source: d.baselineSource,
     ...(d.runIdentity === null ? {} : { run_identity: d.runIdentity }),
-    ...(p === null ? {} : {
-      seeds: [...p.seeds],
-      n: p.n,
-      outcome: p.outcome,
-      benchmark: { ...p.benchmark },
-      siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, { ...v }])),
-    }),
+    ...(p === null ? {} : pairedFactsJson(p)),
     ...(d.usage === undefined || Object.keys(d.usage).length === 0
       ? {}
       : { usage: Object.fromEntries(Object.entries(d.usage).map(([k, u]) => [k, usageJson(u)])) }),
+    ...(d.samples === undefined || Object.keys(d.samples).length === 0
+      ? {}
+      : { samples: Object.fromEntries(Object.entries(d.samples).map(([k, s]) => [k, { ...s }])) }),
     ...(d.provenance === undefined || Object.keys(d.provenance).length === 0
       ? {}
       : { provenance: Object.fromEntries(Object.entries(d.provenance).map(([k, p]) => [k, provenanceJson(p)])) }),
+    ...(d.round === undefined ? {} : { round: roundJson(d.round) }),
   };
   const checked = decisionSchema().safeParse(json);
   if (!checked.success) {
@@ -164,7 +296,13 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     }
   }
   const paired: PairedFacts | null = j.seeds !== undefined && j.n !== undefined && j.benchmark !== undefined
-    ? { seeds: j.seeds, n: j.n, outcome: j.outcome ?? "", benchmark: j.benchmark, siblings: j.siblings ?? {} }
+    ? {
+      seeds: j.seeds,
+      n: j.n,
+      outcome: j.outcome ?? "",
+      benchmark: estimateFromJson(j.benchmark),
+      siblings: Object.fromEntries(Object.entries(j.siblings ?? {}).map(([k, v]) => [k, estimateFromJson(v)])),
+    }
     : null;
   return {
     verdict: j.verdict,
@@ -182,6 +320,7 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     ...(j.usage === undefined
       ? {}
       : { usage: Object.fromEntries(Object.entries(j.usage).map(([k, u]) => [k, usageFromJson(u)])) }),
+    ...(j.samples === undefined ? {} : { samples: j.samples }),
     ...(j.provenance === undefined ? {} : {
       provenance: Object.fromEntries(
         Object.entries(j.provenance).map(([k, p]) => [k, {
@@ -196,5 +335,35 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
         }]),
       ),
     }),
+    ...(j.round === undefined ? {} : { round: roundFromJson(j.round) }),
+  };
+}
+
+function roundFromJson(j: z.output<ReturnType<typeof decisionSchema>>["round"] & object): RoundFacts {
+  const sibs = (s: typeof j.candidates[number]["siblings"]) =>
+    Object.fromEntries(Object.entries(s).map(([k, v]) => [k, estimateFromJson(v)]));
+  return {
+    procedure: j.procedure,
+    seeds: j.seeds,
+    n: j.n,
+    winner: j.winner && {
+      arm: j.winner.arm,
+      firstPair: j.winner.first_pair,
+      lastPair: j.winner.last_pair,
+      estimate: estimateFromJson(j.winner.estimate),
+    },
+    candidates: j.candidates.map((c) => ({
+      arm: c.arm,
+      ref: c.ref,
+      sha: c.sha,
+      verdict: c.verdict,
+      standing: c.standing,
+      because: c.because,
+      pairs: c.pairs,
+      screen: c.screen && estimateFromJson(c.screen),
+      estimate: c.estimate && estimateFromJson(c.estimate),
+      siblings: sibs(c.siblings),
+      reason: c.reason,
+    })),
   };
 }

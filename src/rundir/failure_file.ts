@@ -24,23 +24,41 @@ const failureSchema = lazy(() =>
 export interface RunFailure {
   /** The measure whose eval failed, or null when the message names none of the run's. */
   readonly measure: string | null;
-  /** The failure's first line (the rest, the output's tail, is in the eval dir). */
+  /**
+   * The failure's message as the pass met it: its first line says what went
+   * wrong, and the lines after it, when the job left output, are the tail of
+   * that output (escaped and capped by the reader of the result), so `show`
+   * and `wait` can say why without opening the eval dir. A failure.json
+   * written before the tail was kept holds the first line alone.
+   */
   readonly message: string;
   /** When the pass met it (ISO 8601). */
   readonly failedAt: string;
 }
 
 /**
- * The failure an EvalError's message describes: its first line, and the
- * measure it names (`measure <name>: …` or `measure <name> was …`), the
- * longest of `measures` that fits, since a sibling's name may hold spaces.
+ * The failure an EvalError's message describes: the whole message (the
+ * output's tail included), and the measure its first line names (`measure
+ * <name>: …` or `measure <name> was …`), the longest of `measures` that fits,
+ * since a sibling's name may hold spaces.
  */
 export function failureFrom(message: string, measures: readonly string[], now: number): RunFailure {
-  const first = message.split("\n")[0] ?? "";
+  const first = failureHeadline(message);
   const named = measures
     .filter((m) => first.startsWith(`measure ${m}:`) || first.startsWith(`measure ${m} `))
     .sort((a, b) => b.length - a.length)[0];
-  return { measure: named ?? null, message: first, failedAt: new Date(now).toISOString() };
+  return { measure: named ?? null, message: message.trimEnd(), failedAt: new Date(now).toISOString() };
+}
+
+/** A failure message's first line: what went wrong, without the output's tail (for one-line views). */
+export function failureHeadline(message: string): string {
+  return message.split("\n")[0] ?? "";
+}
+
+/** The message with `note` added to its first line, before the output's tail. */
+export function withHeadlineNote(message: string, note: string): string {
+  const [first = "", ...rest] = message.split("\n");
+  return [`${first} ${note}`, ...rest].join("\n");
 }
 
 /** Records the failure, atomically, unless one is recorded already (the first one ended the run). */

@@ -46,7 +46,23 @@ const runRecordSchema = lazy(() =>
     command_line: z.array(z.string()),
     // absent: a measure run (the only kind before calibration existed, and the reference's)
     kind: z.optional(z.enum(["measure", "calibrate"])),
-  })
+    // a round's candidates, in order (the first is candidate_ref/candidate_sha); absent for one candidate
+    candidates: z.optional(
+      z.array(strict({ ref: z.string(), sha: shaSchema() })).check(
+        z.minLength(2, { error: "expected two or more candidates (one is candidate_ref / candidate_sha alone)" }),
+      ),
+    ),
+  }).check(z.superRefine((j, ctx) => {
+    const first = j.candidates?.[0];
+    if (first !== undefined && (first.ref !== j.candidate_ref || first.sha !== j.candidate_sha)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["candidates", 0],
+        message: "expected the first candidate to be candidate_ref / candidate_sha",
+        input: first,
+      });
+    }
+  }))
 );
 
 /** The frozen inputs of one run. Strings that were not given are "". */
@@ -60,7 +76,13 @@ export interface RunRecord {
   readonly baseRef: string;
   readonly candidateRef: string;
   readonly baseSha: string;
+  /** The candidate's sha: a round's first candidate's. */
   readonly candidateSha: string;
+  /**
+   * Every candidate in order, arm 1 first (a round of K ≥ 2 measures them
+   * against the one baseline); one candidate is `[{ref: candidateRef, sha: candidateSha}]`.
+   */
+  readonly candidates: readonly RunCandidate[];
   readonly contract: Contract;
   /** Where the contract was read from; informational, `contract` is what counts. */
   readonly contractPath: string;
@@ -83,6 +105,12 @@ export interface RunRecord {
   readonly seedCache: string | null;
   /** How the run was started; informational, the wake runs `resume <run dir>`. */
   readonly commandLine: readonly string[];
+}
+
+/** One candidate of a run: the ref as given and its sha. */
+export interface RunCandidate {
+  readonly ref: string;
+  readonly sha: string;
 }
 
 /** Why a run-dir file was refused. */
@@ -125,6 +153,8 @@ function toJson(rec: RunRecord): z.input<ReturnType<typeof runRecordSchema>> {
     command_line: [...rec.commandLine],
     // written only for a calibration: a measure run's record keeps today's keys
     ...(rec.kind === "measure" ? {} : { kind: rec.kind }),
+    // written only for a round: a run of one candidate keeps today's keys
+    ...(rec.candidates.length < 2 ? {} : { candidates: rec.candidates.map((c) => ({ ref: c.ref, sha: c.sha })) }),
   };
 }
 
@@ -148,6 +178,7 @@ function fromJson(j: z.output<ReturnType<typeof runRecordSchema>>): RunRecord {
     gpuAccount: j.gpu_account,
     compute: j.compute,
     kind: j.kind ?? "measure",
+    candidates: j.candidates ?? [{ ref: j.candidate_ref, sha: j.candidate_sha }],
     seedCache: j.seed_cache,
     commandLine: j.command_line,
   };

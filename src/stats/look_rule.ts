@@ -1,6 +1,6 @@
 /**
  * What one look concludes from the intervals: the verdict, and whether to
- * measure another batch. Kept apart from the sentences (src/run/decide.ts)
+ * measure another batch. Kept apart from the sentences (src/verdict/reasons.ts)
  * so the rule can be read, tested and simulated on its own.
  *
  * On the benchmark's interval [L, U] of the mean improvement: accept when
@@ -44,7 +44,9 @@ export function siblingCall(b: Bounds, tolerance: number): SiblingCall {
  * - `accepted` / `no-improvement`: the benchmark's accept or reject.
  * - `sibling-unsure`: the benchmark accepts but a sibling may have regressed.
  * - `undecided`: the benchmark's interval straddles (0, min_effect].
- * - `futile`: undecided, and an accept is out of reasonable reach: stop.
+ * - `futile`: undecided, and an accept is out of reasonable reach: stop, and
+ *   read the estimate as the single-pair rule reads Δ, short of an accept:
+ *   reject when the mean improvement is ≤ 0, else inconclusive.
  */
 export type LookKind =
   | "first-pair"
@@ -71,6 +73,8 @@ export interface LookFacts {
   /** Pairs the next batch would add; 0 at the last look. */
   readonly batch: number;
   readonly benchmark: Verdict;
+  /** The benchmark's mean improvement (the estimate); what a futility stop reads. */
+  readonly mean: number;
   readonly siblings: readonly SiblingCall[];
   /** Whether an accept is out of reasonable reach; asked only when it matters. */
   readonly futile: () => boolean;
@@ -84,7 +88,9 @@ export interface LookFacts {
  * 3. a benchmark accept accepts when every sibling held; with a sibling
  *    unsure it continues while pairs remain, else ends inconclusive;
  * 4. a benchmark reject rejects;
- * 5. undecided: inconclusive at the last look, or when futile; else continue.
+ * 5. undecided: inconclusive at the last look; else, when futile, stop with
+ *    the single-pair rule's verdict on the estimate short of an accept
+ *    (`futilityVerdict`); else continue.
  */
 export function judgeLook(f: LookFacts): LookOutcome {
   const more = (kind: LookKind): LookOutcome => ({ kind, verdict: "inconclusive", next: f.batch });
@@ -97,6 +103,17 @@ export function judgeLook(f: LookFacts): LookOutcome {
   }
   if (f.benchmark === "reject") return final("no-improvement", "reject");
   if (f.batch === 0) return final("undecided", "inconclusive");
-  if (f.futile()) return final("futile", "inconclusive");
+  if (f.futile()) return final("futile", futilityVerdict(f.mean));
   return more("undecided");
+}
+
+/**
+ * What a futility stop concludes from the mean improvement: reject when it
+ * shows no improvement (mean ≤ 0, the single-pair rule's Δ ≤ 0), else
+ * inconclusive — never accept, even above min_effect, since the interval did
+ * not clear it. The guarantee of the α split bounds false accepts only, and
+ * this adds none: it turns some inconclusive verdicts into rejects.
+ */
+export function futilityVerdict(mean: number): Verdict {
+  return mean <= 0 ? "reject" : "inconclusive";
 }

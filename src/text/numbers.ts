@@ -15,7 +15,8 @@
  *   its confidence interval): every number to the same decimals, those that
  *   give the interval's width two significant digits (width 0.17 → 0.01:
  *   `0.75 [0.66, 0.84]`; width 8.6 → 0.1: `8.1 [3.8, 12.4]`) — the digits
- *   past those are noise. A zero-width interval (a deterministic benchmark),
+ *   past those are noise — and the mean to at least two significant digits
+ *   of its own (`3000 [-170000, 180000]`). A zero-width interval (a deterministic benchmark),
  *   or one so narrow that this would pass `MEASURED_DIGITS`, reads as
  *   measured values do — `formatEstimate`.
  *
@@ -106,8 +107,25 @@ function fixed(x: number, decimals: number): string {
 export function formatEstimate(e: { mean: number; lower: number; upper: number }, signed = false): EstimateText {
   const largest = Math.max(Math.abs(e.mean), Math.abs(e.lower), Math.abs(e.upper));
   const decimals = intervalDecimals(e.upper - e.lower, largest);
-  const one = (x: number) => decimals === null ? formatMeasured(x, signed) : withSign(x, fixed(x, decimals), signed);
-  return { mean: one(e.mean), lower: one(e.lower), upper: one(e.upper) };
+  const one = (x: number, d: number | null) =>
+    d === null ? formatMeasured(x, signed) : withSign(x, fixed(x, d), signed);
+  return {
+    mean: one(e.mean, meanDecimals(e.mean, decimals)),
+    lower: one(e.lower, decimals),
+    upper: one(e.upper, decimals),
+  };
+}
+
+/**
+ * The decimals of an estimate's mean: the interval's (`decimals`), or more
+ * when those would leave the mean fewer than two significant digits of its
+ * own — a very wide interval must not round its mean to `0`
+ * (`3000 [-170000, 180000]`, not `0 [-170000, 180000]`). A mean of exactly 0
+ * keeps the interval's decimals.
+ */
+function meanDecimals(mean: number, decimals: number | null): number | null {
+  if (decimals === null || mean === 0 || !Number.isFinite(mean)) return decimals;
+  return Math.max(decimals, 1 - Math.floor(Math.log10(Math.abs(mean))));
 }
 
 /** A level as a percentage: 0.95 → "95%", 0.98333… → "98.33%". */

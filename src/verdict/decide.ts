@@ -1,5 +1,13 @@
 import type { Contract } from "../contract/contract.ts";
-import { type Facts, methodOf, pairedReason, siblingReason, type Side, singlePairReason } from "./reasons.ts";
+import {
+  type Facts,
+  methodOf,
+  pairedReason,
+  type Prediction,
+  siblingReason,
+  type Side,
+  singlePairReason,
+} from "./reasons.ts";
 import {
   BASE_ARM,
   benchmarkName,
@@ -9,7 +17,7 @@ import {
   siblingName,
 } from "../measure/measure_name.ts";
 import { finiteInterval } from "./finite_interval.ts";
-import { FUTILITY_POWER, isFutile } from "../stats/futility.ts";
+import { FUTILITY_POWER, predictivePower } from "../stats/futility.ts";
 import {
   benchmarkCall,
   judgeLook,
@@ -18,7 +26,9 @@ import {
   siblingCall,
   type Verdict,
 } from "../stats/look_rule.ts";
-import type { PairedInterval } from "../stats/paired.ts";
+import type { IntervalMethod, LocationInterval } from "../stats/location_interval.ts";
+import { REPEATED_METHOD } from "../stats/repeated_method.ts";
+import { improvementsOf } from "./finite_interval.ts";
 import { designOf, finalLook, lookAt, nextBatch, SPENDING_POWER } from "../stats/sequential.ts";
 
 /**
@@ -26,9 +36,9 @@ import { designOf, finalLook, lookAt, nextBatch, SPENDING_POWER } from "../stats
  * benchmark without any suite sibling regressing past its tolerance, judged
  * from one or more seed-paired runs. A pure function of the contract and the
  * measured values, so the same numbers give the same verdict on every run and
- * in tests. The statistics live in src/stats/ (interval: paired.ts; looks and
+ * in tests. The statistics live in src/stats/ (interval: repeated_method.ts, screened_t.ts, paired.ts; looks and
  * levels: sequential.ts; early stop: futility.ts; the rule: look_rule.ts),
- * the sentences in decision_reasons.ts; this file reads the values, asks the
+ * the sentences in reasons.ts; this file reads the values, asks the
  * one and has the other written.
  */
 
@@ -54,6 +64,12 @@ export interface Estimate {
   readonly confidence: number;
   /** The method, in words, as the reasons name it. */
   readonly method: string;
+  /**
+   * The pairs (1-based pair numbers, in the order of their improvements:
+   * lowest first) the method's estimate set aside; empty when none (Student t,
+   * or too few pairs to trim).
+   */
+  readonly setAside: readonly number[];
 }
 
 /** A sibling's estimate and where it stands against its tolerance. */
@@ -93,6 +109,8 @@ export interface DecideOptions {
   readonly spendingPower?: number;
   /** Stop for futility below this predictive power (0: never); default `FUTILITY_POWER`. */
   readonly futilityPower?: number;
+  /** The interval method of a look at two pairs or more; default `REPEATED_METHOD` (src/stats/repeated_method.ts). */
+  readonly method?: IntervalMethod;
 }
 
 /** The values of one measure over the pairs; a `TypeError` naming a missing or non-finite one (a caller bug). */
@@ -112,14 +130,10 @@ function seriesOf(values: PairedValues, name: string): number[] {
   });
 }
 
-/** A side's improvements and their interval at `level`; an `EvalError` when they overflow (finite_interval.ts). */
-function intervalOf(s: Side, level: number): PairedInterval {
-  return finiteInterval(s, level, pairMeasureName);
-}
-
 /** The estimate as the decision carries it. */
-function estimate(iv: PairedInterval, method: string): Estimate {
-  return { n: iv.n, mean: iv.mean, lower: iv.lower, upper: iv.upper, confidence: iv.level, method };
+function estimate(iv: LocationInterval, method: string): Estimate {
+  const setAside = iv.setAside.map((i) => i + 1);
+  return { n: iv.n, mean: iv.mean, lower: iv.lower, upper: iv.upper, confidence: iv.level, method, setAside };
 }
 
 /**
@@ -127,17 +141,20 @@ function estimate(iv: PairedInterval, method: string): Estimate {
  * `PairedValues`). A pair's improvement is candidate − baseline for a
  * maximized metric and baseline − candidate for a minimized one. The look at
  * n pairs (n must be on the contract's schedule: repeats, 2·repeats, …,
- * max_repeats) gives the benchmark and every sibling a Student t interval
- * [L, U] of the mean improvement at the look's level (src/stats/sequential.ts),
- * then, in order (src/stats/look_rule.ts):
+ * max_repeats) gives the benchmark and every sibling an interval [L, U] of
+ * the mean improvement at the look's level (src/stats/sequential.ts) — the
+ * screened Student t, which sets outlying pairs aside from 6 pairs on and is
+ * Student t's interval otherwise (src/stats/screened_t.ts; `options.method`
+ * for another) — then, in order (src/stats/look_rule.ts):
  *
  * 1. one pair in a sequential design: another batch (no spread to judge by);
  * 2. a sibling with U < −tolerance rejects the candidate;
  * 3. a benchmark L > min_effect accepts it when every sibling has L ≥
  *    −tolerance; while a sibling is unsure, another batch (inconclusive at the last look);
  * 4. a benchmark U ≤ 0 rejects it;
- * 5. else inconclusive: at the last look, or when an accept is out of
- *    reasonable reach (src/stats/futility.ts); otherwise another batch.
+ * 5. else inconclusive at the last look; before it, when an accept is out of
+ *    reasonable reach (src/stats/futility.ts), stop: reject when the mean
+ *    improvement is ≤ 0, else inconclusive; otherwise another batch.
  *
  * With one pair and max_repeats 1 the interval is the point [Δ, Δ] and this
  * is exactly the single-pair rule, with the same sentences: a sibling below
@@ -146,6 +163,7 @@ function estimate(iv: PairedInterval, method: string): Estimate {
 export function decideLook(contract: Contract, values: PairedValues, options: DecideOptions = {}): LookDecision {
   const rho = options.spendingPower ?? SPENDING_POWER;
   const futilityPower = options.futilityPower ?? FUTILITY_POWER;
+  const interval = options.method ?? REPEATED_METHOD;
   const design = designOf(contract, rho);
   const side = (metric: string, direction: Side["direction"], base: string, cand: string): Side => ({
     metric,
@@ -169,19 +187,35 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
   });
   const look = lookAt(design, n);
   const level = look.level ?? contract.confidence;
-  const method = methodOf(design, look, rho);
-  const bench = intervalOf(main, level);
+  const method = methodOf(design, look, rho, interval);
+  const intervalOf = (s: Side) => finiteInterval(s, level, pairMeasureName, interval);
+  const bench = intervalOf(main);
   const sibs = contract.siblings.map((sib, i) => {
-    const iv = intervalOf(sibSides[i]!, level);
+    const iv = intervalOf(sibSides[i]!);
     return { sib, side: sibSides[i]!, iv, call: siblingCall(iv, sib.tolerance) };
   });
   const last = finalLook(design);
+  const finalDf = interval.df(last.n);
+  // what the futility rule predicts from the pairs in hand, over the method's bases (the look's interval;
+  // below the screen's 6 pairs also the one without a flagged pair): the most hopeful chance that the last
+  // look accepts, and the most hopeful mean a stop reads (a stalled pair the screen flags cannot make it a reject)
+  let best: Prediction | undefined;
+  const predicted = (): Prediction => {
+    if (best !== undefined) return best;
+    const bases = interval.futilityBases?.(improvementsOf(main), level) ?? [bench];
+    const chances = bases.map((b) => predictivePower(b, last.n, last.level!, contract.minEffect, finalDf));
+    best = { chance: Math.max(...chances), mean: Math.max(...bases.map((b) => b.mean)) };
+    return best;
+  };
   const outcome = judgeLook({
     firstPairOnly: look.level === null,
     batch: nextBatch(design, n),
     benchmark: benchmarkCall(bench, contract.minEffect),
+    get mean() {
+      return predicted().mean;
+    },
     siblings: sibs.map((s) => s.call),
-    futile: () => isFutile(bench, last.n, last.level!, contract.minEffect, futilityPower),
+    futile: () => futilityPower > 0 && predicted().chance < futilityPower,
   });
 
   const outValues: Record<string, number> = {};
@@ -194,7 +228,7 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
     });
   }
 
-  const facts: Facts = { contract, design, look, main, bench, method, futilityPower };
+  const facts: Facts = { contract, design, look, main, bench, method, futilityPower, predicted };
   const regressed = sibs.filter((s) => s.call === "regressed").map((s) => s.sib.name);
   const unsure = sibs.filter((s) => s.call === "unsure").map((s) => s.sib.name);
   const first = n === 1 && !design.sequential

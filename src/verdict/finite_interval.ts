@@ -1,6 +1,6 @@
 import { EvalError } from "../dispatch/eval_error.ts";
 import { improvement } from "../stats/improvement.ts";
-import { type PairedInterval, pairedInterval } from "../stats/paired.ts";
+import { type IntervalMethod, type LocationInterval, STUDENT_T } from "../stats/location_interval.ts";
 
 /**
  * The one place a decision's arithmetic can leave the doubles. Every measured
@@ -24,18 +24,24 @@ export interface ComparedSeries {
   readonly cand: readonly number[];
 }
 
+/** The series' improvements, pair by pair (candidate − baseline in the direction's favour). */
+export function improvementsOf(s: ComparedSeries): number[] {
+  return s.base.map((b, i) => improvement(s.direction, b, s.cand[i]!));
+}
+
 /**
- * The Student t interval of the series' improvements at `level`
- * (`pairedInterval`), or an `EvalError` when a pair's difference or the
- * interval overflows. `pairName(name, pair)` names a measure of pair `pair`
- * (1-based), as the decision does.
+ * The interval of the series' improvements at `level` by `method` (Student t
+ * unless told: `pairedInterval`), or an `EvalError` when a pair's difference
+ * or the interval overflows. `pairName(name, pair)` names a measure of pair
+ * `pair` (1-based), as the decision does.
  */
 export function finiteInterval(
   s: ComparedSeries,
   level: number,
   pairName: (name: string, pair: number) => string,
-): PairedInterval {
-  const improvements = s.base.map((b, i) => improvement(s.direction, b, s.cand[i]!));
+  method: IntervalMethod = STUDENT_T,
+): LocationInterval {
+  const improvements = improvementsOf(s);
   improvements.forEach((d, i) => {
     if (Number.isFinite(d)) return;
     const base = JSON.stringify(pairName(s.baseName, i + 1));
@@ -45,7 +51,7 @@ export function finiteInterval(
         `overflows to ${s.cand[i]! - s.base[i]!}; check what the benchmark reports as ${JSON.stringify(s.metric)}`,
     );
   });
-  const iv = pairedInterval(improvements, level);
+  const iv = method.interval(improvements, level);
   if (![iv.mean, iv.lower, iv.upper].every(Number.isFinite)) {
     const names = [s.baseName, s.candName].map((n) => JSON.stringify(n)).join(" and ");
     throw new EvalError(

@@ -1,10 +1,9 @@
 import type { Contract } from "../contract/contract.ts";
 import type { ComparedSeries } from "./finite_interval.ts";
-import { predictivePower } from "../stats/futility.ts";
-import type { LookKind, SiblingCall } from "../stats/look_rule.ts";
-import type { PairedInterval } from "../stats/paired.ts";
+import { futilityVerdict, type LookKind, type SiblingCall } from "../stats/look_rule.ts";
+import type { IntervalMethod, LocationInterval } from "../stats/location_interval.ts";
 import { type Design, finalLook, type Look } from "../stats/sequential.ts";
-import { formatChance, formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
+import { formatChance, formatEstimate, formatNumber, formatPercent } from "../text/numbers.ts";
 
 /**
  * The sentences of a decision (`decide.ts` reaches it): one for the
@@ -23,24 +22,44 @@ function pairFacts(s: Side): string {
   return `${s.metric} ${f(s.base[0]!)} -> ${f(s.cand[0]!)}, delta ${f(s.cand[0]! - s.base[0]!)}, ${better} is better`;
 }
 
-/** Several-pair facts: `acc mean improvement 0.42 over 8 pairs (98.33% CI 0.31 to 0.53), higher is better`. */
-function meanFacts(s: Side, i: PairedInterval): string {
-  const f = formatStat;
+/**
+ * Several-pair facts: `acc mean improvement 0.42 over 8 pairs (98.33% CI 0.31 to 0.53), higher is better`;
+ * with pairs set aside, `… over 9 of 10 pairs (1 outlying pair set aside: pair 3; 98.33% CI …), …`. The
+ * estimate reads as in every other surface (`formatEstimate`: to the digits of the interval's width).
+ */
+function meanFacts(s: Side, i: LocationInterval): string {
+  const t = formatEstimate(i);
   const better = s.direction === "maximize" ? "higher" : "lower";
-  return `${s.metric} mean improvement ${f(i.mean)} over ${i.n} pairs ` +
-    `(${formatPercent(i.level)} CI ${f(i.lower)} to ${f(i.upper)}), ${better} is better`;
+  const ci = `${formatPercent(i.level)} CI ${t.lower} to ${t.upper}`;
+  const k = i.setAside.length;
+  if (k === 0) return `${s.metric} mean improvement ${t.mean} over ${i.n} pairs (${ci}), ${better} is better`;
+  const pairs = i.setAside.map((p) => p + 1).sort((a, b) => a - b);
+  const named = pairs.length === 1 ? `pair ${pairs[0]}` : `pairs ${pairs.slice(0, -1).join(", ")} and ${pairs.at(-1)}`;
+  return `${s.metric} mean improvement ${t.mean} over ${i.n - k} of ${i.n} pairs ` +
+    `(${k} outlying pair${k > 1 ? "s" : ""} set aside: ${named}; ${ci}), ${better} is better`;
 }
 
 /** The method's name for the reasons and the estimates. */
-export function methodOf(design: Design, look: Look, rho: number): string {
+export function methodOf(design: Design, look: Look, rho: number, method: IntervalMethod): string {
   if (look.n === 1 && !design.sequential) return "single pair, no interval";
-  if (!design.sequential) return "paired Student t interval";
+  const detail = method.detail === undefined ? "" : ` (${method.detail})`;
+  if (!design.sequential) return `paired ${method.name} interval${detail}`;
   const alpha = formatNumber(1 - design.confidence);
   const split = rho === 1
     ? "split over the looks in proportion to their pairs"
     : `spent as (n/${design.maxRepeats})^${rho}`;
-  return `group-sequential paired Student t, look ${look.index} of ${design.looks.length}, alpha ${alpha} ${split} ` +
+  return `group-sequential paired ${method.name}${detail}, look ${look.index} of ${design.looks.length}, alpha ${alpha} ${split} ` +
     `(${formatPercent(design.confidence)} confidence over all looks together)`;
+}
+
+/**
+ * The futility rule's prediction, the most hopeful over what it was asked of
+ * (`IntervalMethod.futilityBases`): the chance the last look accepts, and the
+ * mean improvement a stop reads (at least the look's own).
+ */
+export interface Prediction {
+  readonly chance: number;
+  readonly mean: number;
 }
 
 /** Everything the sentences draw on. */
@@ -49,9 +68,11 @@ export interface Facts {
   readonly design: Design;
   readonly look: Look;
   readonly main: Side;
-  readonly bench: PairedInterval;
+  readonly bench: LocationInterval;
   readonly method: string;
   readonly futilityPower: number;
+  /** What a futile look was predicted from (src/stats/futility.ts), asked of a futile look. */
+  readonly predicted: () => Prediction;
 }
 
 /** `sibling "a"` or `siblings "a", "c"`. */
@@ -104,8 +125,11 @@ export function pairedReason(kind: LookKind, next: number, x: Facts, regressed: 
     }
     case "futile": {
       const last = finalLook(x.design);
-      const pp = predictivePower(x.bench, last.n, last.level!, x.contract.minEffect);
-      return `Stopped early for futility after ${n} of up to ${last.n} pairs, inconclusive: ${facts}; ` +
+      const { chance: pp, mean } = x.predicted();
+      const verdict = futilityVerdict(mean) === "reject"
+        ? "rejected: the candidate did not improve on the baseline (its mean improvement is at or below 0)"
+        : "inconclusive";
+      return `Stopped early for futility after ${n} of up to ${last.n} pairs, ${verdict}: ${facts}; ` +
         `predicted from these pairs, the last look would clear min_effect ${m} with a chance of ${formatChance(pp)}, ` +
         `below the futility threshold ${formatPercent(x.futilityPower)}; ${x.method}.`;
     }
@@ -122,7 +146,7 @@ export function siblingReason(
   name: string,
   tolerance: number,
   side: Side,
-  iv: PairedInterval,
+  iv: LocationInterval,
   call: SiblingCall,
   x: Facts,
 ) {

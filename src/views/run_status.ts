@@ -3,10 +3,10 @@ import { isPending } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import type { MeasureView } from "../measure/measurer.ts";
-import { noResultNote } from "../measure/notes.ts";
+import { noResultMessage } from "../measure/notes.ts";
 import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
-import { pairedValues, type PassPlan, runPlan } from "../plan/run_plan.ts";
+import { pairedValues, type PassPlan, RoundSteps, runPlan } from "../plan/run_plan.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { decideLook } from "../verdict/decide.ts";
 import type { Measure } from "../measure/measure.ts";
@@ -37,15 +37,28 @@ export async function runStatus(dir: RunDir, r: RunRecord, compute: Compute, now
   const measurer = measurerFor(dir, r, compute, now);
   const cache = cachedBaseline(dir, r, false);
   const c = r.contract;
-  const plan = runPlan(r, cache);
-  let p = plan.first;
+  let p: PassPlan;
   let views = new Map<string, MeasureView>();
-  // the look a pass would stand at: the first whose pairs are not all in, or that decides
-  for (const look of plan.design.looks) {
-    p = plan.look(look.n);
-    views = new Map((await measurer.observe(p.toMeasure)).map((v) => [v.measure.name, v]));
-    const values = complete(dir, p, views, (m) => measurer.slot(m));
-    if (values === null || decideLook(c, pairedValues(p.plan, values)).next.kind === "final") break;
+  const observe = async (plan: PassPlan) => {
+    views = new Map((await measurer.observe(plan.toMeasure)).map((v) => [v.measure.name, v]));
+    return complete(dir, plan, views, (m) => measurer.slot(m));
+  };
+  // the look (a round: the batch) a pass would stand at: the first whose pairs are not all in, or that decides
+  if (r.candidates.length > 1) {
+    const steps = new RoundSteps(r, cache);
+    for (;;) {
+      p = steps.plan;
+      const values = await observe(p);
+      if (values === null || steps.advance(values).next.kind === "final") break;
+    }
+  } else {
+    const plan = runPlan(r, cache);
+    p = plan.first;
+    for (const look of plan.design.looks) {
+      p = plan.look(look.n);
+      const values = await observe(p);
+      if (values === null || decideLook(c, pairedValues(p.plan, values)).next.kind === "final") break;
+    }
   }
   const unreachable = [...views.values()].some((v) => v.state.kind === "unknown");
   const rows = p.plan.map((m): MeasureStateRow => {
@@ -53,7 +66,7 @@ export async function runStatus(dir: RunDir, r: RunRecord, compute: Compute, now
     if (view === undefined) {
       return { name: m.name, state: "done", value: p.cached[m.name]!, why: "from the baseline cache" };
     }
-    return rowOf(dir, view, measurer.slot(m));
+    return rowOf(dir, view, measurer.slot(m), c.evalMinutes);
   });
   return {
     measures: rows,
@@ -75,7 +88,7 @@ function complete(
   for (const m of p.toMeasure) {
     if (views.get(m.name)?.state.kind !== "done") return null;
     try {
-      values[m.name] = readEvalResult(dir.path, slotOf(m), m.metric);
+      values[m.name] = readEvalResult(dir.path, slotOf(m), m.metric, m.summary);
     } catch (err) {
       if (err instanceof EvalError) return null;
       throw err;
@@ -85,13 +98,13 @@ function complete(
 }
 
 /** One measure's line, from its state. */
-function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string): MeasureStateRow {
+function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string, evalMinutes: number): MeasureStateRow {
   const name = m.name;
   switch (s.kind) {
     case "done": {
       const job = s.jobId ? { jobId: s.jobId } : {};
       try {
-        return { name, state: "done", value: readEvalResult(dir.path, slot, m.metric), ...job };
+        return { name, state: "done", value: readEvalResult(dir.path, slot, m.metric, m.summary), ...job };
       } catch (err) {
         if (!(err instanceof EvalError)) throw err;
         return { name, state: "failed", why: err.message.split("\n")[0]!, ...job };
@@ -110,7 +123,7 @@ function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string)
         reason: `not in the queue listing; sacct says ${s.state}`,
       };
     case "vanished":
-      return { name, state: "failed", jobId: s.jobId, why: noResultNote(s.jobId, s.endState) };
+      return { name, state: "failed", jobId: s.jobId, why: noResultMessage(s.jobId, s.endState, evalMinutes) };
     case "undispatched":
       return { name, state: "not dispatched" };
     case "unknown":

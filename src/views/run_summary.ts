@@ -1,16 +1,17 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { EvalError } from "../dispatch/eval_error.ts";
+import { BadInputError } from "../errors.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import { slot } from "../measure/identity.ts";
-import { BASE_ARM, benchmarkName, CANDIDATE_ARM, differenceName } from "../measure/measure_name.ts";
+import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
 import type { ImprovementEstimate, PairValues, RunState, RunSummary } from "../report/model.ts";
-import type { DecisionRecord } from "../rundir/decision_file.ts";
-import { differenceOfImprovement } from "../stats/difference.ts";
-import { type Direction, improvementOfDifference } from "../stats/improvement.ts";
+import { type BenchmarkQuantities, benchmarkQuantities } from "./quantities.ts";
+import { runSamples } from "./measure_samples.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { checkDecision } from "./decision_check.ts";
 import { runStanding } from "./standing.ts";
+import { failureHeadline } from "../rundir/failure_file.ts";
 import { runPlan } from "../plan/run_plan.ts";
 import { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord } from "../rundir/run_record.ts";
@@ -31,7 +32,8 @@ export function summarizeRun(dir: RunDir): RunSummary {
   const values = decision ? { ...decision.values } : valuesOnDisk(dir);
   const ended = decision?.decidedAt ?? (s.kind === "calibrated" ? s.calibration.calibratedAt : null) ??
     (s.kind === "cancelled" ? s.cancel.cancelledAt : null) ?? (s.kind === "failed" ? s.failure.failedAt : null);
-  const improvement = decision ? improvementOf(decision, r.contract.direction) : null;
+  const q = decision ? benchmarkQuantities(decision) : null;
+  const improvement = q === null ? null : improvementOf(q);
   return {
     runDir: dir.path,
     tag: r.runTag,
@@ -48,29 +50,29 @@ export function summarizeRun(dir: RunDir): RunSummary {
     values,
     differences: decision ? { ...decision.deltas } : {},
     improvement,
-    difference: improvement === null ? null : differenceOfImprovement(r.contract.direction, improvement.mean),
+    difference: q === null ? null : q.difference.mean,
+    samples: runSamples(dir, r, decision),
     pairs: pairsOf(values),
     reasons: decision ? [...decision.reasons] : [],
     decidedAt: decision?.decidedAt ?? null,
     wallSeconds: ended === null ? null : secondsBetween(r.createdAt, ended),
-    failure: s.kind === "failed" ? s.failure.message : null,
+    failure: s.kind === "failed" ? failureHeadline(s.failure.message) : null,
     disputes: decision ? checkDecision(dir, r, decision) : [],
     live: null,
   };
 }
 
 /**
- * The benchmark's improvement as the decision has it: a repeated design's
- * estimate with its interval (`benchmark`), or a single pair's improvement
- * (its difference through the direction), which has no interval.
+ * The benchmark's improvement as the decision has it (views/quantities.ts):
+ * a repeated design's estimate with its interval and the pairs it set aside,
+ * or a single pair's improvement, which has no interval.
  */
-function improvementOf(d: DecisionRecord, direction: Direction): ImprovementEstimate | null {
-  const b = d.paired?.benchmark;
-  if (b !== undefined) {
-    return { n: b.n, mean: b.mean, interval: { lower: b.lower, upper: b.upper, confidence: b.confidence } };
-  }
-  const diff = d.deltas[differenceName(null, CANDIDATE_ARM)];
-  return diff === undefined ? null : { n: 1, mean: improvementOfDifference(direction, diff), interval: null };
+function improvementOf(q: BenchmarkQuantities): ImprovementEstimate {
+  const i = q.improvement;
+  const interval = i.lower === null || i.upper === null || i.confidence === null
+    ? null
+    : { lower: i.lower, upper: i.upper, confidence: i.confidence };
+  return { n: i.n, mean: i.mean, interval, setAside: i.setAside };
 }
 
 /**
@@ -82,6 +84,31 @@ export function climbRunDirs(climbDir: string): RunDir[] {
     .filter((e) => e.isDirectory() && isFile(join(climbDir, e.name, "run.json")))
     .map((e) => new RunDir(join(climbDir, e.name)))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A climb as its files give it: every readable run, and each run dir skipped with what made it unreadable. */
+export interface Climb {
+  readonly runs: readonly RunSummary[];
+  readonly skipped: readonly { readonly runDir: RunDir; readonly problem: BadInputError }[];
+}
+
+/**
+ * Every run of a climb (`climbRunDirs`), summarized; a run dir whose files
+ * cannot be read (a damaged or foreign run.json) is skipped, not fatal: one
+ * bad run must not hide the hundred others.
+ */
+export function readClimb(climbDir: string): Climb {
+  const runs: RunSummary[] = [];
+  const skipped: { runDir: RunDir; problem: BadInputError }[] = [];
+  for (const runDir of climbRunDirs(climbDir)) {
+    try {
+      runs.push(summarizeRun(runDir));
+    } catch (err) {
+      if (!(err instanceof BadInputError)) throw err;
+      skipped.push({ runDir, problem: err });
+    }
+  }
+  return { runs, skipped };
 }
 
 function isFile(path: string): boolean {
@@ -102,7 +129,7 @@ function valuesOnDisk(dir: RunDir): Record<string, number> {
   const values: Record<string, number> = { ...p.cached };
   for (const m of p.toMeasure) {
     try {
-      values[m.name] = readEvalResult(dir.path, slot(r.image, m), m.metric);
+      values[m.name] = readEvalResult(dir.path, slot(r.image, m), m.metric, m.summary);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
     }

@@ -59,7 +59,8 @@ describe("LocalCompute", () => {
     const names = readFileSync(out, "utf8").trim().split("\n").map((l) => l.split("=")[0]).filter((n) =>
       n !== "PWD" && n !== "SHLVL" && n !== "_"
     );
-    assert.deepEqual(names.sort(), ["HOME", "OUTERLOOP_MODE", "PATH"]);
+    // OUTERLOOP_JOB_ID is the job's own id, which the local backend adds (the eval script passes it on)
+    assert.deepEqual(names.sort(), ["HOME", "OUTERLOOP_JOB_ID", "OUTERLOOP_MODE", "PATH"]);
     assert.ok(!readFileSync(out, "utf8").includes("s3cret"));
   });
 

@@ -58,6 +58,33 @@ describe("parseUsage()", () => {
     assert.equal(u.timelimitS, 120);
   });
 
+  it("keeps a short job's TotalCPU and CPU use when its steps have no MaxRSS (no sample taken before it ended)", () => {
+    // real testbed output (jobacct_gather/linux, JobAcctGatherFrequency=task=1): a 1-second busy job that
+    // ended before the first sample, and an eval job that ran under a second
+    const oneSecond = "55|COMPLETED|00:00:01|00:02:00|00:00.204|1|256M|\n55.batch|COMPLETED|00:00:01||00:00.204|1||";
+    const u = parseUsage(oneSecond).get("55")!;
+    assert.equal(u.totalCpuS, 0.204);
+    assert.equal(u.cpuEfficiency, 0.204);
+    assert.equal(u.maxRssBytes, null, "sacct has none: nothing was sampled");
+    const subSecond = "37|COMPLETED|00:00:00|00:02:00|00:00.029|1|2G|\n37.batch|COMPLETED|00:00:00||00:00.029|1||";
+    const v = parseUsage(subSecond).get("37")!;
+    assert.equal(v.totalCpuS, 0.029);
+    assert.equal(v.cpuEfficiency, null, "an Elapsed of 0 s gives nothing to divide by");
+  });
+
+  it("leaves out a finished job whose steps have not all ended in the database: their figures are still to come", () => {
+    // the job's end and its batch step's end (which carries MaxRSS) reach slurmdbd on separate messages; a
+    // record taken between the two would keep blanks in decision.json for good (lines as the testbed prints them)
+    const running = "61|COMPLETED|00:00:03|00:02:00|00:00.031|1|2G|\n61.batch|RUNNING|00:00:03||00:00:00|1||";
+    const noStep = "61|COMPLETED|00:00:03|00:02:00|00:00.031|1|2G|";
+    const ended = "61|COMPLETED|00:00:03|00:02:00|00:00.031|1|2G|\n61.batch|COMPLETED|00:00:03||00:00.031|1||8032K";
+    assert.equal(parseUsage(running).size, 0);
+    assert.equal(parseUsage(noStep).size, 0);
+    assert.equal(parseUsage(ended).get("61")?.maxRssBytes, 8032 * 1024);
+    // a job cancelled while pending never had a step: its record is final as it is
+    assert.equal(parseUsage("62|CANCELLED by 0|00:00:00|00:02:00|00:00:00|1|2G|").get("62")?.elapsedS, 0);
+  });
+
   it("sums the steps' TotalCPU when the job line has none", () => {
     const u = parseUsage(
       "7|COMPLETED|00:00:10|UNLIMITED||1|1Gn|\n7.batch|COMPLETED|00:00:10||00:04.5|1||1M\n" +

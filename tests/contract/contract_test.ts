@@ -35,6 +35,7 @@ describe("loadContract() defaults", () => {
     assert.deepEqual(loadContract(contractFile(MINIMAL)), {
       ...MINIMAL,
       direction: "maximize",
+      summary: "median",
       seedEnv: "",
       gpus: 0,
       evalMinutes: 60,
@@ -52,7 +53,9 @@ describe("loadContract() defaults", () => {
 
   it("fills every optional field of a sibling", () => {
     const c = loadContract(contractFile({ ...MINIMAL, siblings: [SIB] }));
-    assert.deepEqual(c.siblings, [{ ...SIB, seedEnv: "", gpus: 0, direction: "maximize", tolerance: 0 }]);
+    assert.deepEqual(c.siblings, [
+      { ...SIB, seedEnv: "", gpus: 0, direction: "maximize", tolerance: 0, summary: "median" },
+    ]);
   });
 
   it("keeps every field it is given", () => {
@@ -115,7 +118,7 @@ describe("loadContract() paired repeats", () => {
     );
     // explicit defaults are the same contract, so they write the same bytes
     const explicit = parseContract(
-      { ...MINIMAL, eval_mem: "2G", eval_cpus: 1, repeats: 1, max_repeats: 1, confidence: 0.95 },
+      { ...MINIMAL, eval_mem: "2G", eval_cpus: 1, repeats: 1, max_repeats: 1, confidence: 0.95, summary: "median" },
       "x",
     );
     assert.equal(JSON.stringify(contractToJson(explicit)), JSON.stringify(contractToJson(plain)));
@@ -125,6 +128,18 @@ describe("loadContract() paired repeats", () => {
     assert.deepEqual([seq.repeats, seq.max_repeats, seq.confidence], [undefined, 6, 0.9]);
   });
 
+  it("reads summary for the benchmark and each sibling, and writes it back only when it is not the median", () => {
+    const other = { ...SIB, name: "mem" };
+    const c = parseContract({ ...MINIMAL, summary: "min", siblings: [{ ...SIB, summary: "mean" }, other] }, "x");
+    assert.deepEqual([c.summary, c.siblings.map((s) => s.summary)], ["min", ["mean", "median"]]);
+    const json = contractToJson(c);
+    assert.equal(json.summary, "min");
+    assert.deepEqual(json.siblings?.map((s) => s.summary), ["mean", undefined]);
+    const median = contractToJson(parseContract({ ...MINIMAL, summary: "median", siblings: [SIB] }, "x"));
+    assert.equal(Object.hasOwn(median, "summary"), false);
+    assert.equal(Object.hasOwn(median.siblings![0]!, "summary"), false);
+  });
+
   it("round-trips every combination through contractToJson() and back", () => {
     const combinations = [
       {},
@@ -132,6 +147,8 @@ describe("loadContract() paired repeats", () => {
       { repeats: 4, max_repeats: 12 },
       { max_repeats: 5, confidence: 0.9 },
       { eval_mem: "500M", eval_cpus: 2 },
+      { summary: "min" },
+      { summary: "mean", siblings: [{ ...SIB, summary: "min" }] },
     ];
     for (const extra of combinations) {
       const c = parseContract({ ...MINIMAL, ...extra }, "x");
@@ -165,6 +182,13 @@ describe("loadContract() refuses a bad field, naming the file and the field's pa
     ["zero eval_cpus", { ...MINIMAL, eval_cpus: 0 }, "eval_cpus", /expected a whole number >= 1/],
     ["fractional eval_cpus", { ...MINIMAL, eval_cpus: 1.5 }, "eval_cpus", /expected a whole number/],
     ["an unknown baseline mode", { ...MINIMAL, baseline: "fresh" }, "baseline", /"cached"\|"measure"/],
+    ["an unknown summary", { ...MINIMAL, summary: "max" }, "summary", /"median"\|"min"\|"mean"/],
+    [
+      "an unknown sibling summary",
+      { ...MINIMAL, siblings: [{ ...SIB, summary: "p90" }] },
+      "siblings[0].summary",
+      /"median"\|"min"\|"mean"/,
+    ],
     ["a negative min_effect", { ...MINIMAL, min_effect: -0.1 }, "min_effect", /expected a number >= 0/],
     ["a string min_effect", { ...MINIMAL, min_effect: "1" }, "min_effect", /expected number, received string/],
     ["siblings that are not a list", { ...MINIMAL, siblings: {} }, "siblings", /expected array/],
@@ -248,6 +272,30 @@ describe("loadContract() refuses a seed_env the eval job could not set as given"
     ["PATH, which the job passes on", "PATH", /"PATH" is passed to the eval job from its environment/],
     ["HOME", "HOME", /"HOME" is passed to the eval job/],
     ["CUDA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", /"CUDA_VISIBLE_DEVICES" is passed to the eval job/],
+    ...["LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "GLIBC_TUNABLES", "GCONV_PATH"].map((
+      name,
+    ): [string, string, RegExp] => [
+      `the loader variable ${name}`,
+      name,
+      new RegExp(
+        `"${name}" is read by the dynamic loader.*: the seed exported under it would change how every program ` +
+          "of the eval job loads; name the seed variable otherwise \\(such as BENCH_SEED\\)",
+      ),
+    ]),
+    ...["IFS", "BASH_ENV", "ENV", "PS4", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "CDPATH", "GLOBIGNORE"].map((
+      name,
+    ): [string, string, RegExp] => [
+      `the shell variable ${name}`,
+      name,
+      new RegExp(`"${name}" is read by the shell that runs the command: .*; name the seed variable otherwise`),
+    ]),
+    ...["PYTHONPATH", "PYTHONHOME", "PERL5OPT", "NODE_OPTIONS", "JAVA_TOOL_OPTIONS", "LUA_INIT"].map((
+      name,
+    ): [string, string, RegExp] => [
+      `the interpreter hook ${name}`,
+      name,
+      new RegExp(`"${name}" tells an interpreter which code to load before the benchmark's: .*; name the seed`),
+    ]),
   ];
   for (const [what, name, expected] of cases) {
     it(`refuses ${what}, for the benchmark and a sibling`, () => {
@@ -257,7 +305,9 @@ describe("loadContract() refuses a seed_env the eval job could not set as given"
   }
 
   it("takes a shell identifier, and none", () => {
-    for (const name of ["SEED", "_seed", "bench_seed_2", "OUTERLOOP_SEED", ""]) {
+    for (
+      const name of ["SEED", "_seed", "bench_seed_2", "OUTERLOOP_SEED", "PYTHONHASHSEED", "ld_preload", "LDSEED", ""]
+    ) {
       assert.equal(loadContract(contractFile({ ...MINIMAL, seed_env: name })).seedEnv, name);
     }
   });

@@ -166,7 +166,7 @@ describe("eval job script", () => {
     assert.deepEqual(readdirSync(s.tmp), []);
   });
 
-  it("gives the command only the allowed variables, the measure env and OUTERLOOP_RESULT", async () => {
+  it("gives the command only the allowed variables, the measure env, OUTERLOOP_RESULT and OUTERLOOP_JOB_ID", async () => {
     const s = setup();
     const script = job(s, "f", { command: `env > "$OUTERLOOP_RESULT.env"`, extraEnv: { SEED: "42", B_VAR: "b" } });
     const r = await runJob(script, jobEnv(s, { LANG: "C", CUDA_VISIBLE_DEVICES: "1" }));
@@ -177,6 +177,7 @@ describe("eval job script", () => {
       "CUDA_VISIBLE_DEVICES",
       "HOME",
       "LANG",
+      "OUTERLOOP_JOB_ID",
       "OUTERLOOP_RESULT",
       "PATH",
       "PWD",

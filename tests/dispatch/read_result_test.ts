@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { EvalError } from "../../src/dispatch/eval_error.ts";
-import { readEvalResult, TAIL } from "../../src/dispatch/read_result.ts";
+import { MAX_SAMPLES, readEvalReading, readEvalResult, TAIL } from "../../src/dispatch/read_result.ts";
 
 /** A run dir with one finished eval dir holding exactly `files`; returns the run dir. */
 function evalDirWith(files: Record<string, string>): string {
@@ -84,7 +84,7 @@ describe("readEvalResult()", () => {
 
   it("refuses values that are not finite numbers, quoting them", () => {
     for (
-      const [json, shown] of [[`null`, "null"], [`true`, "true"], [`[1]`, "[1]"], [`1e400`, "Infinity"], [
+      const [json, shown] of [[`null`, "null"], [`true`, "true"], [`1e400`, "Infinity"], [
         `{"a": 1}`,
         `{"a":1}`,
       ]]
@@ -176,5 +176,71 @@ describe("readEvalResult()", () => {
     assert.ok(tail.slice(1).every((l) => /^\d+y+… \[\d+ bytes more of this line cut\]$/.test(l)), tail.join("\n"));
     assert.ok(tail.slice(1).join("\n").length <= TAIL.totalBytes);
     assert.ok(tail.at(-1)!.startsWith("19y"));
+  });
+});
+
+describe("readEvalReading() on a metric reported as samples", () => {
+  const withResult = (json: string) => evalDirWith({ [EVAL_FILES.exitCode]: "0", [EVAL_FILES.result]: json });
+
+  it("reads a plain number exactly as before, with no samples", () => {
+    const run = withResult(`{"ms": 12.5}`);
+    assert.deepEqual(readEvalReading(run, "slot", "ms"), { value: 12.5, samples: null });
+    assert.equal(readEvalResult(run, "slot", "ms", "min"), 12.5);
+  });
+
+  it("takes the median of the samples by default, and keeps their spread", () => {
+    const run = withResult(`{"ms": [12.1, 11.9, 30.2]}`);
+    assert.deepEqual(readEvalReading(run, "slot", "ms"), {
+      value: 12.1,
+      samples: { n: 3, min: 11.9, median: 12.1, max: 30.2 },
+    });
+    assert.equal(readEvalResult(run, "slot", "ms"), 12.1);
+  });
+
+  it("takes the minimum or the mean when the contract's summary says so", () => {
+    const run = withResult(`{"ms": [4, 1, 2, 5]}`);
+    assert.equal(readEvalResult(run, "slot", "ms", "min"), 1);
+    assert.equal(readEvalResult(run, "slot", "ms", "mean"), 3);
+    // an even count's median is the mean of the middle two
+    assert.equal(readEvalResult(run, "slot", "ms", "median"), 3);
+    assert.deepEqual(readEvalReading(run, "slot", "ms", "min").samples, { n: 4, min: 1, median: 3, max: 5 });
+  });
+
+  it("reads samples from the last stdout line too, and one sample is its own summary", () => {
+    const run = evalDirWith({ [EVAL_FILES.exitCode]: "0", [EVAL_FILES.stdout]: `log\n{"ms": [0.1]}\n` });
+    assert.deepEqual(readEvalReading(run, "slot", "ms", "mean"), {
+      value: 0.1,
+      samples: { n: 1, min: 0.1, median: 0.1, max: 0.1 },
+    });
+  });
+
+  it("refuses an empty array, saying to report at least one sample", () => {
+    const e = evalError(withResult(`{"score": []}`), "score");
+    assert.match(e.message, /Eval metric "score" in ".*result\.json" is an empty array; report at least one sample/);
+  });
+
+  it("refuses an element that is not a finite number, naming its place and what it is", () => {
+    const cases: [string, RegExp][] = [
+      [`[1, "2", 3]`, /is an array of 3 samples, and sample 2 is the string "2"; write each sample as a JSON number/],
+      [`[1, null]`, /is an array of 2 samples, and sample 2 is null, not a finite number/],
+      [`[[1], 2]`, /is an array of 2 samples, and sample 1 is \[1\], not a finite number/],
+      [`[1, 1e400]`, /is an array of 2 samples, and sample 2 is Infinity, not a finite number/],
+    ];
+    for (const [json, re] of cases) assert.match(evalError(withResult(`{"score": ${json}}`), "score").message, re);
+  });
+
+  it(`refuses more than ${MAX_SAMPLES} samples, saying how many it found`, () => {
+    const many = JSON.stringify({ score: Array.from({ length: MAX_SAMPLES + 1 }, (_, i) => i) });
+    assert.match(
+      evalError(withResult(many), "score").message,
+      new RegExp(`holds ${MAX_SAMPLES + 1} samples, more than the ${MAX_SAMPLES} one measure may report`),
+    );
+    const most = JSON.stringify({ score: Array.from({ length: MAX_SAMPLES }, (_, i) => i) });
+    assert.deepEqual(readEvalReading(withResult(most), "slot", "score", "min").samples, {
+      n: MAX_SAMPLES,
+      min: 0,
+      median: (MAX_SAMPLES - 1) / 2,
+      max: MAX_SAMPLES - 1,
+    });
   });
 });

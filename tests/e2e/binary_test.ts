@@ -106,6 +106,28 @@ describe("the compiled binary", () => {
     assert.match(r.stderr, /Unknown option "--acount"/);
   });
 
+  it("writes plain help into a pipe whatever TERM says, and refuses flags citty alone would pass", async () => {
+    for (const args of [["--help"], ["measure", "--help"], ["calibrate", "--help"]]) {
+      const r = await spawn({
+        argv: [binary, ...args],
+        env: { ...env, TERM: "xterm-256color", FORCE_COLOR: "1" },
+        cwd: work,
+        timeoutMs: 60_000,
+      });
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.match(r.stdout, /^Usage: outerloop /m);
+      // deno-lint-ignore no-control-regex -- escape codes are what must not appear
+      assert.doesNotMatch(r.stdout, /\u001b/);
+    }
+    const r = await run("measure", "--jsn", "--bogus=3");
+    assert.equal(r.exitCode, 2);
+    assert.equal(r.stdout, "");
+    assert.equal(
+      r.stderr,
+      'outerloop: error: Unknown option "--jsn" for "outerloop measure": see "outerloop measure --help"\n',
+    );
+  });
+
   it("answers a missing scheduler with exit 4 naming the command", async () => {
     const r = await run("status", "5", "--compute", "slurm");
     assert.equal(r.exitCode, 4);

@@ -104,6 +104,7 @@ describe("outerloop measure (compiled binary, local backend)", () => {
       why: null,
       usage: null,
       provenance: JSON.parse(r.stdout).measures[0].provenance,
+      samples: null,
     });
     assert.equal(JSON.parse(r.stdout).measures[0].provenance.host, hostname(), "where the baseline ran");
     const cand = JSON.parse(r.stdout).measures[1];

@@ -6,7 +6,8 @@
  * with ONE loud line on stderr — unless `OUTERLOOP_REQUIRE_BROWSER=1` (CI),
  * where a missing browser fails it. `scripts/ensure-chromium` installs one.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { it } from "node:test";
 import { spawn } from "../../src/runtime/spawn.ts";
 import { which } from "../../src/runtime/which.ts";
@@ -57,7 +58,10 @@ export function browserIt(name: string, timeoutMs: number, fn: (path: string) =>
   }
 }
 
-/** The flags the brief's measurements call for: headless, no sandbox as root, and no background traffic. */
+/**
+ * The flags the test runs Chromium with: headless, no sandbox (Debian 12's
+ * Chromium refuses to start as root with one), and no background traffic.
+ */
 export const CHROMIUM_FLAGS = [
   "--headless",
   "--no-sandbox",
@@ -76,33 +80,67 @@ export interface RunningBrowser {
   readonly wsUrl: string;
   /** The process group every Chromium process is in (the group of the shell that started it). */
   readonly pgid: number;
-  /** Kills the whole group and waits (up to 5 s) until no process of it is left. */
+  /**
+   * Asks the browser to quit (`ask`, e.g. CDP `Browser.close`) and waits for
+   * every process of its group to exit on its own, up to `graceMs`: killed in
+   * the middle of its shutdown, Chromium leaves its temp files behind. Only
+   * then is what is left killed. Resolves once no process of the group is
+   * left; after that nothing can write into the browser's directory.
+   */
+  close(ask: () => Promise<unknown>, graceMs?: number): Promise<void>;
+  /** Kills the whole group at once and waits until no process of it is left (a throw after 10 s). */
   kill(): Promise<void>;
 }
 
+/** The pids of the live (not zombie) processes in group `pgid`, from /proc. */
+export function groupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ")"
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z") out.push(Number(name));
+  }
+  return out;
+}
+
+/** Waits until no process of group `pgid` is left; false when `ms` pass first. */
+async function groupGone(pgid: number, ms: number): Promise<boolean> {
+  for (const deadline = Date.now() + ms; groupMembers(pgid).length > 0;) {
+    if (Date.now() > deadline) return false;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return true;
+}
+
 /**
- * Starts Chromium in a new session of its own, with `userDataDir` as its
- * profile and its output in `logFile`, and returns once it prints
+ * Starts Chromium in a new session of its own, in `dir` (a directory the test
+ * owns and removes): its profile in `dir/profile`, its output in
+ * `dir/chromium.log`, and its TMPDIR `dir/tmp` — Chromium makes temp files
+ * there (`.org.chromium.Chromium.*`), which a kill or a crash leaves behind,
+ * and they must not land in the suite's TMPDIR. Returns once it prints
  * `DevTools listening on ws://…`. `spawn` runs a shell that puts the browser
  * in the background and exits at once, so the group id is the shell's pid.
  */
-export async function launchBrowser(path: string, userDataDir: string, logFile: string): Promise<RunningBrowser> {
-  const argv = [path, ...CHROMIUM_FLAGS, `--user-data-dir=${userDataDir}`, "about:blank"];
+export async function launchBrowser(path: string, dir: string): Promise<RunningBrowser> {
+  const tmp = join(dir, "tmp");
+  const logFile = join(dir, "chromium.log");
+  mkdirSync(tmp, { recursive: true });
+  const argv = [path, ...CHROMIUM_FLAGS, `--user-data-dir=${join(dir, "profile")}`, "about:blank"];
   const script = 'log=$1; shift; "$@" </dev/null >"$log" 2>&1 & echo $$';
-  const r = await spawn({ argv: ["/bin/sh", "-c", script, "sh", logFile, ...argv], timeoutMs: 10_000 });
+  const env = { ...process.env as Record<string, string>, TMPDIR: tmp };
+  const r = await spawn({ argv: ["/bin/sh", "-c", script, "sh", logFile, ...argv], env, timeoutMs: 10_000 });
   const pgid = Number(r.stdout.trim());
   if (r.exitCode !== 0 || !Number.isInteger(pgid) || pgid <= 1) {
     throw new Error(`Cannot start ${path}: exit ${r.exitCode}, stdout ${JSON.stringify(r.stdout)}, ${r.stderr}`);
   }
-  const groupAlive = () => {
-    try {
-      process.kill(-pgid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  // a test process that dies early still takes the browser with it; removed once the group is killed
+  // a test process that dies early still takes the browser with it; removed once the group is gone
   const onExit = () => signalGroup();
   const signalGroup = () => {
     try {
@@ -114,10 +152,14 @@ export async function launchBrowser(path: string, userDataDir: string, logFile: 
   process.once("exit", onExit);
   const kill = async () => {
     signalGroup();
-    for (const deadline = Date.now() + 5000; groupAlive() && Date.now() < deadline;) {
-      await new Promise((done) => setTimeout(done, 50));
-    }
+    const gone = await groupGone(pgid, 10_000);
     process.removeListener("exit", onExit);
+    if (!gone) throw new Error(`Chromium's processes ${groupMembers(pgid).join(", ")} survived SIGKILL for 10 s`);
+  };
+  const close = async (ask: () => Promise<unknown>, graceMs = 15_000) => {
+    await ask().catch(() => {}); // a browser that is gone already cannot answer
+    if (!(await groupGone(pgid, graceMs))) process.stderr.write(`Chromium did not quit within ${graceMs} ms: killed\n`);
+    await kill();
   };
   const started = Date.now();
   for (;;) {
@@ -128,8 +170,8 @@ export async function launchBrowser(path: string, userDataDir: string, logFile: 
       // not created yet
     }
     const m = /DevTools listening on (ws:\/\/\S+)/.exec(log);
-    if (m?.[1]) return { wsUrl: m[1], pgid, kill };
-    if (!groupAlive() || Date.now() - started > 20_000) {
+    if (m?.[1]) return { wsUrl: m[1], pgid, close, kill };
+    if (groupMembers(pgid).length === 0 || Date.now() - started > 20_000) {
       await kill();
       throw new Error(`Chromium did not open its DevTools port; its output:\n${log.slice(-2000)}`);
     }

@@ -40,12 +40,17 @@ export function makeRun(over: Partial<RunSummary> = {}): RunSummary {
     failure: null,
     disputes: [],
     live: null,
+    samples: {},
     ...over,
   };
   if ("improvement" in over || "difference" in over) return run;
   const d = run.verdict === null ? undefined : run.differences["candidate"];
   if (d === undefined) return { ...run, improvement: null, difference: null };
-  return { ...run, improvement: { n: 1, mean: run.direction === "maximize" ? d : -d, interval: null }, difference: d };
+  return {
+    ...run,
+    improvement: { n: 1, mean: run.direction === "maximize" ? d : -d, interval: null, setAside: [] },
+    difference: d,
+  };
 }
 
 /** A run with five pairs (differences +1.2, +0.6, +1.1, +0.5, +1.1: mean +0.9), an interval, and a sibling `tsp`. */
@@ -70,8 +75,58 @@ export function repeatRun(over: Partial<RunSummary> = {}): RunSummary {
     values,
     differences,
     pairs,
-    improvement: { n: 5, mean: 0.9, interval: { lower: 0.55, upper: 1.25, confidence: 0.95 } },
+    improvement: { n: 5, mean: 0.9, interval: { lower: 0.55, upper: 1.25, confidence: 0.95 }, setAside: [] },
     difference: 0.9,
+    ...over,
+  });
+}
+
+/**
+ * A minimize run of 10 pairs (the candidate about 0.75 faster) whose pair 8
+ * stalled — its candidate 17.4, a difference of +4.3 — and was set aside:
+ * the improvement is the mean of the other nine (+0.75, interval
+ * [+0.71, +0.79]), the difference its negation. Every benchmark measure
+ * reported 7 samples (their median the value), pair 8's candidate up to 18.2.
+ */
+export function stalledRun(over: Partial<RunSummary> = {}): RunSummary {
+  const noise = [0.02, -0.05, 0.08, -0.01, 0.04, -0.07, 0.03, 0, -0.04, 0.01];
+  const pairs = noise.map((e, i) => {
+    const baseline = Math.round((13 + 0.1 * Math.sin(i + 1)) * 1000) / 1000;
+    return { baseline, candidate: i === 7 ? 17.4 : Math.round((baseline - 0.75 + e) * 1000) / 1000 };
+  });
+  const values: Record<string, number> = {};
+  const differences: Record<string, number> = {};
+  const samples: Record<string, { n: number; min: number; median: number; max: number }> = {};
+  pairs.forEach((p, i) => {
+    const suffix = i === 0 ? "" : `#${i + 1}`;
+    values[`baseline${suffix}`] = p.baseline;
+    values[`candidate${suffix}`] = p.candidate;
+    differences[`candidate${suffix}`] = p.candidate - p.baseline;
+    samples[`baseline${suffix}`] = { n: 7, min: p.baseline - 0.04, median: p.baseline, max: p.baseline + 0.21 };
+    const top = i === 7 ? 18.2 : p.candidate + 0.19;
+    samples[`candidate${suffix}`] = { n: 7, min: p.candidate - 0.05, median: p.candidate, max: top };
+  });
+  const kept = pairs.filter((_, i) => i !== 7).map((p) => p.baseline - p.candidate);
+  const mean = kept.reduce((a, b) => a + b, 0) / kept.length;
+  return makeRun({
+    tag: "r-stall",
+    direction: "minimize",
+    metric: "ms",
+    minEffect: 0.3,
+    values,
+    differences,
+    pairs,
+    samples,
+    improvement: {
+      n: 10,
+      mean,
+      interval: { lower: mean - 0.037, upper: mean + 0.037, confidence: 0.95 },
+      setAside: [8],
+    },
+    difference: -mean,
+    reasons: [
+      "The candidate improved on the baseline, above min_effect 0.3: ms mean improvement 0.75 over 9 of 10 pairs.",
+    ],
     ...over,
   });
 }

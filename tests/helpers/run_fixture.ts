@@ -12,7 +12,7 @@ export function runRecordFixture(
   overrides: Partial<RunRecord> = {},
   contract: Record<string, unknown> = {},
 ): RunRecord {
-  return {
+  const r: Omit<RunRecord, "candidates"> = {
     format: 1,
     createdAt: "2025-01-02T03:04:05.678Z",
     repo: "/repo",
@@ -38,6 +38,7 @@ export function runRecordFixture(
     kind: "measure",
     ...overrides,
   };
+  return { ...r, candidates: overrides.candidates ?? [{ ref: r.candidateRef, sha: r.candidateSha }] };
 }
 
 /** A measurer over `compute` writing under `root`, on a CPU lane `acct`/`cpu` unless `options` say otherwise. */

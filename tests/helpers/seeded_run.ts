@@ -46,6 +46,11 @@ export interface SeededCase {
   readonly siblingDirection: "maximize" | "minimize";
   /** Every measure's value by name, for every pair the design may run. */
   readonly values: Readonly<Record<string, number>>;
+  /**
+   * The samples a measure reports instead of its value (the metric as an
+   * array, summarized by the median: its median must be the value), by name.
+   */
+  readonly samples?: Readonly<Record<string, readonly number[]>>;
 }
 
 /**
@@ -133,7 +138,7 @@ export async function seededRun(
   compute.onSubmit = (spec) => {
     if (!spec.jobName.startsWith("eval-")) return;
     const name = measureOf(withDefaults(spec).script);
-    const value = c.values[name];
+    const value = c.samples?.[name] ?? c.values[name];
     assert.ok(value !== undefined && parseMeasureName(name) !== null, `seed ${c.seed}: no value for ${name}`);
     finishEvalJob(spec, { [parseMeasureName(name)!.sibling === null ? metric : "ms"]: value });
   };
@@ -176,6 +181,70 @@ export function timingCase(): SeededCase {
     values[`candidate${suffix}`] = base - 0.75 + noise[i - 1]!;
   }
   return fixedCase("minimize", values, { repeats: 10, maxRepeats: 10 });
+}
+
+/**
+ * Samples whose median is exactly `value` (7 of them, around it by `spread`:
+ * three below, three above, one far above — a stalled sample the median
+ * shrugs off); `random` varies their offsets.
+ */
+export function samplesAround(value: number, spread: number, random: () => number = () => 0.5): number[] {
+  const below = [1, 2, 3].map((k) => value - spread * (k * 0.3 + random() * 0.2));
+  const above = [1, 2].map((k) => value + spread * (k * 0.3 + random() * 0.2));
+  return [...below, value, ...above, value + spread * (4 + random())];
+}
+
+/**
+ * The case of `seed` made an outlier case: a fixed design of 6 to 12 pairs
+ * (the screen sets pairs aside from 6 on) in which one pair, chosen by the
+ * seed, lies far off the others — its candidate 200 noise sds worse, as a
+ * stalled job makes it — and, for every other seed, every benchmark measure
+ * reporting samples (the metric an array) whose median is its value.
+ */
+export function outlierCase(seed: number): SeededCase {
+  const c = seededCase(seed);
+  const random = seededRandom(seed * 7919 + 1);
+  const n = 6 + Math.floor(random() * 7);
+  const far = 1 + Math.floor(random() * n);
+  const values: Record<string, number> = { ...c.values };
+  const sign = c.direction === "maximize" ? 1 : -1;
+  for (let pair = 1; pair <= n; pair++) {
+    const suffix = pair === 1 ? "" : `#${pair}`;
+    if (values[`baseline${suffix}`] !== undefined) continue;
+    // pairs past the case's own: drawn like them (the same scale and noise, around the same values)
+    const base = values["baseline"]! + (random() - 0.5) * Math.abs(values["baseline"]!) * 0.01;
+    values[`baseline${suffix}`] = base;
+    values[`candidate${suffix}`] = base + (values["candidate"]! - values["baseline"]!) * (0.9 + random() * 0.2);
+    values[`sib-lat-base${suffix}`] = 50 + random();
+    values[`sib-lat-cand${suffix}`] = values[`sib-lat-base${suffix}`]! + 0.2 * (random() - 0.5);
+  }
+  const diffs = Array.from({ length: n }, (_, i) => {
+    const suffix = i === 0 ? "" : `#${i + 1}`;
+    return values[`candidate${suffix}`]! - values[`baseline${suffix}`]!;
+  });
+  const spread = Math.max(...diffs) - Math.min(...diffs) || Math.abs(values["baseline"]!) * 0.01;
+  const farKey = far === 1 ? "candidate" : `candidate#${far}`;
+  values[farKey] = values[farKey]! - sign * 200 * spread;
+  const samples: Record<string, number[]> = {};
+  if (seed % 2 === 0) {
+    for (const [k, v] of Object.entries(values)) {
+      if (/^(baseline|candidate)(#\d+)?$/.test(k)) samples[k] = samplesAround(v, spread, random);
+    }
+  }
+  return { ...c, seed, repeats: n, maxRepeats: n, values, samples };
+}
+
+/**
+ * A minimize run of 10 pairs like `timingCase` whose pair 8 stalled (its
+ * candidate 5 slower), every benchmark measure reporting 7 samples (their
+ * median the value): the screen sets pair 8 aside and the run accepts.
+ */
+export function stalledTimingCase(): SeededCase {
+  const c = timingCase();
+  const values: Record<string, number> = { ...c.values, "candidate#8": c.values["candidate#8"]! + 5 };
+  const random = seededRandom(15);
+  const samples = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, samplesAround(v, 0.05, random)]));
+  return { ...c, values, samples };
 }
 
 /**

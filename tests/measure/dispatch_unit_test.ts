@@ -29,9 +29,31 @@ const plan = [
 describe("dispatchUnits()", () => {
   it("makes every measure its own unit for separate, with the reference's slot and job name", () => {
     const units = dispatchUnits(plan, "separate");
-    assert.deepEqual(units.map((u) => [u.mode, names(u.members)]), plan.map((x) => ["one", [x.name]]));
+    assert.ok(units.every((u) => u.mode === "one" && u.members.length === 1));
     assert.equal(unitSlot("", units[0]!), slot("", plan[0]!));
     assert.equal(unitJobName("r1", "", units[2]!), jobName("r1", "", plan[2]!));
+  });
+
+  it("orders separate units as a same-job runs them: pair 1 as the plan (the reference's), candidate first in even pairs", () => {
+    assert.deepEqual(dispatchUnits(plan, "separate").map((u) => u.members[0]!.name), [
+      "baseline",
+      "candidate",
+      "sib-lat-base",
+      "sib-lat-cand",
+      "candidate#2",
+      "baseline#2",
+      "sib-lat-cand#2",
+      "sib-lat-base#2",
+    ]);
+    const cachedBase = plan.filter((x) => !x.name.startsWith("baseline"));
+    assert.deepEqual(dispatchUnits(cachedBase, "separate").map((u) => u.members[0]!.name), [
+      "candidate",
+      "sib-lat-base",
+      "sib-lat-cand",
+      "candidate#2",
+      "sib-lat-cand#2",
+      "sib-lat-base#2",
+    ]);
   });
 
   it("puts a pair's measures, siblings too, in one same-job unit, base first in odd pairs and candidate first in even ones", () => {

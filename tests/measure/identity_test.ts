@@ -74,6 +74,38 @@ describe("measure identity matches the Python reference byte for byte", () => {
   }
 });
 
+describe("jobName() of pair i >= 2", () => {
+  const m = (name: string): Measure => ({
+    name,
+    treeSha: "0123456789abcdef0123456789abcdef01234567",
+    command: "python bench.py",
+    metric: "score",
+    extraEnv: [["SEED", "7"]],
+    gpus: 0,
+  });
+  const readable = (name: string) => jobName("run1", "", m(name)).split("-").slice(2, -1).join("-");
+
+  it("keeps the #i suffix of a longer name and cuts the stem shorter", () => {
+    assert.equal(readable("sib-lat-base#2"), "sib-lat-ba#2");
+    assert.equal(readable("sib-lat-cand#10"), "sib-lat-c#10");
+    assert.equal(readable("sib-😀😀😀😀😀😀😀😀-base#3"), "sib-😀😀😀😀😀😀#3", "cut by code point");
+  });
+
+  it("leaves a name that fits within 12 code points, suffix included, as it is", () => {
+    assert.equal(readable("baseline#2"), "baseline#2");
+    assert.equal(readable("candidate#12"), "candidate#12");
+  });
+
+  it("keeps the 16 hex digits of the full name and cuts pair-1 names as the reference does", () => {
+    const name = jobName("run1", "", m("sib-lat-base#2"));
+    assert.match(name, /^eval-run1-sib-lat-ba#2-[0-9a-f]{16}$/);
+    assert.notEqual(name.slice(-16), jobName("run1", "", m("sib-lat-base")).slice(-16));
+    assert.equal(readable("sib-lat-base"), "sib-lat-base");
+    assert.equal(readable("sib-latency-base"), "sib-latency-");
+    assert.equal(readable("sib-a#2-base"), "sib-a#2-base", "a # inside a sibling's name is not a pair");
+  });
+});
+
 describe("code-point helpers", () => {
   it("codePointPrefix() keeps an astral character whole where UTF-16 slicing would split it", () => {
     assert.equal(codePointPrefix("abcdefghijk😀xyz", 12), "abcdefghijk😀");
@@ -112,5 +144,18 @@ describe("measureEnv()", () => {
     const env = measureEnv(m([["__proto__", "p"]]));
     assert.equal(Object.getPrototypeOf(env), null);
     assert.deepEqual(Object.entries(env), [["__proto__", "p"]]);
+  });
+});
+
+describe("jobName() of a round's candidates", () => {
+  const m = (name: string) => ({ name, treeSha: "a".repeat(40), command: "c", metric: "m", extraEnv: [], gpus: 0 });
+  it("keeps candidate k's number and the pair's in the readable part", () => {
+    const readable = (name: string) => /^eval-r1-(.*)-[0-9a-f]{16}$/.exec(jobName("r1", "", m(name)))![1];
+    assert.equal(readable("candidate-2"), "cand-2");
+    assert.equal(readable("candidate-2#3"), "cand-2#3");
+    assert.equal(readable("candidate-12#10"), "cand-12#10");
+    assert.equal(readable("sib-lat-cand-2#4"), "sib-lat-c2#4");
+    assert.equal(readable("sib-longsibname-cand-3#2"), "sib-lon-c3#2");
+    assert.equal(readable("candidate"), "candidate", "a one-candidate name is the reference's");
   });
 });

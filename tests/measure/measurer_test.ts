@@ -146,14 +146,14 @@ describe("DispatchedMeasurer.results()", () => {
     assert.equal(compute.submitted.length, 0);
   });
 
-  it("says a vanished job hit its walltime when sacct says TIMEOUT", async () => {
+  it("says a vanished job hit its walltime when sacct says TIMEOUT, and names eval_minutes", async () => {
     const { m, compute } = setup();
     marker(m, pair[0]!, "42");
     compute.states = new Map([["42", "TIMEOUT"]]);
-    await assert.rejects(
-      m.results(pair),
-      /measure baseline: job 42 hit its walltime \(TIMEOUT\) before producing a result/,
-    );
+    await assert.rejects(m.results(pair), {
+      message: "measure baseline: job 42 hit its walltime (TIMEOUT) before producing a result; a slower run needs " +
+        "more minutes than were declared for its eval: raise eval_minutes in the contract (now 5 minutes)",
+    });
     compute.states = new Map([["42", "NODE_FAIL"]]);
     await assert.rejects(m.results(pair), /measure baseline: job 42 ended NODE_FAIL without a result/);
   });
@@ -232,7 +232,11 @@ describe("DispatchedMeasurer.results()", () => {
   it("explains an exit 143 from the scheduler's end state", async () => {
     for (
       const [state, why] of [
-        ["TIMEOUT", "was killed at its walltime (exit 143); a slower run needs more minutes"],
+        [
+          "TIMEOUT",
+          "was killed at its walltime (exit 143); a slower run needs more minutes than were declared for its eval: " +
+          "raise eval_minutes in the contract (now 5 minutes); ",
+        ],
         ["CANCELLED by 0", "was cancelled (exit 143)"],
         ["PREEMPTED", "was preempted (exit 143); nothing about the tree is known"],
         ["", "was killed by a signal (exit 143)"],

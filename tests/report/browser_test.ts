@@ -1,6 +1,15 @@
 import { measureArgv } from "../helpers/measure_argv.ts";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -8,13 +17,20 @@ import { after, before, describe, it } from "node:test";
 import { renderClimbHtml } from "../../src/report/html_climb.ts";
 import { renderRunHtml } from "../../src/report/html_run.ts";
 import { runtimeName } from "../../src/runtime/detect.ts";
-import { browser, browserIt, decideBrowser, launchBrowser, type RunningBrowser } from "../helpers/browser.ts";
+import {
+  browser,
+  browserIt,
+  decideBrowser,
+  groupMembers,
+  launchBrowser,
+  type RunningBrowser,
+} from "../helpers/browser.ts";
 import { Cdp, loadPage } from "../helpers/cdp.ts";
 import { climbFixture, nastyRun, repeatRun } from "../helpers/report_fixtures.ts";
 import { LocalCompute } from "../../src/compute/local.ts";
 import { cli } from "../helpers/cli.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
-import { seededRun, timingCase } from "../helpers/seeded_run.ts";
+import { seededRun, stalledTimingCase, timingCase } from "../helpers/seeded_run.ts";
 import { agrees, estimateAgrees, intervalIn } from "../helpers/surface_read.ts";
 
 /**
@@ -92,6 +108,50 @@ interface ReaderView {
   rows: string[][];
 }
 
+/**
+ * What a reader sees of a run with a pair set aside and samples: each
+ * difference dot's centre (its value, whether it is set aside, its painted
+ * fill), the zero line and the mean marker; in the values chart every
+ * marker's centre and every whisker's box with the samples it stands for;
+ * the legends' words; whether any table overflows.
+ */
+const WHAT_A_READER_SEES_OF_A_STALL = `(() => {
+  const centre = (el) => { const b = el.getBoundingClientRect(); return b.left + b.width / 2; };
+  const diff = document.querySelector('svg[id^="diff-"]');
+  const values = document.querySelector('svg[id^="values-"]');
+  return {
+    zero: centre(diff.querySelector("line.zero")),
+    mean: centre(diff.querySelector('[data-point="mean"]')),
+    meanValue: Number(diff.querySelector('[data-point="mean"]').dataset.value),
+    dots: [...diff.querySelectorAll('[data-point="pair"]')].map((e) => ({
+      x: centre(e), value: Number(e.dataset.value), aside: e.dataset.setAside === "true", fill: getComputedStyle(e).fill,
+    })),
+    markers: [...values.querySelectorAll('[data-point][data-measure]')].map((e) => ({ name: e.dataset.measure, x: centre(e) })),
+    whiskers: [...values.querySelectorAll('.whisker')].map((e) => {
+      const b = e.getBoundingClientRect();
+      return { name: e.dataset.measure, left: b.left, right: b.right, min: Number(e.dataset.min), max: Number(e.dataset.max) };
+    }),
+    // a legend item's words, beside its marker's picture
+    legend: [...document.querySelectorAll(".legend li")].map((li) => [...li.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("")),
+    overflowing: [...document.querySelectorAll("td, th")].filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent),
+    scrolling: [...document.querySelectorAll(".table-wrap")].filter((w) => w.scrollWidth > w.clientWidth)
+      .map((w) => w.querySelector("caption")?.textContent),
+  };
+})()`;
+
+/** What `WHAT_A_READER_SEES_OF_A_STALL` returns. */
+interface StallView {
+  zero: number;
+  mean: number;
+  meanValue: number;
+  dots: { x: number; value: number; aside: boolean; fill: string }[];
+  markers: { name: string; x: number }[];
+  whiskers: { name: string; left: number; right: number; min: number; max: number }[];
+  legend: string[];
+  overflowing: string[];
+  scrolling: string[];
+}
+
 describe("decideBrowser()", () => {
   const none = () => null;
   it("runs with the first browser found, OUTERLOOP_CHROMIUM first", () => {
@@ -108,6 +168,66 @@ describe("decideBrowser()", () => {
   });
 });
 
+/** What of Chromium's (`.org.chromium.Chromium.*`, `org.chromium.Chromium.*`) lies in `dir`. */
+const chromiumFiles = (dir: string) => readdirSync(dir).filter((f) => /org\.chromium\./.test(f));
+
+describe("launchBrowser() leaves nothing in the suite's TMPDIR", () => {
+  browserIt(
+    "gives Chromium a TMPDIR of its own in the test's dir, and close() waits for it to quit",
+    60_000,
+    async (path) => {
+      const dir = mkdtempSync(join(tmpdir(), "outerloop-browser-tmp-"));
+      try {
+        const before = chromiumFiles(tmpdir());
+        const running = await launchBrowser(path, dir);
+        const cdp = await Cdp.connect(running.wsUrl);
+        try {
+          // a zygote overwrites its environ with its process title: only the ones that still show theirs count
+          const tmpdirs = groupMembers(running.pgid).flatMap((pid) =>
+            readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((e) => e.startsWith("TMPDIR="))
+          );
+          assert.ok(tmpdirs.length > 0, "the browser process shows its environment");
+          assert.deepEqual(new Set(tmpdirs), new Set([`TMPDIR=${join(dir, "tmp")}`]));
+          writeFileSync(join(dir, "page.html"), renderRunHtml(repeatRun()));
+          await loadPage(cdp, pathToFileURL(join(dir, "page.html")).href, COUNT_POINTS);
+        } finally {
+          await running.close(() => cdp.send("Browser.close"));
+          cdp.close();
+        }
+        assert.deepEqual(groupMembers(running.pgid), [], "no process of the browser is left");
+        assert.deepEqual(chromiumFiles(tmpdir()), before, "nothing of Chromium's in the suite's TMPDIR");
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it("close() lets a browser that is slow to quit finish, in its own TMPDIR, before anything is removed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "outerloop-browser-slow-"));
+    try {
+      // a stand-in for Chromium: announces its DevTools port, and once asked to quit takes its time to clean up
+      const fake = join(dir, "slow-chromium");
+      writeFileSync(
+        fake,
+        "#!/bin/sh\necho 'DevTools listening on ws://127.0.0.1:9/devtools/browser/fake'\n" +
+          'while [ ! -e "$TMPDIR/../quit" ]; do sleep 0.05; done\n' +
+          ': > "$TMPDIR/.org.chromium.Chromium.fake"; sleep 0.5; rm "$TMPDIR/.org.chromium.Chromium.fake"\n' +
+          ': > "$TMPDIR/../quit-cleanly"\n',
+      );
+      chmodSync(fake, 0o755);
+      const before = chromiumFiles(tmpdir());
+      const running = await launchBrowser(fake, join(dir, "browser"));
+      await running.close(async () => writeFileSync(join(dir, "browser", "quit"), ""));
+      assert.ok(existsSync(join(dir, "browser", "quit-cleanly")), "it was left to finish, not killed mid-way");
+      assert.deepEqual(chromiumFiles(join(dir, "browser", "tmp")), [], "its temp file went where it made it");
+      assert.deepEqual(groupMembers(running.pgid), []);
+      assert.deepEqual(chromiumFiles(tmpdir()), before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the HTML report in a real browser", () => {
   let dir = "";
   let running: RunningBrowser | null = null;
@@ -116,14 +236,14 @@ describe("the HTML report in a real browser", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "outerloop-report-browser-"));
     if (browser.kind !== "run") return;
-    running = await launchBrowser(browser.path, join(dir, "profile"), join(dir, "chromium.log"));
+    running = await launchBrowser(browser.path, join(dir, "browser"));
     cdp = await Cdp.connect(running.wsUrl);
   });
 
   after(async () => {
-    await cdp?.send("Browser.close").catch(() => {});
+    // the browser quits and every process of it is gone before its dir (its TMPDIR too) is removed
+    await running?.close(() => cdp!.send("Browser.close"));
     cdp?.close();
-    await running?.kill();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -209,6 +329,73 @@ describe("the HTML report in a real browser", () => {
       });
       const meanRow = seen.rows.find((r) => r[0] === "mean of 10 pairs")!;
       assert.equal(meanRow[1], diff.split(",")[0], "the mean row is the mean difference");
+    },
+  );
+
+  browserIt(
+    "shows a stalled minimize run with samples: the set-aside dot hollow where its number says, the mean at the kept pairs', each whisker at its samples' min and max",
+    120_000,
+    async () => {
+      const root = join(dir, "stall");
+      const { dir: runDir, compute } = await seededRun(stalledTimingCase(), root);
+      const file = join(dir, "stall-source.html");
+      assert.equal((await cli(["report", runDir.path, "--html", file], { compute })).code, 0);
+      const page = await show("stalled-run", readFileSync(file, "utf8"), WHAT_A_READER_SEES_OF_A_STALL, READING_WIDTH);
+      assert.deepEqual(page.errors, []);
+      const seen = page.value as StallView;
+      const d = JSON.parse(readFileSync(runDir.decision, "utf8"));
+      assert.deepEqual(d.benchmark.set_aside, [8]);
+      // the difference chart's scale on screen, from a kept pair's dot
+      const ref = seen.dots[0]!;
+      const perUnit = (ref.x - seen.zero) / ref.value;
+      const screenX = (v: number) => seen.zero + perUnit * v;
+      assert.equal(seen.dots.length, 10);
+      seen.dots.forEach((dot, i) => {
+        assert.equal(dot.aside, i === 7, `pair ${i + 1} set aside exactly when the decision says`);
+        assert.ok(
+          Math.abs(dot.x - screenX(d.deltas[i === 0 ? "candidate" : `candidate#${i + 1}`])) < 1.5,
+          `pair ${i + 1}`,
+        );
+      });
+      const aside = seen.dots[7]!;
+      assert.equal(aside.fill, "rgb(255, 255, 255)", "the set-aside dot is painted hollow");
+      for (const dot of seen.dots.filter((x) => !x.aside)) assert.equal(dot.fill, "rgb(9, 105, 218)");
+      assert.ok(aside.x > seen.zero + 100, `the stalled pair lies far right of zero (${aside.x} vs ${seen.zero})`);
+      // the mean: the decision's estimate, the nine kept pairs' mean difference, not all ten's
+      assert.equal(seen.meanValue, -d.benchmark.mean);
+      const diffs = seen.dots.map((x) => x.value);
+      const kept = diffs.filter((_, i) => i !== 7);
+      const keptMean = kept.reduce((a, b) => a + b, 0) / kept.length;
+      const allMean = diffs.reduce((a, b) => a + b, 0) / diffs.length;
+      assert.ok(
+        Math.abs(seen.mean - screenX(keptMean)) < 1.5,
+        `the mean at ${seen.mean}, kept pairs' at ${screenX(keptMean)}`,
+      );
+      assert.ok(Math.abs(seen.mean - screenX(allMean)) > 20, "and visibly not at all ten pairs' mean");
+      // the values chart: each whisker spans its samples, on the markers' own scale
+      const at = (name: string) => seen.markers.find((m) => m.name === name)!.x;
+      const v = d.values;
+      const scale = (at("candidate#8") - at("baseline#8")) / (v["candidate#8"] - v["baseline#8"]);
+      const valueX = (x: number) => at("baseline#8") + scale * (x - v["baseline#8"]);
+      assert.equal(seen.whiskers.length, 20);
+      for (const w of seen.whiskers) {
+        const s = d.samples[w.name];
+        assert.deepEqual([w.min, w.max], [s.min, s.max], w.name);
+        // the box includes the caps' stroke: half of 1.2 px each side
+        assert.ok(
+          Math.abs(w.left + 0.6 - valueX(s.min)) < 1.5,
+          `${w.name}: whisker starts at ${w.left}, min at ${valueX(s.min)}`,
+        );
+        assert.ok(
+          Math.abs(w.right - 0.6 - valueX(s.max)) < 1.5,
+          `${w.name}: whisker ends at ${w.right}, max at ${valueX(s.max)}`,
+        );
+        assert.ok(w.left <= at(w.name) && at(w.name) <= w.right, `${w.name}: its marker lies on its whisker`);
+      }
+      assert.ok(seen.legend.includes("set aside (outlying)"), seen.legend.join(" | "));
+      assert.ok(seen.legend.includes("samples: min to max (the marker is the value)"), seen.legend.join(" | "));
+      assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
+      assert.deepEqual(seen.scrolling, [], "no table wider than its box");
     },
   );
 

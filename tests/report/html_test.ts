@@ -4,7 +4,8 @@ import { renderClimbHtml } from "../../src/report/html_climb.ts";
 import { attrs, escapeHtml, uniqueId } from "../../src/report/html_escape.ts";
 import { renderRunHtml } from "../../src/report/html_run.ts";
 import type { RunSummary } from "../../src/report/model.ts";
-import { climbFixture, makeRun, nastyRun, repeatRun } from "../helpers/report_fixtures.ts";
+import { climbFixture, makeRun, nastyRun, repeatRun, stalledRun } from "../helpers/report_fixtures.ts";
+import { elements, factText, markerX, svgById } from "../helpers/surface_read.ts";
 
 /** How many plotted points of each kind (`data-point="kind"`) a page has. */
 function points(html: string): Record<string, number> {
@@ -104,7 +105,7 @@ describe("renderRunHtml()", () => {
     ["zero min_effect", { minEffect: 0 }],
     ["an interval and no pairs", {
       pairs: [],
-      improvement: { n: 9, mean: 1, interval: { lower: 0.2, upper: 1.8, confidence: 0.9 } },
+      improvement: { n: 9, mean: 1, interval: { lower: 0.2, upper: 1.8, confidence: 0.9 }, setAside: [] },
       difference: 1,
     }],
   ];
@@ -172,3 +173,86 @@ describe("renderClimbHtml()", () => {
     }
   });
 });
+
+describe("renderRunHtml() of a run with a pair set aside and samples (issue 15)", () => {
+  const run = stalledRun();
+  const html = renderRunHtml(run);
+  const diff = svgById(html, "diff-");
+  const values = svgById(html, "values-");
+
+  it("is well formed", () => assertWellFormed(html));
+
+  it("draws the set-aside pair's dot hollow, the others filled, and says so in the legend", () => {
+    const dots = elements(diff, (e) => e.attrs["data-point"] === "pair");
+    assert.equal(dots.length, 10);
+    const aside = dots.filter((d) => d.attrs["data-set-aside"] === "true");
+    assert.equal(aside.length, 1);
+    assert.equal(aside[0], dots[7], "pair 8's dot");
+    assert.equal(aside[0]!.attrs["fill"], "#ffffff", "hollow");
+    for (const d of dots.filter((d) => d !== aside[0])) assert.notEqual(d.attrs["fill"], "#ffffff");
+    assert.match(html, /<li><svg[^>]*>[^]*?<\/svg>set aside \(outlying\)<\/li>/);
+    assert.match(diff, /<title>pair 8, set aside as outlying: 17\.4 − 13\.099 = \+4\.301<\/title>/);
+  });
+
+  it("puts the mean marker at the decision's estimate, the kept pairs' mean, and labels its row so", () => {
+    const zero = Number(elements(diff, (e) => e.attrs["class"] === "zero")[0]!.attrs["x1"]);
+    const dots = elements(diff, (e) => e.attrs["data-point"] === "pair");
+    const far = dots[7]!;
+    const perUnit = (markerX(far) - zero) / Number(far.attrs["data-value"]);
+    const mean = elements(diff, (e) => e.attrs["data-point"] === "mean")[0]!;
+    assert.equal(Number(mean.attrs["data-value"]), run.difference);
+    const kept = run.pairs.filter((_, i) => i !== 7).map((p) => p.candidate - p.baseline);
+    const keptMean = kept.reduce((a, b) => a + b, 0) / kept.length;
+    assert.ok(Math.abs(markerX(mean) - (zero + perUnit * keptMean)) < 1, "at the kept pairs' mean");
+    assert.match(html, /<td>pair 8 \(set aside\)<\/td><td class="num">\+4\.301<\/td>/);
+    assert.match(html, /<td>mean of 9 of 10 pairs; pair 8 set aside<\/td><td class="num">-0\.749<\/td>/);
+    // the values table's summary row: the kept pairs' means, labelled so; pair 8 marked on the chart and in the table
+    assert.match(
+      html,
+      /<td>mean of 9 of 10 pairs; pair 8 set aside<\/td><td class="num">13\.0[0-9]*<\/td><td class="num">12\.2[0-9]*<\/td><td class="num">-0\.749<\/td>/,
+    );
+    assert.match(html, /<td>8 \(set aside\)<\/td>/);
+    assert.match(values, />pair 8 \(set aside\)<\/text>/);
+    assert.match(factText(html, "improvement (positive = better)"), /, n = 10, pair 8 set aside as outlying$/);
+  });
+
+  it("draws each measure's samples as a min–max whisker where its numbers say, labelled in the legend", () => {
+    const whiskers = elements(values, (e) => e.attrs["class"] === "whisker");
+    assert.equal(whiskers.length, 20);
+    const markers = elements(values, (e) => e.attrs["data-measure"] !== undefined && e.attrs["class"] !== "whisker");
+    // the chart's scale, from two markers
+    const at = (name: string) => markers.find((m) => m.attrs["data-measure"] === name)!;
+    const [a, b] = [at("baseline#8"), at("candidate#8")];
+    const perUnit = (markerX(b) - markerX(a)) / (run.values["candidate#8"]! - run.values["baseline#8"]!);
+    const xOf = (v: number) => markerX(a) + perUnit * (v - run.values["baseline#8"]!);
+    for (const w of whiskers) {
+      const name = w.attrs["data-measure"]!;
+      const s = run.samples[name]!;
+      assert.deepEqual([Number(w.attrs["data-min"]), Number(w.attrs["data-max"]), Number(w.attrs["data-n"])], [
+        s.min,
+        s.max,
+        s.n,
+      ], name);
+      const [x1, x2] = whiskerEnds(w);
+      assert.ok(Math.abs(x1 - xOf(s.min)) < 0.2 && Math.abs(x2 - xOf(s.max)) < 0.2, `${name}: ${x1}–${x2}`);
+      assert.ok(x1 <= markerX(at(name)) && markerX(at(name)) <= x2, `${name}: the marker lies on its whisker`);
+    }
+    assert.match(html, /<\/svg>samples: min to max \(the marker is the value\)<\/li>/);
+    assert.match(html, /<caption>Samples behind each value<\/caption>/);
+    assert.match(
+      html,
+      /<td>candidate#8<\/td><td class="num">7<\/td><td class="num">17\.35<\/td><td class="num">17\.4<\/td><td class="num">18\.2<\/td>/,
+    );
+  });
+
+  it("draws neither without samples or set-aside pairs", () => {
+    const plain = renderRunHtml(repeatRun());
+    assert.doesNotMatch(plain, /whisker|set aside|Samples behind/);
+  });
+});
+
+/** A whisker's two ends along x, from its path `M<x1> <y>H<x2>…`. */
+function whiskerEnds(e: { attrs: Readonly<Record<string, string>> }): [number, number] {
+  const m = /^M(-?[\d.]+) -?[\d.]+H(-?[\d.]+)/.exec(e.attrs["d"] ?? "");
+  return [Number(m?.[1]), Number(m?.[2])];
+}

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { climbMarkdown, runMarkdown } from "../../src/report/markdown.ts";
 import { mdCell, mdCode, mdText } from "../../src/report/markdown_escape.ts";
-import { climbFixture, makeRun, nastyRun, repeatRun } from "../helpers/report_fixtures.ts";
+import { formatMeasured } from "../../src/text/numbers.ts";
+import { climbFixture, makeRun, nastyRun, repeatRun, stalledRun } from "../helpers/report_fixtures.ts";
 
 /** The cells of a Markdown table row, split on unescaped pipes. */
 function cells(row: string): string[] {
@@ -125,5 +126,50 @@ describe("climbMarkdown()", () => {
 
   it("says so for an empty climb", () => {
     assert.equal(climbMarkdown([]), "### Climb: 0 runs\n");
+  });
+});
+
+describe("runMarkdown() of a run with a pair set aside and samples (issue 15)", () => {
+  const run = stalledRun();
+  const md = runMarkdown(run);
+  const rows = tableRows(md).map(cells);
+
+  it("marks the set-aside pair and says the mean row is the mean of the kept pairs, with the decision's value", () => {
+    const values = rows.filter((r) => r[0]!.startsWith("`pi`"));
+    assert.equal(values[7]![0], "`pi` pair 8 (set aside)");
+    assert.equal(values[6]![0], "`pi` pair 7");
+    const mean = values.find((r) => r[0]!.includes("mean of"))!;
+    assert.equal(mean[0], "`pi` mean of 9 of 10 pairs; pair 8 set aside");
+    // the decision's estimate (the kept pairs' mean difference), not the mean of all ten
+    assert.equal(mean[3], "-0.749");
+    const all = run.pairs.reduce((s, p) => s + p.candidate - p.baseline, 0) / 10;
+    assert.ok(Math.abs(all - -0.749) > 0.4, `the mean of all ten (${all}) is another number`);
+    // its baseline and candidate are the kept pairs' means too, so candidate − baseline reads as its difference
+    const kept = run.pairs.filter((_, i) => i !== 7);
+    const side = (k: "baseline" | "candidate") => kept.reduce((s, p) => s + p[k], 0) / kept.length;
+    assert.deepEqual(mean.slice(1, 3), [formatMeasured(side("baseline")), formatMeasured(side("candidate"))]);
+    assert.ok(Math.abs(Number(mean[2]) - Number(mean[1]) - -0.749) < 0.001, mean.join(" | "));
+  });
+
+  it("says over how many pairs the improvement is, and which were set aside", () => {
+    assert.match(
+      md,
+      /\nImprovement \(positive = better\) over 9 of 10 pairs \(pair 8 set aside as outlying\): mean \+0\.749, interval \[\+0\.712, \+0\.786\] 95%; difference \(candidate − baseline\): mean -0\.749, interval \[-0\.786, -0\.712\] 95%\.\n/,
+    );
+  });
+
+  it("tabulates the spread of each measure's samples", () => {
+    const at = rows.findIndex((r) => r[0] === "measure");
+    assert.ok(at > 0, md);
+    assert.deepEqual(rows[at], ["measure", "n", "min", "median", "max"]);
+    assert.deepEqual(rows[at + 1], ["---", "---:", "---:", "---:", "---:"]);
+    const cand8 = rows.find((r) => r[0] === "`candidate#8`");
+    assert.deepEqual(cand8, ["`candidate#8`", "7", "17.35", "17.4", "18.2"]);
+    assert.equal(rows.length - at - 2, 20, "one row per measure");
+    assert.match(md, /\nSamples behind each value \(several per measure: the value is their summary\):\n\n\| measure/);
+  });
+
+  it("has no samples table when no measure reported samples", () => {
+    assert.doesNotMatch(runMarkdown(repeatRun()), /Samples/);
   });
 });

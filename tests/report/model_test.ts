@@ -192,7 +192,7 @@ describe("pairRows()", () => {
       1.4999999999999998,
       "the run's difference, which agrees with its improvement",
     );
-    assert.deepEqual(rows.map(pairLabel), [" pair 1", " pair 2", " mean of 2 pairs"]);
+    assert.deepEqual(rows.map((r) => pairLabel(r)), [" pair 1", " pair 2", " mean of 2 pairs"]);
   });
 
   it("leaves a side that is not measured yet null, and its difference with it", () => {

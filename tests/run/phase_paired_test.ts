@@ -39,18 +39,51 @@ function finishing(compute: FakeCompute, value: (measure: string) => number): vo
   };
 }
 
+describe("runPhase() on samples per measure", () => {
+  it("summarizes each array by the contract's summary, keeps the spread, and sets a stalled pair aside", async () => {
+    const rec = runRecordFixture({}, { repeats: 6, min_effect: 1, direction: "minimize", summary: "min" });
+    const compute = new FakeCompute();
+    // seven timings per measure, the fastest 10 (baseline) or 5 (candidate) give or take a little by pair;
+    // pair 4's candidate job stalled: its fastest sample is still 50
+    const jitter: Record<string, number> = { "": 0, "#2": 0.2, "#3": -0.1, "#4": 0, "#5": 0.3, "#6": -0.2 };
+    const samples = (m: string) => {
+      const fast = m.startsWith("baseline") ? 10 : 5 + jitter[m.slice("candidate".length)]!;
+      return m === "candidate#4"
+        ? [52, 50, 51, 55, 50.5, 53, 54]
+        : [0.2, 0, 0.4, 20, 0.1, 0.3, 0.2].map((x) => fast + x);
+    };
+    compute.onSubmit = (spec) => {
+      if (spec.jobName.startsWith("eval-")) finishEvalJob(spec, { score: samples(measureOf(spec)) });
+    };
+    const dir = newRun(rec);
+    const outcome = await runPhase(dir, deps(compute));
+    assert.equal(outcome.kind, "decided");
+    const d = JSON.parse(readFileSync(dir.decision, "utf8"));
+    assert.equal(d.values["baseline#2"], 10);
+    assert.equal(d.values["candidate#2"], 5.2);
+    assert.equal(d.values["candidate#4"], 50);
+    assert.deepEqual(d.samples["baseline"], { n: 7, min: 10, median: 10.2, max: 30 });
+    assert.deepEqual(d.samples["candidate#4"], { n: 7, min: 50, median: 52, max: 55 });
+    assert.equal(Object.keys(d.samples).length, 12);
+    assert.equal(d.verdict, "accept");
+    assert.deepEqual(d.benchmark.set_aside, [4]);
+    assert.match(d.reasons[0], /over 5 of 6 pairs \(1 outlying pair set aside: pair 4; /);
+  });
+});
+
 describe("runPhase() with paired repeats", () => {
-  it("dispatches the first look's pairs at once, each on its own seed, and parks behind one wake", async () => {
+  it("dispatches the first look's pairs at once, each on its own seed, base first in odd pairs, and parks behind one wake", async () => {
     const rec = runRecordFixture({}, { repeats: 3, max_repeats: 6 });
     const compute = new FakeCompute();
     const outcome = await runPhase(newRun(rec), deps(compute));
     assert.equal(outcome.kind, "parked");
     const evals = compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
+    // base first in odd pairs, candidate first in even ones: a drift over the run cancels over the pairs
     assert.deepEqual(evals.map(measureOf), [
       "baseline",
       "candidate",
-      "baseline#2",
       "candidate#2",
+      "baseline#2",
       "baseline#3",
       "candidate#3",
     ]);
@@ -77,7 +110,10 @@ describe("runPhase() with paired repeats", () => {
     assert.deepEqual(d.seeds, [1, 2, 3].map((i) => pairSeed(rec.seed, i)));
     assert.equal(d.benchmark.n, 3);
     assert.ok(d.benchmark.lower > 1, JSON.stringify(d.benchmark));
-    assert.match(d.reasons[0], /group-sequential paired Student t, look 1 of 2/);
+    assert.match(
+      d.reasons[0],
+      /group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on\), look 1 of 2/,
+    );
     assert.equal(compute.submitted.length, 6, "no second batch once accepted");
     assert.deepEqual(Object.keys(d.values).sort(), [
       "baseline",
@@ -119,7 +155,7 @@ describe("runPhase() with paired repeats", () => {
     const second = await runPhase(dir, deps(compute));
     assert.equal(second.kind, "parked", "the first look cannot tell: the second batch is dispatched");
     const evals = compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
-    assert.deepEqual(evals.slice(4).map(measureOf), ["baseline#3", "candidate#3", "baseline#4", "candidate#4"]);
+    assert.deepEqual(evals.slice(4).map(measureOf), ["baseline#3", "candidate#3", "candidate#4", "baseline#4"]);
     for (const s of evals.slice(4)) finishEvalJob(s, { score: value(measureOf(s)) });
     const third = await runPhase(dir, deps(compute));
     assert.equal(third.kind, "decided");

@@ -17,6 +17,7 @@ import { RunDir } from "../../src/rundir/run_dir.ts";
 import { liveJobsOf, runJobNames } from "../../src/plan/run_jobs.ts";
 import { type RunRecord, RunRecordError, writeRunRecord } from "../../src/rundir/run_record.ts";
 import { climbRunDirs, summarizeRun } from "../../src/views/run_summary.ts";
+import { runStatus } from "../../src/views/run_status.ts";
 import { formatBytes, formatUsageTable, usageWarnings } from "../../src/report/usage_table.ts";
 import { wakeJobName } from "../../src/run/wake.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
@@ -77,11 +78,11 @@ describe("a pass that meets an eval failure", () => {
     assert.notEqual(readFailure(dir), null);
   });
 
-  it("names the longest measure a message starts with, and none when it names none", () => {
-    const f = failureFrom("measure sib-a b-cand was cancelled (exit 143); …\ntail", ["sib-a", "sib-a b-cand"], NOW);
+  it("keeps the whole message, the output's tail too, and names the longest measure its first line starts with", () => {
+    const f = failureFrom("measure sib-a b-cand was cancelled (exit 143); …\ntail\n", ["sib-a", "sib-a b-cand"], NOW);
     assert.deepEqual(f, {
       measure: "sib-a b-cand",
-      message: "measure sib-a b-cand was cancelled (exit 143); …",
+      message: "measure sib-a b-cand was cancelled (exit 143); …\ntail",
       failedAt: "2026-01-02T03:04:05.000Z",
     });
     assert.equal(failureFrom("Eval job has not finished", ["baseline"], NOW).measure, null);
@@ -215,6 +216,41 @@ describe("resource use in decision.json", () => {
     assert.deepEqual(readDecision(dir, r)!.usage?.["baseline"], usage("1000"));
   });
 
+  it("warns in the verdict's reasons of a job that delivered its result but that Slurm marked TIMEOUT", async () => {
+    const { dir, r } = newRun({}, { eval_minutes: 1 });
+    const compute = new FakeCompute();
+    let score = 10;
+    compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { score: score++ });
+    // 71 s of a 60 s limit: Slurm checks limits every 30 s, so the command finished before the kill
+    compute.usages = new Map([["1000", usage("1000")], ["1001", usage("1001", { state: "TIMEOUT", elapsedS: 71 })]]);
+    const out = await runPhase(dir, deps(compute));
+    assert.equal(out.kind, "decided");
+    const reasons = readDecision(dir, r)!.reasons;
+    assert.equal(reasons.length, 2, "the benchmark's sentence, then the warning");
+    assert.equal(
+      reasons[1],
+      'Warning: measure "candidate" (job 1001) ran 1m11s of its 1m00s walltime and Slurm marked it TIMEOUT; ' +
+        "its command finished before the kill, so the result counts, but a slower run will be killed: " +
+        "raise eval_minutes in the contract (now 1 minute).",
+    );
+    assert.deepEqual(JSON.parse(readFileSync(dir.decision, "utf8")).reasons, reasons);
+  });
+
+  it("show names eval_minutes for a measure whose job hit its walltime without a result", async () => {
+    const { dir, r } = newRun({}, { eval_minutes: 3 });
+    const compute = new FakeCompute();
+    await runPhase(dir, deps(compute)); // parks: 1000 baseline, 1001 candidate
+    compute.states = new Map([["1000", "RUNNING"], ["1001", "TIMEOUT"]]);
+    const status = await runStatus(dir, r, compute, () => NOW);
+    assert.deepEqual(status.measures.find((m) => m.name === "candidate"), {
+      name: "candidate",
+      state: "failed",
+      jobId: "1001",
+      why: "job 1001 hit its walltime (TIMEOUT) before producing a result; a slower run needs more minutes than " +
+        "were declared for its eval: raise eval_minutes in the contract (now 3 minutes)",
+    });
+  });
+
   it("writes no usage key when nothing is known, and decides all the same when sacct fails", async () => {
     const { dir } = newRun();
     const compute = new FakeCompute();
@@ -336,11 +372,14 @@ describe("summarizeRun()", () => {
       { baseline: 3 },
       null,
     ]);
-    writeFailure(open.dir, failureFrom("measure candidate: boom", ["candidate"], NOW));
+    writeFailure(
+      open.dir,
+      failureFrom("measure candidate: boom\n--- last 1 line(s) of x ---\nout", ["candidate"], NOW),
+    );
     assert.deepEqual([summarizeRun(open.dir).state, summarizeRun(open.dir).failure], [
       "failed",
       "measure candidate: boom",
-    ]);
+    ], "a summary (runs, reports) keeps the first line; show and wait print the tail");
     writeCancel(open.dir, { cancelledAt: new Date(NOW).toISOString(), jobs: [] });
     assert.deepEqual([summarizeRun(open.dir).state, summarizeRun(open.dir).failure], ["cancelled", null]);
     assert.deepEqual(climbRunDirs(join(dir.path, "..")).map((d) => d.path), [dir.path]);

@@ -35,6 +35,7 @@ const RECORD: RunRecord = {
   candidateRef: "attempt-7",
   baseSha: BASE,
   candidateSha: CAND,
+  candidates: [{ ref: "attempt-7", sha: CAND }],
   contract,
   contractPath: "/work/repo/contract.json",
   seed: 1234,
@@ -306,7 +307,13 @@ describe("decision.json", () => {
   it("keeps a repeated design's seeds, pairs and estimates, and writes none of them for a single pair", () => {
     const dir = runDir();
     const est = { n: 4, mean: 1.5, lower: 0.5, upper: 2.5, confidence: 0.9833, method: "paired Student t" };
-    const paired = { seeds: [7, 11, 13, 17], n: 4, outcome: "accepted", benchmark: est, siblings: {} };
+    const paired = {
+      seeds: [7, 11, 13, 17],
+      n: 4,
+      outcome: "accepted",
+      benchmark: { ...est, setAside: [] },
+      siblings: {},
+    };
     writeDecision(new RunDir(dir), { ...RECORD_D, paired });
     assert.deepEqual(readDecision(new RunDir(dir))?.paired, paired);
     const j = JSON.parse(readFileSync(join(dir, "decision.json"), "utf8")) as Record<string, unknown>;

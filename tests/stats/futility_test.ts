@@ -17,7 +17,7 @@ describe("predictivePower()", () => {
   });
 
   it("is high for a strong start and low for a flat one", () => {
-    // the first looks of tests/run_decide_test.ts, at the default design's last-look level 1 − 0.05/3
+    // the first looks of tests/verdict/decide_test.ts, at the default design's last-look level 1 − 0.05/3
     const level = 1 - 0.05 / 3;
     near(predictivePower(pairedInterval([3, 5, 1, 7], 0.9), 12, level, 1), 0.7715833418302573);
     near(predictivePower(pairedInterval([0, 1, -1, 0.5], 0.9), 12, level, 1), 0.010220491300595786);
@@ -44,5 +44,17 @@ describe("isFutile()", () => {
 
   it("never stops with a threshold of 0", () => {
     assert.equal(isFutile(at(4, -5, 1), 12, 0.95, 1, 0), false);
+  });
+});
+
+describe("predictivePower() of a screened interval", () => {
+  it("counts only the pairs kept, with their own df: the prediction of the interval the verdict reads", () => {
+    const kept = pairedInterval([3, 5, 1, 7], 0.9);
+    const screened = { ...kept, n: 5, df: 3, setAside: [4] };
+    const level = 1 - 0.05 / 3;
+    // a 5-pair look that set one aside predicts as the 4 kept pairs do
+    near(predictivePower(screened, 12, level, 1), predictivePower(kept, 12, level, 1), 1e-12);
+    // with the last look's own df (N − 1 for a Student t at N pairs, the default)
+    near(predictivePower(kept, 12, level, 1, 11), predictivePower(kept, 12, level, 1), 1e-15);
   });
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { benchmarkCall, judgeLook, type LookFacts, siblingCall } from "../../src/stats/look_rule.ts";
+import { benchmarkCall, futilityVerdict, judgeLook, type LookFacts, siblingCall } from "../../src/stats/look_rule.ts";
 
 describe("benchmarkCall()", () => {
   it("accepts only when the lower bound is strictly above min_effect", () => {
@@ -44,6 +44,7 @@ describe("judgeLook()", () => {
     firstPairOnly: false,
     batch: 4,
     benchmark: "inconclusive",
+    mean: 0.5,
     siblings: [],
     futile: () => false,
     ...over,
@@ -89,6 +90,16 @@ describe("judgeLook()", () => {
     assert.deepEqual(judgeLook(facts({})), { kind: "undecided", verdict: "inconclusive", next: 4 });
     assert.deepEqual(judgeLook(facts({ futile: () => true })), { kind: "futile", verdict: "inconclusive", next: 0 });
     assert.deepEqual(judgeLook(facts({ batch: 0 })), { kind: "undecided", verdict: "inconclusive", next: 0 });
+  });
+
+  it("reads a futility stop as the single-pair rule reads the estimate: reject at mean <= 0, else inconclusive", () => {
+    const stop = (mean: number) => judgeLook(facts({ mean, futile: () => true }));
+    assert.deepEqual(stop(-3), { kind: "futile", verdict: "reject", next: 0 });
+    assert.deepEqual(stop(0), { kind: "futile", verdict: "reject", next: 0 });
+    assert.deepEqual(stop(0.5), { kind: "futile", verdict: "inconclusive", next: 0 });
+    // above min_effect the interval still did not clear it: a futility stop never accepts
+    assert.deepEqual(stop(7), { kind: "futile", verdict: "inconclusive", next: 0 });
+    assert.deepEqual([-1, 0, 1e-9, 3].map(futilityVerdict), ["reject", "reject", "inconclusive", "inconclusive"]);
   });
 
   it("asks about futility only when the benchmark is undecided and pairs remain", () => {

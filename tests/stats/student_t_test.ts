@@ -11,7 +11,7 @@ function near(actual: number, expected: number, rel = 1e-8): void {
 }
 
 describe("tQuantile()", () => {
-  // published tables (NIST/SEMATECH e-Handbook 1.3.6.7.2 and the brief's values), as printed
+  // published tables (NIST/SEMATECH e-Handbook 1.3.6.7.2) and scipy.stats.t.ppf, to the digits printed
   const table: [number, number, number][] = [
     [0.975, 1, 12.7062047],
     [0.975, 2, 4.30265273],

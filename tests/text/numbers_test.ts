@@ -53,11 +53,27 @@ describe("formatEstimate()", () => {
       lower: "-0.740",
       upper: "-0.660",
     });
+  });
+
+  it("keeps two significant digits of the mean when the interval is much wider than it", () => {
     assert.deepEqual(formatEstimate({ mean: 2976, lower: -172_900, upper: 178_900 }), {
-      mean: "0",
+      mean: "3000",
       lower: "-170000",
       upper: "180000",
     });
+    assert.deepEqual(formatEstimate({ mean: 0.001234, lower: -0.52, upper: 0.51 }, true), {
+      mean: "+0.0012",
+      lower: "-0.5",
+      upper: "+0.5",
+    });
+    assert.deepEqual(formatEstimate({ mean: -0.0456, lower: -12.3, upper: 11.9 }), {
+      mean: "-0.046",
+      lower: "-12",
+      upper: "12",
+    });
+    // a mean of exactly zero stays "0"; a mean the interval's digits already show to two digits is unchanged
+    assert.equal(formatEstimate({ mean: 0, lower: -1.5, upper: 1.5 }).mean, "0.0");
+    assert.equal(formatEstimate({ mean: 8.11318, lower: 3.81960341979, upper: 12.4067677802 }).mean, "8.1");
   });
 
   it("reads as measured values when the interval has no width, or less than the values' own precision", () => {

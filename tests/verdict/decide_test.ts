@@ -6,6 +6,7 @@ import { pairMeasureName } from "../../src/measure/measure_name.ts";
 import { VERDICT_EXIT } from "../../src/exit_codes.ts";
 import { formatNumber } from "../../src/text/numbers.ts";
 import { formatDecisionTable, formatMeasureStates } from "../../src/report/verdict_table.ts";
+import { STUDENT_T } from "../../src/stats/location_interval.ts";
 
 function contract(extra: Record<string, unknown> = {}): Contract {
   return parseContract({ name: "bench", command: "run", metric: "acc", ...extra }, "test");
@@ -154,6 +155,7 @@ describe("decideLook() on one pair is today's rule", () => {
       upper: 2,
       confidence: 0.95,
       method: "single pair, no interval",
+      setAside: [],
     });
   });
 
@@ -171,7 +173,8 @@ describe("decideLook() on several pairs in one look (repeats = max_repeats)", ()
     assert.ok(Math.abs(d.benchmark.upper - (3 + 12.7062047)) < 1e-7, String(d.benchmark.upper));
     assert.deepEqual(d.reasons, [
       "Inconclusive after 2 pairs: the interval lies neither wholly above min_effect 1 nor wholly at or below 0: " +
-      "acc mean improvement 3 over 2 pairs (95% CI -9.706 to 15.71), higher is better; paired Student t interval.",
+      "acc mean improvement 3.0 over 2 pairs (95% CI -10 to 16), higher is better; " +
+      "paired screened Student t interval (outlying pairs set aside from 6 pairs on).",
     ]);
   });
 
@@ -181,7 +184,7 @@ describe("decideLook() on several pairs in one look (repeats = max_repeats)", ()
     assert.deepEqual([d.benchmark.lower, d.benchmark.upper], [2, 2]);
     assert.deepEqual(d.reasons, [
       "The candidate improved on the baseline, above min_effect 1: acc mean improvement 2 over 3 pairs " +
-      "(95% CI 2 to 2), higher is better; paired Student t interval.",
+      "(95% CI 2 to 2), higher is better; paired screened Student t interval (outlying pairs set aside from 6 pairs on).",
     ]);
   });
 
@@ -256,7 +259,8 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     baseline: improvements.map(() => 10),
     candidate: improvements.map((d) => 10 + d),
   });
-  const METHOD = "group-sequential paired Student t, look 1 of 3, alpha 0.05 split over the looks in proportion " +
+  const METHOD =
+    "group-sequential paired screened Student t (outlying pairs set aside from 6 pairs on), look 1 of 3, alpha 0.05 split over the looks in proportion " +
     "to their pairs (95% confidence over all looks together)";
 
   it("asks for another batch while the interval straddles (0, min_effect] and an accept is in reach", () => {
@@ -272,7 +276,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     assert.equal(
       d.reasons[0],
       "Another batch of 4 pairs is needed: the interval lies neither wholly above min_effect 1 nor wholly at or " +
-        `below 0: acc mean improvement 4 over 4 pairs (98.33% CI -2.27 to 10.27), higher is better; ${METHOD}.`,
+        `below 0: acc mean improvement 4.0 over 4 pairs (98.33% CI -2 to 10), higher is better; ${METHOD}.`,
     );
   });
 
@@ -283,10 +287,32 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     assert.equal(d.outcome, "futile");
     assert.equal(
       d.reasons[0],
-      "Stopped early for futility after 4 of up to 12 pairs, inconclusive: acc mean improvement 0.125 over 4 pairs " +
-        "(98.33% CI -1.949 to 2.199), higher is better; predicted from these pairs, the last look would clear " +
+      "Stopped early for futility after 4 of up to 12 pairs, inconclusive: acc mean improvement 0.13 over 4 pairs " +
+        "(98.33% CI -1.9 to 2.2), higher is better; predicted from these pairs, the last look would clear " +
         `min_effect 1 with a chance of 1%, below the futility threshold 20%; ${METHOD}.`,
     );
+  });
+
+  it("rejects a clearly worse candidate stopped for futility, as the single-pair rule reads mean <= 0", () => {
+    // repeats 3: mean -3 over 3 pairs; the interval still reaches above 0, so only futility can end it
+    const d = decideLook(seq({ repeats: 3 }), climb([-2, -3, -4]));
+    assert.equal(d.outcome, "futile");
+    assert.ok(d.benchmark.upper > 0);
+    assert.equal(d.verdict, "reject");
+    assert.deepEqual(d.next, { kind: "final" });
+    assert.match(
+      d.reasons[0]!,
+      /^Stopped early for futility after 3 of up to 12 pairs, rejected: the candidate did not improve on the baseline \(its mean improvement is at or below 0\): acc mean improvement -3\.0 over 3 pairs \(98\.75% CI -8 to 2\)/,
+    );
+  });
+
+  it("rejects a futility stop at a mean of exactly 0, and never accepts one above min_effect", () => {
+    const flat = decideLook(seq(), climb([1, -1, 2, -2]));
+    assert.deepEqual([flat.outcome, flat.verdict], ["futile", "reject"]);
+    // mean 1.5 > min_effect 1 but a spread so wide that the last look could hardly clear it: inconclusive
+    const wide = decideLook(seq(), climb([40, -40, 43, -37]));
+    assert.ok(wide.benchmark.mean > 1);
+    assert.deepEqual([wide.outcome, wide.verdict], ["futile", "inconclusive"]);
   });
 
   it("never stops for futility when the threshold is 0: it goes on to max_repeats", () => {
@@ -413,5 +439,89 @@ describe("formatMeasureStates()", () => {
         "",
       ].join("\n"),
     );
+  });
+});
+
+describe("decideLook() with a stalled pair (issue 15)", () => {
+  // a parser's speed-up of about 20 ms on 120 ms, 10 pairs: nine tight, pair 8 stalled the candidate's job
+  const improvements = [19.2, 20.5, 21.1, 18.7, 20.0, 19.6, 20.9, -25.0, 20.3, 19.8];
+  const c = contract({ metric: "ms", direction: "minimize", min_effect: 5, repeats: 5, max_repeats: 15 });
+  const values = { baseline: improvements.map(() => 120), candidate: improvements.map((d) => 120 - d) };
+
+  it("sets the outlying pair aside and accepts, naming the pair and how many were set aside", () => {
+    const d = decideLook(c, values);
+    assert.equal(d.verdict, "accept");
+    assert.deepEqual(d.benchmark.setAside, [8]);
+    assert.equal(d.benchmark.n, 10);
+    // Student t on the nine kept pairs: mean 20.0111, sd 0.781736 (scipy), t(1 − 0.01667/2, 8) = 3.0158
+    assert.ok(Math.abs(d.benchmark.mean - 20.011111111111113) < 1e-12, String(d.benchmark.mean));
+    assert.match(
+      d.reasons[0]!,
+      /^The candidate improved on the baseline, above min_effect 5: ms mean improvement 20\.0 over 9 of 10 pairs \(1 outlying pair set aside: pair 8; 98\.33% CI 19\.2 to 20\.8\), lower is better; group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on\), look 2 of 3/,
+    );
+  });
+
+  it("is undecided with today's Student t, whose interval the stall widens", () => {
+    const d = decideLook(c, values, { method: STUDENT_T });
+    assert.equal(d.outcome, "undecided");
+    assert.deepEqual(d.benchmark.setAside, []);
+    assert.ok(d.benchmark.lower < 5, String(d.benchmark.lower));
+    assert.match(d.benchmark.method, /^group-sequential paired Student t, look 2 of 3/);
+  });
+
+  it("names several pairs set aside, and does the same for a sibling", () => {
+    const two = [...improvements.slice(0, 7), -25.0, 20.3, 80.0];
+    const sib = [0.1, -0.1, 0.05, 0, -0.05, 0.1, 0, 0.05, -9, 0];
+    const cs = contract({
+      metric: "ms",
+      direction: "minimize",
+      min_effect: 5,
+      repeats: 5,
+      max_repeats: 15,
+      siblings: [{ name: "mem", command: "m", metric: "mb", direction: "minimize", tolerance: 1 }],
+    });
+    const d = decideLook(cs, {
+      baseline: two.map(() => 120),
+      candidate: two.map((x) => 120 - x),
+      "sib-mem-base": sib.map(() => 50),
+      "sib-mem-cand": sib.map((x) => 50 - x),
+    });
+    assert.deepEqual(d.benchmark.setAside, [8, 10]);
+    assert.match(d.reasons[0]!, /over 8 of 10 pairs \(2 outlying pairs set aside: pairs 8 and 10; /);
+    assert.deepEqual(d.siblings["mem"]?.setAside, [9]);
+    assert.equal(d.siblings["mem"]?.standing, "held");
+    assert.match(d.reasons[1]!, /mb mean improvement .* over 9 of 10 pairs \(1 outlying pair set aside: pair 9; /);
+  });
+
+  it("sets nothing aside below 6 pairs: the look is Student t's, to the bit", () => {
+    const c4 = contract({ repeats: 4, max_repeats: 12, min_effect: 1 });
+    const v = { baseline: [10, 10, 10, 10], candidate: [12, 12.5, 11.5, -40] };
+    const screened = decideLook(c4, v);
+    const t = decideLook(c4, v, { method: STUDENT_T });
+    assert.deepEqual(screened.benchmark.setAside, []);
+    assert.deepEqual(
+      [screened.benchmark.mean, screened.benchmark.lower, screened.benchmark.upper],
+      [t.benchmark.mean, t.benchmark.lower, t.benchmark.upper],
+    );
+  });
+
+  it("does not stop for futility on a stalled pair the screen sees among the first 4, where Student t does", () => {
+    const c4 = contract({ repeats: 4, max_repeats: 12, min_effect: 1 });
+    const v = { baseline: [10, 10, 10, 10], candidate: [15, 15.2, 14.9, -40] };
+    assert.equal(decideLook(c4, v, { method: STUDENT_T }).outcome, "futile");
+    const d = decideLook(c4, v);
+    assert.equal(d.outcome, "undecided");
+    assert.deepEqual(d.next, { kind: "more", pairs: 4 });
+  });
+
+  it("does not reject for futility on a mean a flagged stall drags below 0: inconclusive, where Student t rejects", () => {
+    // three tight pairs improving by ~0.33 (short of min_effect 3: futile either way) and one stalled candidate
+    const c4 = contract({ repeats: 4, max_repeats: 12, min_effect: 3 });
+    const v = { baseline: [10, 10, 10, 10], candidate: [10.3, 10.5, 10.2, -40] };
+    const t = decideLook(c4, v, { method: STUDENT_T });
+    assert.deepEqual([t.outcome, t.verdict], ["futile", "reject"]);
+    const d = decideLook(c4, v);
+    assert.deepEqual([d.outcome, d.verdict], ["futile", "inconclusive"]);
+    assert.match(d.reasons[0]!, /^Stopped early for futility after 4 of up to 12 pairs, inconclusive: /);
   });
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { runPhase } from "../../src/run/phase.ts";
 import { RunCancelledError, writeCancel } from "../../src/rundir/cancel_file.ts";
@@ -15,6 +15,7 @@ import { runStanding } from "../../src/views/standing.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { withDefaults } from "../../src/compute/job_spec.ts";
 
 const NOW = Date.parse("2026-01-02T03:04:05Z");
 const deps = (compute: FakeCompute, now = NOW) => ({ compute, self: ["/bin/outerloop"], now: () => now, env: {} });
@@ -140,5 +141,38 @@ describe("checkDecision()", () => {
     const found = s.kind === "decided" ? checkDecision(dir, r, s.decision) : [];
     assert.equal(found.length, 1);
     assert.match(found[0]!, /^the result of measure "candidate" cannot be read/);
+  });
+
+  it("checks a repeated design's decision by the method it names: one made by Student t is not disputed", async () => {
+    // six pairs improving by 2 or so, pair 4 stalled: the screened t accepts, Student t cannot tell
+    const { dir, r } = newRun({}, { repeats: 6, min_effect: 1 });
+    const compute = new FakeCompute();
+    await runPhase(dir, deps(compute));
+    const cand: Record<string, number> = { "": 12, "#2": 12.1, "#3": 11.9, "#4": -30, "#5": 12.2, "#6": 11.8 };
+    for (const spec of compute.submitted.filter((s) => s.jobName.startsWith("eval-"))) {
+      const m = /^eval-(.*)-[0-9a-f]{40}-[0-9a-f]{40}$/.exec(basename(dirname(withDefaults(spec).script)))![1]!;
+      finishEvalJob(spec, { score: m.startsWith("baseline") ? 10 : cand[m.slice("candidate".length)]! });
+    }
+    await runPhase(dir, deps(compute, NOW + 60_000));
+    const json = JSON.parse(readFileSync(dir.decision, "utf8"));
+    assert.equal(json.verdict, "accept");
+    assert.deepEqual(json.benchmark.set_aside, [4]);
+    const read = () => {
+      const s = runStanding(dir, r);
+      return s.kind === "decided" ? checkDecision(dir, r, s.decision) : ["not decided"];
+    };
+    assert.deepEqual(read(), []);
+    // what the same results gave before the screened t: Student t, inconclusive
+    const { set_aside: _, ...tBenchmark } = json.benchmark;
+    const before = {
+      ...json,
+      verdict: "inconclusive",
+      benchmark: { ...tBenchmark, method: "paired Student t interval" },
+    };
+    writeFileSync(dir.decision, JSON.stringify(before));
+    assert.deepEqual(read(), []);
+    // the screened t's own words with Student t's verdict do not follow from the results
+    writeFileSync(dir.decision, JSON.stringify({ ...json, verdict: "inconclusive" }));
+    assert.deepEqual(read(), ["its verdict is inconclusive, but the results on disk give accept"]);
   });
 });

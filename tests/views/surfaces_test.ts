@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { cli } from "../helpers/cli.ts";
-import { mirroredCase, type SeededCase, seededCase, seededRun } from "../helpers/seeded_run.ts";
+import { mirroredCase, outlierCase, type SeededCase, seededCase, seededRun } from "../helpers/seeded_run.ts";
 import {
   agrees,
   elements,
@@ -23,23 +23,38 @@ import { tempDir } from "../helpers/temp.ts";
 /**
  * What a person reads agrees with decision.json, for random decisions: either
  * direction, one pair or a (sequential) repeated design, with and without a
- * sibling. Each case makes a real run dir (seeded_run.ts: `runPhase` on a
+ * sibling — and outlier cases: 6 to 12 pairs, one far off the others (set
+ * aside by the screen), half of them with every benchmark measure reporting
+ * samples. Each case makes a real run dir (seeded_run.ts: `runPhase` on a
  * fake scheduler until decided) and reads `show --json`, `show`, `runs
  * --json`, `runs`, `resume --json`, `report --md` and `report --html` back,
  * in process: the verdict, the improvement (the estimate the verdict rests
  * on, positive = better) with its interval, and the differences (candidate −
- * baseline) must be the decision's, in sign and value, to the digits printed.
+ * baseline) must be the decision's, in sign and value, to the digits printed;
+ * the pairs set aside are named wherever the mean is shown, and the mean is
+ * the kept pairs'; each measure's samples are decision.json's `samples`.
  */
 
 const CASES = 40;
 const FIRST_SEED = 1400;
+const OUTLIER_CASES = 12;
+const FIRST_OUTLIER = 3000;
 
 /** decision.json as a reader of the file sees it. */
 interface DecisionJson {
   verdict: string;
   values: Record<string, number>;
   deltas: Record<string, number>;
-  benchmark?: { n: number; mean: number; lower: number; upper: number; confidence: number };
+  benchmark?: {
+    n: number;
+    mean: number;
+    lower: number;
+    upper: number;
+    confidence: number;
+    method: string;
+    set_aside?: number[];
+  };
+  samples?: Record<string, { n: number; min: number; median: number; max: number }>;
 }
 
 /** What the decision says a person must read: the improvement, the difference and their intervals. */
@@ -49,6 +64,8 @@ function expected(c: SeededCase, d: DecisionJson) {
   const mean = b ? b.mean : sign * d.deltas["candidate"]!;
   const pairs = Object.keys(d.deltas).filter((k) => /^candidate(#\d+)?$/.test(k));
   const diffs = pairs.map((k) => d.deltas[k]!);
+  const setAside = b?.set_aside ?? [];
+  const kept = diffs.filter((_, i) => !setAside.includes(i + 1));
   return {
     n: b?.n ?? 1,
     improvement: mean,
@@ -56,30 +73,43 @@ function expected(c: SeededCase, d: DecisionJson) {
     difference: sign * mean,
     differenceInterval: b ? (sign > 0 ? [b.lower, b.upper] as const : [-b.upper, -b.lower] as const) : null,
     diffs,
-    meanOfDiffs: diffs.reduce((s, x) => s + x, 0) / diffs.length,
+    setAside,
+    /** The mean of the pairs' differences the estimate kept (all of them, but for those set aside). */
+    meanOfDiffs: kept.reduce((s, x) => s + x, 0) / kept.length,
+    /** The mean row's label: `mean of 10 pairs`, `mean of 9 of 10 pairs; pair 8 set aside`. */
+    meanLabel: setAside.length === 0
+      ? `mean of ${b?.n ?? 1} pairs`
+      : `mean of ${(b?.n ?? 1) - setAside.length} of ${b?.n ?? 1} pairs; pair${setAside.length > 1 ? "s" : ""} `,
+    samples: d.samples ?? {},
   };
 }
 
-/** Checks every surface of one case; a failure names the seed, so `seededCase(seed)` replays it. */
-async function checkCase(seed: number): Promise<void> {
-  const c = seededCase(seed);
+/** Checks every surface of one case; a failure names the seed, so `seededCase(seed)` (or `outlierCase`) replays it. */
+async function checkCase(c: SeededCase): Promise<void> {
+  const seed = c.seed;
   const root = tempDir("surfaces-");
   const { dir, compute } = await seededRun(c, root);
   const d = JSON.parse(readFileSync(dir.decision, "utf8")) as DecisionJson;
   const e = expected(c, d);
-  const at = `seed ${seed} (${c.direction}, repeats ${c.repeats}/${c.maxRepeats}, sibling ${c.sibling})`;
+  const at = `seed ${seed} (${c.direction}, repeats ${c.repeats}/${c.maxRepeats}, sibling ${c.sibling}, ` +
+    `set aside ${e.setAside}, samples ${Object.keys(e.samples).length})`;
   const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
-  assert.ok(near(e.difference, e.meanOfDiffs), `${at}: the improvement's mean is the mean difference, signed`);
+  assert.ok(near(e.difference, e.meanOfDiffs), `${at}: the improvement's mean is the kept pairs' mean difference`);
 
   // show --json and resume --json: decision.json's own keys
   const show = JSON.parse((await cli(["show", dir.path, "--json"], { compute })).stdout);
   assert.equal(show.verdict, d.verdict, `${at}: show --json verdict`);
   assert.deepEqual(show.disputes, [], at);
   assert.deepEqual(show.benchmark, d.benchmark, `${at}: show --json benchmark`);
+  checkQuantities(at, show, d, e);
+  for (const m of show.measures) {
+    assert.deepEqual(m.samples, e.samples[m.name] ?? null, `${at}: show --json samples of ${m.name}`);
+  }
   const resume = JSON.parse((await cli(["resume", dir.path, "--json"], { compute })).stdout);
   assert.equal(resume.verdict, d.verdict, `${at}: resume --json verdict`);
   assert.deepEqual(resume.deltas, d.deltas, `${at}: resume --json deltas`);
   assert.deepEqual(resume.benchmark, d.benchmark, `${at}: resume --json benchmark`);
+  checkQuantities(at, resume, d, e);
 
   // show: the estimate line to the digits printed
   const showText = (await cli(["show", dir.path], { compute })).stdout;
@@ -93,6 +123,14 @@ async function checkCase(seed: number): Promise<void> {
     assert.ok(estimateAgrees([line[1]!, line[2]!, line[3]!], [e.improvement, i.lower, i.upper]), `${at}: ${line[0]}`);
     assert.equal(Number(line[4]), e.n, at);
   }
+  const aside = /^set aside as outlying: (.*)$/m.exec(showText);
+  if (e.setAside.length === 0) assert.equal(aside, null, `${at}: show names no pair set aside`);
+  else {
+    assert.ok(aside, `${at}: show names the pairs set aside\n${showText}`);
+    const named = [...aside[1]!.matchAll(/candidate(?:#(\d+))?/g)].map((m) => Number(m[1] ?? 1));
+    assert.deepEqual(named, e.setAside, `${at}: ${aside[0]}`);
+  }
+  checkSamplesTable(at, showText, e.samples);
 
   // runs --json: the difference and the improvement, each under its own key
   const runs = JSON.parse((await cli(["runs", root, "--json"], { compute })).stdout).runs[0];
@@ -129,13 +167,20 @@ async function checkCase(seed: number): Promise<void> {
   const pairRows = rows.filter((r) => !r[0]!.includes("mean of"));
   assert.equal(pairRows.length, e.diffs.length, at);
   pairRows.forEach((r, i) => assert.ok(agrees(r[3]!, e.diffs[i]!), `${at}: Markdown pair ${i + 1}: ${r[3]}`));
+  pairRows.forEach((r, i) =>
+    assert.equal(r[0]!.endsWith("(set aside)"), e.setAside.includes(i + 1), `${at}: Markdown ${r[0]}`)
+  );
   if (e.interval) {
-    const meanRow = rows.find((r) => r[0]!.includes(`mean of ${e.n} pairs`));
-    assert.ok(meanRow, `${at}: a mean row\n${md}`);
+    const meanRow = rows.find((r) => r[0]!.includes("mean of"));
+    assert.ok(meanRow?.[0]?.startsWith(`\`toy\` ${e.meanLabel}`), `${at}: a mean row ${meanRow?.[0]}\n${md}`);
     const s =
-      /Improvement \(positive = better\) over (\d+) pairs: mean (\S+), interval (\[[^\]]+\] \S+); difference \(candidate − baseline\): mean (\S+), interval (\[[^\]]+\] \S+)\./
+      /Improvement \(positive = better\) over (\d+|\d+ of \d+) pairs(?: \(([^)]*) set aside as outlying\))?: mean (\S+), interval (\[[^\]]+\] \S+); difference \(candidate − baseline\): mean (\S+), interval (\[[^\]]+\] \S+)\./
         .exec(md);
     assert.ok(s, `${at}: the estimate sentence\n${md}`);
+    const k = e.setAside.length;
+    assert.equal(s[1], k === 0 ? String(e.n) : `${e.n - k} of ${e.n}`, `${at}: ${s[0]}`);
+    assert.equal(s[2] === undefined, k === 0, `${at}: ${s[0]}`);
+    s.splice(1, 1);
     checkEstimate(`${at}: Markdown improvement`, s[2]!, s[3]!, e.improvement, e.interval);
     const [dl, du] = e.differenceInterval!;
     checkEstimate(`${at}: Markdown difference`, s[4]!, s[5]!, e.difference, {
@@ -143,7 +188,7 @@ async function checkCase(seed: number): Promise<void> {
       upper: du,
       confidence: e.interval.confidence,
     });
-    assert.equal(meanRow[3], s[4], `${at}: the mean row shows the mean difference`);
+    assert.equal(meanRow?.[3], s[4], `${at}: the mean row shows the mean difference`);
   } else {
     assert.match(md, /Improvement \(positive = better\) on one pair: (\S+); difference/, at);
     const s = /on one pair: (\S+); difference \(candidate − baseline\) (\S+)\./.exec(md)!;
@@ -158,6 +203,66 @@ async function checkCase(seed: number): Promise<void> {
   const impFact = factText(html, "improvement (positive = better)");
   checkEstimate(`${at}: HTML improvement`, impFact.split(",")[0]!, impFact, e.improvement, e.interval);
   checkDifferenceChart(at, html, c, e);
+  checkWhiskers(at, html, e.samples);
+  if (Object.keys(e.samples).length > 0) assert.match(html, /<caption>Samples behind each value<\/caption>/, at);
+}
+
+/** `show --json` / `resume --json`: `improvement` is the benchmark's estimate, `difference` it through the direction. */
+// deno-lint-ignore no-explicit-any -- the parsed --json output
+function checkQuantities(at: string, j: any, d: DecisionJson, e: ReturnType<typeof expected>): void {
+  const b = d.benchmark;
+  if (b === undefined) {
+    assert.deepEqual(j.improvement, {
+      n: 1,
+      mean: e.improvement,
+      lower: null,
+      upper: null,
+      confidence: null,
+      method: "single pair, no interval",
+      set_aside: [],
+    }, at);
+    assert.deepEqual(
+      j.difference,
+      { n: 1, mean: d.deltas["candidate"], lower: null, upper: null, confidence: null },
+      at,
+    );
+    return;
+  }
+  const { set_aside = [], ...rest } = b;
+  assert.deepEqual(j.improvement, { ...rest, set_aside: [...set_aside].sort((x, y) => x - y) }, `${at}: improvement`);
+  const [lower, upper] = e.differenceInterval!;
+  assert.deepEqual(j.difference, { n: b.n, mean: e.difference, lower, upper, confidence: b.confidence }, at);
+}
+
+/** `show`'s samples table: one row per measure that reported samples, each the decision's. */
+function checkSamplesTable(at: string, text: string, samples: DecisionJson["samples"] & object): void {
+  const head = /^samples \(.*\):$/m.exec(text);
+  if (Object.keys(samples).length === 0) {
+    assert.equal(head, null, `${at}: no samples table`);
+    return;
+  }
+  assert.ok(head, `${at}: a samples table\n${text}`);
+  const table = text.slice(head.index + head[0].length + 1);
+  const lines = table.split("\n");
+  for (const [name, s] of Object.entries(samples)) {
+    const row = lines.findIndex((l) => l.startsWith(`${name} `));
+    assert.ok(row > 0, `${at}: a samples row for ${name}`);
+    assert.equal(textCell(table, row, "n", "right"), String(s.n), at);
+    for (const k of ["min", "median", "max"] as const) {
+      assert.ok(agrees(textCell(table, row, k, "right"), s[k]), `${at}: ${name} ${k}`);
+    }
+  }
+}
+
+/** The values chart's whiskers: one per measure with samples, its ends at their min and max. */
+function checkWhiskers(at: string, html: string, samples: DecisionJson["samples"] & object): void {
+  const svg = svgById(html, "values-");
+  const whiskers = elements(svg, (x) => x.attrs["class"] === "whisker");
+  assert.equal(whiskers.length, Object.keys(samples).filter((k) => /^(baseline|candidate)/.test(k)).length, at);
+  for (const w of whiskers) {
+    const s = samples[w.attrs["data-measure"]!]!;
+    assert.deepEqual([Number(w.attrs["data-min"]), Number(w.attrs["data-max"])], [s.min, s.max], at);
+  }
 }
 
 /** Checks a printed mean and interval (`[l, u] 95%`, or "" for none) against the estimate. */
@@ -193,6 +298,12 @@ function checkDifferenceChart(at: string, html: string, c: SeededCase, e: Return
   const zero = Number(elements(svg, (x) => x.attrs["class"] === "zero")[0]?.attrs["x1"]);
   const dots = elements(svg, (x) => x.attrs["data-point"] === "pair");
   assert.deepEqual(dots.map((x) => Number(x.attrs["data-value"])), e.diffs, `${at}: the dots are the differences`);
+  dots.forEach((dot, i) => {
+    const aside = e.setAside.includes(i + 1);
+    assert.equal(dot.attrs["data-set-aside"] === "true", aside, `${at}: pair ${i + 1} set aside or not`);
+    assert.equal(dot.attrs["fill"] === "#ffffff", aside, `${at}: pair ${i + 1}'s dot hollow exactly when set aside`);
+  });
+  if (e.setAside.length > 0) assert.match(html, /set aside \(outlying\)<\/li>/, `${at}: the legend says so`);
   const wide = dots.find((x) => Math.abs(markerX(x) - zero) >= 20);
   const perUnit = wide ? (markerX(wide) - zero) / Number(wide.attrs["data-value"]) : null;
   for (const dot of dots) {
@@ -224,6 +335,34 @@ function checkDifferenceChart(at: string, html: string, c: SeededCase, e: Return
   assert.deepEqual([Number(iv?.attrs["data-lower"]), Number(iv?.attrs["data-upper"])], e.differenceInterval, at);
 }
 
+describe("every surface agrees with decision.json when a pair is set aside (property, seeded)", () => {
+  it(
+    `holds for ${OUTLIER_CASES} outlier cases, seeds ${FIRST_OUTLIER}..${FIRST_OUTLIER + OUTLIER_CASES - 1}`,
+    { timeout: 120_000 },
+    async () => {
+      for (let seed = FIRST_OUTLIER; seed < FIRST_OUTLIER + OUTLIER_CASES; seed++) {
+        const c = outlierCase(seed);
+        await checkCase(c).catch((err: Error) => {
+          throw new Error(`seed ${seed} (replay: outlierCase(${seed})): ${err.message}`, { cause: err });
+        });
+      }
+    },
+  );
+
+  it("sets the far pair aside in every outlier case (the cases are what they say)", async () => {
+    const directions = new Set<string>();
+    for (let seed = FIRST_OUTLIER; seed < FIRST_OUTLIER + OUTLIER_CASES; seed++) {
+      const c = outlierCase(seed);
+      directions.add(c.direction);
+      const { dir } = await seededRun(c, tempDir("outlier-"));
+      const d = JSON.parse(readFileSync(dir.decision, "utf8")) as DecisionJson;
+      assert.ok((d.benchmark?.set_aside ?? []).length >= 1, `seed ${seed}: ${JSON.stringify(d.benchmark)}`);
+      assert.equal(d.samples !== undefined, seed % 2 === 0, `seed ${seed}: samples for even seeds`);
+    }
+    assert.equal(directions.size, 2, "both directions");
+  });
+});
+
 describe("every surface agrees with decision.json (property, seeded)", () => {
   it(
     `holds for ${CASES} random decisions, seeds ${FIRST_SEED}..${FIRST_SEED + CASES - 1}`,
@@ -233,7 +372,7 @@ describe("every surface agrees with decision.json (property, seeded)", () => {
       for (let seed = FIRST_SEED; seed < FIRST_SEED + CASES; seed++) {
         const c = seededCase(seed);
         kinds.add(`${c.direction} ${c.maxRepeats === 1 ? "n=1" : "n>1"} ${c.sibling ? "sibling" : "alone"}`);
-        await checkCase(seed).catch((err: Error) => {
+        await checkCase(c).catch((err: Error) => {
           throw new Error(`seed ${seed} (replay: seededCase(${seed})): ${err.message}`, { cause: err });
         });
       }

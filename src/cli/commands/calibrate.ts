@@ -1,21 +1,35 @@
-import { startRun } from "../../run/phase.ts";
-import { wholeNumber } from "../shared/common.ts";
-import type { ParsedArgs } from "../flags.ts";
-import type { CliCommand } from "../shared/io.ts";
-import { measureCommand, type MeasureOptions, resolveRun } from "./measure.ts";
+import type { Pairing } from "../../contract/contract.ts";
+import { BadInputError } from "../../errors.ts";
+import { EXIT } from "../../exit_codes.ts";
+import { formatPairingComparison, pairingComparisonJson } from "../../report/pairing_table.ts";
+import { startEachPairing } from "../../run/calibrate_pairings.ts";
+import { runPhase } from "../../run/phase.ts";
+import { prepareRun, type RunRequest } from "../../run/prepare.ts";
+import type { CalibrationRecord } from "../../rundir/calibration_file.ts";
+import { comparePairings } from "../../verdict/pairing_choice.ts";
+import { type CliDeps, outLine } from "../shared/io.ts";
 import { phaseDeps } from "../shared/phase_deps.ts";
-import { reportOutcome } from "../shared/run_output.ts";
+import { waitForRun, type WaitTiming } from "../../run/wait.ts";
+import { defineLeaf } from "../command.ts";
+import { computeFlags, wholeNumber } from "../shared/common.ts";
+import { parseRunRequest, repoFlags, runFlags } from "../shared/run_flags.ts";
+import { startAndReport } from "../shared/start_run.ts";
+import { measureWait, measureWaitFlags } from "../shared/wait_flags.ts";
 
 /** What `outerloop calibrate` was asked: a measure of the base against itself, in `pairs` pairs. */
 export interface CalibrateOptions {
-  readonly run: MeasureOptions;
+  /** The run's request; its candidate is the base. */
+  readonly request: RunRequest;
   readonly pairs: number;
+  /** `--pairing`: one pairing to calibrate under, "all" for each side by side, or null for the contract's. */
+  readonly pairing: Pairing | "all" | null;
+  readonly json: boolean;
+  /** `--wait`: after a park, wait for the calibration with this timing; null without it. */
+  readonly wait: WaitTiming | null;
 }
 
 /** The most A/A pairs one calibration measures. */
 const MAX_PAIRS = 100;
-
-const { candidate: _candidate, "dry-run": _dryRun, ...flags } = measureCommand.spec.flags;
 
 /**
  * `outerloop calibrate`: the A/A test. Measures the base commit against
@@ -25,43 +39,131 @@ const { candidate: _candidate, "dry-run": _dryRun, ...flags } = measureCommand.s
  * pairs, and a suggested min_effect / repeats / max_repeats and sibling
  * tolerances for the contract, with how they were derived.
  */
-export const calibrateCommand: CliCommand<CalibrateOptions> = {
-  spec: {
+export const calibrateCommand = defineLeaf<CalibrateOptions>({
+  meta: {
     name: "calibrate",
-    summary: "Measure --base against itself in --pairs seeded pairs: how noisy is the benchmark?",
-    details: [
-      "The A/A test to run before a climb: it tells whether the contract's min_effect is meaningful.",
-      "Each pair measures the base twice on one seed; the spread of their differences is the noise a verdict",
-      "has to see through. Prints (and writes RUN_DIR/calibration.json) that spread, the smallest effect",
-      "found with 80% power at 3, 5, 10, 20 and 30 pairs, suggested min_effect, repeats, max_repeats and",
-      "each sibling's tolerance, and a sentence saying how they were derived.",
-      "Parks (exit 75) and wakes like `measure`; exit 0 once calibrated.",
-    ],
-    flags: {
-      ...flags,
-      pairs: { kind: "string", hint: "N", description: "A/A pairs to measure, 2 to 100", defaultText: "10" },
-    },
-    examples: [
-      "outerloop calibrate --repo ~/proj --base main --contract bench.json --run-dir ~/runs/aa --pairs 10",
-    ],
+    description: "Measure --base against itself in --pairs seeded pairs: how noisy is the benchmark?",
   },
+  args: {
+    ...repoFlags,
+    ...runFlags,
+    ...computeFlags,
+    ...measureWaitFlags,
+    wait: {
+      type: "boolean",
+      description: "After a park, block until the run is calibrated and exit 0 (as `outerloop wait`)",
+    },
+    pairs: { type: "string", valueHint: "N", description: "A/A pairs to measure, 2 to 100", defaultText: "10" },
+    pairing: {
+      type: "string",
+      valueHint: "separate|same-job|duet|all",
+      description: "Calibrate under this pairing; all: under each, side by side (RUN_DIR/<pairing>), and recommend one",
+      defaultText: "the contract's",
+    },
+  },
+  details: [
+    "The A/A test to run before a climb: it tells whether the contract's min_effect is meaningful.",
+    "Each pair measures the base twice on one seed; the spread of their differences is the noise a verdict",
+    "has to see through. Prints (and writes RUN_DIR/calibration.json) that spread, the smallest effect",
+    "found with 80% power at 3, 5, 10, 20 and 30 pairs, suggested min_effect, repeats, max_repeats and",
+    "each sibling's tolerance, and a sentence saying how they were derived.",
+    "Parks (exit 75) and wakes like `measure`; exit 0 once calibrated.",
+    "--pairing all calibrates under separate, same-job and duet (not duet with GPUs) in RUN_DIR/<pairing>,",
+    "then sets their spreads side by side — what measuring apart adds is the node-to-node share of the noise —",
+    "and recommends the pairing to put in the contract. Run it again (or with --wait) once they are calibrated.",
+  ],
+  examples: [
+    "outerloop calibrate --repo ~/proj --base main --contract bench.json --run-dir ~/runs/aa --pairs 10",
+  ],
 
   parse(args, env) {
-    const asMeasure: ParsedArgs = {
-      ...args,
-      value: (flag) => (flag === "candidate" ? args.value("base") : args.value(flag)),
-      on: (flag) => flag !== "dry-run" && args.on(flag),
-    };
     return {
-      run: measureCommand.parse(asMeasure, env),
+      request: parseRunRequest(args, env, [args.value("base")!]),
       pairs: wholeNumber("pairs", args.value("pairs"), 10, 2, MAX_PAIRS),
+      pairing: pairingFlag(args.value("pairing")),
+      json: args.on("json"),
+      wait: measureWait(args),
     };
   },
 
-  async run(o, deps) {
-    const record = await resolveRun(o.run, deps, { kind: "calibrate", pairs: o.pairs });
-    o.run.runDir.create("--run-dir");
-    const outcome = await startRun(o.run.runDir, record, phaseDeps(deps, o.run.mode));
-    return reportOutcome(deps.io, o.run.runDir, outcome, o.run.json);
+  async execute(o, deps) {
+    const { runDir, mode } = o.request;
+    if (o.pairing === "all") return await calibrateEachPairing(o, deps);
+    const record = await prepareRun(o.request, { now: deps.now, self: deps.self() }, {
+      kind: "calibrate",
+      pairs: o.pairs,
+      ...(o.pairing === null ? {} : { pairing: o.pairing }),
+    });
+    return await startAndReport(record, deps, { runDir, mode, json: o.json, wait: o.wait });
   },
-};
+});
+
+const PAIRINGS = ["separate", "same-job", "duet", "all"] as const;
+
+function pairingFlag(value: string | undefined): Pairing | "all" | null {
+  if (value === undefined) return null;
+  if ((PAIRINGS as readonly string[]).includes(value)) return value as Pairing | "all";
+  throw new BadInputError(`Invalid --pairing ${JSON.stringify(value)}: expected one of ${PAIRINGS.join(", ")}`);
+}
+
+/**
+ * `--pairing all`: every pairing's calibration started at once; the
+ * comparison once all are calibrated (with `--wait`, after waiting for each),
+ * else where each stands and exit 75.
+ */
+async function calibrateEachPairing(o: CalibrateOptions, deps: CliDeps): Promise<number> {
+  const mode = o.request.mode;
+  const runs = await startEachPairing(o.request, o.pairs, {
+    now: deps.now,
+    self: deps.self(),
+    phase: () => phaseDeps(deps, mode),
+  });
+  const calibrations: { pairing: Pairing; calibration: CalibrationRecord }[] = [];
+  for (const run of runs) {
+    let outcome = run.outcome;
+    if (outcome.kind === "parked" && o.wait !== null) {
+      deps.io.stderr(`outerloop: waiting for the ${run.pairing} calibration (${run.dir.path})\n`);
+      const end = await waitForRun(run.dir, run.record, {
+        compute: () => deps.compute(mode),
+        now: deps.now,
+        sleep: deps.sleep,
+        onInterrupt: deps.onInterrupt,
+      }, { timing: o.wait, pass: () => runPhase(run.dir, phaseDeps(deps, mode)), reporter: { progress() {} } });
+      if (end.kind !== "finished") {
+        deps.io.stderr(`outerloop: detached; "outerloop calibrate … --pairing all" again compares once all are in\n`);
+        return EXIT.parked;
+      }
+      outcome = end.outcome;
+    }
+    if (outcome.kind === "calibrated") calibrations.push({ pairing: run.pairing, calibration: outcome.calibration });
+    else {
+      const waiting = outcome.kind === "parked" ? `parked behind wake job ${outcome.wake.jobId}` : outcome.kind;
+      deps.io.stderr(`outerloop: the ${run.pairing} calibration in ${run.dir.path} is ${waiting}\n`);
+    }
+  }
+  if (calibrations.length < runs.length) {
+    if (o.json) {
+      outLine(
+        deps.io,
+        JSON.stringify({
+          status: "parked",
+          run_dir: o.request.runDir.path,
+          calibrated: calibrations.map((c) => c.pairing),
+        }),
+      );
+    } else {outLine(
+        deps.io,
+        "parked: run the same command again (or with --wait) to compare the pairings once all are calibrated",
+      );}
+    return EXIT.parked;
+  }
+  const comparison = comparePairings(calibrations);
+  const benchmark = runs[0]!.record.contract.name;
+  if (o.json) {
+    outLine(
+      deps.io,
+      JSON.stringify({ status: "calibrated", run_dir: o.request.runDir.path, ...pairingComparisonJson(comparison) }),
+    );
+  } else outLine(deps.io, formatPairingComparison(comparison, benchmark));
+  return EXIT.ok;
+}

@@ -2,10 +2,12 @@ import { assertJobId, isJobId } from "../../compute/compute.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
 import { cancelRun } from "../../run/cancel_run.ts";
 import { describeStop } from "../../run/stop_local_pass.ts";
+import { failureHeadline } from "../../rundir/failure_file.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
 import { computeFlags, resolveMode } from "../shared/common.ts";
-import { type CliCommand, type CliIo, outLine } from "../shared/io.ts";
+import { type CliIo, outLine } from "../shared/io.ts";
+import { defineLeaf } from "../command.ts";
 
 export interface CancelOptions {
   /** An all-digits argument is a job id; anything else a run dir. */
@@ -15,22 +17,21 @@ export interface CancelOptions {
 }
 
 /** `outerloop cancel ID|RUN_DIR`: one job, or every job of a run; idempotent. */
-export const cancelCommand: CliCommand<CancelOptions> = {
-  spec: {
-    name: "cancel",
-    summary: "Cancel a job, or every queued or running job of a run (idempotent)",
-    positionals: [{ name: "ID|RUN_DIR", description: "A job id (digits only), or a run dir" }],
-    flags: computeFlags,
-    details: [
-      "An argument of digits only is a job id: write a run dir named with digits only as ./123.",
-      "For a run dir: records that the user cancelled the run (then show, resume and wait say so, and no",
-      "pass dispatches anything), and cancels its eval jobs and its wake job with one scancel; for a local run,",
-      "stops the evals the measuring process runs (it exits 3, writing no verdict).",
-      "A decided, failed or already cancelled run is left as it is (any job of it still live is cancelled).",
-      "--compute applies to a job id; a run uses the backend in its run.json.",
-    ],
-    examples: ["outerloop cancel 12345", "outerloop cancel ~/runs/r42", "outerloop cancel ./123"],
+export const cancelCommand = defineLeaf<CancelOptions>({
+  meta: { name: "cancel", description: "Cancel a job, or every queued or running job of a run (idempotent)" },
+  args: {
+    "ID|RUN_DIR": { type: "positional", description: "A job id (digits only), or a run dir" },
+    ...computeFlags,
   },
+  details: [
+    "An argument of digits only is a job id: write a run dir named with digits only as ./123.",
+    "For a run dir: records that the user cancelled the run (then show, resume and wait say so, and no",
+    "pass dispatches anything), and cancels its eval jobs and its wake job with one scancel; for a local run,",
+    "stops the evals the measuring process runs (it exits 3, writing no verdict).",
+    "A decided, failed or already cancelled run is left as it is (any job of it still live is cancelled).",
+    "--compute applies to a job id; a run uses the backend in its run.json.",
+  ],
+  examples: ["outerloop cancel 12345", "outerloop cancel ~/runs/r42", "outerloop cancel ./123"],
 
   parse(args, env) {
     const arg = args.positional["ID|RUN_DIR"]!;
@@ -42,7 +43,7 @@ export const cancelCommand: CliCommand<CancelOptions> = {
     return { target: { kind: "run", dir: RunDir.checked(arg, "RUN_DIR") }, mode, json: args.on("json") };
   },
 
-  async run(o, { io, compute, now }) {
+  async execute(o, { io, compute, now }) {
     if (o.target.kind === "job") {
       await compute(o.mode).cancel(o.target.jobId);
       outLine(io, o.json ? JSON.stringify({ job_id: o.target.jobId, cancelled: true }) : `cancelled ${o.target.jobId}`);
@@ -54,7 +55,7 @@ export const cancelCommand: CliCommand<CancelOptions> = {
     printOutcome(io, dir, outcome, o.json);
     return 0;
   },
-};
+});
 
 function printOutcome(io: CliIo, dir: RunDir, o: Awaited<ReturnType<typeof cancelRun>>, json: boolean): void {
   if (o.kind === "decided") {
@@ -69,7 +70,7 @@ function printOutcome(io: CliIo, dir: RunDir, o: Awaited<ReturnType<typeof cance
     if (json) outLine(io, JSON.stringify({ run_dir: dir.path, cancelled: false, state: "failed", jobs: o.jobs }));
     else {
       const left = o.jobs.length > 0 ? `cancelled its leftover job(s) ${o.jobs.join(", ")}` : "nothing to cancel";
-      outLine(io, `run ${dir.path} failed on ${o.failure.failedAt} (${o.failure.message}): ${left}`);
+      outLine(io, `run ${dir.path} failed on ${o.failure.failedAt} (${failureHeadline(o.failure.message)}): ${left}`);
     }
     return;
   }

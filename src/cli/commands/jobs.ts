@@ -1,7 +1,8 @@
 import type { ComputeMode } from "../../compute/mode.ts";
 import { escapeControls } from "../../text/terminal.ts";
 import { computeFlags, nonEmpty, resolveMode } from "../shared/common.ts";
-import { type CliCommand, outLine } from "../shared/io.ts";
+import { outLine } from "../shared/io.ts";
+import { defineLeaf } from "../command.ts";
 
 export interface JobsOptions {
   /** Only the live job with exactly this name. */
@@ -13,20 +14,21 @@ export interface JobsOptions {
 }
 
 /** `outerloop jobs`: this user's queued and running jobs, from one queue query. */
-export const jobsCommand: CliCommand<JobsOptions> = {
-  spec: {
-    name: "jobs",
-    summary: "This user's queued and running jobs, from one queue listing",
-    flags: {
-      name: { kind: "string", hint: "NAME", description: "Print only the id of the live job with exactly this name" },
-      names: { kind: "boolean", description: "Print only the jobs' names" },
-      ...computeFlags,
+export const jobsCommand = defineLeaf<JobsOptions>({
+  meta: { name: "jobs", description: "This user's queued and running jobs, from one queue listing" },
+  args: {
+    name: {
+      type: "string",
+      valueHint: "NAME",
+      description: "Print only the id of the live job with exactly this name",
     },
-    details: [
-      'With --json: {"jobs": [{"job_id", "name", "state", "reason", "partition"}]};',
-      'with --name: {"name", "job_id"} (job_id null when no live job has the name).',
-    ],
+    names: { type: "boolean", description: "Print only the jobs' names" },
+    ...computeFlags,
   },
+  details: [
+    'With --json: {"jobs": [{"job_id", "name", "state", "reason", "partition"}]};',
+    'with --name: {"name", "job_id"} (job_id null when no live job has the name).',
+  ],
 
   parse(args, env) {
     return {
@@ -37,7 +39,7 @@ export const jobsCommand: CliCommand<JobsOptions> = {
     };
   },
 
-  async run(o, { io, compute }) {
+  async execute(o, { io, compute }) {
     const c = compute(o.mode);
     if (o.name !== undefined) {
       const id = await c.jobIdForName(o.name);
@@ -69,4 +71,4 @@ export const jobsCommand: CliCommand<JobsOptions> = {
     }
     return 0;
   },
-};
+});

@@ -8,8 +8,8 @@ import { climbMarkdown, runMarkdown } from "../../report/markdown.ts";
 import { toClimb } from "../../report/model.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { climbRunDirs, summarizeRun } from "../../views/run_summary.ts";
-import type { CliCommand } from "../shared/io.ts";
-import { readClimb } from "./runs.ts";
+import { readClimbWarning } from "../shared/climb.ts";
+import { defineLeaf } from "../command.ts";
 
 export interface ReportOptions {
   /** A run dir, or a climb (a directory of run dirs). */
@@ -19,25 +19,25 @@ export interface ReportOptions {
 }
 
 /** `outerloop report RUN_DIR|DIR --md | --html FILE`: a run or a climb for people, from the files alone. */
-export const reportCommand: CliCommand<ReportOptions> = {
-  spec: {
+export const reportCommand = defineLeaf<ReportOptions>({
+  meta: {
     name: "report",
-    summary: "A run or a climb as Markdown (--md, on stdout) or one self-contained HTML file (--html FILE)",
-    positionals: [{ name: "RUN_DIR|DIR", description: "A run dir, or a climb: a directory of run dirs" }],
-    flags: {
-      md: { kind: "boolean", description: "Markdown on stdout: paste it into a pull request or a log" },
-      html: {
-        kind: "string",
-        hint: "FILE",
-        description: "Write one HTML file with inline SVG charts and CSS: opens offline, from any file system",
-      },
-    },
-    details: [
-      "Reads files only, never the scheduler. A path holding run.json is one run; otherwise its run dirs are",
-      "a climb, oldest first. Give exactly one of --md and --html.",
-    ],
-    examples: ["outerloop report ~/runs/r42 --md", "outerloop report ~/runs --html climb.html"],
+    description: "A run or a climb as Markdown (--md, on stdout) or one self-contained HTML file (--html FILE)",
   },
+  args: {
+    "RUN_DIR|DIR": { type: "positional", description: "A run dir, or a climb: a directory of run dirs" },
+    md: { type: "boolean", description: "Markdown on stdout: paste it into a pull request or a log" },
+    html: {
+      type: "string",
+      valueHint: "FILE",
+      description: "Write one HTML file with inline SVG charts and CSS: opens offline, from any file system",
+    },
+  },
+  details: [
+    "Reads files only, never the scheduler. A path holding run.json is one run; otherwise its run dirs are",
+    "a climb, oldest first. Give exactly one of --md and --html.",
+  ],
+  examples: ["outerloop report ~/runs/r42 --md", "outerloop report ~/runs --html climb.html"],
 
   parse(args) {
     const path = resolve(args.positional["RUN_DIR|DIR"]!);
@@ -51,7 +51,7 @@ export const reportCommand: CliCommand<ReportOptions> = {
     return { path, format: md ? { kind: "md" } : { kind: "html", file: resolve(html!) } };
   },
 
-  async run(o, deps) {
+  async execute(o, deps) {
     const dir = new RunDir(o.path);
     const single = existsSync(dir.runRecord);
     if (!single && climbRunDirs(o.path).length === 0) {
@@ -64,7 +64,7 @@ export const reportCommand: CliCommand<ReportOptions> = {
       const run = summarizeRun(dir);
       text = o.format.kind === "md" ? runMarkdown(run) : renderRunHtml(run);
     } else {
-      const climb = toClimb(readClimb(o.path, deps));
+      const climb = toClimb(readClimbWarning(o.path, deps.io));
       text = o.format.kind === "md" ? climbMarkdown(climb) : renderClimbHtml(climb);
     }
     if (o.format.kind === "md") {
@@ -81,4 +81,4 @@ export const reportCommand: CliCommand<ReportOptions> = {
     deps.io.stderr(`outerloop: wrote ${o.format.file}\n`);
     return 0;
   },
-};
+});

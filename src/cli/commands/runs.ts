@@ -9,10 +9,11 @@ import { formatRunsTable } from "../../report/runs_table.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { liveJobsOf, runJobNames } from "../../plan/run_jobs.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
-import { climbRunDirs, summarizeRun } from "../../views/run_summary.ts";
 import { jsonFlag } from "../shared/common.ts";
 import { EXIT } from "../../exit_codes.ts";
-import { type CliCommand, type CliDeps, outLine } from "../shared/io.ts";
+import { type CliDeps, outLine } from "../shared/io.ts";
+import { defineLeaf } from "../command.ts";
+import { readClimbWarning } from "../shared/climb.ts";
 
 export interface RunsOptions {
   /** The climb: a directory whose children are run dirs. */
@@ -23,30 +24,30 @@ export interface RunsOptions {
 }
 
 /** `outerloop runs DIR`: every run of a climb, oldest first, from the files alone. */
-export const runsCommand: CliCommand<RunsOptions> = {
-  spec: {
+export const runsCommand = defineLeaf<RunsOptions>({
+  meta: {
     name: "runs",
-    summary:
+    description:
       "Every run of a climb (DIR's run dirs), oldest first: shas, state, verdict, difference, improvement, wall time",
-    positionals: [{ name: "DIR", description: "The climb: a directory of run dirs side by side" }],
-    flags: {
-      live: {
-        kind: "boolean",
-        description: "Ask the scheduler (one queue listing) whether each open run still has a live job",
-      },
-      ...jsonFlag,
-    },
-    details: [
-      "Reads files only (run.json, decision.json, failure.json, cancelled.json, the eval results): never asks",
-      "the scheduler unless --live is given. A run dir whose files cannot be read is skipped with a warning.",
-      "difference is candidate − baseline (the raw sign); improvement is in the direction's favour (positive =",
-      "better), with its interval: the estimate the verdict rests on. A disputed decision says so.",
-      'With --json: {"runs": [{"tag", "kind", "run_dir", "created_at", "benchmark", "state", "verdict",',
-      '"baseline", "candidate", "difference", "improvement": {"n", "mean", "lower", "upper", "confidence"},',
-      '"wall_seconds", "failure", "live", "disputes", …}]}, oldest first.',
-    ],
-    examples: ["outerloop runs ~/runs", "outerloop runs ~/runs --live --json"],
   },
+  args: {
+    DIR: { type: "positional", description: "The climb: a directory of run dirs side by side" },
+    live: {
+      type: "boolean",
+      description: "Ask the scheduler (one queue listing) whether each open run still has a live job",
+    },
+    ...jsonFlag,
+  },
+  details: [
+    "Reads files only (run.json, decision.json, failure.json, cancelled.json, the eval results): never asks",
+    "the scheduler unless --live is given. A run dir whose files cannot be read is skipped with a warning.",
+    "difference is candidate − baseline (the raw sign); improvement is in the direction's favour (positive =",
+    "better), with its interval: the estimate the verdict rests on. A disputed decision says so.",
+    'With --json: {"runs": [{"tag", "kind", "run_dir", "created_at", "benchmark", "state", "verdict",',
+    '"baseline", "candidate", "difference", "improvement": {"n", "mean", "lower", "upper", "confidence"},',
+    '"wall_seconds", "failure", "live", "disputes", …}]}, oldest first.',
+  ],
+  examples: ["outerloop runs ~/runs", "outerloop runs ~/runs --live --json"],
 
   parse(args) {
     const dir = resolve(args.positional["DIR"]!);
@@ -56,8 +57,8 @@ export const runsCommand: CliCommand<RunsOptions> = {
     return { dir, live: args.on("live"), json: args.on("json") };
   },
 
-  async run(o, deps) {
-    let runs = readClimb(o.dir, deps);
+  async execute(o, deps) {
+    let runs = readClimbWarning(o.dir, deps.io);
     let code: number = EXIT.ok;
     if (o.live) ({ runs, code } = await withLiveness(runs, deps));
     const ordered = toClimb(runs);
@@ -73,21 +74,7 @@ export const runsCommand: CliCommand<RunsOptions> = {
     }
     return code;
   },
-};
-
-/** Every readable run of the climb; an unreadable one is skipped with a warning naming its file. */
-export function readClimb(dir: string, { io }: CliDeps): RunSummary[] {
-  const runs: RunSummary[] = [];
-  for (const runDir of climbRunDirs(dir)) {
-    try {
-      runs.push(summarizeRun(runDir));
-    } catch (err) {
-      if (!(err instanceof BadInputError)) throw err;
-      io.stderr(`outerloop: warning: skipping ${runDir.path}: ${err.message.split("\n")[0]}\n`);
-    }
-  }
-  return runs;
-}
+});
 
 /**
  * The open runs with `live` set from ONE queue listing per backend (a

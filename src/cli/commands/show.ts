@@ -15,11 +15,15 @@ import { formatDecisionTable, formatMeasureStates, type MeasureStateRow } from "
 import { formatUsageTable, usageWarnings } from "../../report/usage_table.ts";
 import type { Compute } from "../../compute/compute.ts";
 import { jsonFlag, runDirPositional } from "../shared/common.ts";
-import { type CliCommand, outLine } from "../shared/io.ts";
+import { outLine } from "../shared/io.ts";
 import { calibrationJson, pairedJson } from "../shared/run_output.ts";
 import { readCalibration } from "../../rundir/calibration_file.ts";
 import { formatCalibration } from "../../report/calibration_table.ts";
 import type { RunRecord } from "../../rundir/run_record.ts";
+import { defineLeaf } from "../command.ts";
+import { runSamples } from "../../views/measure_samples.ts";
+import { benchmarkQuantities, quantitiesJson } from "../../views/quantities.ts";
+import { formatSamplesTable, samplesHeading } from "../../report/samples_table.ts";
 
 export interface ShowOptions {
   readonly runDir: RunDir;
@@ -27,24 +31,27 @@ export interface ShowOptions {
 }
 
 /** `outerloop show RUN_DIR`: where a run stands, changing nothing. */
-export const showCommand: CliCommand<ShowOptions> = {
-  spec: {
+export const showCommand = defineLeaf<ShowOptions>({
+  meta: {
     name: "show",
-    summary: "Where a run stands: each measure's state and resource use, the wake job, the verdict; changes nothing",
-    positionals: runDirPositional,
-    flags: jsonFlag,
-    details: [
-      "Asks the scheduler at most one queue listing and two sacct (states, resource use), like a pass of `resume`.",
-      "Warns when a measure used more than 80% of its walltime or its memory. A failed or cancelled run",
-      "says when and why; show itself exits 0 (`wait` and `resume` exit 3 for them).",
-    ],
+    description:
+      "Where a run stands: each measure's state, resource use and samples, the wake job, the verdict; changes nothing",
   },
+  args: {
+    ...runDirPositional,
+    ...jsonFlag,
+  },
+  details: [
+    "Asks the scheduler at most one queue listing and two sacct (states, resource use), like a pass of `resume`.",
+    "Warns when a measure used more than 80% of its walltime or its memory. A failed or cancelled run",
+    "says when and why; show itself exits 0 (`wait` and `resume` exit 3 for them).",
+  ],
 
   parse(args) {
     return { runDir: RunDir.checked(args.positional["RUN_DIR"]!, "RUN_DIR"), json: args.on("json") };
   },
 
-  async run(o, { io, compute, now }) {
+  async execute(o, { io, compute, now }) {
     const dir = o.runDir;
     const record = readRunRecord(dir);
     const backend = compute(record.compute);
@@ -57,6 +64,7 @@ export const showCommand: CliCommand<ShowOptions> = {
     const rows = cancel === null ? s.measures : s.measures.map(cancelledRow);
     const usage = await usageOf(s, record, backend);
     const where = provenanceOf(dir, record, s, decision);
+    const samples = runSamples(dir, record, decision);
     const warnings = [
       ...(disputes.length > 0 ? [disputeWarning(dir, disputes)] : []),
       ...Object.entries(usage).flatMap(([name, u]) => usageWarnings(name, u)),
@@ -77,6 +85,7 @@ export const showCommand: CliCommand<ShowOptions> = {
             why: m.why ?? null,
             usage: usage[m.name] ? usageJson(usage[m.name]!) : null,
             provenance: where[m.name] ? provenanceJson(where[m.name]!) : null,
+            samples: samples[m.name] ? { ...samples[m.name]! } : null,
           })),
           wake: s.wake && {
             job_id: s.wake.jobId,
@@ -90,6 +99,7 @@ export const showCommand: CliCommand<ShowOptions> = {
           disputes,
           ...(record.kind === "calibrate" ? { calibration: calibrationOrNull(dir, record) } : {}),
           ...(decision ? pairedJson(decision.paired) : {}),
+          ...quantitiesJson(decision ? benchmarkQuantities(decision) : null),
           scheduler_error: s.schedulerError,
           failure: failure && { measure: failure.measure, message: failure.message, failed_at: failure.failedAt },
           cancelled: cancel && { cancelled_at: cancel.cancelledAt, jobs: cancel.jobs },
@@ -107,6 +117,11 @@ export const showCommand: CliCommand<ShowOptions> = {
     outLine(io, formatMeasureStates(rows));
     if (Object.keys(usage).length > 0) outLine(io, "resource use:\n" + formatUsageTable(usage));
     if (Object.keys(where).length > 0) outLine(io, "where and when:\n" + formatProvenanceTable(where));
+    const sampled = Object.fromEntries(rows.flatMap((m) => samples[m.name] ? [[m.name, samples[m.name]!]] : []));
+    if (Object.keys(sampled).length > 0) {
+      const c = record.contract;
+      outLine(io, `${samplesHeading(c.summary, c.siblings)}\n${formatSamplesTable(sampled)}`);
+    }
     for (const w of warnings) outLine(io, `warning: ${w}`);
     if (s.schedulerError && cancel === null) outLine(io, `scheduler unreachable: ${s.schedulerError}`);
     if (s.wake && cancel === null) {
@@ -118,7 +133,7 @@ export const showCommand: CliCommand<ShowOptions> = {
     outLine(io, standingText(dir, record, standing, disputes.length > 0));
     return 0;
   },
-};
+});
 
 /** The last lines of `show`: the verdict, the calibration, or why there is none. */
 function standingText(dir: RunDir, r: RunRecord, s: Standing, disputed: boolean): string {

@@ -2,7 +2,8 @@ import { assertJobId } from "../../compute/compute.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
 import { isPending } from "../../compute/states.ts";
 import { computeFlags, resolveMode } from "../shared/common.ts";
-import { type CliCommand, outLine } from "../shared/io.ts";
+import { outLine } from "../shared/io.ts";
+import { defineLeaf } from "../command.ts";
 
 export interface StatusOptions {
   readonly jobId: string;
@@ -11,17 +12,19 @@ export interface StatusOptions {
 }
 
 /** `outerloop status ID`: the job's state, how long it ran, and for a queued job why it waits and where. */
-export const statusCommand: CliCommand<StatusOptions> = {
-  spec: {
+export const statusCommand = defineLeaf<StatusOptions>({
+  meta: {
     name: "status",
-    summary: "A job's state (GONE when the scheduler has no record of it), run time, pending reason, partition",
-    positionals: [{ name: "ID", description: "The job id" }],
-    flags: computeFlags,
-    details: [
-      'With --json: {"job_id", "state", "elapsed_s" (null when unknown), "pending_reason" and "partition"',
-      "(null unless the job is queued)}.",
-    ],
+    description: "A job's state (GONE when the scheduler has no record of it), run time, pending reason, partition",
   },
+  args: {
+    ID: { type: "positional", description: "The job id" },
+    ...computeFlags,
+  },
+  details: [
+    'With --json: {"job_id", "state", "elapsed_s" (null when unknown), "pending_reason" and "partition"',
+    "(null unless the job is queued)}.",
+  ],
 
   parse(args, env) {
     const jobId = args.positional["ID"]!;
@@ -29,7 +32,7 @@ export const statusCommand: CliCommand<StatusOptions> = {
     return { jobId, mode: resolveMode(args.value("compute"), env), json: args.on("json") };
   },
 
-  async run(o, { io, compute }) {
+  async execute(o, { io, compute }) {
     const c = compute(o.mode);
     const state = await c.status(o.jobId);
     const elapsed = await c.elapsedSeconds(o.jobId);
@@ -55,4 +58,4 @@ export const statusCommand: CliCommand<StatusOptions> = {
     }
     return 0;
   },
-};
+});

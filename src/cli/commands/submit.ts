@@ -4,8 +4,9 @@ import type { ComputeMode } from "../../compute/mode.ts";
 import { BadInputError } from "../../errors.ts";
 import { fileKind } from "../../fs/read_text_file.ts";
 import { computeFlags, nonEmpty, resolveMode, wholeNumber } from "../shared/common.ts";
-import { type CliCommand, outLine } from "../shared/io.ts";
-import { checkJobName, checkMemory, checkSchedulerName } from "../shared/job_fields.ts";
+import { outLine } from "../shared/io.ts";
+import { checkJobName, checkMemory, checkSchedulerName } from "../../compute/job_fields.ts";
+import { defineLeaf } from "../command.ts";
 
 /** What `outerloop submit` does, from its flags. */
 export interface SubmitOptions {
@@ -19,39 +20,39 @@ export interface SubmitOptions {
 const MAX_MINUTES = 366 * 24 * 60;
 
 /** `outerloop submit`: one job from JobSpec flags. */
-export const submitCommand: CliCommand<SubmitOptions> = {
-  spec: {
+export const submitCommand = defineLeaf<SubmitOptions>({
+  meta: {
     name: "submit",
-    summary: "Submit one job; prints its id (--dry-run --json prints the sbatch argv, submitting nothing)",
-    flags: {
-      "job-name": { kind: "string", hint: "NAME", description: "The job's name", required: true },
-      account: { kind: "string", hint: "NAME", description: "Slurm account" },
-      partition: { kind: "string", hint: "NAME", description: "Partition; empty lets Slurm pick its default" },
-      time: { kind: "string", hint: "MINUTES", description: "Walltime in minutes", defaultText: "60" },
-      command: { kind: "string", hint: "CMD", description: "Shell command to run (--wrap); or --script" },
-      script: { kind: "string", hint: "FILE", description: "Script file to run; or --command" },
-      "script-arg": { kind: "string", hint: "ARG", description: "An argument for --script", repeatable: true },
-      cpus: { kind: "string", hint: "N", description: "CPUs per task", defaultText: "1" },
-      mem: { kind: "string", hint: "SIZE", description: "Memory, e.g. 2G or 500M", defaultText: "2G" },
-      gpus: { kind: "string", hint: "N", description: "GPUs per node", defaultText: "0" },
-      qos: { kind: "string", hint: "NAME", description: "Quality of service" },
-      output: { kind: "string", hint: "FILE", description: "Output file", defaultText: "/dev/null" },
-      dependency: { kind: "string", hint: "DEP", description: "e.g. afterany:123:456 or singleton" },
-      begin: { kind: "string", hint: "TIME", description: "e.g. now+60 or 2026-12-01T08:00:00" },
-      extra: {
-        kind: "string",
-        hint: "ARG",
-        description: "An extra sbatch argument, e.g. --extra=--exclusive",
-        repeatable: true,
-      },
-      "dry-run": { kind: "boolean", description: "Print what would be submitted; submit nothing" },
-      ...computeFlags,
-    },
-    examples: [
-      "outerloop submit --job-name probe --account a --time 5 --command 'hostname'",
-      "outerloop submit --job-name x --script job.sh --script-arg 1 --dry-run --json",
-    ],
+    description: "Submit one job; prints its id (--dry-run --json prints the sbatch argv, submitting nothing)",
   },
+  args: {
+    "job-name": { type: "string", valueHint: "NAME", description: "The job's name", required: true },
+    account: { type: "string", valueHint: "NAME", description: "Slurm account" },
+    partition: { type: "string", valueHint: "NAME", description: "Partition; empty lets Slurm pick its default" },
+    time: { type: "string", valueHint: "MINUTES", description: "Walltime in minutes", defaultText: "60" },
+    command: { type: "string", valueHint: "CMD", description: "Shell command to run (--wrap); or --script" },
+    script: { type: "string", valueHint: "FILE", description: "Script file to run; or --command" },
+    "script-arg": { type: "string", valueHint: "ARG", description: "An argument for --script", repeatable: true },
+    cpus: { type: "string", valueHint: "N", description: "CPUs per task", defaultText: "1" },
+    mem: { type: "string", valueHint: "SIZE", description: "Memory, e.g. 2G or 500M", defaultText: "2G" },
+    gpus: { type: "string", valueHint: "N", description: "GPUs per node", defaultText: "0" },
+    qos: { type: "string", valueHint: "NAME", description: "Quality of service" },
+    output: { type: "string", valueHint: "FILE", description: "Output file", defaultText: "/dev/null" },
+    dependency: { type: "string", valueHint: "DEP", description: "e.g. afterany:123:456 or singleton" },
+    begin: { type: "string", valueHint: "TIME", description: "e.g. now+60 or 2026-12-01T08:00:00" },
+    extra: {
+      type: "string",
+      valueHint: "ARG",
+      description: "An extra sbatch argument, e.g. --extra=--exclusive",
+      repeatable: true,
+    },
+    "dry-run": { type: "boolean", description: "Print what would be submitted; submit nothing" },
+    ...computeFlags,
+  },
+  examples: [
+    "outerloop submit --job-name probe --account a --time 5 --command 'hostname'",
+    "outerloop submit --job-name x --script job.sh --script-arg 1 --dry-run --json",
+  ],
 
   parse(args, env) {
     const command = nonEmpty("command", args.value("command"));
@@ -81,7 +82,7 @@ export const submitCommand: CliCommand<SubmitOptions> = {
     return { spec, mode: resolveMode(args.value("compute"), env), dryRun: args.on("dry-run"), json: args.on("json") };
   },
 
-  async run(o, { io, compute }) {
+  async execute(o, { io, compute }) {
     if (o.dryRun) {
       const argv = toArgv(o.spec);
       outLine(io, o.json ? JSON.stringify({ argv }) : argv.join(" "));
@@ -92,7 +93,7 @@ export const submitCommand: CliCommand<SubmitOptions> = {
     outLine(io, o.json ? JSON.stringify({ job_id: jobId }) : jobId);
     return 0;
   },
-};
+});
 
 /**
  * The `--extra` sbatch arguments: none empty, and the first an option —

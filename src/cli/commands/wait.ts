@@ -2,10 +2,11 @@ import { runPhase } from "../../run/phase.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
 import { jsonFlag, runDirPositional } from "../shared/common.ts";
-import type { CliCommand } from "../shared/io.ts";
 import { phaseDeps } from "../shared/phase_deps.ts";
-import { type WaitTiming, waitTiming, waitTimingFlags } from "../shared/wait_flags.ts";
-import { waitForRun } from "../shared/wait_loop.ts";
+import type { WaitTiming } from "../../run/wait.ts";
+import { waitTiming, waitTimingFlags } from "../shared/wait_flags.ts";
+import { waitAndReport } from "../shared/wait_output.ts";
+import { defineLeaf } from "../command.ts";
 
 export interface WaitOptions {
   readonly runDir: RunDir;
@@ -14,21 +15,24 @@ export interface WaitOptions {
 }
 
 /** `outerloop wait RUN_DIR`: block until the run is decided; exit with the verdict. */
-export const waitCommand: CliCommand<WaitOptions> = {
-  spec: {
+export const waitCommand = defineLeaf<WaitOptions>({
+  meta: {
     name: "wait",
-    summary: "Block until a run is decided and exit with its verdict (0, 10, 11; 3 failed or cancelled)",
-    positionals: runDirPositional,
-    flags: { ...waitTimingFlags, ...jsonFlag },
-    details: [
-      "Each poll reads the run's files and asks the scheduler at most one queue listing for all of its jobs.",
-      "When nothing of the run is live and no verdict came (a lost wake job), it runs the resume pass itself.",
-      "On a terminal, one progress line rewritten in place; elsewhere a line each time it changes.",
-      "Ctrl-C detaches and --timeout gives up, both with exit 75: the jobs keep running, the wake decides.",
-      "With --json, the decision as `resume --json` prints it.",
-    ],
-    examples: ["outerloop wait ~/runs/r42 && git merge candidate", "outerloop wait ~/runs/r42 --timeout 3600 --json"],
+    description: "Block until a run is decided and exit with its verdict (0, 10, 11; 3 failed or cancelled)",
   },
+  args: {
+    ...runDirPositional,
+    ...waitTimingFlags,
+    ...jsonFlag,
+  },
+  details: [
+    "Each poll reads the run's files and asks the scheduler at most one queue listing for all of its jobs.",
+    "When nothing of the run is live and no verdict came (a lost wake job), it runs the resume pass itself.",
+    "On a terminal, one progress line rewritten in place; elsewhere a line each time it changes.",
+    "Ctrl-C detaches and --timeout gives up, both with exit 75: the jobs keep running, the wake decides.",
+    "With --json, the decision as `resume --json` prints it.",
+  ],
+  examples: ["outerloop wait ~/runs/r42 && git merge candidate", "outerloop wait ~/runs/r42 --timeout 3600 --json"],
 
   parse(args) {
     return {
@@ -38,9 +42,9 @@ export const waitCommand: CliCommand<WaitOptions> = {
     };
   },
 
-  async run(o, deps) {
+  async execute(o, deps) {
     const record = readRunRecord(o.runDir);
     const pass = () => runPhase(o.runDir, phaseDeps(deps, record.compute));
-    return await waitForRun(o.runDir, record, deps, { timing: o.timing, json: o.json, pass });
+    return await waitAndReport(o.runDir, record, deps, { timing: o.timing, json: o.json, pass });
   },
-};
+});

@@ -1,23 +1,25 @@
 import { type ComputeMode, modeFromEnv } from "../../compute/mode.ts";
 import { BadInputError } from "../../errors.ts";
-import type { FlagDef } from "../flags.ts";
+import type { Args } from "../flags.ts";
 
 /** `--compute` and `--json`: every scheduler-facing command takes them. */
-export const computeFlags: Readonly<Record<string, FlagDef>> = {
+export const computeFlags: Args = {
   compute: {
-    kind: "string",
-    hint: "local|slurm",
+    type: "string",
+    valueHint: "local|slurm",
     description: "The backend: local subprocesses or Slurm",
     defaultText: "local when AUTORESEARCH_COMPUTE=local, else slurm",
   },
-  json: { kind: "boolean", description: "Machine-readable output on stdout" },
+  json: { type: "boolean", description: "Machine-readable output on stdout" },
 };
 
 /** `--json` alone. */
-export const jsonFlag: Readonly<Record<string, FlagDef>> = { json: computeFlags["json"]! };
+export const jsonFlag: Args = { json: computeFlags["json"]! };
 
 /** The one positional of the commands that act on a run dir. */
-export const runDirPositional = [{ name: "RUN_DIR", description: "The run directory (made by `outerloop measure`)" }];
+export const runDirPositional: Args = {
+  RUN_DIR: { type: "positional", description: "The run directory (made by `outerloop measure`)" },
+};
 
 /** The backend mode from `--compute`, else from AUTORESEARCH_COMPUTE. */
 export function resolveMode(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): ComputeMode {

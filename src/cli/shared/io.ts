@@ -1,6 +1,8 @@
 import type { Compute } from "../../compute/compute.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
-import type { CommandSpec, ParsedArgs } from "../flags.ts";
+
+/** The process environment, as a command reads it. */
+export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Where a command writes: results on stdout, people's output and logs on stderr. */
 export interface CliIo {
@@ -16,7 +18,7 @@ export interface CliIo {
  */
 export interface CliDeps {
   readonly io: CliIo;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   /** The clock, in epoch milliseconds. */
   readonly now: () => number;
   /** The backend of a mode. */
@@ -29,13 +31,6 @@ export interface CliDeps {
   readonly onInterrupt: (fn: () => void) => () => void;
   /** Whether stderr is a terminal: a progress line is rewritten in place there, printed plainly elsewhere. */
   readonly stderrIsTerminal: () => boolean;
-}
-
-/** A command: its spec, its parse step (args + env → options) and its run step (options + deps → exit code). */
-export interface CliCommand<O> {
-  readonly spec: CommandSpec;
-  parse(args: ParsedArgs, env: Readonly<Record<string, string | undefined>>): O;
-  run(options: O, deps: CliDeps): Promise<number>;
 }
 
 /** Writes one line to stdout. */

@@ -1,4 +1,4 @@
-import type { PairedFacts } from "../../rundir/decision_file.ts";
+import { type PairedFacts, pairedFactsJson } from "../../rundir/decision_file.ts";
 import { type CalibrationRecord, differenceBounds } from "../../rundir/calibration_file.ts";
 import { formatCalibration } from "../../report/calibration_table.ts";
 import type { PhaseOutcome } from "../../run/phase.ts";
@@ -6,8 +6,14 @@ import type { RunDir } from "../../rundir/run_dir.ts";
 import { formatDecisionTable } from "../../report/verdict_table.ts";
 import { EXIT, VERDICT_EXIT } from "../../exit_codes.ts";
 import { type CliIo, outLine } from "./io.ts";
+import { benchmarkQuantities, quantitiesJson } from "../../views/quantities.ts";
 
-/** Prints where a phase pass left the run and gives the exit code: a verdict's, or 75 for a park. */
+/**
+ * Prints where a phase pass left the run and gives the exit code: a verdict's, or 75 for a park. A
+ * decision's `--json` has decision.json's keys (`deltas` are differences, `benchmark` the improvement's
+ * estimate) and, beside them, the two quantities under their own names: `improvement` and `difference`
+ * (views/quantities.ts).
+ */
 export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, json: boolean): number {
   const runDir = dir.path;
   if (outcome.kind === "parked") {
@@ -54,6 +60,7 @@ export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, jso
         verdict: d.verdict,
         values: d.values,
         deltas: d.deltas,
+        ...quantitiesJson(benchmarkQuantities(d)),
         reasons: d.reasons,
         base_sha: d.baseSha,
         candidate_sha: d.candidateSha,
@@ -71,7 +78,7 @@ export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, jso
 /** A repeated design's facts as decision.json keeps them (nothing for a single pair). */
 export function pairedJson(p: PairedFacts | null): Record<string, unknown> {
   if (p === null) return {};
-  return { seeds: p.seeds, n: p.n, outcome: p.outcome, benchmark: p.benchmark, siblings: p.siblings };
+  return pairedFactsJson(p);
 }
 
 /** A calibration as `--json` prints it: calibration.json's keys (`mean`, `lower`, `upper` of the difference). */

@@ -3,8 +3,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { LocalCompute } from "../../../src/compute/local.ts";
+import { runPhase } from "../../../src/run/phase.ts";
+import { RunDir } from "../../../src/rundir/run_dir.ts";
 import { pairSeed } from "../../../src/stats/pair_seed.ts";
 import { cli } from "../../helpers/cli.ts";
+import { FakeCompute, finishEvalJob } from "../../helpers/fake_compute.ts";
 import { makeRepo } from "../../helpers/git_repo.ts";
 import { tempDir } from "../../helpers/temp.ts";
 
@@ -111,6 +114,119 @@ describe("outerloop calibrate (local backend, in-process)", () => {
     const r = await cli([...args, "--candidate", "main"]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /Unknown option "--candidate" for "outerloop calibrate"/);
+    assert.equal(existsSync(runDir), false);
+  });
+});
+
+describe("outerloop calibrate --wait (a fake scheduler, in-process)", () => {
+  /** A calibration's evals queue on the fake scheduler as they are submitted, and so does its wake. */
+  function queued() {
+    const { repo } = makeRepo([NOISY]);
+    const dir = tempDir("cli-calibrate-wait-");
+    const contract = join(dir, "c.json");
+    writeFileSync(contract, JSON.stringify({ name: "noisy", command: "sh bench.sh", metric: "t", seed_env: "SEED" }));
+    const compute = new FakeCompute();
+    compute.onSubmit = (spec, id) => void compute.live!.set(spec.jobName, [id]);
+    const runDir = join(dir, "runs", "aa");
+    const argv = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
+    return { compute, runDir, argv: [...argv, "--pairs", "3", "--seed", "7", "--compute", "slurm"] };
+  }
+  const evals = (c: FakeCompute) => c.submitted.filter((s) => s.jobName.startsWith("eval-"));
+
+  it("waits through the park until the wake has calibrated, then prints the calibration and exits 0", async () => {
+    const { compute, runDir, argv } = queued();
+    const sleeps: number[] = [];
+    const r = await cli([...argv, "--wait", "--json"], {
+      compute,
+      sleeps,
+      onSleep: async (_ms, ctx) => {
+        if (ctx.count === 0) {
+          // the evals end, each with its own value; the wake stays queued behind them
+          evals(compute).forEach((s, i) => finishEvalJob(s, { t: 100 + ((i * 37) % 11) / 10 }));
+          for (const s of evals(compute)) compute.live!.delete(s.jobName);
+        }
+        if (ctx.count === 1) {
+          // the wake job runs `resume` inside Slurm: its own process, its own view of the queue
+          compute.live = new Map();
+          const self = ["/opt/bin/outerloop"];
+          await runPhase(new RunDir(runDir), { compute: new FakeCompute(), self, now: Date.now, env: {} });
+        }
+      },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /parked on job\(s\) 1000, .* behind wake job \d+; waiting for the calibration \(Ctrl-C/);
+    assert.match(r.stderr, /the wake job is deciding/);
+    assert.deepEqual(sleeps, [10_000, 15_000]);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.status, "calibrated");
+    assert.equal(out.n, 3);
+    assert.equal(evals(compute).length, 6, "three A/A pairs, submitted once");
+    const again = await cli(["resume", runDir, "--json"], { compute: new FakeCompute() });
+    assert.deepEqual(out, JSON.parse(again.stdout), "--json prints the calibration as resume --json does");
+  });
+
+  it("without --wait parks with exit 75; --poll and --timeout go with --wait", async () => {
+    const parked = queued();
+    const r = await cli(parked.argv, { compute: parked.compute });
+    assert.equal(r.code, 75, r.stderr);
+    assert.match(r.stdout, /^parked: waiting on job\(s\) 1000, /);
+    const timedOut = queued();
+    const t = await cli([...timedOut.argv, "--wait", "--timeout", "0"], { compute: timedOut.compute });
+    assert.equal(t.code, 75, t.stderr);
+    assert.match(t.stderr, /not decided after 0s \(--timeout\); nothing was changed/);
+    const lone = queued();
+    const p = await cli([...lone.argv, "--poll", "5"], { compute: lone.compute });
+    assert.equal(p.code, 2);
+    assert.match(p.stderr, /--poll goes with --wait: add --wait or drop it/);
+    assert.equal(existsSync(lone.runDir), false);
+  });
+});
+
+describe("outerloop calibrate --pairing", () => {
+  it("calibrates under one pairing when asked, freezing it in run.json", { timeout: 120_000 }, async () => {
+    const { repo, contract, runDir, compute } = setup();
+    const args = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
+    const r = await cli([...args, "--pairs", "2", "--pairing", "same-job", "--compute", "local"], { compute });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")).contract.pairing, "same-job");
+    assert.match(r.stderr, /dispatched the same-job job of pair 1/);
+  });
+
+  it("all: calibrates under each pairing in RUN_DIR/<pairing>, sets them side by side and recommends one", {
+    timeout: 180_000,
+  }, async () => {
+    const { repo, contract, runDir, compute } = setup();
+    const args = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
+    const r = await cli([...args, "--pairs", "3", "--pairing", "all", "--compute", "local", "--json"], { compute });
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(out.pairings.map((p: { pairing: string }) => p.pairing), ["separate", "same-job", "duet"]);
+    assert.ok(["separate", "same-job", "duet"].includes(out.recommended));
+    assert.equal(typeof out.reason, "string");
+    for (const p of ["separate", "same-job", "duet"]) {
+      const rec = JSON.parse(readFileSync(join(runDir, p, "run.json"), "utf8"));
+      assert.equal(rec.contract.pairing ?? "separate", p);
+      assert.equal(rec.run_tag, `aa-${{ "separate": "sep", "same-job": "same", "duet": "duet" }[p]}`);
+      assert.ok(existsSync(join(runDir, p, "calibration.json")));
+    }
+    // again: the same runs, answered from their files
+    const again = await cli([...args, "--pairs", "3", "--pairing", "all", "--compute", "local"], { compute });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^pairings of noisy: the base against itself under each$/m);
+    assert.match(again.stdout, /^recommended: "pairing": "(separate|same-job|duet)" — /m);
+  });
+
+  it("refuses an unknown pairing, and duet for a benchmark with GPUs, before writing anything", async () => {
+    const { repo, contract, runDir, compute } = setup();
+    const args = ["calibrate", "--repo", repo, "--base", "main", "--run-dir", runDir, "--compute", "local"];
+    const bad = await cli([...args, "--contract", contract, "--pairing", "paired"], { compute });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /Invalid --pairing "paired": expected one of separate, same-job, duet, all/);
+    const gpu = join(contract, "..", "gpu.json");
+    writeFileSync(gpu, JSON.stringify({ name: "g", command: "sh bench.sh", metric: "t", gpus: 1 }));
+    const duet = await cli([...args, "--contract", gpu, "--pairing", "duet"], { compute });
+    assert.equal(duet.code, 2);
+    assert.match(duet.stderr, /--pairing duet cannot calibrate .*: .*calibrate with --pairing same-job/);
     assert.equal(existsSync(runDir), false);
   });
 });

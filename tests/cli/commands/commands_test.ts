@@ -256,6 +256,7 @@ describe("the CLI in-process: runs", () => {
         why: null,
         usage: null,
         provenance: null,
+        samples: null,
       },
       {
         name: "candidate",
@@ -266,6 +267,7 @@ describe("the CLI in-process: runs", () => {
         why: null,
         usage: null,
         provenance: null,
+        samples: null,
       },
     ]);
     assert.equal(j.wake.job_id, "1002");

@@ -174,7 +174,8 @@ describe("measure refuses refs it cannot take at face value", () => {
       new RegExp(
         `--base "main" and --candidate "${shas[1]}" are the same commit ${
           shas[1]!.slice(0, 12)
-        }: pass two different commits \\(.*"outerloop calibrate" will be for\\)$`,
+        }: pass two different commits \\(to measure a commit against itself and see the benchmark's noise, ` +
+          `run "outerloop calibrate" with the same --base\\)$`,
         "m",
       ),
     );
@@ -240,6 +241,28 @@ describe("measure --dry-run", () => {
     assert.match(r.stdout, /^each eval job asks for 60 min, 8G of memory, 4 CPUs$/m);
     const plain = await measure({ compute: "slurm" }, ["--dry-run"]);
     assert.match(plain.stdout, /^each eval job asks for \d+ min, 2G of memory, 1 CPU$/m);
+  });
+
+  it("says what each pair job asks for: the walltime of its measures for same-job, twice the CPUs and memory for duet", async () => {
+    const contract = (pairing: string) => {
+      const file = join(files, `${pairing}.json`);
+      const c = { name: "b", command: "c", metric: "m", eval_minutes: 10, eval_cpus: 2, pairing, repeats: 2 };
+      writeFileSync(file, JSON.stringify({ ...c, siblings: [{ name: "s", command: "c", metric: "m" }] }));
+      return file;
+    };
+    const same = await measure({ contract: contract("same-job"), compute: "slurm" }, ["--dry-run", "--json"]);
+    assert.equal(same.code, 0, same.stderr);
+    const plan = JSON.parse(same.stdout);
+    assert.equal(plan.jobs.length, 2, "one job per pair");
+    assert.deepEqual(plan.jobs[1].measures, ["candidate#2", "baseline#2", "sib-s-cand#2", "sib-s-base#2"]);
+    assert.deepEqual([plan.jobs[0].minutes, plan.jobs[0].cpus, plan.jobs[0].mem], [40, 2, "2G"]);
+    const jobNames = new Set(plan.measures.map((m: { job_name: string }) => m.job_name));
+    assert.deepEqual([...jobNames], plan.jobs.map((j: { job_name: string }) => j.job_name));
+    const duet = await measure({ contract: contract("duet"), compute: "slurm" }, ["--dry-run"]);
+    assert.match(
+      duet.stdout,
+      /^pair job eval-\S+-duet#1-[0-9a-f]{16} runs baseline, candidate, sib-s-base, sib-s-cand \(two at a time.*\); it asks for 20 min, 4G of memory, 4 CPUs$/m,
+    );
   });
 });
 

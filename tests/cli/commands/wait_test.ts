@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
+import { EVAL_FILES } from "../../../src/dispatch/eval_files.ts";
 import { writeCancel } from "../../../src/rundir/cancel_file.ts";
 import { failureFrom, writeFailure } from "../../../src/rundir/failure_file.ts";
 import { runPhase } from "../../../src/run/phase.ts";
@@ -160,6 +161,33 @@ describe("outerloop wait", () => {
     const again = await cli(["wait", run.dir.path], { compute: run.compute });
     assert.equal(again.code, 3);
     assert.match(again.stderr, /the run failed on .*"outerloop show/);
+  });
+
+  it("prints the tail of a failed eval's output, from failure.json, in wait and in show", async () => {
+    const run = await parkedRun();
+    // the candidate printed lines, then exited 1; the wake (its own process) met the failure and recorded it
+    writeFileSync(join(dirname(run.evals[1]!.script!), EVAL_FILES.output), "loading data\nstep 1\nboom: bad shape\n");
+    finishEvalJob(run.evals[1]!, null, 1);
+    run.compute.live!.delete(run.evals[1]!.jobName);
+    await assert.rejects(run.wakeRuns(), /exited with code 1/);
+    const tail = /^--- last 3 line\(s\) of .*output\.log ---\nloading data\nstep 1\nboom: bad shape$/m;
+    const f = JSON.parse(readFileSync(run.dir.failure, "utf8"));
+    assert.match(f.message, /^measure candidate: Eval command exited with code 1\n/);
+    assert.match(f.message, tail);
+
+    const waited = await cli(["wait", run.dir.path], { compute: run.compute });
+    assert.equal(waited.code, 3);
+    assert.match(waited.stderr, /measure candidate: Eval command exited with code 1 \(the run failed on [^\n]*\)\n/);
+    assert.match(waited.stderr, tail);
+    const shown = await cli(["show", run.dir.path], { compute: run.compute });
+    assert.equal(shown.code, 0);
+    assert.match(
+      shown.stdout,
+      /^failed on [^:]+:\d\d:\d\d\.\d+Z: measure candidate: Eval command exited with code 1\n/m,
+    );
+    assert.match(shown.stdout, tail);
+    const json = await cli(["show", run.dir.path, "--json"], { compute: run.compute });
+    assert.equal(JSON.parse(json.stdout).failure.message, f.message);
   });
 
   it("ends the live line before the error when the wake records a failure meanwhile", async () => {

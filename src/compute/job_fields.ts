@@ -1,5 +1,11 @@
-import { isMemorySize } from "../../compute/job_spec.ts";
-import { BadInputError } from "../../errors.ts";
+/**
+ * The fields of a job that users give (a job name or run tag, a memory
+ * size, an account, partition or QOS name), checked where they enter — a
+ * flag of `submit` or `measure`, a run tag drawn from a run dir's name —
+ * before anything is submitted or frozen into a run.
+ */
+import { isMemorySize } from "./job_spec.ts";
+import { BadInputError } from "../errors.ts";
 
 /**
  * The longest job name or run tag we accept, in UTF-8 bytes. Slurm stores

@@ -1,0 +1,37 @@
+/**
+ * The compute layer: the `Compute` interface every caller depends on — submit
+ * (a job, or an array of tasks `A_T`: `array.ts`), status, one listing of
+ * live jobs and tasks, batched states, cancel, resource use, a site's submit
+ * limits (`site_limits.ts`, `submit_limit.ts`) —
+ * with its two backends, Slurm (`slurm.ts`, over sbatch/squeue/sacct/scancel)
+ * and local subprocesses (`local.ts`); the `JobSpec` and its sbatch argv;
+ * job states; the fields users give a job, checked where they enter
+ * (`job_fields.ts`); what a job's environment may hold (`job_env.ts`); which
+ * scheduler failures are worth another try and how (`transient.ts`,
+ * `retry.ts`). The rule everything rests on: a failed query is "unknown",
+ * never "gone".
+ *
+ * @module
+ */
+export { arrayChunks, DEFAULT_MAX_ARRAY_SIZE, splitRef, taskRef } from "./array.ts";
+export {
+  assertJobId,
+  assertJobRef,
+  type Compute,
+  InvalidJobIdError,
+  isJobId,
+  isJobRef,
+  isTaskId,
+  type LiveJob,
+  type SubmitRoom,
+  type SubmitTarget,
+} from "./compute.ts";
+export { ComputeError, LocalComputeError, SlurmError, SlurmQueryError, SubmitLimitError } from "./errors.ts";
+export { computeFor } from "./from_mode.ts";
+export { checkJobName, checkMemory, checkSchedulerName } from "./job_fields.ts";
+export { type JobSpec, toArgv } from "./job_spec.ts";
+export { LocalCompute } from "./local.ts";
+export { type ComputeMode, modeFromEnv } from "./mode.ts";
+export { quoteCommand, quoteWord } from "./quote.ts";
+export { SlurmCompute } from "./slurm.ts";
+export { GONE, isPending, isTerminal, TERMINAL_STATES } from "./states.ts";

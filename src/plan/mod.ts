@@ -1,0 +1,11 @@
+/**
+ * What a run measures, derived from its record in one place: the design and
+ * each look's plan (`run_plan.ts`), the baseline the cache gives it, the
+ * measurer built for it, every job name it can have, and what its jobs used.
+ *
+ * @module
+ */
+export { type PassPlan, type RunPlan, runPlan } from "./run_plan.ts";
+export { cachedBaseline, cacheNotes } from "./baseline_source.ts";
+export { measurerFor } from "./measurer_for.ts";
+export { liveJobsOf, runJobNames } from "./run_jobs.ts";

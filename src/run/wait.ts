@@ -1,0 +1,171 @@
+/**
+ * Waiting for a run (what `outerloop wait`, `measure --wait` and
+ * `calibrate --wait` do): when to poll, when to run a pass itself, when to
+ * stop. The caller shows the progress (a `WaitReporter`) and renders the end.
+ */
+import type { Compute } from "../compute/compute.ts";
+import { withOneListing } from "../compute/one_listing.ts";
+import { EvalError } from "../dispatch/eval_error.ts";
+import { liveJobsOf } from "../plan/run_jobs.ts";
+import type { MeasureStateRow } from "../report/verdict_table.ts";
+import { readFailure, withHeadlineNote } from "../rundir/failure_file.ts";
+import type { RunDir } from "../rundir/run_dir.ts";
+import type { RunRecord } from "../rundir/run_record.ts";
+import { type FinishedOutcome, finishedOutcome } from "../views/outcome.ts";
+import { runStatus } from "../views/run_status.ts";
+import { RunLockedError } from "./lock.ts";
+import type { PhaseOutcome } from "./phase.ts";
+import { wakeJobName } from "./wake.ts";
+
+/** How a wait polls. */
+export interface WaitTiming {
+  /** A fixed interval in seconds (`--poll`), or null for the gentle default: 10 s growing to 60 s. */
+  readonly pollS: number | null;
+  /** Give up after this many seconds (`--timeout`), or null to wait for the verdict. */
+  readonly timeoutS: number | null;
+}
+
+/** The default polling: the first look at once, then 10 s, growing by half each poll, to 60 s. */
+export const FIRST_POLL_S = 10;
+export const MAX_POLL_S = 60;
+
+/** Each poll interval is this much longer than the last, up to MAX_POLL_S. */
+const GROWTH = 1.5;
+
+/** What one poll saw, for the caller to show. */
+export interface WaitProgress {
+  /** Each measure of the run and where it stands (`runStatus`). */
+  readonly measures: readonly MeasureStateRow[];
+  /** The clock at this poll, epoch ms. */
+  readonly now: number;
+  /** Seconds since the wait began. */
+  readonly waitedS: number;
+  /** Every measure is in and the wake job is live: it is deciding. */
+  readonly wakeDeciding: boolean;
+}
+
+/** Where the wait tells how it goes: once a poll, after the look and before the sleep. */
+export interface WaitReporter {
+  progress(p: WaitProgress): void;
+}
+
+/** What waiting reaches outside the run dir. */
+export interface WaitDeps {
+  /** The run's backend, asked afresh each poll. */
+  readonly compute: () => Compute;
+  /** The clock, in epoch milliseconds. */
+  readonly now: () => number;
+  /** Waits `ms` milliseconds, or less when `signal` aborts; never rejects. */
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Calls `fn` on SIGINT or SIGTERM until the returned remover runs, holding off the default death. */
+  readonly onInterrupt: (fn: () => void) => () => void;
+}
+
+/** How a wait ended: the run's answer, or a stop that changed nothing (the jobs keep running, the wake decides). */
+export type WaitEnd =
+  | { readonly kind: "finished"; readonly outcome: FinishedOutcome }
+  | { readonly kind: "detached"; readonly why: "interrupted" | "timeout" };
+
+/**
+ * Blocks until the run is decided (or calibrated) and returns its outcome.
+ * A failed or cancelled run is an error (exit 3). Each poll reads the run's
+ * files, then asks the scheduler at most ONE queue listing for all of the
+ * run's jobs — measures and wake — (plus the one sacct `runStatus` may need
+ * for a job the listing misses). When nothing of the run is live and no
+ * decision came (a wake job lost, or a local run whose process died), it
+ * makes the resume pass itself rather than wait forever; so it does when a
+ * measure failed for good, which ends the run at once (exit 3) and cancels
+ * the rest. Ctrl-C (SIGINT / SIGTERM) detaches and `timing.timeoutS` gives
+ * up, both changing nothing. `pass` is that resume pass (`runPhase` with the
+ * caller's phase dependencies).
+ */
+export async function waitForRun(
+  dir: RunDir,
+  record: RunRecord,
+  deps: WaitDeps,
+  opts: {
+    readonly timing: WaitTiming;
+    readonly pass: () => Promise<PhaseOutcome>;
+    readonly reporter: WaitReporter;
+  },
+): Promise<WaitEnd> {
+  const { timing } = opts;
+  const start = deps.now();
+  const deadline = timing.timeoutS === null ? Number.POSITIVE_INFINITY : start + timing.timeoutS * 1000;
+  const interrupted = new AbortController();
+  const listen = () => deps.onInterrupt(() => interrupted.abort());
+  const detached = { kind: "detached", why: "interrupted" } as const;
+  let unlisten = listen();
+  let intervalS = timing.pollS ?? FIRST_POLL_S;
+  // at most one pass of our own between two sleeps: a run that stays stalled is polled, not spun on
+  let passedSinceSleep = false;
+  try {
+    for (;;) {
+      const done = settled(dir, record);
+      if (done !== null) return { kind: "finished", outcome: done };
+      const compute = withOneListing(deps.compute());
+      const status = await runStatus(dir, record, compute, deps.now);
+      let wakeLive: boolean | null = null;
+      if (status.schedulerError === null) {
+        try {
+          const listing = await compute.activeJobs();
+          wakeLive = liveJobsOf(listing, new Set([wakeJobName(record.runTag, dir)]), dir).length > 0;
+        } catch {
+          // unknown: keep waiting, the next poll asks again
+        }
+      }
+      const measuresLive = status.measures.some((m) => m.state === "pending" || m.state === "running");
+      const stalled = status.schedulerError === null && wakeLive === false && !measuresLive;
+      const failed = status.measures.some((m) => m.state === "failed");
+      if ((stalled || failed) && !passedSinceSleep && !interrupted.signal.aborted) {
+        // nothing will ever wake this run, or a measure failed for good (the pass says so with
+        // exit 3 and cancels the rest): carry it on ourselves (the default death is back on,
+        // so a Ctrl-C in a local pass stops its jobs as it always does)
+        passedSinceSleep = true;
+        unlisten();
+        let parked = false;
+        try {
+          const outcome = await opts.pass();
+          if (outcome.kind !== "parked") return { kind: "finished", outcome };
+          parked = true;
+        } catch (err) {
+          if (!(err instanceof RunLockedError)) throw err;
+          // another outerloop holds the run (a wake that just started): it carries the run on
+        } finally {
+          unlisten = listen();
+        }
+        if (parked) continue; // look at what the pass dispatched
+      }
+      const now = deps.now();
+      const wakeDeciding = status.measures.every((m) => m.state === "done") && wakeLive === true;
+      opts.reporter.progress({ measures: status.measures, now, waitedS: (now - start) / 1000, wakeDeciding });
+      if (interrupted.signal.aborted) return detached;
+      if (now >= deadline) return { kind: "detached", why: "timeout" };
+      await deps.sleep(Math.min(intervalS * 1000, deadline - now), interrupted.signal);
+      passedSinceSleep = false;
+      if (interrupted.signal.aborted) return detached;
+      intervalS = timing.pollS ?? Math.min(MAX_POLL_S, intervalS * GROWTH);
+    }
+  } finally {
+    unlisten();
+  }
+}
+
+/**
+ * What the files alone say: the decision (a calibration's report), or null
+ * while open. A cancelled or failed run throws (exit 3) with when it ended and why.
+ */
+function settled(dir: RunDir, record: RunRecord): FinishedOutcome | null {
+  const done = finishedOutcome(dir, record);
+  if (done !== null) return done;
+  const failure = readFailure(dir);
+  if (failure !== null) {
+    throw new EvalError(
+      withHeadlineNote(
+        failure.message,
+        `(the run failed on ${failure.failedAt}; "outerloop show ${dir.path}" has the details)`,
+      ),
+    );
+  }
+  return null;
+}

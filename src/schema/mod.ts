@@ -1,0 +1,7 @@
+/**
+ * The zod helpers every validated file shares: strict objects (an unknown
+ * key is refused, naming it), whole numbers, schemas built on first use.
+ *
+ * @module
+ */
+export { lazy, strict, wholeNumber } from "./zod.ts";

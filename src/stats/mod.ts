@@ -1,0 +1,13 @@
+/**
+ * The verdict's statistics, pure: the improvement and the difference (one
+ * module each), paired intervals, the sequential design (looks and their
+ * levels), the rule of a look, futility, calibration's power, the Student t
+ * and normal distributions, pair seeds.
+ *
+ * @module
+ */
+export { improvement } from "./improvement.ts";
+export { difference } from "./difference.ts";
+export { pairedInterval } from "./paired.ts";
+export { designOf, sequentialDesign } from "./sequential.ts";
+export { judgeLook } from "./look_rule.ts";

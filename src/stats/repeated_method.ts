@@ -1,0 +1,21 @@
+import { type IntervalMethod, STUDENT_T } from "./location_interval.ts";
+import { SCREENED_T } from "./screened_t.ts";
+
+/**
+ * The interval method of every look at two pairs or more (one pair is the
+ * single-pair rule whatever the method): the screened Student t
+ * (src/stats/screened_t.ts), chosen by scripts/simulate_verdict.ts over
+ * Student t, trimmed t, Hodges–Lehmann and the sign-flip interval
+ * (bench/verdict_simulation.json, `methods`).
+ */
+export const REPEATED_METHOD: IntervalMethod = SCREENED_T;
+
+/**
+ * The method a decision was made by, from the words its estimate stored
+ * (`method`): the screened t names itself; a repeated design's decision from
+ * before it (issue 15) says "paired Student t", and is checked by Student t,
+ * so a verdict that was right under its own rule is not disputed by a later one.
+ */
+export function methodNamed(words: string): IntervalMethod {
+  return words.includes(`${REPEATED_METHOD.name}`) ? REPEATED_METHOD : STUDENT_T;
+}

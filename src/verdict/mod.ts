@@ -1,0 +1,9 @@
+/**
+ * The verdict, pure: measured values in, verdict and reasons out — the
+ * decision of a look (`decide.ts`, its sentences in `reasons.ts`), intervals
+ * that stay finite, and an A/A calibration's report.
+ *
+ * @module
+ */
+export { decide, decideLook, type Decision, type LookDecision } from "./decide.ts";
+export { calibrationOf } from "./calibration.ts";

@@ -1,0 +1,327 @@
+import type { Contract } from "../contract/contract.ts";
+import { BASE_ARM, benchmarkName, CANDIDATE_ARM, siblingName } from "../measure/measure_name.ts";
+import { improvement } from "../stats/improvement.ts";
+import { siblingCall, type Verdict } from "../stats/look_rule.ts";
+import type { PairedInterval } from "../stats/paired.ts";
+import { type Screen, SCREEN_RULES, screenCandidates, type ScreenRules } from "../stats/round_screen.ts";
+import { designOf, SPENDING_POWER } from "../stats/sequential.ts";
+import { decideLook, type Estimate, type LookDecision, type PairedValues } from "./decide.ts";
+import type { CandidateCall, RoundDecision, RoundNext, RoundOptions } from "./round.ts";
+import {
+  confirmReason,
+  nextConfirmReason,
+  nextScreenReason,
+  roundReason,
+  screenCallReason,
+  screenReason,
+} from "./round_reasons.ts";
+import { comparedSeries, readRoundSeries, roundInterval, type RoundSeries, valuesAndDeltas } from "./round_series.ts";
+
+/**
+ * Screen, then confirm on fresh seeds: the procedure `decideRound` ships (its
+ * doc in round.ts states the rule and the guarantee). This file replays the
+ * round from its values — the screen's steps, then the confirmation's looks —
+ * checks that every candidate was measured exactly on the pairs the round
+ * asked for, and decides the look the values reach. The confirmation is
+ * `decideLook` itself on the confirmation's pairs, so a round of one
+ * candidate, which has nothing to screen, is `decideLook` on all of them.
+ */
+
+/** The screen's two parts of the first batch: ⌈repeats/2⌉ pairs of every candidate, then ⌊repeats/2⌋ of those in reach. */
+export function screenSplit(repeats: number): { readonly first: number; readonly second: number } {
+  return { first: Math.ceil(repeats / 2), second: Math.floor(repeats / 2) };
+}
+
+/** The first batch of a round of k. */
+export function planScreenConfirm(contract: Contract, k: number): RoundNext {
+  if (k === 1) {
+    return {
+      kind: "more",
+      pairs: contract.repeats,
+      firstPair: 1,
+      arms: [CANDIDATE_ARM],
+      stage: "confirm",
+      fresh: false,
+    };
+  }
+  const arms = Array.from({ length: k }, (_, i) => i + 1);
+  return {
+    kind: "more",
+    pairs: screenSplit(contract.repeats).first,
+    firstPair: 1,
+    arms,
+    stage: "screen",
+    fresh: false,
+  };
+}
+
+/** One screen step: the screen itself, and each candidate's descriptive intervals over its screen pairs. */
+interface Step {
+  readonly pairs: number;
+  readonly screen: Screen;
+  readonly bench: ReadonlyMap<number, PairedInterval>;
+  readonly sibs: ReadonlyMap<number, PairedInterval[]>;
+  readonly regressed: ReadonlyMap<number, string[]>;
+}
+
+function screenStep(
+  contract: Contract,
+  series: RoundSeries,
+  arms: readonly number[],
+  pairs: number,
+  last: boolean,
+  rules: ScreenRules,
+): Step {
+  const bench = new Map<number, PairedInterval>();
+  const sibs = new Map<number, PairedInterval[]>();
+  const regressed = new Map<number, string[]>();
+  const base = series.arms[BASE_ARM]!.bench;
+  const inputs = arms.map((arm) => {
+    bench.set(arm, roundInterval(comparedSeries(contract, series, arm, null, 0, pairs), contract.confidence, 0));
+    const ivs = contract.siblings.map((_, i) =>
+      roundInterval(comparedSeries(contract, series, arm, i, 0, pairs), contract.confidence, 0)
+    );
+    sibs.set(arm, ivs);
+    const names = contract.siblings.filter((s, i) => ivs[i]!.mean < -s.tolerance).map((s) => s.name);
+    regressed.set(arm, names);
+    const cand = series.arms[arm]!.bench;
+    const improvements = base.slice(0, pairs).map((b, p) => improvement(contract.direction, b, cand[p]!));
+    return { arm, improvements, regressedSiblings: names };
+  });
+  return { pairs, screen: screenCandidates(inputs, contract.minEffect, last, rules), bench, sibs, regressed };
+}
+
+/** A screen interval as an estimate: descriptive, since the screen chooses rather than decides. */
+function screenEstimate(iv: PairedInterval): Estimate {
+  return {
+    n: iv.n,
+    mean: iv.mean,
+    lower: iv.lower,
+    upper: iv.upper,
+    confidence: iv.level,
+    method: `screen, paired Student t (descriptive: the screen chooses, it does not decide)`,
+    setAside: [],
+  };
+}
+
+/** The confirmation's values under a single run's names: pair 1 of the confirmation is `baseline`/`candidate`. */
+function confirmValues(contract: Contract, series: RoundSeries, arm: number, from: number, to: number): PairedValues {
+  const base = series.arms[BASE_ARM]!;
+  const cand = series.arms[arm]!;
+  const out: Record<string, number[]> = {
+    [benchmarkName(BASE_ARM)]: base.bench.slice(from, to),
+    [benchmarkName(CANDIDATE_ARM)]: cand.bench.slice(from, to),
+  };
+  contract.siblings.forEach((s, i) => {
+    out[siblingName(s.name, BASE_ARM)] = base.siblings[i]!.slice(from, to);
+    out[siblingName(s.name, CANDIDATE_ARM)] = cand.siblings[i]!.slice(from, to);
+  });
+  return out;
+}
+
+/** A round of one: `decideLook` itself, with the round's shape around it. */
+function single(contract: Contract, values: PairedValues, options: RoundOptions): RoundDecision {
+  const d = decideLook(contract, values, options.decide);
+  const final = d.next.kind === "final";
+  const n = d.benchmark.n;
+  const call: CandidateCall = {
+    arm: CANDIDATE_ARM,
+    verdict: d.verdict,
+    standing: final ? "decided" : "in-play",
+    because: final ? d.outcome : null,
+    pairs: n,
+    screen: null,
+    estimate: d.benchmark,
+    siblings: d.siblings,
+    reason: d.reasons[0]!,
+  };
+  return {
+    candidates: 1,
+    procedure: "screen-confirm",
+    verdict: d.verdict,
+    winner: d.verdict === "accept" ? { arm: CANDIDATE_ARM, estimate: d.benchmark, firstPair: 1, lastPair: n } : null,
+    calls: [call],
+    next: d.next.kind === "more"
+      ? { kind: "more", pairs: d.next.pairs, firstPair: n + 1, arms: [CANDIDATE_ARM], stage: "confirm", fresh: false }
+      : { kind: "final" },
+    values: d.values,
+    deltas: d.deltas,
+    reasons: d.reasons,
+  };
+}
+
+/** A `RangeError` for values that are not at a look of the round. */
+function notALook(n: number, why: string): RangeError {
+  return new RangeError(`Cannot decide a round at ${n} pairs: ${why}`);
+}
+
+/** The verdict of a candidate the screen dropped: reject when its screen shows no improvement or a sibling regressed. */
+function droppedVerdict(contract: Contract, step: Step, arm: number): Verdict {
+  const sibs = step.sibs.get(arm)!;
+  const regressed = contract.siblings.some((s, i) => siblingCall(sibs[i]!, s.tolerance) === "regressed");
+  return step.bench.get(arm)!.upper <= 0 || regressed ? "reject" : "inconclusive";
+}
+
+/** Decides a round by screen-then-confirm (see round.ts). */
+export function decideScreenConfirm(
+  contract: Contract,
+  k: number,
+  values: PairedValues,
+  options: RoundOptions,
+): RoundDecision {
+  if (k === 1) return single(contract, values, options);
+  const rules = options.screen ?? SCREEN_RULES;
+  const series = readRoundSeries(contract, k, values);
+  const n = series.arms[BASE_ARM]!.bench.length;
+  const { first, second } = screenSplit(contract.repeats);
+  if (n < first) throw notALook(n, `its screen measures ${first} pairs of every candidate first`);
+  const all = Array.from({ length: k }, (_, i) => i + 1);
+  const steps: Step[] = [screenStep(contract, series, all, first, second === 0, rules)];
+  const inReach = steps[0]!.screen.calls.filter((c) => c.dropped === null).map((c) => c.arm);
+  let next: RoundNext | null = null;
+  if (inReach.length >= 2) {
+    if (n === first) {
+      next = { kind: "more", pairs: second, firstPair: first + 1, arms: inReach, stage: "screen", fresh: false };
+    } else if (n < first + second) throw notALook(n, `the screen's second part ends at ${first + second} pairs`);
+    else steps.push(screenStep(contract, series, inReach, first + second, true, rules));
+  }
+  const lastStep = steps[steps.length - 1]!;
+  const chosen = next === null ? lastStep.screen.leader : null;
+  const screenEnd = lastStep.pairs;
+  if (next === null && chosen === null && n > screenEnd) throw notALook(n, `the round ended after ${screenEnd} pairs`);
+  if (next === null && chosen !== null && n === screenEnd) {
+    next = { kind: "more", pairs: contract.repeats, firstPair: n + 1, arms: [chosen], stage: "confirm", fresh: true };
+  }
+  const confirmed = chosen !== null && n > screenEnd ? confirm(contract, series, chosen, screenEnd, n, options) : null;
+
+  // every candidate measured exactly on the pairs the round asked for
+  const measured = new Map<number, number>();
+  steps.forEach((s) => s.screen.calls.forEach((c) => measured.set(c.arm, s.pairs)));
+  if (next?.kind === "more") next.arms.forEach((a) => measured.set(a, n));
+  if (chosen !== null) measured.set(chosen, n);
+  for (const a of all) {
+    const got = series.arms[a]!.bench.length;
+    if (got !== measured.get(a)) {
+      throw new TypeError(
+        `Cannot decide: measure "${benchmarkName(a)}" has ${got} values; the round measured it on pairs 1–${
+          measured.get(a)
+        }`,
+      );
+    }
+  }
+
+  const stepOf = (arm: number) => [...steps].reverse().find((s) => s.screen.calls.some((c) => c.arm === arm))!;
+  const calls: CandidateCall[] = all.map((arm) => {
+    const step = stepOf(arm);
+    const c = step.screen.calls.find((x) => x.arm === arm)!;
+    const screen = screenEstimate(step.bench.get(arm)!);
+    const base = { arm, pairs: measured.get(arm)!, screen };
+    if (arm === chosen && confirmed !== null) {
+      const final = confirmed.next.kind === "final";
+      return {
+        ...base,
+        verdict: confirmed.verdict,
+        standing: final ? "decided" : "in-play",
+        because: final ? confirmed.outcome : null,
+        estimate: confirmed.benchmark,
+        siblings: confirmed.siblings,
+        reason: confirmed.reasons[0]!,
+      };
+    }
+    const reason = screenCallReason(c, step.screen, rules, contract.minEffect, step.regressed.get(arm) ?? []);
+    if (c.dropped === null) {
+      return {
+        ...base,
+        verdict: "inconclusive",
+        standing: "in-play",
+        because: null,
+        estimate: null,
+        siblings: {},
+        reason,
+      };
+    }
+    return {
+      ...base,
+      verdict: droppedVerdict(contract, step, arm),
+      standing: "dropped",
+      because: c.dropped,
+      estimate: null,
+      siblings: {},
+      reason,
+    };
+  });
+
+  const reasons = [
+    roundReason(contract, k),
+    ...steps.map((s, i) => screenReason(contract, s.screen, i === 0 ? 1 : first + 1, s.pairs, rules, s.regressed)),
+  ];
+  if (confirmed !== null) {
+    reasons.push(confirmReason(chosen!, screenEnd, n, confirmed.verdict === "accept"), ...confirmed.reasons);
+    if (confirmed.next.kind === "more") {
+      next = {
+        kind: "more",
+        pairs: confirmed.next.pairs,
+        firstPair: n + 1,
+        arms: [chosen!],
+        stage: "confirm",
+        fresh: true,
+      };
+    }
+  } else if (next?.kind === "more") {
+    reasons.push(
+      next.stage === "screen"
+        ? nextScreenReason(next.arms, next.firstPair, next.pairs)
+        : nextConfirmReason(next.arms[0]!, next.firstPair, next.pairs),
+    );
+  }
+  const won = confirmed?.verdict === "accept";
+  const verdict: Verdict = won ? "accept" : calls.every((c) => c.verdict === "reject") ? "reject" : "inconclusive";
+  return {
+    candidates: k,
+    procedure: "screen-confirm",
+    verdict,
+    winner: won ? { arm: chosen!, estimate: confirmed!.benchmark, firstPair: screenEnd + 1, lastPair: n } : null,
+    calls,
+    next: next ?? { kind: "final" },
+    ...valuesAndDeltas(contract, series),
+    reasons,
+  };
+}
+
+/**
+ * The chosen candidate's confirmation at `n` pairs: `decideLook` on pairs
+ * screenEnd+1..n alone, after checking that every earlier look of the
+ * confirmation asked for more (a `RangeError` otherwise) and that no value
+ * overflows (an `EvalError` naming the round's measures).
+ */
+function confirm(
+  contract: Contract,
+  series: RoundSeries,
+  arm: number,
+  screenEnd: number,
+  n: number,
+  options: RoundOptions,
+): LookDecision {
+  const m = n - screenEnd;
+  const design = designOf(contract, options.decide?.spendingPower ?? SPENDING_POWER);
+  const at = design.looks.map((l) => l.n);
+  if (!at.includes(m)) {
+    throw notALook(
+      n,
+      `a confirmation after ${screenEnd} screen pairs looks at ${at.map((x) => x + screenEnd).join(", ")}`,
+    );
+  }
+  roundInterval(comparedSeries(contract, series, arm, null, screenEnd, n), contract.confidence, screenEnd);
+  contract.siblings.forEach((_, i) =>
+    roundInterval(comparedSeries(contract, series, arm, i, screenEnd, n), contract.confidence, screenEnd)
+  );
+  for (const earlier of at.filter((x) => x < m)) {
+    const d = decideLook(
+      contract,
+      confirmValues(contract, series, arm, screenEnd, screenEnd + earlier),
+      options.decide,
+    );
+    if (d.next.kind === "final") throw notALook(n, `the confirmation ended after ${screenEnd + earlier} pairs`);
+  }
+  return decideLook(contract, confirmValues(contract, series, arm, screenEnd, n), options.decide);
+}

@@ -1,0 +1,106 @@
+import { CANDIDATE_ARM, differenceName } from "../measure/measure_name.ts";
+import type { DecisionRecord } from "../rundir/decision_file.ts";
+import { differenceOfImprovement, differenceRange } from "../stats/difference.ts";
+import { improvementOfDifference } from "../stats/improvement.ts";
+
+/**
+ * The benchmark's two quantities as a decision gives them, each under its own
+ * name (DESIGN.md, "Two quantities, never confused"):
+ *
+ * - the **improvement**, the estimate the verdict rests on, positive = better:
+ *   a repeated design's `benchmark` (its n, mean, interval, level, method and
+ *   the pairs it set aside), or a single pair's difference through the
+ *   direction, which has no interval;
+ * - the **difference**, candidate − baseline (the raw sign): the
+ *   improvement's mean and interval mapped through the direction — the same
+ *   for `maximize`, negated and swapped for `minimize` — so the two agree to
+ *   the last bit.
+ *
+ * `show --json`, `resume --json` (and `wait --json`), `runs` and the reports
+ * all read them from here.
+ */
+
+/** The improvement's estimate (positive = better). */
+export interface ImprovementQuantity {
+  /** Pairs measured (set-aside pairs included). */
+  readonly n: number;
+  /** The mean improvement of the pairs kept. */
+  readonly mean: number;
+  /** The interval's ends and level; null for a single pair, which has no interval. */
+  readonly lower: number | null;
+  readonly upper: number | null;
+  readonly confidence: number | null;
+  /** The method, in the reasons' words. */
+  readonly method: string;
+  /** The pairs (1-based) the estimate set aside as outlying, in pair order; [] when none. */
+  readonly setAside: readonly number[];
+}
+
+/** The mean difference (candidate − baseline) and its interval, at the improvement's level. */
+export interface DifferenceQuantity {
+  readonly n: number;
+  readonly mean: number;
+  readonly lower: number | null;
+  readonly upper: number | null;
+  readonly confidence: number | null;
+}
+
+/** Both quantities of a decided run's benchmark. */
+export interface BenchmarkQuantities {
+  readonly improvement: ImprovementQuantity;
+  readonly difference: DifferenceQuantity;
+}
+
+/** The method's words for a single pair (verdict/reasons.ts `methodOf`). */
+const SINGLE_PAIR = "single pair, no interval";
+
+/** The benchmark's improvement and difference, or null when the decision has neither (no benchmark pair). */
+export function benchmarkQuantities(d: DecisionRecord): BenchmarkQuantities | null {
+  const b = d.paired?.benchmark;
+  if (b !== undefined) {
+    const [lower, upper] = differenceRange(d.direction, b.lower, b.upper);
+    return {
+      improvement: {
+        n: b.n,
+        mean: b.mean,
+        lower: b.lower,
+        upper: b.upper,
+        confidence: b.confidence,
+        method: b.method,
+        setAside: [...b.setAside].sort((x, y) => x - y),
+      },
+      difference: {
+        n: b.n,
+        mean: differenceOfImprovement(d.direction, b.mean),
+        lower,
+        upper,
+        confidence: b.confidence,
+      },
+    };
+  }
+  const diff = d.deltas[differenceName(null, CANDIDATE_ARM)];
+  if (diff === undefined) return null;
+  const none = { lower: null, upper: null, confidence: null };
+  return {
+    improvement: { n: 1, mean: improvementOfDifference(d.direction, diff), ...none, method: SINGLE_PAIR, setAside: [] },
+    difference: { n: 1, mean: diff, ...none },
+  };
+}
+
+/** Both quantities in `--json`'s form: `improvement` and `difference`, snake_case, every key present. */
+export function quantitiesJson(q: BenchmarkQuantities | null): { improvement: unknown; difference: unknown } {
+  if (q === null) return { improvement: null, difference: null };
+  const i = q.improvement, d = q.difference;
+  return {
+    improvement: {
+      n: i.n,
+      mean: i.mean,
+      lower: i.lower,
+      upper: i.upper,
+      confidence: i.confidence,
+      method: i.method,
+      set_aside: [...i.setAside],
+    },
+    difference: { n: d.n, mean: d.mean, lower: d.lower, upper: d.upper, confidence: d.confidence },
+  };
+}
