@@ -16,14 +16,18 @@ describe("LocalCompute arrays", () => {
     const script = join(dir, "task.sh");
     writeFileSync(
       script,
-      `echo "$SLURM_ARRAY_JOB_ID $SLURM_ARRAY_TASK_ID $SLURM_ARRAY_TASK_COUNT $SLURM_ARRAY_TASK_MIN $SLURM_ARRAY_TASK_MAX" >> ${log}\n` +
+      `echo "$SLURM_ARRAY_JOB_ID $SLURM_ARRAY_TASK_ID $SLURM_ARRAY_TASK_COUNT $SLURM_ARRAY_TASK_MIN $SLURM_ARRAY_TASK_MAX ` +
+        `$OUTERLOOP_JOB_ID" >> ${log}\n` +
         `echo "out of $SLURM_ARRAY_TASK_ID"\n[ "$SLURM_ARRAY_TASK_ID" != 2 ]\n`,
     );
     const c = new LocalCompute({ env: { PATH: "/usr/bin:/bin", SLURM_ARRAY_TASK_ID: "99" } });
     const arrayId = await c.submitArray({ ...base, script, output: join(dir, "out-%A_%a.log") }, 4, 2);
     assert.match(arrayId, /^[0-9]+$/);
     // all four ran before submitArray resolved, in order, none seeing the submitter's own SLURM_* variables
-    assert.deepEqual(readFileSync(log, "utf8").trim().split("\n"), [0, 1, 2, 3].map((t) => `${arrayId} ${t} 4 0 3`));
+    assert.deepEqual(
+      readFileSync(log, "utf8").trim().split("\n"),
+      [0, 1, 2, 3].map((t) => `${arrayId} ${t} 4 0 3 ${arrayId}_${t}`),
+    );
     assert.equal(readFileSync(join(dir, `out-${arrayId}_3.log`), "utf8"), "out of 3\n");
     const tasks = [0, 1, 2, 3].map((t) => `${arrayId}_${t}`);
     assert.deepEqual([...await c.statuses(tasks)], tasks.map((t, i) => [t, i === 2 ? "FAILED" : "COMPLETED"]));
