@@ -41,6 +41,7 @@ export function makeRun(over: Partial<RunSummary> = {}): RunSummary {
     disputes: [],
     live: null,
     samples: {},
+    round: null,
     ...over,
   };
   if ("improvement" in over || "difference" in over) return run;
