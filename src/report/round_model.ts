@@ -51,8 +51,18 @@ export interface RoundArm {
   readonly screen: ArmEstimate | null;
   /** Its confirmation's estimate (the screen's choice only); null for every other candidate. */
   readonly confirmation: ArmEstimate | null;
+  /** Its siblings' improvement (positive = better, each in its own direction) on its confirmation's pairs; [] without one. */
+  readonly siblings: readonly RoundSibling[];
   /** The decision's sentence about it; "" before it has one. */
   readonly reason: string;
+}
+
+/** A sibling benchmark's estimate for a round's candidate, on the pairs of its confirmation. */
+export interface RoundSibling {
+  readonly name: string;
+  readonly estimate: ImprovementEstimate;
+  /** `held` (within its tolerance), `unsure` or `regressed`. */
+  readonly standing: string;
 }
 
 /** A round of K ≥ 2 candidates. */

@@ -56,7 +56,9 @@ export function roundSentence(round: RoundSummary): string {
     const now = round.next;
     if (now === null) return `open: ${n}, every pair measured; not decided yet`;
     const stage = now.stage === "confirm" ? "confirming" : now.stage === "screen" ? "screening" : "measuring";
-    return `open: ${n}; in play: ${inPlay.join(", ") || "none"}; ${stage} ${now.arms.map((a) => benchmarkName(a)).join(", ")} ` +
+    return `open: ${n}; in play: ${inPlay.join(", ") || "none"}; ${stage} ${
+      now.arms.map((a) => benchmarkName(a)).join(", ")
+    } ` +
       `on ${pairRange(now.firstPair, now.lastPair)}`;
   }
   if (round.arms.every((a) => a.verdict === "reject")) return "no winner: every candidate was rejected";
@@ -64,9 +66,7 @@ export function roundSentence(round: RoundSummary): string {
   if (chosen !== undefined) {
     const why = becauseWords(chosen.because);
     return `no winner: ${armName(chosen)}, the screen's choice, was not accepted on its confirmation ` +
-      `(${chosen.verdict ?? "undecided"}${why === "" ? "" : `: ${why}`}, ${
-        armEstimateText(chosen.confirmation!)
-      })`;
+      `(${chosen.verdict ?? "undecided"}${why === "" ? "" : `: ${why}`}, ${armEstimateText(chosen.confirmation!)})`;
   }
   return "no winner: the screen dropped every candidate (none could still win)";
 }

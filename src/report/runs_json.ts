@@ -139,7 +139,9 @@ export interface RunListingEntry {
 export interface RoundListing {
   readonly open: boolean;
   readonly n: number;
-  readonly winner: { readonly arm: number; readonly measure: string; readonly ref: string; readonly sha: string } | null;
+  readonly winner:
+    | { readonly arm: number; readonly measure: string; readonly ref: string; readonly sha: string }
+    | null;
   readonly candidates: readonly RoundCandidateEntry[];
 }
 

@@ -2,7 +2,7 @@ import { EvalError } from "../dispatch/eval_error.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import { slot } from "../measure/identity.ts";
 import { BASE_ARM, benchmarkName } from "../measure/measure_name.ts";
-import { cachedBaseline, type CachedBaseline } from "../plan/baseline_source.ts";
+import { type CachedBaseline, cachedBaseline } from "../plan/baseline_source.ts";
 import { RoundSteps, runPlan } from "../plan/run_plan.ts";
 import type { ArmEstimate, RoundArm, RoundBatchNow, RoundSummary } from "../report/round_model.ts";
 import type { DecisionRecord, RoundCandidateFacts, RoundFacts } from "../rundir/decision_file.ts";
@@ -132,6 +132,11 @@ export function roundSummary(
       pairs: c.pairs,
       screen,
       confirmation,
+      siblings: Object.entries(c.siblings).map(([name, e]) => ({
+        name,
+        estimate: armEstimate(e, c.arm, c.pairs - e.n + 1, {}, direction).estimate,
+        standing: e.standing,
+      })),
       reason: c.reason,
     };
   });
