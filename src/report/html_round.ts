@@ -155,7 +155,8 @@ function valuesFigure(run: RunSummary, round: RoundSummary, sibling: string | nu
     `a candidate the screen dropped is greyed, and measured no more.`;
   const svg = svgChart({ id, width: f.width, height: f.height, title, desc }, parts.join(""));
   const kinds: MarkKind[] = ["baseline", ...new Set(round.arms.map(valueMark))];
-  return figure(svg, f.width, table, legendHtml(kinds));
+  // the table under the chart, not beside it: a column per candidate would not fit beside it at K ≥ 3
+  return figure(svg, f.width, "", legendHtml(kinds)) + table;
 }
 
 /** The body of a round's report (no `<html>` around it); `ids` keeps element ids unique on the page. */
