@@ -131,26 +131,32 @@ function valuesFigure(run: RunSummary, round: RoundSummary, sibling: string | nu
       .filter((v): v is number => v !== undefined && Number.isFinite(v)),
   });
   const parts = [f.axes];
-  pairs.forEach((p, i) => {
-    const y = f.rowY(i);
-    for (const a of round.arms.filter((x) => x.standing === "dropped")) parts.push(valueMarker(a));
-    for (const a of round.arms.filter((x) => x.standing !== "dropped")) parts.push(valueMarker(a));
-    const base = run.values[name(BASE_ARM, p)]!;
-    const m = name(BASE_ARM, p);
-    parts.push(
-      marker("baseline", f.xs(base), y, { "data-point": "baseline", "data-measure": m }, `${m} = ${formatValue(base)}`),
-    );
-    function valueMarker(a: RoundArm): string {
-      const m = name(a.arm, p);
-      const v = run.values[m];
-      if (v === undefined) return "";
-      const extra = { "data-point": "candidate", "data-measure": m, "data-arm": a.arm };
-      const tip = `${m} (${a.ref}) = ${formatValue(v)}${a.standing === "dropped" ? ", dropped" : ""}${
-        a.winner ? ", the winner" : ""
-      }`;
-      return marker(valueMark(a), f.xs(v), y, extra, tip);
+  // one marker per measure of the pair; a candidate's tooltip says which it is and whether it was dropped or won
+  const markerOf = (arm: number, p: number, y: number): string => {
+    const m = name(arm, p);
+    const v = run.values[m];
+    if (v === undefined) return "";
+    if (arm === BASE_ARM) {
+      return marker(
+        "baseline",
+        f.xs(v),
+        y,
+        { "data-point": "baseline", "data-measure": m },
+        `${m} = ${formatValue(v)}`,
+      );
     }
-  });
+    const a = round.arms[arm - 1]!;
+    const extra = { "data-point": "candidate", "data-measure": m, "data-arm": arm };
+    const note = a.standing === "dropped" ? ", dropped" : a.winner ? ", the winner" : "";
+    return marker(valueMark(a), f.xs(v), y, extra, `${m} (${a.ref}) = ${formatValue(v)}${note}`);
+  };
+  // the dropped drawn first, the baseline last: what is still in the running stays on top
+  const order = [
+    ...round.arms.filter((a) => a.standing === "dropped").map((a) => a.arm),
+    ...round.arms.filter((a) => a.standing !== "dropped").map((a) => a.arm),
+    BASE_ARM,
+  ];
+  pairs.forEach((p, i) => order.forEach((arm) => parts.push(markerOf(arm, p, f.rowY(i)))));
   const desc = `${what}: the baseline and every candidate measured on each of ${pairs.length} pair(s); ` +
     `a candidate the screen dropped is greyed, and measured no more.`;
   const svg = svgChart({ id, width: f.width, height: f.height, title, desc }, parts.join(""));
