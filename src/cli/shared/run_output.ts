@@ -195,6 +195,8 @@ export function roundStandingJson(s: RoundStanding): Record<string, unknown> {
     n: r.n,
     winner: r.winner && {
       arm: r.winner.arm,
+      ref: r.winner.ref,
+      sha: r.winner.sha,
       first_pair: r.winner.firstPair,
       last_pair: r.winner.lastPair,
       estimate: estimateJson(r.winner.estimate),
