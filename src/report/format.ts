@@ -1,5 +1,7 @@
 import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
+import { differenceRange } from "../stats/difference.ts";
 import { benchmarkValues, differenceInterval, type ImprovementInterval, type RunSummary } from "./model.ts";
+import { type ArmEstimate, pairRange } from "./round_model.ts";
 
 /**
  * The words and numbers every report shares — the text table, the Markdown
@@ -163,4 +165,34 @@ export function tally(runs: readonly RunSummary[]): [string, number][] {
     return (i < 0 ? TALLY_ORDER.length : i) * 2 + (k.endsWith(" (disputed)") ? 1 : 0);
   };
   return [...counts.entries()].sort((a, b) => rank(a[0]) - rank(b[0]) || (a[0] < b[0] ? -1 : 1));
+}
+
+/** A round candidate's estimate (its improvement, positive = better) as text: mean and interval, "" for none. */
+export function armCells(e: ArmEstimate | null): EstimateCells {
+  if (e === null) return { mean: "", interval: "" };
+  const of = [e.baseline, e.candidate].filter((x): x is number => x !== null);
+  return estimateCells(e.estimate.mean, e.estimate.interval, of);
+}
+
+/** A round candidate's estimate as a difference (candidate − baseline): mean and interval through the direction. */
+export function armDifferenceCells(e: ArmEstimate | null, direction: RunSummary["direction"]): EstimateCells {
+  if (e === null) return { mean: "", interval: "" };
+  const of = [e.baseline, e.candidate].filter((x): x is number => x !== null);
+  const i = e.estimate.interval;
+  const iv = i === null ? null : (() => {
+    const [lower, upper] = differenceRange(direction, i.lower, i.upper);
+    return { lower, upper, confidence: i.confidence };
+  })();
+  return estimateCells(e.difference, iv, of);
+}
+
+/**
+ * A round candidate's estimate in one line: `+2 [+1.5, +2.5] 97.5%, n = 4
+ * (pairs 3–6)`; one pair has no interval: `+0.1, n = 1 (pair 1)`.
+ */
+export function armEstimateText(e: ArmEstimate): string {
+  const c = armCells(e);
+  return `${[c.mean, c.interval].filter((t) => t !== "").join(" ")}, n = ${e.estimate.n} (${
+    pairRange(e.firstPair, e.lastPair)
+  })`;
 }

@@ -1,4 +1,6 @@
 import {
+  armCells,
+  armDifferenceCells,
   benchmarkLabel,
   betterWords,
   differenceCells,
@@ -18,6 +20,8 @@ import { climbValueFigure, type NumberedRun } from "./html_climb_values.ts";
 import { escapeHtml, uniqueId } from "./html_escape.ts";
 import { badge, dataTable, factsList, htmlPage } from "./html_page.ts";
 import { benchmarkValues, type Climb, isCalibration } from "./model.ts";
+import { shownEstimate, standingWords } from "./round_model.ts";
+import { roundVerdictWords, roundWhat } from "./round_words.ts";
 
 /**
  * `outerloop report DIR --html FILE`: a climb as a self-contained page — how
@@ -26,8 +30,11 @@ import { benchmarkValues, type Climb, isCalibration } from "./model.ts";
  * improvement (positive = better) against min_effect — then every run in a
  * table. A chart never mixes metrics: runs of another benchmark or metric
  * (or direction) get charts of their own, and calibrations (A/A runs, no
- * candidate) stay out of the charts, listed in the table only. Pure: no
- * clock, no network.
+ * candidate) stay out of the charts, listed in the table only. A round
+ * (K candidates against one baseline) shows each candidate's improvement
+ * beside the others' at its run number (the winner marked, dropped ones
+ * greyed), its winner in the values chart, and a row per candidate under its
+ * row in the table. Pure: no clock, no network.
  */
 
 /** How many runs ended (or stand) each way, as badges: "3 accept", "1 parked", …. */
@@ -43,25 +50,56 @@ function runsTable(climb: Climb): string {
     .map((text) => ({ text }));
   header.push(num("baseline"), num("candidate"), num("difference"), num("improvement"));
   header.push({ text: "improvement interval" }, num("n"), num("wall"), { text: "failure or dispute" });
-  const rows = climb.map((r, i) => {
+  const rows = climb.flatMap((r, i) => {
     const v = benchmarkValues(r);
     const imp = improvementCells(r);
-    return [
+    const round = r.round;
+    const main = [
       { text: String(i + 1) },
       { text: r.tag },
       ...(several ? [{ text: benchmarkLabel(r) }] : []),
       { text: formatTime(r.createdAt), wrap: "words" as const },
-      { text: `${shortSha(r.baseSha)} → ${shortSha(r.candidateSha)}`, wrap: "words" as const },
-      { text: outcome(r), wrap: "words" as const },
-      num(formatValue(v.baseline)),
-      num(formatValue(v.candidate)),
-      num(differenceCells(r).mean),
-      num(imp.mean),
-      { text: imp.interval, wrap: "words" as const },
-      num(pairsCell(r)),
+      {
+        text: round === null
+          ? `${shortSha(r.baseSha)} → ${shortSha(r.candidateSha)}`
+          : `${shortSha(r.baseSha)} → ${roundWhat(round)}`,
+        wrap: "words" as const,
+      },
+      { text: round === null ? outcome(r) : roundVerdictWords(r) || r.state, wrap: "words" as const },
+      num(round === null ? formatValue(v.baseline) : ""),
+      num(round === null ? formatValue(v.candidate) : ""),
+      num(round === null ? differenceCells(r).mean : ""),
+      num(round === null ? imp.mean : ""),
+      { text: round === null ? imp.interval : "", wrap: "words" as const },
+      num(round === null ? pairsCell(r) : ""),
       num(formatDuration(r.wallSeconds)),
       { text: [r.failure ?? "", ...r.disputes].filter((t) => t !== "").join("; ") },
     ];
+    // a round: one row per candidate under its row, with the estimate shown for it
+    const arms = (round?.arms ?? []).map((a) => {
+      const e = shownEstimate(a);
+      const cells = armCells(e);
+      const verdict = `${a.verdict ?? "in play"}${
+        a.winner ? " (winner)" : a.standing === "dropped" ? ` (${standingWords(a)})` : ""
+      }`;
+      return [
+        { text: "" },
+        { text: `↳ ${a.measure}`, wrap: "never" as const },
+        ...(several ? [{ text: "" }] : []),
+        { text: "" },
+        { text: `→ ${shortSha(a.sha)} (${a.ref})`, wrap: "words" as const },
+        { text: verdict, wrap: "words" as const },
+        num(formatValue(e?.baseline)),
+        num(formatValue(e?.candidate)),
+        num(armDifferenceCells(e, r.direction).mean),
+        num(cells.mean),
+        { text: cells.interval, wrap: "words" as const },
+        num(e === null ? "" : String(e.estimate.n)),
+        num(""),
+        { text: "" },
+      ];
+    });
+    return [main, ...arms];
   });
   return dataTable("All runs, oldest first", header, rows);
 }

@@ -1,10 +1,12 @@
 import { seriesFrame } from "./chart_frames.ts";
-import { improvementCells, outcome } from "./format.ts";
+import { armCells, improvementCells, outcome } from "./format.ts";
+import type { ImprovementInterval, RunSummary } from "./model.ts";
+import { shownEstimate } from "./round_model.ts";
 import type { NumberedRun } from "./html_climb_values.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { improvementLine, placePoint } from "./layout.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
-import { candidateMark, COLORS, legendHtml, marker } from "./svg_marks.ts";
+import { candidateMark, COLORS, legendHtml, marker, type MarkKind } from "./svg_marks.ts";
 import { MIN_EFFECT_LEGEND, thresholdMarks, thresholdTick } from "./svg_threshold.ts";
 import { formatMeasured } from "../text/numbers.ts";
 
@@ -14,25 +16,24 @@ import { formatMeasured } from "../text/numbers.ts";
  * estimate its verdict rests on) marked by its verdict, with its interval
  * where it has one, against zero and min_effect — above zero, one dashed
  * line with the side above it shaded when every run shares it, else a short
- * dashed tick at each run. Higher on this chart is always better.
+ * dashed tick at each run. Higher on this chart is always better. A round
+ * shows each candidate's improvement side by side at its run number (the one
+ * shown for it: the confirmation's for the screen's choice, else the
+ * screen's), the winner a green diamond and those the screen dropped greyed.
  */
 
 /** The chart beside its table; `count` is the number of runs in the whole climb (run numbers run 1..count). */
 export function climbImprovementFigure(runs: readonly NumberedRun[], count: number, id: string): string {
   const first = runs[0]?.run;
   const metric = first?.metric ?? "";
-  const rows = runs.map((r) => ({
-    ...r,
-    mean: r.run.improvement?.mean ?? null,
-    iv: r.run.improvement?.interval ?? null,
-  }));
+  const points = runs.flatMap(pointsOf);
   const shared = new Set(runs.map((r) => r.run.minEffect)).size === 1 ? first : undefined;
   const f = seriesFrame({
     count,
     height: 260,
     xTitle: "run (oldest first)",
     yTitle: `${metric}: improvement (positive = better)`,
-    values: rows.flatMap((r) => [r.mean, r.iv?.lower ?? null, r.iv?.upper ?? null]).filter((v): v is number =>
+    values: points.flatMap((p) => [p.mean, p.iv?.lower ?? null, p.iv?.upper ?? null]).filter((v): v is number =>
       v !== null
     ),
     include: [0, ...runs.map((r) => r.run.minEffect)],
@@ -44,28 +45,41 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
     svgLine(area.left, ys(0), area.right, ys(0), "#57606a", { "stroke-width": 1.5, class: "zero" }),
     threshold?.line ?? "",
   );
-  for (const r of rows) {
-    if (!shared) parts.push(thresholdTick(xs(r.number - 0.35), xs(r.number + 0.35), ys(r.run.minEffect)));
-    if (r.iv !== null) {
-      const [lo, hi] = [placePoint(r.number, r.iv.lower, xs, ys, area), placePoint(r.number, r.iv.upper, xs, ys, area)];
-      parts.push(svgLine(lo.x, lo.y, hi.x, hi.y, COLORS.ink, { "stroke-width": 1.5 }));
-      for (const end of [lo, hi]) parts.push(svgLine(end.x - 4, end.y, end.x + 4, end.y, COLORS.ink));
-    }
-    if (r.mean === null) continue;
-    const p = placePoint(r.number, r.mean, xs, ys, area);
-    const cells = improvementCells(r.run);
-    const tip = `run ${r.number} (${r.run.tag}): improvement ${cells.mean}` +
-      (r.iv ? `, ${cells.interval}, n = ${r.run.improvement?.n}` : "") + `, ${outcome(r.run)}`;
-    const extra = {
-      "data-point": "improvement",
-      "data-value": r.mean,
-      "data-run": r.run.tag,
-      "data-verdict": outcome(r.run),
-    };
-    parts.push(marker(candidateMark(r.run.verdict), p.x, p.y, extra, tip));
+  if (!shared) {
+    for (const r of runs) parts.push(thresholdTick(xs(r.number - 0.35), xs(r.number + 0.35), ys(r.run.minEffect)));
   }
+  for (const p of points) {
+    const ink = p.kind === "dropped" ? COLORS.dropped : COLORS.ink;
+    const g: string[] = [];
+    if (p.iv !== null) {
+      const [lo, hi] = [placePoint(p.x, p.iv.lower, xs, ys, area), placePoint(p.x, p.iv.upper, xs, ys, area)];
+      g.push(svgLine(lo.x, lo.y, hi.x, hi.y, ink, { "stroke-width": 1.5 }));
+      for (const end of [lo, hi]) g.push(svgLine(end.x - 4, end.y, end.x + 4, end.y, ink));
+    }
+    if (p.mean !== null) {
+      const at = placePoint(p.x, p.mean, xs, ys, area);
+      const extra = {
+        "data-point": "improvement",
+        "data-value": p.mean,
+        "data-run": p.run.tag,
+        "data-verdict": p.verdict,
+        "data-arm": p.arm ?? undefined,
+        "data-winner": p.kind === "winner" ? "true" : undefined,
+        "data-dropped": p.kind === "dropped" ? "true" : undefined,
+      };
+      g.push(marker(p.kind, at.x, at.y, extra, p.tip, p.kind === "winner" ? 6 : 5));
+    }
+    parts.push(p.kind === "dropped" ? `<g class="arm dropped" opacity="0.75">${g.join("")}</g>` : g.join(""));
+  }
+  const rounds = runs.some((r) => r.run.round !== null);
   const desc = `The improvement of ${metric} (positive = better) for each run, with its interval where the run ` +
-    `has one; the dashed ${shared ? "line is" : "ticks are"} min_effect, above zero.`;
+    `has one${
+      rounds
+        ? "; a round shows each of its candidates side by side at its run number, the winner " +
+          "marked and those the screen dropped greyed"
+        : ""
+    }; the dashed ${shared ? "line is" : "ticks are"} ` +
+    `min_effect, above zero.`;
   const title = `${first?.benchmark ?? ""}: improvement per run (positive = better)`;
   const svg = svgChart({ id, width: f.width, height: f.height, title, desc }, parts.join(""));
   const num = (text: string): Cell => ({ text, num: true });
@@ -73,16 +87,85 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
   const table = dataTable(
     title,
     header,
-    rows.map((r) => {
-      const cells = improvementCells(r.run);
-      return [
-        { text: String(r.number) },
-        num(cells.mean),
-        { text: cells.interval, wrap: "words" },
-        num(r.run.improvement ? String(r.run.improvement.n) : ""),
+    runs.flatMap((r) => {
+      const main: Cell[] = [
+        { text: String(r.number), wrap: "words" },
+        num(r.run.round === null ? improvementCells(r.run).mean : ""),
+        { text: r.run.round === null ? improvementCells(r.run).interval : "", wrap: "words" },
+        num(r.run.round === null && r.run.improvement ? String(r.run.improvement.n) : ""),
         num(formatMeasured(r.run.minEffect, true)),
       ];
+      const arms = (r.run.round?.arms ?? []).map((a): Cell[] => {
+        const e = shownEstimate(a);
+        const c = armCells(e);
+        const mark = a.winner ? " (winner)" : a.standing === "dropped" ? " (dropped)" : "";
+        return [
+          { text: `↳ ${a.measure}${mark}`, wrap: "words" },
+          num(c.mean),
+          { text: c.interval, wrap: "words" },
+          num(e === null ? "" : String(e.estimate.n)),
+          num(""),
+        ];
+      });
+      return [main, ...arms];
     }),
   );
-  return figure(svg, f.width, table, legendHtml(["accept", "reject", "inconclusive", "open"], [MIN_EFFECT_LEGEND]));
+  const kinds: MarkKind[] = ["accept", "reject", "inconclusive", "open"];
+  if (rounds) kinds.push(...(["winner", "dropped"] as const).filter((k) => points.some((p) => p.kind === k)));
+  return figure(svg, f.width, table, legendHtml(kinds, [MIN_EFFECT_LEGEND]));
+}
+
+/** One improvement drawn on the chart: a run's, or one candidate's of a round, beside its siblings in the round. */
+interface Point {
+  readonly run: RunSummary;
+  /** Where along the run axis: the run's number, a round's candidate offset from it. */
+  readonly x: number;
+  readonly mean: number | null;
+  readonly iv: ImprovementInterval | null;
+  readonly kind: MarkKind;
+  readonly verdict: string;
+  /** A round's candidate's arm; null for a run of one. */
+  readonly arm: number | null;
+  readonly tip: string;
+}
+
+/** A run's points: its improvement, or a round's candidates' side by side, arm 1 leftmost. */
+function pointsOf(r: NumberedRun): Point[] {
+  const round = r.run.round;
+  if (round === null) {
+    const cells = improvementCells(r.run);
+    const iv = r.run.improvement?.interval ?? null;
+    const tip = `run ${r.number} (${r.run.tag}): improvement ${cells.mean}` +
+      (iv ? `, ${cells.interval}, n = ${r.run.improvement?.n}` : "") + `, ${outcome(r.run)}`;
+    return [{
+      run: r.run,
+      x: r.number,
+      mean: r.run.improvement?.mean ?? null,
+      iv,
+      kind: candidateMark(r.run.verdict),
+      verdict: outcome(r.run),
+      arm: null,
+      tip,
+    }];
+  }
+  const k = round.arms.length;
+  const step = Math.min(0.2, 0.7 / k);
+  return round.arms.map((a, i) => {
+    const e = shownEstimate(a);
+    const cells = armCells(e);
+    const kind: MarkKind = a.winner ? "winner" : a.standing === "dropped" ? "dropped" : candidateMark(a.verdict);
+    const tip = `run ${r.number} (${r.run.tag}), ${a.measure} (${a.ref}): improvement ${cells.mean}` +
+      (cells.interval === "" ? "" : `, ${cells.interval}`) + (e === null ? "" : `, n = ${e.estimate.n}`) +
+      `, ${a.verdict ?? "in play"}${a.winner ? ", the winner" : a.standing === "dropped" ? ", dropped" : ""}`;
+    return {
+      run: r.run,
+      x: r.number + (i - (k - 1) / 2) * step,
+      mean: e?.estimate.mean ?? null,
+      iv: e?.estimate.interval ?? null,
+      kind,
+      verdict: a.verdict ?? "",
+      arm: a.arm,
+      tip,
+    };
+  });
 }

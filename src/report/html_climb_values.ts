@@ -5,12 +5,15 @@ import { placePoint } from "./layout.ts";
 import { benchmarkValues, type RunSummary } from "./model.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
 import { candidateMark, COLORS, legendHtml, marker } from "./svg_marks.ts";
+import { roundVerdictWords } from "./round_words.ts";
 
 /**
  * A climb's "over the climb" chart for one benchmark: each run's baseline and
  * candidate value at its run number, joined by a line, the candidate marked
  * by its verdict and the accepted ones linked in order — the climb's progress
- * at a glance. Beside it, the same numbers as a table.
+ * at a glance. A round shows its winner (the means over the pairs of its
+ * confirmation), or without one its baseline alone. Beside it, the same
+ * numbers as a table.
  */
 
 /** One run of the climb with its number (1 = oldest) in the whole climb. */
@@ -78,7 +81,7 @@ export function climbValueFigure(runs: readonly NumberedRun[], count: number, id
       { text: p.run.tag },
       num(formatValue(p.baseline)),
       num(formatValue(p.candidate)),
-      { text: outcome(p.run) },
+      { text: p.run.round === null ? outcome(p.run) : roundVerdictWords(p.run) || p.run.state },
     ]),
   );
   const legend = legendHtml(["baseline", "accept", "reject", "inconclusive", "open"], [ACCEPT_LEGEND]);

@@ -14,6 +14,7 @@ import { differenceFigure } from "./html_run_difference.ts";
 import { samplesTable, valueFigures } from "./html_run_values.ts";
 import type { RunSummary } from "./model.ts";
 import { pairList } from "./set_aside.ts";
+import { roundSection } from "./html_round.ts";
 
 /**
  * `outerloop report RUN_DIR --html FILE`: one run as a self-contained page —
@@ -22,7 +23,8 @@ import { pairList } from "./set_aside.ts";
  * min_effect and the interval (a pair set aside as outlying hollow), every
  * measured value with the spread of its samples, when it reported several.
  * A disputed decision
- * is marked as such, never shown as fact.
+ * is marked as such, never shown as fact. A round has a page of its own
+ * (html_round.ts).
  * Pure: the same run gives the same bytes, with no clock and no network.
  */
 
@@ -68,6 +70,7 @@ function estimateFacts(run: RunSummary): [string, string][] {
  * embed runs; `ids` keeps element ids unique across everything on the page.
  */
 export function runSection(run: RunSummary, ids: Set<string> = new Set()): string {
+  if (run.round !== null) return roundSection(run, ids);
   const out = [header(run)];
   if (run.disputes.length > 0) {
     out.push(

@@ -1,5 +1,7 @@
 import { formatMeasured } from "../text/numbers.ts";
 import {
+  armCells,
+  armDifferenceCells,
   benchmarkLabel,
   betterWords,
   differenceCells,
@@ -17,6 +19,9 @@ import {
 import { mdCell, mdCode, mdPipes, mdTable, mdText } from "./markdown_escape.ts";
 import { pairLabel, pairRows } from "./measures.ts";
 import { pairList } from "./set_aside.ts";
+import { roundMarkdown } from "./markdown_round.ts";
+import { roundVerdictWords, roundWhat } from "./round_words.ts";
+import { shownEstimate, standingWords } from "./round_model.ts";
 import { benchmarkValues, type Climb, type RunSummary } from "./model.ts";
 
 /**
@@ -80,9 +85,11 @@ function samplesTable(r: RunSummary): string {
  * a pair set aside as outlying is marked, and the summary row says it is the
  * mean of the kept pairs), the spread of each measure's samples when it
  * reported several, the benchmark's improvement and difference with their
- * intervals, the failure of a failed run, and the reasons.
+ * intervals, the failure of a failed run, and the reasons. A round has a
+ * report of its own (markdown_round.ts).
  */
 export function runMarkdown(r: RunSummary): string {
+  if (r.round !== null) return roundMarkdown(r);
   const out = [
     `### ${mdCode(r.benchmark)}: ${outcome(r)}`,
     "",
@@ -129,7 +136,11 @@ export function runMarkdown(r: RunSummary): string {
  * benchmark's baseline and candidate (means over the pairs), the mean
  * difference (candidate − baseline), the improvement (positive = better) with
  * its interval, n, and the wall time. A benchmark column (`name: metric`)
- * appears when the climb measures more than one.
+ * appears when the climb measures more than one. A round is a row with its
+ * verdict and winner, then one row per candidate (`↳ candidate-2`): its sha
+ * and ref, its verdict (`(winner)`, or where it was dropped), and the
+ * estimate shown for it — the confirmation's for the screen's choice, else
+ * the screen's — with the means of both sides over that estimate's pairs.
  */
 export function climbMarkdown(climb: Climb): string {
   const benchmarks = [...new Set(climb.map((r) => r.benchmark))];
@@ -142,24 +153,53 @@ export function climbMarkdown(climb: Climb): string {
   header.push("baseline", "candidate", "difference", "improvement", "improvement interval", "n", "wall");
   const first = header.indexOf("baseline");
   const right = new Set([0, first, first + 1, first + 2, first + 3, first + 5, first + 6]);
-  const rows = climb.map((r, index) => {
+  const rows = climb.flatMap((r, index) => {
     const v = benchmarkValues(r);
     const imp = improvementCells(r);
-    return [
+    const round = r.round;
+    const verdict = round === null ? outcome(r) : roundVerdictWords(r) || r.state;
+    const main = [
       String(index + 1),
       mdPipes(mdCode(r.tag)),
       ...(several ? [mdPipes(mdCode(benchmarkLabel(r)))] : []),
       formatTime(r.createdAt),
-      `${mdCode(shortSha(r.baseSha))} -> ${mdCode(shortSha(r.candidateSha))}`,
-      r.failure ? `${outcome(r)}: ${mdCell(r.failure)}` : outcome(r),
-      formatValue(v.baseline),
-      formatValue(v.candidate),
-      differenceCells(r).mean,
-      imp.mean,
-      imp.interval,
-      pairsCell(r),
+      round === null
+        ? `${mdCode(shortSha(r.baseSha))} -> ${mdCode(shortSha(r.candidateSha))}`
+        : `${mdCode(shortSha(r.baseSha))} -> ${roundWhat(round)}`,
+      r.failure ? `${mdCell(verdict)}: ${mdCell(r.failure)}` : mdCell(verdict),
+      round === null ? formatValue(v.baseline) : "",
+      round === null ? formatValue(v.candidate) : "",
+      round === null ? differenceCells(r).mean : "",
+      round === null ? imp.mean : "",
+      round === null ? imp.interval : "",
+      round === null ? pairsCell(r) : "",
       formatDuration(r.wallSeconds),
     ];
+    // a round: one row per candidate under its row, the estimate shown for it (the confirmation's, else the screen's)
+    const arms = (round?.arms ?? []).map((a) => {
+      const e = shownEstimate(a);
+      const cells = armCells(e);
+      return [
+        "",
+        mdPipes(`↳ ${mdCode(a.measure)}`),
+        ...(several ? [""] : []),
+        "",
+        `-> ${mdCode(shortSha(a.sha))} (${mdPipes(mdCode(a.ref))})`,
+        mdCell(
+          `${a.verdict ?? "in play"}${
+            a.winner ? " (winner)" : a.standing === "dropped" ? ` (${standingWords(a)})` : ""
+          }`,
+        ),
+        formatValue(e?.baseline),
+        formatValue(e?.candidate),
+        armDifferenceCells(e, r.direction).mean,
+        cells.mean,
+        cells.interval,
+        e === null ? "" : String(e.estimate.n),
+        "",
+      ];
+    });
+    return [main, ...arms];
   });
   return [head, "", mdTable(header, rows, right)].join("\n") + "\n";
 }

@@ -1,5 +1,7 @@
+import { BASE_ARM, parseMeasureName } from "../measure/measure_name.ts";
 import { differenceRange } from "../stats/difference.ts";
 import type { SampleSpread } from "../stats/samples.ts";
+import { type RoundSummary, shownEstimate } from "./round_model.ts";
 
 /**
  * The plain data every report is rendered from: one `RunSummary` per run dir,
@@ -84,7 +86,12 @@ export interface RunSummary {
    * `sib-<name>#2`, … per sibling. {} until decided.
    */
   readonly differences: Readonly<Record<string, number>>;
-  /** The benchmark's improvement (positive = better) with its interval; null until decided. */
+  /**
+   * The benchmark's improvement (positive = better) with its interval; null
+   * until decided. A round's is its winner's (the confirmation's, on pairs
+   * that did not choose it), null when it has none: each candidate's is in
+   * `round`.
+   */
   readonly improvement: ImprovementEstimate | null;
   /**
    * The benchmark's mean difference over the pairs, candidate − baseline: the
@@ -99,8 +106,10 @@ export interface RunSummary {
    * while open. {} when none did.
    */
   readonly samples: Readonly<Record<string, SampleSpread>>;
-  /** The benchmark's values pair by pair, pair 1 first; [] when unknown. */
+  /** The benchmark's values pair by pair, pair 1 first; [] when unknown, and for a round (its arms are in `round`). */
   readonly pairs: readonly PairValues[];
+  /** A round of K ≥ 2 candidates against one baseline: every candidate's standing and estimates; null for one candidate. */
+  readonly round: RoundSummary | null;
   /** The decision's reasons, full sentences. */
   readonly reasons: readonly string[];
   /** When the run was decided (ISO 8601), null while open. */
@@ -144,9 +153,22 @@ export function toClimb(runs: readonly RunSummary[]): Climb {
  * The benchmark's baseline and candidate value for a run, for plotting a
  * climb: the mean over the pairs when `pairs` is known (a run with repeats
  * has one value per pair), else `values.baseline` / `values.candidate`.
- * A side not measured yet is null.
+ * A side not measured yet is null. A round's are its winner's means over
+ * the pairs its estimate rests on; without a winner, the baseline's mean over
+ * every pair and no candidate.
  */
 export function benchmarkValues(run: RunSummary): { baseline: number | null; candidate: number | null } {
+  if (run.round !== null) {
+    const w = run.round.arms.find((a) => a.winner);
+    const e = w === undefined ? null : shownEstimate(w);
+    if (e !== null) return { baseline: e.baseline, candidate: e.candidate };
+    const base = Object.entries(run.values).filter(([k]) => {
+      const ref = parseMeasureName(k);
+      return ref !== null && ref.sibling === null && ref.arm === BASE_ARM;
+    }).map(([, v]) => v);
+    const mean = base.length === 0 ? null : finiteOrNull(base.reduce((s, x) => s + x, 0) / base.length);
+    return { baseline: mean, candidate: null };
+  }
   if (run.pairs.length > 0) {
     const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
     return {

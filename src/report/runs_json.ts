@@ -1,4 +1,5 @@
-import { benchmarkValues, type Climb, type RunSummary } from "./model.ts";
+import { benchmarkValues, type Climb, type ImprovementEstimate, type RunSummary } from "./model.ts";
+import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
 
 /**
  * `outerloop runs DIR --json`: the climb for machines. The shape is a
@@ -16,7 +17,7 @@ import { benchmarkValues, type Climb, type RunSummary } from "./model.ts";
  *       "baseline": 13.31, "candidate": 12.56, "difference": -0.75,
  *       "improvement": { "n": 10, "mean": 0.75, "lower": 0.66, "upper": 0.84, "confidence": 0.95 },
  *       "decided_at": "2025-01-02T03:16:10Z", "wall_seconds": 725, "failure": null, "live": null,
- *       "disputes": []
+ *       "disputes": [], "round": null
  *     }
  *   ]
  * }
@@ -45,6 +46,46 @@ import { benchmarkValues, type Climb, type RunSummary } from "./model.ts";
  * its results do not give — do not act on it (`resume` and `wait` refuse it).
  * `live` says whether the scheduler lists any job of an open run; null unless
  * asked (`runs --live`) and for runs that are over.
+ *
+ * `round` is null for a run of one candidate. A **round** (`measure
+ * --candidate A --candidate B …`: K ≥ 2 candidates against one baseline)
+ * has, beside the keys above — which are the round's: its `state` and
+ * `verdict` (accept when it has a winner), and `baseline`, `candidate`,
+ * `difference` and `improvement` its winner's (the confirmation's estimate,
+ * on pairs that did not choose it; `candidate` and those two null without a
+ * winner, `baseline` then the mean of every baseline pair), while
+ * `candidate_sha` stays run.json's, the first candidate's —
+ *
+ * ```json
+ * "round": {
+ *   "open": false, "n": 6,
+ *   "winner": { "arm": 2, "measure": "candidate-2", "ref": "C2", "sha": "<40 hex>" },
+ *   "candidates": [
+ *     { "arm": 1, "measure": "candidate", "ref": "C1", "sha": "<40 hex>", "verdict": "inconclusive",
+ *       "standing": "dropped", "because": "hopeless", "winner": false, "pairs": 2,
+ *       "stage": "screen", "first_pair": 1, "last_pair": 2, "baseline": 10.1, "candidate": 10.2,
+ *       "difference": 0.1, "improvement": { "n": 2, "mean": 0.1, "lower": 0.05, "upper": 0.15, "confidence": 0.95 } }
+ *   ]
+ * }
+ * ```
+ *
+ * `open` is true until decision.json has the round (where it stands is then
+ * what its complete batches give); `n` the pairs complete; `winner` null
+ * for none (or not yet). Per candidate, arm 1 first: `arm` (1 … K) and
+ * `measure` (its measure name, decision.json's key: `candidate`,
+ * `candidate-2`, …), `ref` and `sha`; `verdict` (null while in play in an
+ * open round); `standing` — `in-play`, `dropped` (by the screen: measured no
+ * more after pair `pairs`) or `decided` — and `because` (the decision's word
+ * for why it left play: `hopeless`, `behind`, `not-leader`, `sibling`,
+ * `accepted`, `futile`, …; null while in play); `winner`; `pairs` (it was
+ * measured on pairs 1 … pairs). Then the estimate shown for it: `stage`
+ * `confirmation` (the screen's choice, judged on fresh pairs: what its
+ * verdict rests on) or `screen` (descriptive: the screen chooses, it does
+ * not decide), null before either; the round's pairs it rests on,
+ * `first_pair` … `last_pair`; the baseline's and the candidate's mean over
+ * those pairs; the mean `difference` (candidate − baseline); and its
+ * `improvement` (positive = better), `lower`/`upper`/`confidence` null for one
+ * pair. (Added in issue 16.)
  *
  * Changed in issue 14: `delta` (which was the improvement for a repeated run
  * and the difference for a single pair) is replaced by `difference` (always
@@ -90,6 +131,38 @@ export interface RunListingEntry {
   readonly failure: string | null;
   readonly live: boolean | null;
   readonly disputes: readonly string[];
+  /** A round's candidates and winner; null for one candidate. */
+  readonly round: RoundListing | null;
+}
+
+/** `round` of `RunListingEntry`; see `RunsListing`. */
+export interface RoundListing {
+  readonly open: boolean;
+  readonly n: number;
+  readonly winner:
+    | { readonly arm: number; readonly measure: string; readonly ref: string; readonly sha: string }
+    | null;
+  readonly candidates: readonly RoundCandidateEntry[];
+}
+
+/** One candidate of `RoundListing`; see `RunsListing`. */
+export interface RoundCandidateEntry {
+  readonly arm: number;
+  readonly measure: string;
+  readonly ref: string;
+  readonly sha: string;
+  readonly verdict: RunSummary["verdict"];
+  readonly standing: RoundArm["standing"];
+  readonly because: string | null;
+  readonly winner: boolean;
+  readonly pairs: number;
+  readonly stage: "confirmation" | "screen" | null;
+  readonly first_pair: number | null;
+  readonly last_pair: number | null;
+  readonly baseline: number | null;
+  readonly candidate: number | null;
+  readonly difference: number | null;
+  readonly improvement: ImprovementJson | null;
 }
 
 /** The listing of a climb (already oldest first: see `toClimb`). Serialize with `JSON.stringify`. */
@@ -117,17 +190,54 @@ export function runEntry(r: RunSummary): RunListingEntry {
     baseline: v.baseline,
     candidate: v.candidate,
     difference: r.difference,
-    improvement: e === null ? null : {
-      n: e.n,
-      mean: e.mean,
-      lower: e.interval?.lower ?? null,
-      upper: e.interval?.upper ?? null,
-      confidence: e.interval?.confidence ?? null,
-    },
+    improvement: improvementJson(e),
     decided_at: r.decidedAt,
     wall_seconds: r.wallSeconds,
     failure: r.failure,
     live: r.live,
     disputes: [...r.disputes],
+    round: r.round === null ? null : {
+      open: r.round.open,
+      n: r.round.n,
+      winner: (() => {
+        const w = r.round.arms.find((a) => a.winner);
+        return w === undefined ? null : { arm: w.arm, measure: w.measure, ref: w.ref, sha: w.sha };
+      })(),
+      candidates: r.round.arms.map(candidateEntry),
+    },
+  };
+}
+
+/** An improvement estimate in its listing form; lower/upper/confidence null without an interval. */
+function improvementJson(e: ImprovementEstimate | null): ImprovementJson | null {
+  return e === null ? null : {
+    n: e.n,
+    mean: e.mean,
+    lower: e.interval?.lower ?? null,
+    upper: e.interval?.upper ?? null,
+    confidence: e.interval?.confidence ?? null,
+  };
+}
+
+function candidateEntry(a: RoundArm): RoundCandidateEntry {
+  const e = shownEstimate(a);
+  const stage = shownStage(a);
+  return {
+    arm: a.arm,
+    measure: a.measure,
+    ref: a.ref,
+    sha: a.sha,
+    verdict: a.verdict,
+    standing: a.standing,
+    because: a.because,
+    winner: a.winner,
+    pairs: a.pairs,
+    stage: stage === "" ? null : stage,
+    first_pair: e?.firstPair ?? null,
+    last_pair: e?.lastPair ?? null,
+    baseline: e?.baseline ?? null,
+    candidate: e?.candidate ?? null,
+    difference: e?.difference ?? null,
+    improvement: improvementJson(e?.estimate ?? null),
   };
 }

@@ -11,6 +11,9 @@ import {
   shortSha,
 } from "./format.ts";
 import type { Climb, RunSummary } from "./model.ts";
+import { roundVerdictWords, roundWhat } from "./round_words.ts";
+import { armCells, armDifferenceCells } from "./format.ts";
+import { shownEstimate, standingWords } from "./round_model.ts";
 
 /**
  * `outerloop runs DIR` for people: one line per run, oldest first, in the
@@ -40,7 +43,14 @@ function stateCell(r: RunSummary): string {
  * better) with the improvement's interval, n, and the wall time. A
  * `benchmark` column (`name: metric`) is added when the climb measures more
  * than one. A failed run's failure and a disputed run's disagreement follow
- * its row, indented. An empty climb gives the header alone.
+ * its row, indented. A round (K candidates against one baseline) is a row of
+ * its own — `base -> K candidates`, its state and its verdict with the
+ * winner (`accept: winner candidate-2`, `reject: no winner`) — and under it
+ * one row per candidate, indented: its measure name, its sha and ref, its
+ * standing (`winner`, `dropped at pair 2: …`, `decided: …`, `in play`), its
+ * verdict and the difference, improvement and interval of the estimate shown
+ * for it (the confirmation's for the screen's choice, else the screen's)
+ * with its n. An empty climb gives the header alone.
  */
 export function formatRunsTable(climb: Climb): string {
   const several = severalMetrics(climb);
@@ -59,28 +69,55 @@ export function formatRunsTable(climb: Climb): string {
   ];
   const offset = several ? 1 : 0;
   const right = new Set([5 + offset, 6 + offset, 8 + offset, 9 + offset]);
-  const rows = climb.map((r) => {
+  const rows: string[][] = [];
+  const after: string[][] = [];
+  for (const r of climb) {
     const imp = improvementCells(r);
-    return [
+    const round = r.round;
+    rows.push([
       oneLine(r.tag),
       ...(several ? [oneLine(benchmarkLabel(r))] : []),
       formatTime(r.createdAt),
-      `${shortSha(r.baseSha)} -> ${shortSha(r.candidateSha)}`,
+      round === null
+        ? `${shortSha(r.baseSha)} -> ${shortSha(r.candidateSha)}`
+        : `${shortSha(r.baseSha)} -> ${roundWhat(round)}`,
       stateCell(r),
-      r.verdict === null ? "" : outcome(r),
-      differenceCells(r).mean,
-      imp.mean,
-      imp.interval,
-      pairsCell(r),
+      round === null ? (r.verdict === null ? "" : outcome(r)) : oneLine(roundVerdictWords(r)),
+      round === null ? differenceCells(r).mean : "",
+      round === null ? imp.mean : "",
+      round === null ? imp.interval : "",
+      round === null ? pairsCell(r) : "",
       formatDuration(r.wallSeconds),
-    ];
-  });
+    ]);
+    after.push([]);
+    for (const a of round?.arms ?? []) {
+      const e = shownEstimate(a);
+      const cells = armCells(e);
+      rows.push([
+        `  ${a.measure}`,
+        ...(several ? [""] : []),
+        "",
+        oneLine(`-> ${shortSha(a.sha)} (${a.ref})`),
+        oneLine(standingWords(a)),
+        a.verdict ?? "",
+        armDifferenceCells(e, r.direction).mean,
+        cells.mean,
+        cells.interval,
+        e === null ? "" : String(e.estimate.n),
+        "",
+      ]);
+      after.push([]);
+    }
+    // a failure or a dispute follows the run's rows (a round's candidates included)
+    const notes = after.at(-1)!;
+    if (r.failure !== null && r.failure !== "") notes.push(`  failed: ${oneLine(r.failure)}`);
+    for (const d of r.disputes) notes.push(`  disputed: ${oneLine(d)}`);
+  }
   const lines = renderColumns(header, rows, right).split("\n");
   const out = [lines[0] ?? ""];
-  climb.forEach((r, i) => {
+  rows.forEach((_, i) => {
     out.push(lines[i + 1] ?? "");
-    if (r.failure !== null && r.failure !== "") out.push(`  failed: ${oneLine(r.failure)}`);
-    for (const d of r.disputes) out.push(`  disputed: ${oneLine(d)}`);
+    out.push(...after[i]!);
   });
   return out.join("\n") + "\n";
 }

@@ -8,7 +8,9 @@ import type { RunVerdict } from "./model.ts";
  * cross when rejected, an amber square when inconclusive and a hollow grey
  * diamond while undecided (a sibling's candidate, which has no verdict of its
  * own, is a purple diamond); a pair's difference is a blue dot (hollow when
- * the estimate set the pair aside as outlying) and a mean is a black bar; the
+ * the estimate set the pair aside as outlying) and a mean is a black bar; in
+ * a round, the winner is a green diamond, a screen's estimate a hollow grey
+ * diamond and a candidate the screen dropped a greyed dot; the
  * spread of a measure's samples is a thin whisker from their min to their max
  * beside its marker, in the marker's colour. Colours are SVG attributes, not CSS, so a chart copied out of
  * the page keeps them. Every marker carries `data-point` and a `<title>`
@@ -25,7 +27,10 @@ export type MarkKind =
   | "open"
   | "pair"
   | "aside"
-  | "mean";
+  | "mean"
+  | "winner"
+  | "screen"
+  | "dropped";
 
 type Shape = "circle" | "diamond" | "square" | "cross" | "bar";
 
@@ -37,7 +42,7 @@ interface MarkStyle {
   readonly label: string;
 }
 
-/** Colours from a palette with at least 4.5:1 contrast on white. */
+/** Colours from a palette with at least 4.5:1 contrast on white (but `dropped`: greyed on purpose, and said in words beside it). */
 export const COLORS = {
   accept: "#1a7f37",
   reject: "#cf222e",
@@ -46,6 +51,8 @@ export const COLORS = {
   pair: "#0969da",
   candidate: "#8250df",
   ink: "#24292f",
+  /** A round's candidate the screen dropped: drawn greyed. */
+  dropped: "#8c959f",
 } as const;
 
 /** The look of each kind of marker. */
@@ -59,6 +66,14 @@ export const MARKS: Readonly<Record<MarkKind, MarkStyle>> = {
   pair: { shape: "circle", color: COLORS.pair, hollow: false, label: "one pair: candidate − baseline" },
   aside: { shape: "circle", color: COLORS.pair, hollow: true, label: "set aside (outlying)" },
   mean: { shape: "bar", color: COLORS.ink, hollow: false, label: "mean, with its interval" },
+  winner: { shape: "diamond", color: COLORS.accept, hollow: false, label: "the round's winner, on its confirmation" },
+  screen: {
+    shape: "diamond",
+    color: "#57606a",
+    hollow: true,
+    label: "screen estimate (it chooses, it does not decide)",
+  },
+  dropped: { shape: "circle", color: COLORS.dropped, hollow: false, label: "dropped by the screen (greyed)" },
 };
 
 /** The candidate's marker for a verdict. */

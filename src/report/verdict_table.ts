@@ -49,9 +49,15 @@ function differenceFor(decision: Decision, measure: string): string {
  * beside each candidate-side measure, then the verdict — `(disputed)` when
  * `disputed`: decision.json does not follow from the results beside it — the
  * improvement estimate of a repeated design and the pairs it set aside as
- * outlying, and every reason.
+ * outlying, and every reason. A round's candidates (`round`, report/round_table.ts) go
+ * right before the verdict.
  */
-export function formatDecisionTable(decision: Decision, paired: PairedFacts | null = null, disputed = false): string {
+export function formatDecisionTable(
+  decision: Decision,
+  paired: PairedFacts | null = null,
+  disputed = false,
+  round?: string,
+): string {
   const rows = Object.entries(decision.values).map(([name, value]) => {
     return [name, formatMeasured(value), differenceFor(decision, name)];
   });
@@ -59,7 +65,8 @@ export function formatDecisionTable(decision: Decision, paired: PairedFacts | nu
   const reasons = decision.reasons.map((r) => `  - ${r}`);
   const estimate = paired === null ? [] : [`improvement (positive = better): ${estimateText(paired.benchmark)}`];
   const verdict = `verdict: ${decision.verdict}${disputed ? " (disputed)" : ""}`;
-  return [table, "", verdict, ...estimate, ...setAsideLines(paired), ...reasons].join("\n") + "\n";
+  const candidates = round === undefined ? [] : ["", round.trimEnd()];
+  return [table, ...candidates, "", verdict, ...estimate, ...setAsideLines(paired), ...reasons].join("\n") + "\n";
 }
 
 /**

@@ -219,7 +219,11 @@ async function roundPass(
       procedure: d.procedure,
       seeds: p.seeds,
       n: p.seeds.length,
-      winner: d.winner,
+      winner: d.winner && {
+        ...d.winner,
+        ref: r.candidates[d.winner.arm - 1]!.ref,
+        sha: r.candidates[d.winner.arm - 1]!.sha,
+      },
       candidates: d.calls.map((call) => ({
         arm: call.arm,
         ref: r.candidates[call.arm - 1]!.ref,

@@ -36,6 +36,10 @@ export interface RunRequest {
   readonly partition: string;
   readonly gpuPartition: string;
   readonly gpuAccount: string;
+  /** `--wake-partition` (or OUTERLOOP_WAKE_PARTITION): the wake jobs' partition; "" for the evals'. */
+  readonly wakePartition: string;
+  /** `--wake-qos` (or OUTERLOOP_WAKE_QOS); "" for none. */
+  readonly wakeQos: string;
   /** An absolute path, or null. */
   readonly seedCache: string | null;
   readonly mode: ComputeMode;
@@ -129,6 +133,8 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
       partition: o.partition,
       gpuPartition: o.gpuPartition,
       gpuAccount: o.gpuAccount,
+      wakePartition: o.wakePartition,
+      wakeQos: o.wakeQos,
       compute: o.mode,
       seedCache: o.seedCache,
       commandLine: [...deps.self, purpose.kind, ...o.raw],

@@ -16,6 +16,11 @@ import { runStatus } from "../views/run_status.ts";
 import { RunLockedError } from "./lock.ts";
 import type { PhaseOutcome } from "./phase.ts";
 import { wakeJobName } from "./wake.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { EVAL_FILES, evalDirPath } from "../dispatch/eval_files.ts";
+import { slot } from "../measure/identity.ts";
+import type { Measure } from "../measure/measure.ts";
 
 /** How a wait polls. */
 export interface WaitTiming {
@@ -117,10 +122,12 @@ export async function waitForRun(
       const measuresLive = status.measures.some((m) => m.state === "pending" || m.state === "running");
       const stalled = status.schedulerError === null && wakeLive === false && !measuresLive;
       const failed = status.measures.some((m) => m.state === "failed");
-      if ((stalled || failed) && !passedSinceSleep && !interrupted.signal.aborted) {
-        // nothing will ever wake this run, or a measure failed for good (the pass says so with
-        // exit 3 and cancels the rest): carry it on ourselves (the default death is back on,
-        // so a Ctrl-C in a local pass stops its jobs as it always does)
+      const allDone = status.measures.length > 0 && status.measures.every((m) => m.state === "done");
+      if ((stalled || failed || allDone) && !passedSinceSleep && !interrupted.signal.aborted) {
+        // nothing will ever wake this run, a measure failed for good (the pass says so with exit 3
+        // and cancels the rest), or every eval of the look is in — then the wake job is only the
+        // safety net, and the run lock keeps the two from doubling anything: carry it on ourselves
+        // (the default death is back on, so a Ctrl-C in a local pass stops its jobs as it always does)
         passedSinceSleep = true;
         unlisten();
         let parked = false;
@@ -141,13 +148,53 @@ export async function waitForRun(
       opts.reporter.progress({ measures: status.measures, now, waitedS: (now - start) / 1000, wakeDeciding });
       if (interrupted.signal.aborted) return detached;
       if (now >= deadline) return { kind: "detached", why: "timeout" };
-      await deps.sleep(Math.min(intervalS * 1000, deadline - now), interrupted.signal);
+      await sleepWatching(
+        dir,
+        record,
+        status.plan,
+        Math.min(intervalS * 1000, deadline - now),
+        deps,
+        interrupted.signal,
+      );
       passedSinceSleep = false;
       if (interrupted.signal.aborted) return detached;
       intervalS = timing.pollS ?? Math.min(MAX_POLL_S, intervalS * GROWTH);
     }
   } finally {
     unlisten();
+  }
+}
+
+/** Between two scheduler polls the run dir is looked at this often: a decision is seen within it. */
+export const FILE_WATCH_MS = 1000;
+
+/**
+ * Sleeps `ms` in slices of `FILE_WATCH_MS`, looking at the run dir's files
+ * between them — no scheduler call — and waking early when the run has its
+ * answer (a wake decided it) or every eval of the look has written its exit
+ * code (the next poll then carries the run on without waiting for the wake
+ * job to be scheduled).
+ */
+async function sleepWatching(
+  dir: RunDir,
+  r: RunRecord,
+  look: readonly Measure[],
+  ms: number,
+  deps: WaitDeps,
+  signal: AbortSignal,
+): Promise<void> {
+  const end = deps.now() + ms;
+  const evalsDone = () =>
+    look.length > 0 &&
+    look.every((m) => existsSync(join(evalDirPath(dir.path, slot(r.image, m)), EVAL_FILES.exitCode)));
+  const filesSay = () =>
+    existsSync(dir.decision) || existsSync(dir.calibration) || existsSync(dir.failure) ||
+    existsSync(dir.cancelled);
+  for (;;) {
+    const left = end - deps.now();
+    if (left <= 0 || signal.aborted) return;
+    await deps.sleep(Math.min(FILE_WATCH_MS, left), signal);
+    if (filesSay() || evalsDone()) return;
   }
 }
 

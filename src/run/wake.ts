@@ -13,8 +13,9 @@ import { readWakeRecord, type WakeRecord, writeWakeRecord } from "../rundir/wake
 
 /** A deadline wake (no ids to depend on) re-checks after this long. */
 export const BLIND_WAKE_SECONDS = 300;
-/** The wake only reads results and maybe submits: minutes are plenty. */
-const WAKE_MINUTES = 15;
+/** A wake only reads results, decides or submits: minutes, one CPU and a little memory are plenty. */
+export const WAKE_MINUTES = 10;
+export const WAKE_MEM = "512M";
 
 /** The wake job's name: readable run tag plus a hash of the run dir, so two runs never share one. */
 export function wakeJobName(runTag: string, dir: RunDir): string {
@@ -22,15 +23,24 @@ export function wakeJobName(runTag: string, dir: RunDir): string {
   return `wake-${codePointPrefix(runTag, 10)}-${h}`;
 }
 
-/** The sbatch spec of the wake: `<self> resume <run dir>` after the pending jobs, or at a deadline. */
+/**
+ * The sbatch spec of the wake: `<self> resume --wake <run dir>` after the
+ * pending jobs, or at a deadline — on the wake's own lane when the run has
+ * one (`--wake-partition`, `--wake-qos`), asking for what a pass needs, and
+ * exiting 0 whenever its pass ran (`--wake`): the verdict is in decision.json
+ * and the log, and sacct does not show a parked or rejected run as FAILED.
+ */
 export function wakeSpec(r: RunRecord, dir: RunDir, self: readonly string[], dependency: string): JobSpec {
   return {
     jobName: wakeJobName(r.runTag, dir),
     account: r.account,
-    partition: r.partition,
+    partition: r.wakePartition || r.partition,
+    ...(r.wakeQos === "" ? {} : { qos: r.wakeQos }),
     timeMinutes: WAKE_MINUTES,
+    mem: WAKE_MEM,
+    cpus: 1,
     // built from trusted parts only, every part quoted
-    command: quoteCommand([...self, "resume", dir.path]),
+    command: quoteCommand([...self, "resume", "--wake", dir.path]),
     output: dir.wakeLog,
     extra: ["--open-mode=append"],
     ...(dependency ? { dependency } : { begin: `now+${BLIND_WAKE_SECONDS}` }),

@@ -94,6 +94,8 @@ const decisionSchema = lazy(() =>
       n: wholeNumber(1),
       winner: z.nullable(strict({
         arm: wholeNumber(1),
+        ref: z.string(),
+        sha: shaSchema(),
         first_pair: wholeNumber(1),
         last_pair: wholeNumber(1),
         estimate: strict(estimateShape),
@@ -148,6 +150,9 @@ export interface RoundFacts {
   /** The accepted candidate with the best improvement, its estimate on the pairs that did not choose it; null for none. */
   readonly winner: {
     readonly arm: number;
+    /** The winner's ref as given and its sha: the commit to merge (`candidate_sha` is the first candidate's). */
+    readonly ref: string;
+    readonly sha: string;
     readonly firstPair: number;
     readonly lastPair: number;
     readonly estimate: Estimate;
@@ -164,6 +169,8 @@ function roundJson(r: RoundFacts) {
     n: r.n,
     winner: r.winner && {
       arm: r.winner.arm,
+      ref: r.winner.ref,
+      sha: r.winner.sha,
       first_pair: r.winner.firstPair,
       last_pair: r.winner.lastPair,
       estimate: estimateJson(r.winner.estimate),
@@ -348,6 +355,8 @@ function roundFromJson(j: z.output<ReturnType<typeof decisionSchema>>["round"] &
     n: j.n,
     winner: j.winner && {
       arm: j.winner.arm,
+      ref: j.winner.ref,
+      sha: j.winner.sha,
       firstPair: j.winner.first_pair,
       lastPair: j.winner.last_pair,
       estimate: estimateFromJson(j.winner.estimate),

@@ -41,6 +41,9 @@ const runRecordSchema = lazy(() =>
     partition: z.string(),
     gpu_partition: z.string(),
     gpu_account: z.string(),
+    // the wake jobs' lane, when it is not the evals' (a site's fast lane); absent when not given
+    wake_partition: z.optional(z.string()),
+    wake_qos: z.optional(z.string()),
     compute: z.enum(["local", "slurm"]),
     seed_cache: z.nullable(z.string()),
     command_line: z.array(z.string()),
@@ -95,6 +98,10 @@ export interface RunRecord {
   readonly partition: string;
   readonly gpuPartition: string;
   readonly gpuAccount: string;
+  /** Where wake jobs go: "" for the eval partition. */
+  readonly wakePartition: string;
+  /** The wake jobs' QOS: "" for none. */
+  readonly wakeQos: string;
   readonly compute: "local" | "slurm";
   /**
    * "measure": base against candidate, to a verdict. "calibrate": the base
@@ -148,6 +155,8 @@ function toJson(rec: RunRecord): z.input<ReturnType<typeof runRecordSchema>> {
     partition: rec.partition,
     gpu_partition: rec.gpuPartition,
     gpu_account: rec.gpuAccount,
+    ...(rec.wakePartition === "" ? {} : { wake_partition: rec.wakePartition }),
+    ...(rec.wakeQos === "" ? {} : { wake_qos: rec.wakeQos }),
     compute: rec.compute,
     seed_cache: rec.seedCache,
     command_line: [...rec.commandLine],
@@ -176,6 +185,8 @@ function fromJson(j: z.output<ReturnType<typeof runRecordSchema>>): RunRecord {
     partition: j.partition,
     gpuPartition: j.gpu_partition,
     gpuAccount: j.gpu_account,
+    wakePartition: j.wake_partition ?? "",
+    wakeQos: j.wake_qos ?? "",
     compute: j.compute,
     kind: j.kind ?? "measure",
     candidates: j.candidates ?? [{ ref: j.candidate_ref, sha: j.candidate_sha }],

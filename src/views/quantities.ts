@@ -2,6 +2,7 @@ import { CANDIDATE_ARM, differenceName } from "../measure/measure_name.ts";
 import type { DecisionRecord } from "../rundir/decision_file.ts";
 import { differenceOfImprovement, differenceRange } from "../stats/difference.ts";
 import { improvementOfDifference } from "../stats/improvement.ts";
+import type { Estimate } from "../verdict/decide.ts";
 
 /**
  * The benchmark's two quantities as a decision gives them, each under its own
@@ -15,6 +16,10 @@ import { improvementOfDifference } from "../stats/improvement.ts";
  *   improvement's mean and interval mapped through the direction — the same
  *   for `maximize`, negated and swapped for `minimize` — so the two agree to
  *   the last bit.
+ *
+ * A round's are its winner's: the confirmation's estimate, on pairs that did
+ * not choose it (its `set_aside` in the round's pair numbers); a round
+ * without a winner has neither (each candidate's estimate is in `round`).
  *
  * `show --json`, `resume --json` (and `wait --json`), `runs` and the reports
  * all read them from here.
@@ -56,34 +61,48 @@ const SINGLE_PAIR = "single pair, no interval";
 
 /** The benchmark's improvement and difference, or null when the decision has neither (no benchmark pair). */
 export function benchmarkQuantities(d: DecisionRecord): BenchmarkQuantities | null {
-  const b = d.paired?.benchmark;
-  if (b !== undefined) {
-    const [lower, upper] = differenceRange(d.direction, b.lower, b.upper);
-    return {
-      improvement: {
-        n: b.n,
-        mean: b.mean,
-        lower: b.lower,
-        upper: b.upper,
-        confidence: b.confidence,
-        method: b.method,
-        setAside: [...b.setAside].sort((x, y) => x - y),
-      },
-      difference: {
-        n: b.n,
-        mean: differenceOfImprovement(d.direction, b.mean),
-        lower,
-        upper,
-        confidence: b.confidence,
-      },
-    };
+  if (d.round !== undefined) {
+    const w = d.round.winner;
+    if (w === null) return null;
+    const setAside = w.estimate.setAside.map((p) => p + w.firstPair - 1);
+    return w.estimate.n < 2 ? single(d, w.estimate.mean) : ofEstimate(d, { ...w.estimate, setAside });
   }
+  const b = d.paired?.benchmark;
+  if (b !== undefined) return ofEstimate(d, b);
   const diff = d.deltas[differenceName(null, CANDIDATE_ARM)];
   if (diff === undefined) return null;
+  return single(d, improvementOfDifference(d.direction, diff));
+}
+
+/** A single pair's quantities: its improvement and difference, with no interval. */
+function single(d: DecisionRecord, improvement: number): BenchmarkQuantities {
   const none = { lower: null, upper: null, confidence: null };
   return {
-    improvement: { n: 1, mean: improvementOfDifference(d.direction, diff), ...none, method: SINGLE_PAIR, setAside: [] },
-    difference: { n: 1, mean: diff, ...none },
+    improvement: { n: 1, mean: improvement, ...none, method: SINGLE_PAIR, setAside: [] },
+    difference: { n: 1, mean: differenceOfImprovement(d.direction, improvement), ...none },
+  };
+}
+
+/** An estimate's quantities: the improvement as it is, the difference through the direction. */
+function ofEstimate(d: DecisionRecord, b: Estimate): BenchmarkQuantities {
+  const [lower, upper] = differenceRange(d.direction, b.lower, b.upper);
+  return {
+    improvement: {
+      n: b.n,
+      mean: b.mean,
+      lower: b.lower,
+      upper: b.upper,
+      confidence: b.confidence,
+      method: b.method,
+      setAside: [...b.setAside].sort((x, y) => x - y),
+    },
+    difference: {
+      n: b.n,
+      mean: differenceOfImprovement(d.direction, b.mean),
+      lower,
+      upper,
+      confidence: b.confidence,
+    },
   };
 }
 

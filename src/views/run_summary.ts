@@ -8,6 +8,7 @@ import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.
 import type { ImprovementEstimate, PairValues, RunState, RunSummary } from "../report/model.ts";
 import { type BenchmarkQuantities, benchmarkQuantities } from "./quantities.ts";
 import { runSamples } from "./measure_samples.ts";
+import { roundStanding, roundSummary } from "./round_view.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { checkDecision } from "./decision_check.ts";
 import { runStanding } from "./standing.ts";
@@ -23,6 +24,7 @@ import { readRunRecord } from "../rundir/run_record.ts";
  * `outerloop report` read a climb of hundreds of runs in a blink, offline.
  * The state is the run's standing (standing.ts); a decision is checked
  * against the results beside it, and its disagreements kept (`disputes`).
+ * A round of K ≥ 2 candidates brings where it stands (round_view.ts).
  */
 export function summarizeRun(dir: RunDir): RunSummary {
   const r = readRunRecord(dir);
@@ -30,6 +32,9 @@ export function summarizeRun(dir: RunDir): RunSummary {
   const decision = s.kind === "decided" ? s.decision : null;
   const state: RunState = s.kind;
   const values = decision ? { ...decision.values } : valuesOnDisk(dir);
+  const round = r.candidates.length > 1 && r.kind === "measure"
+    ? roundSummary(r, roundStanding(r, decision, cachedBaseline(dir, r, false), values), values)
+    : null;
   const ended = decision?.decidedAt ?? (s.kind === "calibrated" ? s.calibration.calibratedAt : null) ??
     (s.kind === "cancelled" ? s.cancel.cancelledAt : null) ?? (s.kind === "failed" ? s.failure.failedAt : null);
   const q = decision ? benchmarkQuantities(decision) : null;
@@ -52,7 +57,8 @@ export function summarizeRun(dir: RunDir): RunSummary {
     improvement,
     difference: q === null ? null : q.difference.mean,
     samples: runSamples(dir, r, decision),
-    pairs: pairsOf(values),
+    pairs: round === null ? pairsOf(values) : [],
+    round,
     reasons: decision ? [...decision.reasons] : [],
     decidedAt: decision?.decidedAt ?? null,
     wallSeconds: ended === null ? null : secondsBetween(r.createdAt, ended),

@@ -41,6 +41,7 @@ export function makeRun(over: Partial<RunSummary> = {}): RunSummary {
     disputes: [],
     live: null,
     samples: {},
+    round: null,
     ...over,
   };
   if ("improvement" in over || "difference" in over) return run;
@@ -175,5 +176,110 @@ export function nastyRun(): RunSummary {
     differences: { candidate: 1, "sib-a<b>|c": 1 },
     reasons: ["line one | <script>alert(1)</script> & *bold*\nline two"],
     failure: "no <failure> | here\nreally",
+  });
+}
+
+/**
+ * A decided round of three candidates (maximize, min_effect 0.5) against one
+ * baseline on 6 pairs: the screen (pairs 1–2) dropped `candidate` (+0.1,
+ * too far below min_effect: inconclusive) and `candidate-3` (−1: rejected)
+ * and chose `candidate-2`, which its confirmation on pairs 3–6 accepted at
+ * +1.9 [+1.4, +2.4] 97.5%: the winner. `refs` names the candidates (c1, c2,
+ * c3 by default).
+ */
+export function roundSummaryRun(over: Partial<RunSummary> = {}, refs = ["c1", "c2", "c3"]): RunSummary {
+  const shas = [CAND, "1".repeat(40), "2".repeat(40)];
+  const base = [10.2, 10, 9.9, 10.1, 10.05, 9.8];
+  const values: Record<string, number> = {};
+  const differences: Record<string, number> = {};
+  base.forEach((b, i) => {
+    const s = i === 0 ? "" : `#${i + 1}`;
+    values[`baseline${s}`] = b;
+    const arms: [string, number][] = i < 2 ? [["candidate", 0.1], ["candidate-2", 2], ["candidate-3", -1]] : [
+      ["candidate-2", 1.9 + (i % 2 === 0 ? 0.1 : -0.2)],
+    ];
+    for (const [name, effect] of arms) {
+      values[`${name}${s}`] = b + effect;
+      differences[`${name}${s}`] = effect;
+    }
+  });
+  const est = (n: number, mean: number, lower: number, upper: number, confidence: number) => ({
+    n,
+    mean,
+    interval: { lower, upper, confidence },
+    setAside: [],
+  });
+  const arm = (e: { mean: number; lower: number; upper: number }, first: number, last: number) => ({
+    estimate: est(last - first + 1, e.mean, e.lower, e.upper, first === 1 ? 0.95 : 0.975),
+    firstPair: first,
+    lastPair: last,
+    difference: e.mean,
+    baseline: base.slice(first - 1, last).reduce((a, b) => a + b, 0) / (last - first + 1),
+    candidate: base.slice(first - 1, last).reduce((a, b) => a + b, 0) / (last - first + 1) + e.mean,
+  });
+  const winner = arm({ mean: 1.9, lower: 1.4, upper: 2.4 }, 3, 6);
+  return makeRun({
+    tag: "r-round",
+    values,
+    differences,
+    pairs: [],
+    improvement: winner.estimate,
+    difference: 1.9,
+    reasons: ["A round of 3 candidates against one baseline, screened then confirmed.", "Candidate 2 wins the round."],
+    round: {
+      baseRef: "main",
+      open: false,
+      n: 6,
+      winner: 2,
+      next: null,
+      arms: [
+        {
+          arm: 1,
+          measure: "candidate",
+          ref: refs[0]!,
+          sha: shas[0]!,
+          verdict: "inconclusive",
+          standing: "dropped",
+          because: "hopeless",
+          winner: false,
+          pairs: 2,
+          screen: arm({ mean: 0.1, lower: -0.3, upper: 0.5 }, 1, 2),
+          confirmation: null,
+          siblings: [],
+          reason: "Dropped by the screen: mean improvement 0.1 over 2 screen pairs.",
+        },
+        {
+          arm: 2,
+          measure: "candidate-2",
+          ref: refs[1]!,
+          sha: shas[1]!,
+          verdict: "accept",
+          standing: "decided",
+          because: "accepted",
+          winner: true,
+          pairs: 6,
+          screen: arm({ mean: 2, lower: 1.6, upper: 2.4 }, 1, 2),
+          confirmation: winner,
+          siblings: [],
+          reason: "The candidate improved on the baseline, above min_effect 0.5.",
+        },
+        {
+          arm: 3,
+          measure: "candidate-3",
+          ref: refs[2]!,
+          sha: shas[2]!,
+          verdict: "reject",
+          standing: "dropped",
+          because: "hopeless",
+          winner: false,
+          pairs: 2,
+          screen: arm({ mean: -1, lower: -1.4, upper: -0.6 }, 1, 2),
+          confirmation: null,
+          siblings: [],
+          reason: "Dropped by the screen: mean improvement -1 over 2 screen pairs.",
+        },
+      ],
+    },
+    ...over,
   });
 }

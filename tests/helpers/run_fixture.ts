@@ -32,6 +32,8 @@ export function runRecordFixture(
     partition: "cpu",
     gpuPartition: "",
     gpuAccount: "",
+    wakePartition: "",
+    wakeQos: "",
     compute: "slurm",
     seedCache: null,
     commandLine: [],

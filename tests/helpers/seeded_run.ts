@@ -29,7 +29,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** A standard normal draw (Box–Muller) from `random`. */
-function normal(random: () => number): number {
+export function normal(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
 

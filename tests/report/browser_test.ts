@@ -32,6 +32,7 @@ import { cli } from "../helpers/cli.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
 import { seededRun, stalledTimingCase, timingCase } from "../helpers/seeded_run.ts";
 import { agrees, estimateAgrees, intervalIn } from "../helpers/surface_read.ts";
+import { roundCase, roundRun } from "../helpers/seeded_round.ts";
 
 /**
  * A real climb on the local backend, made by the CLI: three `measure` runs
@@ -147,6 +148,69 @@ interface StallView {
   dots: { x: number; value: number; aside: boolean; fill: string }[];
   markers: { name: string; x: number }[];
   whiskers: { name: string; left: number; right: number; min: number; max: number }[];
+  legend: string[];
+  overflowing: string[];
+  scrolling: string[];
+}
+
+/**
+ * What a reader sees of a round's page: in the candidates chart, where (in
+ * screen pixels) zero is, each improvement marker (its arm, stage, value,
+ * whether it is the winner or dropped, its painted fill and its group's
+ * opacity) and each interval line's ends; the "winner" label; the legend's
+ * words; every table cell wider than its column and every table box that
+ * scrolls sideways.
+ */
+const WHAT_A_READER_SEES_OF_A_ROUND = `(() => {
+  const centre = (el) => { const b = el.getBoundingClientRect(); return b.left + b.width / 2; };
+  const svg = document.querySelector('svg[id^="round-"]');
+  const opacity = (el) => Number(getComputedStyle(el.closest("g.arm")).opacity);
+  return {
+    zero: centre(svg.querySelector("line.zero")),
+    minEffect: centre(svg.querySelector("line.min-effect")),
+    points: [...svg.querySelectorAll('[data-point="improvement"]')].map((e) => ({
+      arm: Number(e.dataset.arm), stage: e.dataset.stage, value: Number(e.dataset.value), x: centre(e),
+      winner: e.dataset.winner === "true", dropped: e.dataset.dropped === "true",
+      fill: getComputedStyle(e).fill, opacity: opacity(e),
+    })),
+    intervals: [...svg.querySelectorAll("line.interval")].map((e) => {
+      const b = e.getBoundingClientRect();
+      return { arm: Number(e.dataset.arm), stage: e.dataset.stage, left: b.left, right: b.right,
+        lower: Number(e.dataset.lower), upper: Number(e.dataset.upper), stroke: getComputedStyle(e).stroke };
+    }),
+    winnerLabel: [...svg.querySelectorAll("text")].some((t) => t.textContent === "winner"),
+    legend: [...document.querySelectorAll(".legend li")].map((li) => li.textContent),
+    overflowing: [...document.querySelectorAll("td, th")].filter((c) => c.scrollWidth > c.clientWidth)
+      .map((c) => c.textContent + " (" + c.scrollWidth + " > " + c.clientWidth + ")"),
+    scrolling: [...document.querySelectorAll(".table-wrap")].filter((w) => w.scrollWidth > w.clientWidth)
+      .map((w) => w.querySelector("caption")?.textContent + " (" + w.scrollWidth + " > " + w.clientWidth + ")"),
+  };
+})()`;
+
+/** What `WHAT_A_READER_SEES_OF_A_ROUND` returns. */
+interface RoundView {
+  zero: number;
+  minEffect: number;
+  points: {
+    arm: number;
+    stage: string;
+    value: number;
+    x: number;
+    winner: boolean;
+    dropped: boolean;
+    fill: string;
+    opacity: number;
+  }[];
+  intervals: {
+    arm: number;
+    stage: string;
+    left: number;
+    right: number;
+    lower: number;
+    upper: number;
+    stroke: string;
+  }[];
+  winnerLabel: boolean;
   legend: string[];
   overflowing: string[];
   scrolling: string[];
@@ -398,6 +462,81 @@ describe("the HTML report in a real browser", () => {
       assert.deepEqual(seen.scrolling, [], "no table wider than its box");
     },
   );
+
+  browserIt(
+    "shows a round at 1200 px as its decision says: the winner's marker and interval where the numbers are, the dropped candidates greyed, every table fitting",
+    120_000,
+    async () => {
+      const root = join(dir, "round");
+      // four candidates, a minimize benchmark with a sibling: the screen drops some, confirms the far-ahead one
+      const c = roundCase(21, { k: 4, effects: [0.3, 4, -1, 0], direction: "minimize", repeats: 4, sibling: true });
+      const { dir: runDir, compute } = await roundRun(c, root);
+      const file = join(dir, "round-source.html");
+      assert.equal((await cli(["report", runDir.path, "--html", file], { compute })).code, 0);
+      const page = await show("round-run", readFileSync(file, "utf8"), WHAT_A_READER_SEES_OF_A_ROUND, READING_WIDTH);
+      assert.deepEqual(page.errors, []);
+      assert.deepEqual(page.requests, [page.url]);
+      const seen = page.value as RoundView;
+      const d = JSON.parse(readFileSync(runDir.decision, "utf8"));
+      assert.equal(d.round.winner?.arm, 2, "the case is what it says: candidate-2 wins");
+      assert.ok(d.round.candidates.some((x: { standing: string }) => x.standing === "dropped"), "and some are dropped");
+      // the chart's scale on screen, from the marker farthest from zero (improvement: positive = better, rightward)
+      const far = seen.points.reduce((a, b) => (Math.abs(b.x - seen.zero) > Math.abs(a.x - seen.zero) ? b : a));
+      const perUnit = (far.x - seen.zero) / far.value;
+      assert.ok(perUnit > 0, "higher improvements to the right");
+      const screenX = (v: number) => seen.zero + perUnit * v;
+      assert.ok(Math.abs(seen.minEffect - screenX(c.minEffect)) < 1.5, "min_effect where its number is");
+      for (const cand of d.round.candidates) {
+        const stages = [["screen", cand.screen], ["confirmation", cand.estimate]] as const;
+        for (const [stage, e] of stages) {
+          if (e === null) continue;
+          const at = `${cand.arm} ${stage}`;
+          const p = seen.points.find((x) => x.arm === cand.arm && x.stage === stage);
+          assert.ok(p, `${at}: a marker`);
+          assert.equal(p.value, e.mean, at);
+          assert.ok(Math.abs(p.x - screenX(e.mean)) < 1.5, `${at}: at ${p.x}, its number says ${screenX(e.mean)}`);
+          assert.equal(p.winner, cand.arm === 2 && stage === "confirmation", `${at}: the winner's mark`);
+          assert.equal(p.dropped, cand.standing === "dropped", `${at}: dropped`);
+          if (p.dropped) {
+            assert.equal(p.fill, "rgb(140, 149, 159)", `${at}: greyed`);
+            assert.ok(p.opacity < 1, `${at}: drawn faint (${p.opacity})`);
+          }
+          const iv = seen.intervals.find((x) => x.arm === cand.arm && x.stage === stage);
+          if (e.n < 2) continue;
+          assert.ok(iv, `${at}: an interval`);
+          assert.ok(Math.abs(iv.left - screenX(e.lower)) < 1.5, `${at}: the interval starts at its lower end`);
+          assert.ok(Math.abs(iv.right - screenX(e.upper)) < 1.5, `${at}: and ends at its upper end`);
+          if (p.dropped) assert.equal(iv.stroke, "rgb(140, 149, 159)", `${at}: its interval greyed`);
+        }
+      }
+      const w = seen.points.find((x) => x.winner)!;
+      assert.equal(w.fill, "rgb(26, 127, 55)", "the winner is painted green");
+      assert.ok(w.x > screenX(c.minEffect), "and lies on the accepting side of min_effect");
+      assert.ok(seen.winnerLabel, "labelled winner");
+      assert.ok(seen.legend.some((t) => t.includes("dropped by the screen (greyed)")), seen.legend.join(" | "));
+      assert.ok(seen.legend.some((t) => t.includes("the round's winner")), seen.legend.join(" | "));
+      assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
+      assert.deepEqual(seen.scrolling, [], "no table wider than its box");
+    },
+  );
+
+  browserIt("fits every table of a climb of rounds beside runs of one at 1200 px", 120_000, async () => {
+    const root = join(dir, "mixed");
+    await seededRun(timingCase(), root, { tag: "r1", createdAt: "2026-01-02T03:04:05.000Z" });
+    const c = roundCase(22, { k: 4, effects: [0.3, 4, -1, 0], direction: "minimize", repeats: 4, sibling: false });
+    await roundRun(c, root, { tag: "r2", createdAt: "2026-01-02T04:04:05.000Z" });
+    await roundRun(roundCase(23, { k: 3, effects: [-40, -40, -40], direction: "minimize" }), root, {
+      tag: "r3",
+      createdAt: "2026-01-02T05:04:05.000Z",
+    });
+    const file = join(dir, "mixed-source.html");
+    assert.equal((await cli(["report", root, "--html", file])).code, 0);
+    const page = await show("mixed-climb", readFileSync(file, "utf8"), WHAT_A_READER_SEES, READING_WIDTH);
+    assert.deepEqual(page.errors, []);
+    const seen = page.value as ReaderView;
+    assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
+    assert.deepEqual(seen.scrolling, [], "no table wider than its box");
+  });
 
   browserIt("fits every table of a climb at 1200 px, long names and failures included", 120_000, async () => {
     const page = await show(

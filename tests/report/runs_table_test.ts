@@ -92,6 +92,7 @@ describe("runsJson()", () => {
       "failure",
       "live",
       "disputes",
+      "round",
     ];
     for (const entry of json.runs) assert.deepEqual(Object.keys(entry), keys);
   });

@@ -61,6 +61,8 @@ describe("runPhase() on a round of K candidates", () => {
     const d = readDecision(dir, r)!;
     assert.equal(d.verdict, "accept");
     assert.equal(d.round?.winner?.arm, 2);
+    assert.deepEqual([d.round!.winner!.ref, d.round!.winner!.sha], ["c2", SHAS[1]], "the commit to merge");
+    assert.equal(d.candidateSha, SHAS[0], "candidate_sha stays the first candidate's, as run.json has it");
     assert.ok(d.round!.winner!.firstPair > 2, "the winner's interval rests on pairs that did not choose it");
     assert.deepEqual(d.round!.candidates.map((c) => [c.arm, c.ref, c.verdict]), [
       [1, "c1", d.round!.candidates[0]!.verdict],

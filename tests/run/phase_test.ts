@@ -37,11 +37,24 @@ describe("runPhase()", () => {
     assert.equal(outcome.kind, "parked");
     const wake = withDefaults(compute.submitted.at(-1)!);
     assert.equal(wake.dependency, "afterany:1000:1001");
-    assert.equal(wake.command, quoteCommand([...SELF, "resume", runDir]));
+    assert.equal(wake.command, quoteCommand([...SELF, "resume", "--wake", runDir]));
     assert.equal(wake.output, join(runDir, "wake.out"));
+    // what a pass needs, on the evals' lane unless the run names the wake's
+    assert.deepEqual([wake.mem, wake.cpus, wake.timeMinutes, wake.partition, wake.qos], ["512M", 1, 10, "cpu", ""]);
     const recorded = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8"));
     assert.equal(recorded.job_id, "1002");
     assert.deepEqual(recorded.pending, ["1000", "1001"]);
+  });
+
+  it("puts the wake on the run's wake partition and QOS when it has them", async () => {
+    const runDir = join(tempDir("phase-wake-"), "run");
+    const rec = runRecordFixture({ createdAt: new Date().toISOString(), wakePartition: "fast", wakeQos: "wakeq" });
+    writeRunRecord(new RunDir(runDir), rec);
+    const compute = new FakeCompute();
+    await runPhase(new RunDir(runDir), deps(compute));
+    const wake = withDefaults(compute.submitted.at(-1)!);
+    assert.deepEqual([wake.partition, wake.qos, wake.account], ["fast", "wakeq", "acct"]);
+    assert.equal(JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")).wake_partition, "fast");
   });
 
   it("asks for the contract's eval_mem and eval_cpus for every eval job, the reference's 2G and 1 by default", async () => {

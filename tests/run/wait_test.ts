@@ -41,21 +41,16 @@ async function parked() {
 }
 
 describe("waitForRun()", () => {
-  it("tells the reporter each poll, sees the wake deciding, and ends with the decision it wrote", async () => {
+  it("tells the reporter each poll and, once every eval of the look is in, runs the pass itself within a second", async () => {
     const run = await parked();
     const seen: WaitProgress[] = [];
     const end = await waitForRun(
       run.dir,
       run.record,
-      run.deps(async (count) => {
-        if (count === 0) {
-          run.evals.forEach((s, i) => finishEvalJob(s, { score: [10, 12][i]! }));
-          for (const s of run.evals) run.compute.live!.delete(s.jobName);
-        }
-        if (count === 1) {
-          run.compute.live = new Map();
-          await runPhase(run.dir, run.phase(new FakeCompute()));
-        }
+      run.deps((count) => {
+        if (count !== 0) return;
+        run.evals.forEach((s, i) => finishEvalJob(s, { score: [10, 12][i]! }));
+        for (const s of run.evals) run.compute.live!.delete(s.jobName);
       }),
       {
         timing: { pollS: null, timeoutS: null },
@@ -64,10 +59,34 @@ describe("waitForRun()", () => {
       },
     );
     assert.equal(end.kind, "finished");
+    assert.equal(end.kind === "finished" && end.outcome.kind === "decided" && end.outcome.fresh, true, "our own pass");
     assert.equal(end.kind === "finished" && end.outcome.kind === "decided" && end.outcome.decision.verdict, "accept");
-    assert.deepEqual(run.sleeps, [10_000, 15_000]);
-    assert.deepEqual(seen.map((p) => [p.waitedS, p.wakeDeciding]), [[0, false], [10, true]]);
+    assert.deepEqual(run.sleeps, [1000], "the evals' exit codes are seen at the first look at the files");
+    assert.deepEqual(seen.map((p) => p.waitedS), [0]);
     assert.deepEqual(seen[0]!.measures.map((m) => m.state), ["pending", "pending"]);
+  });
+
+  it("notices a decision another process wrote within a second, without asking the scheduler", async () => {
+    const run = await parked();
+    const end = await waitForRun(
+      run.dir,
+      run.record,
+      run.deps(async (count) => {
+        if (count !== 2) return;
+        run.evals.forEach((s, i) => finishEvalJob(s, { score: [10, 12][i]! }));
+        run.compute.live = new Map();
+        await runPhase(run.dir, run.phase(new FakeCompute())); // the wake decides
+        run.compute.calls = [];
+      }),
+      {
+        timing: { pollS: null, timeoutS: null },
+        pass: () => Promise.reject(new Error("no pass of our own: the wake decided")),
+        reporter: { progress: () => {} },
+      },
+    );
+    assert.equal(end.kind === "finished" && end.outcome.kind === "decided" && end.outcome.fresh, false);
+    assert.deepEqual(run.sleeps, [1000, 1000, 1000]);
+    assert.deepEqual(run.compute.calls, [], "read from the files");
   });
 
   it("gives up at the timeout and at an interrupt, changing nothing and printing nothing", async () => {
@@ -75,11 +94,14 @@ describe("waitForRun()", () => {
     const quiet = { progress: () => {} };
     const pass = () => Promise.reject(new Error("no pass while the run's jobs are live"));
     const timing = { pollS: 7, timeoutS: 20 };
+    run.compute.calls = [];
     assert.deepEqual(await waitForRun(run.dir, run.record, run.deps(), { timing, pass, reporter: quiet }), {
       kind: "detached",
       why: "timeout",
     });
-    assert.deepEqual(run.sleeps, [7000, 7000, 6000]);
+    assert.equal(run.sleeps.reduce((a, b) => a + b, 0), 20_000);
+    assert.ok(run.sleeps.every((ms) => ms <= 1000), "the files are looked at every second");
+    assert.equal(run.compute.calls.filter((c) => c === "squeue").length, 4, "one listing at 0, 7, 14 and 20 s");
     let interrupt = () => {};
     const deps: WaitDeps = { ...run.deps(() => interrupt()), onInterrupt: (fn) => ((interrupt = fn), () => {}) };
     assert.deepEqual(await waitForRun(run.dir, run.record, deps, { timing, pass, reporter: quiet }), {

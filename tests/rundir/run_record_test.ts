@@ -45,6 +45,8 @@ const RECORD: RunRecord = {
   partition: "cpu",
   gpuPartition: "gpu",
   gpuAccount: "",
+  wakePartition: "",
+  wakeQos: "",
   compute: "slurm",
   seedCache: null,
   commandLine: ["/opt/outerloop", "measure", "--repo", "/work/repo"],

@@ -19,6 +19,8 @@ import {
   unitOf,
 } from "../helpers/surface_read.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { roundCase, roundRun } from "../helpers/seeded_round.ts";
+import { checkRoundSurfaces } from "../helpers/round_surfaces.ts";
 
 /**
  * What a person reads agrees with decision.json, for random decisions: either
@@ -33,12 +35,18 @@ import { tempDir } from "../helpers/temp.ts";
  * baseline) must be the decision's, in sign and value, to the digits printed;
  * the pairs set aside are named wherever the mean is shown, and the mean is
  * the kept pairs'; each measure's samples are decision.json's `samples`.
+ * Rounds too (K = 2–4 candidates against one baseline, either direction,
+ * with and without a sibling): every surface gives the winner, each
+ * candidate's verdict and its improvement's mean and interval as
+ * decision.json's `round` does (tests/helpers/round_surfaces.ts).
  */
 
 const CASES = 40;
 const FIRST_SEED = 1400;
 const OUTLIER_CASES = 12;
 const FIRST_OUTLIER = 3000;
+const ROUND_CASES = 30;
+const FIRST_ROUND = 4000;
 
 /** decision.json as a reader of the file sees it. */
 interface DecisionJson {
@@ -440,6 +448,33 @@ describe("a mirrored run (the metric negated, the direction flipped, the same se
         assert.deepEqual(i2.points, i1.points, `${at}: the improvement chart is the same`);
         assert.deepEqual(i2.shade?.attrs, i1.shade?.attrs, at);
       }
+    },
+  );
+});
+
+describe("every surface agrees with decision.json on a round (property, seeded)", () => {
+  it(
+    `holds for ${ROUND_CASES} random rounds, seeds ${FIRST_ROUND}..${FIRST_ROUND + ROUND_CASES - 1}`,
+    { timeout: 180_000 },
+    async () => {
+      const kinds = new Set<string>();
+      const outcomes = new Set<string>();
+      for (let seed = FIRST_ROUND; seed < FIRST_ROUND + ROUND_CASES; seed++) {
+        const c = roundCase(seed);
+        const root = tempDir("surfaces-round-");
+        const { dir, compute } = await roundRun(c, root);
+        const at = `seed ${seed} (replay: roundCase(${seed}); K ${c.k}, ${c.direction}, repeats ${c.repeats}/` +
+          `${c.maxRepeats}, sibling ${c.sibling})`;
+        await checkRoundSurfaces(at, dir, root, compute, c.direction);
+        const d = JSON.parse(readFileSync(dir.decision, "utf8"));
+        kinds.add(`K${c.k} ${c.direction} ${c.sibling ? "sibling" : "alone"}`);
+        outcomes.add(d.round.winner === null ? d.verdict : "winner");
+      }
+      for (const k of [2, 3, 4]) assert.ok([...kinds].some((x) => x.startsWith(`K${k} `)), `K = ${k}: ${[...kinds]}`);
+      for (const w of ["maximize", "minimize", "sibling", "alone"]) {
+        assert.ok([...kinds].some((x) => x.includes(w)), `${w}: ${[...kinds]}`);
+      }
+      assert.deepEqual([...outcomes].sort(), ["inconclusive", "reject", "winner"], "a winner, all rejected, neither");
     },
   );
 });

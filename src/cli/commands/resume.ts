@@ -1,4 +1,7 @@
+import { OuterloopError } from "../../errors.ts";
+import { EXIT } from "../../exit_codes.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
+import type { CliDeps } from "../shared/io.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { finishedOutcome } from "../../views/outcome.ts";
 import { jsonFlag, runDirPositional } from "../shared/common.ts";
@@ -12,6 +15,8 @@ const LOCK_WAIT_MS = 120_000;
 export interface ResumeOptions {
   readonly runDir: RunDir;
   readonly json: boolean;
+  /** `--wake`: a wake job's pass, which exits 0 whenever it ran. */
+  readonly wake: boolean;
 }
 
 /** `outerloop resume RUN_DIR`: what the wake job runs; safe to run by hand, any number of times. */
@@ -23,14 +28,42 @@ export const resumeCommand = defineLeaf<ResumeOptions>({
   args: {
     ...runDirPositional,
     ...jsonFlag,
+    wake: {
+      type: "boolean",
+      description: "A wake job's pass: exit 0 whenever the pass ran (parked, decided, failed or cancelled)",
+    },
   },
-  details: ["Safe to run by hand any number of times; exits like `measure`."],
+  details: [
+    "Safe to run by hand any number of times; exits like `measure`.",
+    "A wake job runs it with --wake: the verdict is in decision.json and the job's log, so the job itself",
+    "ends COMPLETED unless the pass could not run (the scheduler unreachable, bad input, a bug).",
+  ],
 
   parse(args) {
-    return { runDir: RunDir.checked(args.positional["RUN_DIR"]!, "RUN_DIR"), json: args.on("json") };
+    return {
+      runDir: RunDir.checked(args.positional["RUN_DIR"]!, "RUN_DIR"),
+      json: args.on("json"),
+      wake: args.on("wake"),
+    };
   },
 
   async execute(o, deps) {
+    if (!o.wake) return await resume(o, deps);
+    try {
+      const code = await resume(o, deps);
+      return code === EXIT.parked || code === EXIT.rejected || code === EXIT.inconclusive ? EXIT.ok : code;
+    } catch (err) {
+      // the pass ran and ended the run (an eval failed for good, the run was cancelled), or another holds it
+      if (!(err instanceof OuterloopError) || (err.exit !== "eval-failed" && err.exit !== "parked")) throw err;
+      deps.io.stderr(`outerloop: ${err.message}\n`);
+      return EXIT.ok;
+    }
+  },
+});
+
+/** The pass: a finished run's answer read back, else one pass under the lock. */
+async function resume(o: ResumeOptions, deps: CliDeps): Promise<number> {
+  {
     const record = readRunRecord(o.runDir);
     // a finished run is only read (its verdict reported again), loading nothing of the pass
     const done = finishedOutcome(o.runDir, record);
@@ -40,5 +73,5 @@ export const resumeCommand = defineLeaf<ResumeOptions>({
     const { runPhase } = await import("../../run/phase.ts");
     const outcome = await runPhase(o.runDir, phaseDeps(deps, record.compute, LOCK_WAIT_MS));
     return reportOutcome(deps.io, o.runDir, outcome, o.json);
-  },
-});
+  }
+}

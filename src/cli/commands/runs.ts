@@ -45,7 +45,11 @@ export const runsCommand = defineLeaf<RunsOptions>({
     "better), with its interval: the estimate the verdict rests on. A disputed decision says so.",
     'With --json: {"runs": [{"tag", "kind", "run_dir", "created_at", "benchmark", "state", "verdict",',
     '"baseline", "candidate", "difference", "improvement": {"n", "mean", "lower", "upper", "confidence"},',
-    '"wall_seconds", "failure", "live", "disputes", …}]}, oldest first.',
+    '"wall_seconds", "failure", "live", "disputes", "round", …}]}, oldest first.',
+    "A round (K candidates against one baseline) is a row with its verdict and winner, then a row per candidate:",
+    "its sha and ref, standing (winner, dropped at pair n, …), verdict and estimate; --json gives them as",
+    '"round": {"open", "n", "winner", "candidates": [{"arm", "measure", "ref", "sha", "verdict", "standing",',
+    '"winner", "stage", "improvement", …}]} (null for one candidate).',
   ],
   examples: ["outerloop runs ~/runs", "outerloop runs ~/runs --live --json"],
 

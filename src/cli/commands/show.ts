@@ -16,7 +16,9 @@ import { formatUsageTable, usageWarnings } from "../../report/usage_table.ts";
 import type { Compute } from "../../compute/compute.ts";
 import { jsonFlag, runDirPositional } from "../shared/common.ts";
 import { outLine } from "../shared/io.ts";
-import { calibrationJson, pairedJson } from "../shared/run_output.ts";
+import { calibrationJson, pairedJson, roundStandingJson } from "../shared/run_output.ts";
+import { readRoundStanding, roundSummary } from "../../views/round_view.ts";
+import { formatRoundTable } from "../../report/round_table.ts";
 import { readCalibration } from "../../rundir/calibration_file.ts";
 import { formatCalibration } from "../../report/calibration_table.ts";
 import type { RunRecord } from "../../rundir/run_record.ts";
@@ -35,7 +37,7 @@ export const showCommand = defineLeaf<ShowOptions>({
   meta: {
     name: "show",
     description:
-      "Where a run stands: each measure's state, resource use and samples, the wake job, the verdict; changes nothing",
+      "Where a run stands: each measure's state, resource use and samples, the wake job, a round's candidates, the verdict; changes nothing",
   },
   args: {
     ...runDirPositional,
@@ -44,7 +46,10 @@ export const showCommand = defineLeaf<ShowOptions>({
   details: [
     "Asks the scheduler at most one queue listing and two sacct (states, resource use), like a pass of `resume`.",
     "Warns when a measure used more than 80% of its walltime or its memory. A failed or cancelled run",
-    "says when and why; show itself exits 0 (`wait` and `resume` exit 3 for them).",
+    "says when and why; show itself exits 0 (`wait` and `resume` exit 3 for them). A round (K candidates against",
+    "one baseline) lists every arm with its state (in play, dropped at pair n and why, decided), its interval on",
+    "the screen's pairs and, for the screen's choice, on the confirmation's, and names the winner or why there",
+    "is none; --json gives it as `round` (decision.json's, or where an open round stands).",
   ],
 
   parse(args) {
@@ -65,6 +70,7 @@ export const showCommand = defineLeaf<ShowOptions>({
     const usage = await usageOf(s, record, backend);
     const where = provenanceOf(dir, record, s, decision);
     const samples = runSamples(dir, record, decision);
+    const round = record.candidates.length > 1 ? readRoundStanding(dir, record, decision) : null;
     const warnings = [
       ...(disputes.length > 0 ? [disputeWarning(dir, disputes)] : []),
       ...Object.entries(usage).flatMap(([name, u]) => usageWarnings(name, u)),
@@ -100,6 +106,7 @@ export const showCommand = defineLeaf<ShowOptions>({
           ...(record.kind === "calibrate" ? { calibration: calibrationOrNull(dir, record) } : {}),
           ...(decision ? pairedJson(decision.paired) : {}),
           ...quantitiesJson(decision ? benchmarkQuantities(decision) : null),
+          round: round === null ? null : roundStandingJson(round.standing),
           scheduler_error: s.schedulerError,
           failure: failure && { measure: failure.measure, message: failure.message, failed_at: failure.failedAt },
           cancelled: cancel && { cancelled_at: cancel.cancelledAt, jobs: cancel.jobs },
@@ -108,12 +115,10 @@ export const showCommand = defineLeaf<ShowOptions>({
       );
       return 0;
     }
-    outLine(
-      io,
-      `run ${dir.path}: ${record.contract.name}, base ${record.baseSha.slice(0, 12)} vs candidate ${
-        record.candidateSha.slice(0, 12)
-      }`,
-    );
+    const versus = round === null
+      ? `candidate ${record.candidateSha.slice(0, 12)}`
+      : `${record.candidates.length} candidates (a round)`;
+    outLine(io, `run ${dir.path}: ${record.contract.name}, base ${record.baseSha.slice(0, 12)} vs ${versus}`);
     outLine(io, formatMeasureStates(rows));
     if (Object.keys(usage).length > 0) outLine(io, "resource use:\n" + formatUsageTable(usage));
     if (Object.keys(where).length > 0) outLine(io, "where and when:\n" + formatProvenanceTable(where));
@@ -130,18 +135,22 @@ export const showCommand = defineLeaf<ShowOptions>({
         `wake job ${s.wake.jobId} (${s.wake.dependency ?? `begin ${s.wake.begin}`}), submitted ${s.wake.submittedAt}`,
       );
     }
-    outLine(io, standingText(dir, record, standing, disputes.length > 0));
+    const roundTable = round === null
+      ? undefined
+      : formatRoundTable(roundSummary(record, round.standing, round.values), record.baseSha);
+    if (roundTable !== undefined && standing.kind !== "decided") outLine(io, roundTable);
+    outLine(io, standingText(dir, record, standing, disputes.length > 0, roundTable));
     return 0;
   },
 });
 
 /** The last lines of `show`: the verdict, the calibration, or why there is none. */
-function standingText(dir: RunDir, r: RunRecord, s: Standing, disputed: boolean): string {
+function standingText(dir: RunDir, r: RunRecord, s: Standing, disputed: boolean, round?: string): string {
   switch (s.kind) {
     case "calibrated":
       return formatCalibration(s.calibration);
     case "decided":
-      return formatDecisionTable(s.decision, s.decision.paired, disputed);
+      return formatDecisionTable(s.decision, s.decision.paired, disputed, round);
     case "cancelled": {
       const jobs = s.cancel.jobs.length > 0 ? ` (jobs ${s.cancel.jobs.join(", ")} cancelled)` : "";
       const late = s.lateOutcome === null ? "" : ` (a ${s.lateOutcome === "decided" ? "verdict" : "calibration"} ` +

@@ -30,7 +30,7 @@ export const waitCommand = defineLeaf<WaitOptions>({
     "When nothing of the run is live and no verdict came (a lost wake job), it runs the resume pass itself.",
     "On a terminal, one progress line rewritten in place; elsewhere a line each time it changes.",
     "Ctrl-C detaches and --timeout gives up, both with exit 75: the jobs keep running, the wake decides.",
-    "With --json, the decision as `resume --json` prints it.",
+    "With --json, the decision as `resume --json` prints it (a round's with its winner and candidates).",
   ],
   examples: ["outerloop wait ~/runs/r42 && git merge candidate", "outerloop wait ~/runs/r42 --timeout 3600 --json"],
 

@@ -59,6 +59,14 @@ export const runFlags: Args = {
     env: "OUTERLOOP_GPU_ACCOUNT",
   },
   "seed-cache": { type: "string", valueHint: "DIR", description: "A directory copied into every eval checkout" },
+  "wake-partition": {
+    type: "string",
+    valueHint: "NAME",
+    description: "Partition for the wake jobs (a site's fast lane; they need a CPU, 512M and minutes)",
+    env: "OUTERLOOP_WAKE_PARTITION",
+    defaultText: "--partition",
+  },
+  "wake-qos": { type: "string", valueHint: "NAME", description: "QOS for the wake jobs", env: "OUTERLOOP_WAKE_QOS" },
 };
 
 /** The largest seed: benchmarks read an int32. */
@@ -92,6 +100,8 @@ export function parseRunRequest(args: ParsedArgs, env: Env, candidates: readonly
     partition: schedulerName("partition", "OUTERLOOP_PARTITION"),
     gpuPartition: schedulerName("gpu-partition", "OUTERLOOP_GPU_PARTITION"),
     gpuAccount: schedulerName("gpu-account", "OUTERLOOP_GPU_ACCOUNT"),
+    wakePartition: schedulerName("wake-partition", "OUTERLOOP_WAKE_PARTITION"),
+    wakeQos: schedulerName("wake-qos", "OUTERLOOP_WAKE_QOS"),
     seedCache: seedCache === undefined ? null : resolve(seedCache),
     mode: resolveMode(args.value("compute"), env),
     raw: args.raw,

@@ -1,4 +1,9 @@
-import { type PairedFacts, pairedFactsJson } from "../../rundir/decision_file.ts";
+import { type DecisionRecord, type PairedFacts, pairedFactsJson, type RoundFacts } from "../../rundir/decision_file.ts";
+import { benchmarkName } from "../../measure/measure_name.ts";
+import type { Estimate } from "../../verdict/decide.ts";
+import { readRoundStanding, type RoundStanding, roundSummary } from "../../views/round_view.ts";
+import { readRunRecord } from "../../rundir/run_record.ts";
+import { formatRoundTable } from "../../report/round_table.ts";
 import { type CalibrationRecord, differenceBounds } from "../../rundir/calibration_file.ts";
 import { formatCalibration } from "../../report/calibration_table.ts";
 import type { PhaseOutcome } from "../../run/phase.ts";
@@ -12,7 +17,8 @@ import { benchmarkQuantities, quantitiesJson } from "../../views/quantities.ts";
  * Prints where a phase pass left the run and gives the exit code: a verdict's, or 75 for a park. A
  * decision's `--json` has decision.json's keys (`deltas` are differences, `benchmark` the improvement's
  * estimate) and, beside them, the two quantities under their own names: `improvement` and `difference`
- * (views/quantities.ts).
+ * (views/quantities.ts). A round's adds `winner` and `candidates` (`roundOutcomeJson`), and
+ * prints its candidates' table beside the verdict.
  */
 export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, json: boolean): number {
   const runDir = dir.path;
@@ -67,12 +73,21 @@ export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, jso
         baseline_source: d.baselineSource,
         decided_at: d.decidedAt,
         ...pairedJson(d.paired),
+        ...(d.round === undefined ? {} : roundOutcomeJson(d.round)),
       }),
     );
   } else {
-    outLine(io, formatDecisionTable(d, d.paired));
+    outLine(io, formatDecisionTable(d, d.paired, false, roundText(dir, d)));
   }
   return VERDICT_EXIT[d.verdict];
+}
+
+/** A decided round's candidates for people (report/round_table.ts); undefined for one candidate. */
+export function roundText(dir: RunDir, d: DecisionRecord): string | undefined {
+  if (d.round === undefined) return undefined;
+  const r = readRunRecord(dir);
+  const { standing, values } = readRoundStanding(dir, r, d);
+  return formatRoundTable(roundSummary(r, standing, values), d.baseSha);
 }
 
 /** A repeated design's facts as decision.json keeps them (nothing for a single pair). */
@@ -114,5 +129,97 @@ export function calibrationJson(c: CalibrationRecord): Record<string, unknown> {
     derivation: c.derivation,
     seeds: c.seeds,
     differences: c.differences,
+  };
+}
+
+/** An estimate in decision.json's form (`set_aside` only when the estimate set pairs aside). */
+function estimateJson(e: Estimate) {
+  const { setAside, ...rest } = e;
+  return { ...rest, ...(setAside.length === 0 ? {} : { set_aside: [...setAside] }) };
+}
+
+/**
+ * What `resume --json` and `wait --json` add for a round: `winner` — `{arm,
+ * measure, ref, sha, first_pair, last_pair, estimate}` (the estimate of its
+ * improvement on the confirmation's pairs first_pair … last_pair, which did
+ * not choose it, in decision.json's form), or null — and `candidates`, arm 1
+ * first: `{arm, measure, ref, sha, verdict, standing, because, pairs,
+ * screen, estimate}` (`estimate` the one its verdict rests on, null for a
+ * candidate the screen dropped; `screen` its screen's, descriptive).
+ */
+export function roundOutcomeJson(round: RoundFacts): Record<string, unknown> {
+  const w = round.winner;
+  const wc = w === null ? undefined : round.candidates.find((c) => c.arm === w.arm);
+  return {
+    winner: w === null ? null : {
+      arm: w.arm,
+      measure: benchmarkName(w.arm),
+      ref: wc?.ref ?? "",
+      sha: wc?.sha ?? "",
+      first_pair: w.firstPair,
+      last_pair: w.lastPair,
+      estimate: estimateJson(w.estimate),
+    },
+    candidates: round.candidates.map((c) => ({
+      arm: c.arm,
+      measure: benchmarkName(c.arm),
+      ref: c.ref,
+      sha: c.sha,
+      verdict: c.verdict,
+      standing: c.standing,
+      because: c.because,
+      pairs: c.pairs,
+      screen: c.screen && estimateJson(c.screen),
+      estimate: c.estimate && estimateJson(c.estimate),
+    })),
+  };
+}
+
+/**
+ * `show --json`'s `round`: decision.json's `round` (its keys as they are,
+ * each candidate with its `measure` name beside them), or for an open round
+ * where its complete batches leave it — `n` the pairs complete, `winner`
+ * null, each candidate's `standing` (`in-play` or `dropped`) with the
+ * screen's estimate so far, a candidate in play with a provisional verdict
+ * (`inconclusive`) — with `open` and `next`, the batch it measures now
+ * (`{stage, first_pair, last_pair, arms}`, null once it asks for nothing more).
+ */
+export function roundStandingJson(s: RoundStanding): Record<string, unknown> {
+  const r = s.facts;
+  const sibs = (x: Readonly<Record<string, Estimate>>) =>
+    Object.fromEntries(Object.entries(x).map(([k, v]) => [k, estimateJson(v)]));
+  return {
+    open: s.open,
+    procedure: r.procedure,
+    seeds: [...r.seeds],
+    n: r.n,
+    winner: r.winner && {
+      arm: r.winner.arm,
+      ref: r.winner.ref,
+      sha: r.winner.sha,
+      first_pair: r.winner.firstPair,
+      last_pair: r.winner.lastPair,
+      estimate: estimateJson(r.winner.estimate),
+    },
+    candidates: r.candidates.map((c) => ({
+      arm: c.arm,
+      measure: benchmarkName(c.arm),
+      ref: c.ref,
+      sha: c.sha,
+      verdict: c.verdict,
+      standing: c.standing,
+      because: c.because,
+      pairs: c.pairs,
+      screen: c.screen && estimateJson(c.screen),
+      estimate: c.estimate && estimateJson(c.estimate),
+      siblings: sibs(c.siblings),
+      reason: c.reason,
+    })),
+    next: s.next && {
+      stage: s.next.stage,
+      first_pair: s.next.firstPair,
+      last_pair: s.next.lastPair,
+      arms: [...s.next.arms],
+    },
   };
 }

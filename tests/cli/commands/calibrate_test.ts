@@ -133,30 +133,24 @@ describe("outerloop calibrate --wait (a fake scheduler, in-process)", () => {
   }
   const evals = (c: FakeCompute) => c.submitted.filter((s) => s.jobName.startsWith("eval-"));
 
-  it("waits through the park until the wake has calibrated, then prints the calibration and exits 0", async () => {
+  it("waits through the park, calibrates once the evals are in (not waiting for the wake job), and exits 0", async () => {
     const { compute, runDir, argv } = queued();
     const sleeps: number[] = [];
     const r = await cli([...argv, "--wait", "--json"], {
       compute,
       sleeps,
-      onSleep: async (_ms, ctx) => {
+      onSleep: (_ms, ctx) => {
         if (ctx.count === 0) {
           // the evals end, each with its own value; the wake stays queued behind them
           evals(compute).forEach((s, i) => finishEvalJob(s, { t: 100 + ((i * 37) % 11) / 10 }));
           for (const s of evals(compute)) compute.live!.delete(s.jobName);
         }
-        if (ctx.count === 1) {
-          // the wake job runs `resume` inside Slurm: its own process, its own view of the queue
-          compute.live = new Map();
-          const self = ["/opt/bin/outerloop"];
-          await runPhase(new RunDir(runDir), { compute: new FakeCompute(), self, now: Date.now, env: {} });
-        }
       },
     });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /parked on job\(s\) 1000, .* behind wake job \d+; waiting for the calibration \(Ctrl-C/);
-    assert.match(r.stderr, /the wake job is deciding/);
-    assert.deepEqual(sleeps, [10_000, 15_000]);
+    assert.match(r.stderr, /cancelling wake job \d+: the run has been decided/);
+    assert.deepEqual(sleeps, [1000], "seen at the first look at the files");
     const out = JSON.parse(r.stdout);
     assert.equal(out.status, "calibrated");
     assert.equal(out.n, 3);

@@ -51,27 +51,54 @@ async function parkedRun(contract: Record<string, unknown> = {}) {
 }
 
 describe("outerloop wait", () => {
-  it("polls gently with one listing per poll until the wake decides, and exits with the verdict", async () => {
+  it("polls gently with one listing per poll, looks at the files every second, and sees the wake's decision at once", async () => {
     const run = await parkedRun();
-    const perPoll: string[][] = [];
+    const start = Date.parse("2026-01-02T03:04:05Z");
+    const listedAt: number[] = [];
     let seen = 0;
     const sleeps: number[] = [];
+    let decidedAt: number | null = null;
     const r = await cli(["wait", run.dir.path], {
       compute: run.compute,
       sleeps,
-      onSleep: async (_ms, ctx) => {
-        perPoll.push(run.compute.calls.slice(seen));
+      now: start,
+      onSleep: async (ms, ctx) => {
+        const calls = run.compute.calls.slice(seen);
         seen = run.compute.calls.length;
-        if (ctx.count === 2) run.finish();
-        if (ctx.count === 4) await run.wakeRuns();
+        if (calls.length > 0) {
+          assert.deepEqual(calls, ["squeue"], "one listing per poll, no query per job");
+          listedAt.push(ctx.now - ms - start);
+        }
+        if (decidedAt === null && ctx.now - start >= 40_000) {
+          run.finish();
+          await run.wakeRuns(); // the wake job decides, in its own process
+          decidedAt = ctx.now;
+        }
       },
     });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^verdict: accept$/m);
-    assert.deepEqual(sleeps, [10_000, 15_000, 22_500, 33_750, 50_625]);
-    for (const calls of perPoll) assert.deepEqual(calls, ["squeue"], "one listing per poll, no query per job");
+    assert.deepEqual(listedAt, [0, 10_000, 25_000], "10 s growing by half");
+    assert.ok(sleeps.every((ms) => ms <= 1000), "the run dir is looked at every second between polls");
+    assert.equal(sleeps.reduce((a, b) => a + b, 0), decidedAt! - start, "the decision was seen at the next look");
     assert.deepEqual(run.compute.calls.slice(seen), [], "the last look reads the decision from the file");
     assert.equal(run.compute.submitted.length, 3, "wait submits nothing while the run has a live wake");
+  });
+
+  it("carries the run on itself once every eval of the look is in, instead of waiting for the wake job", async () => {
+    const run = await parkedRun();
+    const sleeps: number[] = [];
+    const r = await cli(["wait", run.dir.path, "--json"], {
+      compute: run.compute,
+      sleeps,
+      onSleep: (_ms, ctx) => {
+        if (ctx.count === 4) run.finish(); // the wake stays queued behind its dependency
+      },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).verdict, "accept");
+    assert.deepEqual(sleeps, [1000, 1000, 1000, 1000, 1000], "within a second of the last exit code");
+    assert.match(r.stderr, /cancelling wake job 1002: the run has been decided/, "the wake is no longer needed");
   });
 
   it("runs the resume pass itself when nothing is live and no decision came (a lost wake)", async () => {
@@ -100,7 +127,9 @@ describe("outerloop wait", () => {
       sleeps,
     });
     assert.equal(r.code, 75, r.stderr);
-    assert.deepEqual(sleeps, [7000, 7000, 7000, 7000, 2000]);
+    assert.equal(sleeps.reduce((a, b) => a + b, 0), 30_000);
+    assert.ok(sleeps.every((ms) => ms <= 1000));
+    assert.equal(run.compute.calls.filter((c) => c === "squeue").length, 6, "a listing at 0, 7, 14, 21, 28 and 30 s");
     assert.match(r.stderr, /not decided after 30s \(--timeout\); nothing was changed/);
     assert.match(r.stderr, new RegExp(`outerloop wait ${run.dir.path}`));
     assert.deepEqual(JSON.parse(r.stdout), { status: "waiting", run_dir: run.dir.path, stopped: "timeout" });
