@@ -125,7 +125,12 @@ const TEMPLATE = `#!/bin/sh
 @VALUES@
 
 ol_work= ol_tree= ol_pid= ol_rc= ol_done= ol_setsid=
-ol_job_id=\${SLURM_JOB_ID:-\${OUTERLOOP_JOB_ID:-}}
+# an array task's own id is A_T (its SLURM_JOB_ID is a raw id that names no task to the other verbs)
+if [ -n "\${SLURM_ARRAY_JOB_ID:-}" ] && [ -n "\${SLURM_ARRAY_TASK_ID:-}" ]; then
+  ol_job_id="\${SLURM_ARRAY_JOB_ID}_\${SLURM_ARRAY_TASK_ID}"
+else
+  ol_job_id=\${SLURM_JOB_ID:-\${OUTERLOOP_JOB_ID:-}}
+fi
 # the command runs in its own session, so a TERM can reach its whole group
 if command -v setsid >/dev/null 2>&1; then ol_setsid=setsid; fi
 

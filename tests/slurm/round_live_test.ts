@@ -85,8 +85,17 @@ liveIt(
     assert.ok(evals.some((n) => /^eval-candidate#[0-9]+-/.test(n) && Number(/#([0-9]+)/.exec(n)![1]) > 2));
     const wake = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8"));
     assert.equal(await jobEnded(wake.job_id), "COMPLETED");
-    const accounted = await slurmCommand(["sacct", "-X", "-n", "-P", "-S", "now-1hours", "--format=JobName%80"]);
-    const mine = accounted.split("\n").filter((n) => n.startsWith(`eval-${tag}-`));
+    // accounting lags the controller: await every eval job of the round in sacct before counting them
+    const measured = Object.keys(d.values).length;
+    const mine = await waitFor(
+      "every eval job of the round in sacct",
+      async () =>
+        (await slurmCommand(["sacct", "-X", "-n", "-P", "-S", "now-1hours", "--format=JobName%80"]))
+          .split("\n").filter((n) => n.startsWith(`eval-${tag}-`)),
+      (names) => names.length >= measured,
+      60_000,
+      500,
+    );
     for (const c of dropped) {
       const jobs = mine.filter((n) => n.startsWith(`eval-${tag}-cand-${c.arm}`)).length;
       assert.equal(jobs, c.pairs, `candidate-${c.arm}: one job per pair it was measured on, no more`);
