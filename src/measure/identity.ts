@@ -159,3 +159,15 @@ export function unitJobName(runTag: string, image: string, u: DispatchUnit): str
   const label = `${u.mode === "duet" ? "duet" : "same"}#${u.pair}`;
   return `eval-${codePointPrefix(runTag, 10)}-${label}-${h}`;
 }
+
+/**
+ * The job name of a look's job array (dispatch/array_job.ts), from its run
+ * tag and its manifest's hash: `eval-<runTag[:10]>-array-<16 hex>` — what a
+ * pass that lost the array's id finds it again by, and what `cancel` knows
+ * the run's arrays by.
+ */
+export function arrayJobName(runTag: string, manifestHash: string): string {
+  assertEncodable("run tag", runTag);
+  const h = sha1Hex(`${runTag}\0${manifestHash}`).slice(0, 16);
+  return `eval-${codePointPrefix(runTag, 10)}-array-${h}`;
+}

@@ -24,7 +24,15 @@ export interface Observation {
    * sacct failed or was not asked.
    */
   readonly accounted: string;
+  /**
+   * Why an "unknown" listing or accounting is not an answer, as `show` words
+   * it: SCHEDULER_UNREACHABLE when the scheduler could not be asked (the default).
+   */
+  readonly unknownWhy?: string;
 }
+
+/** The `why` of an unknown state when the scheduler itself did not answer. */
+export const SCHEDULER_UNREACHABLE = "scheduler unreachable";
 
 /** Where a measure stands; the measurer's actions and `show`'s words both follow from it. */
 export type MeasureState =
@@ -41,8 +49,12 @@ export type MeasureState =
   | { readonly kind: "vanished"; readonly jobId: string; readonly endState: string }
   /** No marker and not live: never dispatched (or a submitter died before sbatch): dispatch it. */
   | { readonly kind: "undispatched" }
-  /** The scheduler could not be asked: park on the marker when there is one, else blind. */
-  | { readonly kind: "unknown"; readonly jobId: string | null };
+  /**
+   * No answer yet — the scheduler could not be asked, the job was submitted
+   * moments ago, or its array is queued but the task is not listed: park on
+   * the marker when there is one, else blind.
+   */
+  | { readonly kind: "unknown"; readonly jobId: string | null; readonly why: string };
 
 /**
  * The state of one measure, as a pure function of what the pass saw. The
@@ -53,10 +65,11 @@ export type MeasureState =
  */
 export function classifyMeasure(o: Observation): MeasureState {
   if (o.done) return { kind: "done", jobId: o.marker || null };
-  if (o.listed === "unknown") return { kind: "unknown", jobId: o.marker || null };
+  const why = o.unknownWhy ?? SCHEDULER_UNREACHABLE;
+  if (o.listed === "unknown") return { kind: "unknown", jobId: o.marker || null, why };
   if (o.listed !== null) return { kind: "live", job: o.listed };
   if (!o.marker) return { kind: "undispatched" };
-  if (o.accounted === "unknown") return { kind: "unknown", jobId: o.marker };
+  if (o.accounted === "unknown") return { kind: "unknown", jobId: o.marker, why };
   if (o.accounted !== GONE && o.accounted !== "" && !isTerminal(o.accounted)) {
     return { kind: "unlisted", jobId: o.marker, state: o.accounted };
   }

@@ -1,7 +1,18 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type Compute, isJobId, type LiveJob } from "../compute/compute.ts";
-import { SlurmQueryError } from "../compute/errors.ts";
+import { arrayChunks, DEFAULT_MAX_ARRAY_SIZE, splitRef, taskRef } from "../compute/array.ts";
+import { type Compute, isJobId, isJobRef, isTaskId, type LiveJob } from "../compute/compute.ts";
+import { SlurmQueryError, SubmitLimitError } from "../compute/errors.ts";
+import { type JobSpec, withDefaults } from "../compute/job_spec.ts";
+import {
+  ARRAY_FILES,
+  ARRAY_OUTPUT,
+  type ArrayManifest,
+  markArrayJob,
+  readArrayJobs,
+  writeArrayJob,
+} from "../dispatch/array_job.ts";
+import { writeRoomNote } from "../dispatch/room_note.ts";
 import { runsFrom } from "../compute/job_owner.ts";
 import { isTerminal } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
@@ -16,7 +27,7 @@ import { writeEvalJob } from "../dispatch/write_eval_job.ts";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { log } from "../log.ts";
 import { type DispatchUnit, dispatchUnits, unitResources } from "./dispatch_unit.ts";
-import { jobName, slot, unitJobName, unitSlot } from "./identity.ts";
+import { arrayJobName, jobName, slot, unitJobName, unitSlot } from "./identity.ts";
 import { type Measure, measureEnv } from "./measure.ts";
 import { classifyMeasure, type MeasureState, type Observation } from "./measure_state.ts";
 import { noResultMessage } from "./notes.ts";
@@ -64,6 +75,13 @@ export interface MeasurerOptions {
    * cancelled meanwhile: a local pass measures for minutes or hours).
    */
   readonly beforeDispatch?: () => void;
+  /**
+   * Job arrays (dispatch/array_job.ts): when enabled, the units a pass
+   * dispatches that share their sbatch options go out as one `sbatch --array`
+   * (chunked at the site's MaxArraySize), at most `throttle` tasks running at
+   * once when set. Off: one job per unit, the reference's dispatch.
+   */
+  readonly arrays?: { readonly enabled: boolean; readonly throttle: number | null };
 }
 
 /** A measure with what its pass saw and what that makes it. */
@@ -82,6 +100,9 @@ export interface MeasureView {
  */
 export class DispatchedMeasurer {
   readonly #o: MeasurerOptions;
+  /** The run dir's job arrays (their manifests), read at each `observe`. */
+  #arrays: ArrayManifest[] | null = null;
+  #maxArray: number | null = null;
   /** Each measure's unit, by measure name, from the last `observe` (a pass's measures are whole pairs). */
   #unitOf = new Map<string, DispatchUnit>();
 
@@ -156,6 +177,7 @@ export class DispatchedMeasurer {
    */
   async observe(measures: readonly Measure[]): Promise<MeasureView[]> {
     this.units(measures);
+    this.#arrays = readArrayJobs(this.#o.root);
     const open = measures.filter((m) => !this.done(m));
     let listing: Map<string, LiveJob[]> | "unknown" = new Map();
     if (open.length > 0) {
@@ -166,9 +188,21 @@ export class DispatchedMeasurer {
         listing = "unknown";
       }
     }
-    const listedOf = (m: Measure): LiveJob | null | "unknown" =>
-      listing === "unknown" ? "unknown" : listing.get(this.unitJobName(this.#unit(m)))?.[0] ?? null;
-    const unlisted = open.filter((m) => !this.done(m) && listedOf(m) === null && isJobId(this.marker(m)));
+    const rows = listing === "unknown" ? [] : [...listing.values()].flat();
+    const byId = new Map(rows.map((j) => [j.id, j]));
+    const liveArrays = new Set(rows.flatMap((j) => (j.arrayId === null ? [] : [j.arrayId])));
+    const listedOf = (m: Measure): LiveJob | null | "unknown" => {
+      if (listing === "unknown") return "unknown";
+      const marker = this.marker(m);
+      if (isTaskId(marker)) return byId.get(marker) ?? null;
+      const task = this.#taskOf(this.#unit(m));
+      if (task !== null) {
+        const name = arrayJobName(this.#o.runTag, task.array.hash);
+        return listing.get(name)?.find((j) => j.taskId === task.index) ?? null;
+      }
+      return listing.get(this.unitJobName(this.#unit(m)))?.[0] ?? null;
+    };
+    const unlisted = open.filter((m) => !this.done(m) && listedOf(m) === null && isJobRef(this.marker(m)));
     let accounted: Map<string, string> | "unknown" = new Map();
     if (unlisted.length > 0) {
       try {
@@ -180,13 +214,22 @@ export class DispatchedMeasurer {
     }
     return measures.map((measure) => {
       const marker = this.marker(measure);
+      const { jobId: arrayId } = splitRef(marker);
+      const record = accounted === "unknown" ? undefined : accounted.get(marker);
+      // no record yet is not gone: a job submitted moments ago, or a task whose array is still listed
+      const unknownWhy = listing === "unknown" || accounted === "unknown" || record !== undefined
+        ? undefined
+        : liveArrays.has(arrayId) && arrayId !== marker
+        ? `array job ${arrayId} is queued; this task is not listed yet`
+        : this.#markedWithin(measure, NO_RECORD_GRACE_MS)
+        ? "just submitted; not in the queue listing yet"
+        : undefined;
       const observation: Observation = {
         done: this.done(measure),
         marker,
         listed: listedOf(measure),
-        accounted: accounted === "unknown"
-          ? "unknown"
-          : accounted.get(marker) ?? (this.#markedWithin(measure, NO_RECORD_GRACE_MS) ? "unknown" : "GONE"),
+        accounted: accounted === "unknown" ? "unknown" : record ?? (unknownWhy === undefined ? "GONE" : "unknown"),
+        ...(unknownWhy === undefined ? {} : { unknownWhy }),
       };
       return { measure, observation, state: classifyMeasure(observation) };
     });
@@ -230,9 +273,10 @@ export class DispatchedMeasurer {
     // dispatched in the units' order (dispatch_unit.ts): base and candidate alternate over the pairs
     const order = new Map(this.units(measures).flatMap((u, i) => u.members.map((m) => [m.name, i] as const)));
     const inOrder = [...views].sort((a, b) => order.get(a.measure.name)! - order.get(b.measure.name)!);
+    const toDispatch: DispatchUnit[] = [];
     for (const { measure: m, state } of inOrder) {
       if (state.kind === "live") {
-        pending.push(state.job.id);
+        pending.push(state.job.arrayId ?? state.job.id);
         if (!runsFrom(state.job, this.#o.root)) {
           log.warn(
             `measure ${m.name} waits on job ${state.job.id}, which has its job name but runs ` +
@@ -240,9 +284,9 @@ export class DispatchedMeasurer {
               "the same measure; this one is dispatched here once that job ends (give runs distinct --run-tag values)",
           );
         }
-      } else if (state.kind === "unlisted") pending.push(state.jobId);
+      } else if (state.kind === "unlisted") pending.push(splitRef(state.jobId).jobId);
       else if (state.kind === "unknown") {
-        if (state.jobId) pending.push(state.jobId);
+        if (state.jobId) pending.push(splitRef(state.jobId).jobId);
         else blind = true;
       } else if (state.kind === "undispatched") {
         // the reference's residual (a submitter that died between sbatch and the
@@ -250,22 +294,37 @@ export class DispatchedMeasurer {
         // once) is closed here: that orphan is found by name and adopted. A pair
         // job is dispatched once for all its measures
         const u = this.#unit(m);
-        let jobId = handled.get(u);
-        if (jobId === undefined) {
-          const earlier = await this.#earlierJob(u);
-          jobId = earlier === "unknown" ? "blind" : earlier ?? await this.#dispatch(u);
-          handled.set(u, jobId);
-        }
-        if (jobId === "blind") {
-          blind = true;
-          continue;
-        }
-        if (!this.done(m)) dispatched.push({ m, jobId }); // a synchronous backend finishes inside submit
+        if (handled.has(u)) continue;
+        const earlier = await this.#earlierJob(u);
+        handled.set(u, earlier === "unknown" ? "blind" : earlier ?? "");
+        if (earlier === "unknown") blind = true;
+        else if (earlier !== null) {
+          // an adopted job may have ended already: checked with the fresh ones, below
+          for (const member of u.members) if (!this.done(member)) dispatched.push({ m: member, jobId: earlier });
+        } else toDispatch.push(u);
       }
     }
+    const sent = await this.#dispatchAll(toDispatch);
+    for (const [u, jobId] of sent.jobs) {
+      for (const m of u.members) if (!this.done(m)) dispatched.push({ m, jobId }); // a synchronous backend finishes inside submit
+    }
+    if (sent.waiting.length > 0) {
+      const room = sent.limit;
+      log.info(
+        `${sent.waiting.length} job(s) wait for room under the site's submit limit (${room}): submitted on a later ` +
+          "pass, once jobs end",
+      );
+      if (pending.length === 0 && dispatched.length === 0) blind = true; // nothing to wait on: a deadline wake
+    }
+    writeRoomNote(
+      this.#o.root,
+      sent.waiting.length > 0
+        ? { limit: sent.limit, waiting: sent.waiting.length, at: new Date(this.#o.now()).toISOString() }
+        : null,
+    );
     await this.#failInstantDeaths(dispatched);
-    pending.push(...dispatched.map((d) => d.jobId));
-    if (pending.length > 0 || blind) throw new MeasurementPending([...new Set(pending)]);
+    pending.push(...dispatched.map((d) => splitRef(d.jobId).jobId));
+    if (pending.length > 0 || blind || sent.waiting.length > 0) throw new MeasurementPending([...new Set(pending)]);
     const values = await this.#readAll(measures);
     this.#checkOneHost(measures);
     return values;
@@ -299,6 +358,17 @@ export class DispatchedMeasurer {
    */
   async #earlierJob(u: DispatchUnit): Promise<string | null | "unknown"> {
     const what = unitWords(u);
+    const task = this.#taskOf(u);
+    if (task !== null) {
+      // in an array's manifest: its task, once the array is known to have been submitted
+      const arrayId = await this.#arraySubmitted(task.array);
+      if (arrayId === "unknown") return "unknown";
+      if (arrayId !== null) {
+        const ref = taskRef(arrayId, task.index);
+        this.#mark(u, ref);
+        return ref;
+      }
+    }
     if (u.mode !== "one") {
       // a pass that died between the pair job's marker writes left its id beside some of its measures
       const known = u.members.map((m) => this.marker(m)).find((id) => id !== "");
@@ -334,12 +404,8 @@ export class DispatchedMeasurer {
     for (const m of u.members) atomicWriteFile(join(this.evalDir(m), EVAL_FILES.submitted), jobId);
   }
 
-  /**
-   * Writes the unit's job — each measure's eval job script, and for a pair
-   * the pair job's script that runs them — submits it, records its id; the id.
-   * A unit of one measure is the reference's dispatch exactly.
-   */
-  async #dispatch(u: DispatchUnit): Promise<string> {
+  /** Writes the unit's job — each measure's eval job script, and for a pair the pair job's — and its spec. */
+  #prepare(u: DispatchUnit): JobSpec {
     this.#o.beforeDispatch?.();
     const first = u.members[0]!;
     const { account, partition } = placement(this.#o.lanes, first.gpus, capitalized(unitWords(u)));
@@ -356,7 +422,7 @@ export class DispatchedMeasurer {
     );
     const size = unitResources(u, this.#o);
     const script = u.mode === "one" ? scripts[0]! : writePairJob(this.#unitDir(u), u.mode, scripts);
-    const spec = evalJobSpec(script, {
+    return evalJobSpec(script, {
       jobName: this.unitJobName(u),
       account,
       partition,
@@ -365,11 +431,207 @@ export class DispatchedMeasurer {
       cpus: size.cpus,
       gpus: size.gpus,
     });
+  }
+
+  /**
+   * Dispatches `units`, in order: one job each, or — with arrays on and two
+   * or more units sharing their sbatch options — one array per option set
+   * (and per MaxArraySize chunk), its manifest written before the sbatch. A
+   * submission a site's submit limit refuses is sized down to the room left
+   * (one kept for the wake) and the rest left for a later pass (`waiting`);
+   * the run parks, it does not fail. The job (or `A_T`) each unit got.
+   */
+  async #dispatchAll(units: readonly DispatchUnit[]): Promise<{
+    readonly jobs: ReadonlyMap<DispatchUnit, string>;
+    readonly waiting: readonly DispatchUnit[];
+    readonly limit: string;
+  }> {
+    const jobs = new Map<DispatchUnit, string>();
+    const waiting: DispatchUnit[] = [];
+    let limit = "";
+    const arrays = this.#o.arrays?.enabled === true;
+    const groups = new Map<string, { spec: JobSpec; units: DispatchUnit[] }>();
+    for (const u of units) {
+      if (waiting.length > 0) {
+        waiting.push(u); // the limit is reached: the rest waits, in order
+        continue;
+      }
+      const spec = this.#prepare(u);
+      if (!arrays) {
+        try {
+          jobs.set(u, await this.#submitOne(u, spec));
+        } catch (err) {
+          if (!(err instanceof SubmitLimitError)) throw err;
+          waiting.push(u);
+          limit = err.limit;
+        }
+        continue;
+      }
+      const key = optionKey(spec);
+      const g = groups.get(key) ?? { spec, units: [] };
+      g.units.push(u);
+      groups.set(key, g);
+    }
+    if (!arrays) return { jobs, waiting, limit };
+    const maxSize = groups.size > 0 ? await this.#maxArraySize() : 1;
+    for (const { spec, units: members } of groups.values()) {
+      let rest = [...members];
+      for (const size of arrayChunks(members.length, maxSize)) {
+        const chunk = rest.slice(0, size);
+        rest = rest.slice(size);
+        if (waiting.length > 0) {
+          waiting.push(...chunk);
+          continue;
+        }
+        const sent = await this.#submitChunk(chunk, spec);
+        for (const [u, ref] of sent.jobs) jobs.set(u, ref);
+        if (sent.waiting.length > 0) {
+          waiting.push(...sent.waiting);
+          limit = sent.limit;
+        }
+      }
+    }
+    return { jobs, waiting, limit };
+  }
+
+  /** One unit as a job of its own. */
+  async #submitOne(u: DispatchUnit, spec: JobSpec): Promise<string> {
     const jobId = await this.#o.compute.submit(spec);
     this.#mark(u, jobId);
     const shas = [...new Set(u.members.map((m) => m.treeSha.slice(0, 12)))].join(", ");
     log.info(`dispatched ${unitWords(u)} (sha ${shas}) as job ${jobId}`);
     return jobId;
+  }
+
+  /**
+   * A chunk of units sharing `spec`'s options: one unit alone is a job of its
+   * own; more are one array. Refused for a submit limit, the chunk is sized
+   * to the room left less one (the wake must still fit) and sent again once;
+   * what does not fit waits.
+   */
+  async #submitChunk(chunk: readonly DispatchUnit[], spec: JobSpec): Promise<{
+    readonly jobs: ReadonlyMap<DispatchUnit, string>;
+    readonly waiting: readonly DispatchUnit[];
+    readonly limit: string;
+  }> {
+    const send = async (units: readonly DispatchUnit[]): Promise<Map<DispatchUnit, string>> => {
+      if (units.length === 1) return new Map([[units[0]!, await this.#submitOne(units[0]!, spec)]]);
+      return await this.#submitArray(units, spec);
+    };
+    try {
+      return { jobs: await send(chunk), waiting: [], limit: "" };
+    } catch (err) {
+      if (!(err instanceof SubmitLimitError)) throw err;
+      let room: number | null = null;
+      let limit = err.limit;
+      try {
+        const r = await this.#o.compute.submitRoom(spec);
+        if (r !== null) {
+          room = r.jobs;
+          limit = r.limit;
+        }
+      } catch {
+        // unknown room: submit nothing more this pass
+      }
+      const fit = room === null ? 0 : Math.min(chunk.length - 1, room - 1);
+      if (fit < 1) return { jobs: new Map(), waiting: [...chunk], limit };
+      try {
+        return { jobs: await send(chunk.slice(0, fit)), waiting: chunk.slice(fit), limit };
+      } catch (again) {
+        if (!(again instanceof SubmitLimitError)) throw again;
+        return { jobs: new Map(), waiting: [...chunk], limit: again.limit };
+      }
+    }
+  }
+
+  /** Units as ONE job array: the manifest written first, then the sbatch, then the array's id and each unit's `A_T`. */
+  async #submitArray(units: readonly DispatchUnit[], spec: JobSpec): Promise<Map<DispatchUnit, string>> {
+    const array = writeArrayJob(this.#o.root, units.map((u) => withDefaults(this.#prepareSpecOf(u, spec)).script));
+    const arraySpec: JobSpec = {
+      ...spec,
+      jobName: arrayJobName(this.#o.runTag, array.hash),
+      script: join(array.dir, ARRAY_FILES.script),
+      output: join(array.dir, ARRAY_OUTPUT),
+    };
+    const throttle = this.#o.arrays?.throttle ?? undefined;
+    const arrayId = await this.#o.compute.submitArray(arraySpec, units.length, throttle ?? undefined);
+    this.#arrays = [...(this.#arrays ?? []).filter((a) => a.dir !== array.dir), markArrayJob(array, arrayId)];
+    const jobs = new Map<DispatchUnit, string>();
+    units.forEach((u, i) => {
+      const ref = taskRef(arrayId, i);
+      this.#mark(u, ref);
+      jobs.set(u, ref);
+    });
+    log.info(
+      `dispatched ${units.length} job(s) as one job array ${arrayId}, tasks 0-${units.length - 1}: ${
+        units.map((u) => unitWords(u)).join("; ")
+      }`,
+    );
+    return jobs;
+  }
+
+  /** The spec of a unit prepared with `spec`'s options: its own script. */
+  #prepareSpecOf(u: DispatchUnit, spec: JobSpec): JobSpec {
+    return { ...spec, script: join(this.#unitDir(u), u.mode === "one" ? EVAL_FILES.script : UNIT_FILES.script) };
+  }
+
+  /** The site's MaxArraySize, asked once per measurer; 1001 (Slurm's default) when it cannot be read. */
+  async #maxArraySize(): Promise<number> {
+    if (this.#maxArray === null) {
+      try {
+        this.#maxArray = await this.#o.compute.maxArraySize();
+      } catch (err) {
+        log.warn(
+          `cannot read the site's MaxArraySize, taking Slurm's default ${DEFAULT_MAX_ARRAY_SIZE}: ${
+            (err as Error).message
+          }`,
+        );
+        this.#maxArray = DEFAULT_MAX_ARRAY_SIZE;
+      }
+    }
+    return this.#maxArray;
+  }
+
+  /** The array (and index) whose manifest holds `u`'s job script, newest first; null when none does. */
+  #taskOf(u: DispatchUnit): { readonly array: ArrayManifest; readonly index: number } | null {
+    const script = join(this.#unitDir(u), u.mode === "one" ? EVAL_FILES.script : UNIT_FILES.script);
+    const arrays = this.#arrays ?? [];
+    for (let i = arrays.length - 1; i >= 0; i--) {
+      const index = arrays[i]!.scripts.indexOf(script);
+      if (index >= 0) return { array: arrays[i]!, index };
+    }
+    return null;
+  }
+
+  /**
+   * The id of an array whose manifest was written: recorded, or — when a pass
+   * died before recording it — found by its name (and then recorded); null
+   * when it was never submitted (the stale manifest is then removed, so its
+   * units go out afresh), "unknown" when the scheduler cannot say.
+   */
+  async #arraySubmitted(a: ArrayManifest): Promise<string | null | "unknown"> {
+    if (a.submitted !== null) return a.submitted;
+    let ids: string[];
+    try {
+      ids = await this.#o.compute.findSubmitted(
+        arrayJobName(this.#o.runTag, a.hash),
+        new Date(a.writtenMs - ADOPT_MARGIN_MS),
+      );
+    } catch (err) {
+      if (!(err instanceof SlurmQueryError)) throw err;
+      log.warn(`cannot tell whether the array of ${a.dir} was submitted, re-checking on the next pass: ${err.message}`);
+      return "unknown";
+    }
+    const arrayId = ids[0];
+    if (arrayId === undefined) {
+      rmSync(a.dir, { recursive: true, force: true });
+      this.#arrays = (this.#arrays ?? []).filter((x) => x.dir !== a.dir);
+      return null;
+    }
+    const marked = markArrayJob(a, arrayId);
+    this.#arrays = [...(this.#arrays ?? []).filter((x) => x.dir !== a.dir), marked];
+    log.warn(`the array of ${a.dir} was submitted as ${arrayId} by a pass that did not record it: using it`);
+    return arrayId;
   }
 
   /** A job that ENDED right after submit without a result will never deliver: fail, don't park. */
@@ -465,4 +727,10 @@ function unitWords(u: DispatchUnit): string {
 
 function capitalized(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** What makes two units' jobs one array: every sbatch option but the job's name and script. */
+function optionKey(spec: JobSpec): string {
+  const { jobName: _name, script: _script, output: _output, ...options } = withDefaults(spec);
+  return JSON.stringify(options);
 }

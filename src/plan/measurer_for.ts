@@ -17,6 +17,20 @@ export function lanesOf(r: RunRecord): Lanes {
 }
 
 /**
+ * Whether a run's looks go out as job arrays: unless turned off, for every
+ * Slurm run but one that measures one pair of one candidate with no siblings
+ * and no pairing — that run keeps the reference's dispatch, one job per
+ * measure, byte for byte. (A look of one job is a job of its own either way;
+ * the local backend runs every job in turn, so arrays would change nothing.)
+ */
+export function arraysFor(r: RunRecord): boolean {
+  const c = r.contract;
+  const reference = c.maxRepeats === 1 && r.candidates.length === 1 && c.siblings.length === 0 &&
+    c.pairing === "separate";
+  return r.arrays && !reference && r.compute !== "local";
+}
+
+/**
  * The run's measurer, built from its dir and record alone: the same record
  * gives the same identities. It dispatches nothing once the run is cancelled
  * (`RunCancelledError`): a cancel during a pass stops the pass's next dispatch.
@@ -33,6 +47,7 @@ export function measurerFor(dir: RunDir, r: RunRecord, compute: Compute, now: ()
     evalCpus: r.contract.evalCpus,
     runTag: r.runTag,
     pairing: r.contract.pairing,
+    arrays: { enabled: arraysFor(r), throttle: r.arrayThrottle },
     seedCache: r.seedCache,
     now,
     beforeDispatch: () => refuseCancelled(dir, " while this pass measured it"),

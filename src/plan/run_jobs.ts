@@ -36,15 +36,17 @@ export class JobNames extends Set<string> {
  * to max_repeats (a round: every candidate up to repeats + max_repeats), and
  * its wake. A round's pair jobs hold the candidates still in play at their
  * pair — which only its results tell — so every `eval-<tag>-same#<i>-<hex>`
- * counts: a job is the run's only when its script lies in the run dir too.
+ * counts, and so does every job array's `eval-<tag>-array-<hex>` (its name
+ * hashes its manifest): a job is the run's only when its script lies in the
+ * run dir too.
  */
 export function runJobNames(dir: RunDir, r: RunRecord): JobNames {
   const all = runPlan(r, cachedBaseline(dir, r, false)).all.plan;
   const names = dispatchUnits(all, r.contract.pairing).map((u) => unitJobName(r.runTag, r.image, u));
   names.push(wakeJobName(r.runTag, dir));
-  if (r.candidates.length < 2 || r.contract.pairing === "separate") return new JobNames(names);
   const tag = codePointPrefix(r.runTag, 10).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new JobNames(names, new RegExp(`^eval-${tag}-same#[0-9]+-[0-9a-f]{16}$`));
+  const roundPairJob = r.candidates.length < 2 || r.contract.pairing === "separate" ? [] : [`same#[0-9]+`];
+  return new JobNames(names, new RegExp(`^eval-${tag}-(${[...roundPairJob, "array"].join("|")})-[0-9a-f]{16}$`));
 }
 
 /**
@@ -91,7 +93,8 @@ export async function cancelLiveJobs(
         `outside ${JSON.stringify(dir.path)}: another run's job (if it is this run's, cancel it by id)`,
     );
   }
-  const ids = [...new Set(live.map((j) => j.id))].filter((id) => !except.includes(id));
+  // an array of the run is cancelled whole, by its id: its tasks not yet listed go with it
+  const ids = [...new Set(live.map((j) => j.arrayId ?? j.id))].filter((id) => !except.includes(id));
   if (ids.length > 0) await compute.cancelMany(ids);
   return ids;
 }

@@ -40,6 +40,10 @@ export interface RunRequest {
   readonly wakePartition: string;
   /** `--wake-qos` (or OUTERLOOP_WAKE_QOS); "" for none. */
   readonly wakeQos: string;
+  /** False for `--no-arrays` (or OUTERLOOP_ARRAYS=off). */
+  readonly arrays: boolean;
+  /** `--array-throttle` (or OUTERLOOP_ARRAY_THROTTLE); null for none. */
+  readonly arrayThrottle: number | null;
   /** An absolute path, or null. */
   readonly seedCache: string | null;
   readonly mode: ComputeMode;
@@ -135,6 +139,8 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
       gpuAccount: o.gpuAccount,
       wakePartition: o.wakePartition,
       wakeQos: o.wakeQos,
+      arrays: o.arrays,
+      arrayThrottle: o.arrayThrottle,
       compute: o.mode,
       seedCache: o.seedCache,
       commandLine: [...deps.self, purpose.kind, ...o.raw],

@@ -44,6 +44,9 @@ const runRecordSchema = lazy(() =>
     // the wake jobs' lane, when it is not the evals' (a site's fast lane); absent when not given
     wake_partition: z.optional(z.string()),
     wake_qos: z.optional(z.string()),
+    // job arrays: absent = on; false only when turned off (--no-arrays); a throttle only when set
+    arrays: z.optional(z.boolean()),
+    array_throttle: z.optional(wholeNumber(1)),
     compute: z.enum(["local", "slurm"]),
     seed_cache: z.nullable(z.string()),
     command_line: z.array(z.string()),
@@ -102,6 +105,10 @@ export interface RunRecord {
   readonly wakePartition: string;
   /** The wake jobs' QOS: "" for none. */
   readonly wakeQos: string;
+  /** Whether a look's jobs may go out as job arrays (`--no-arrays` turns them off for sites that forbid them). */
+  readonly arrays: boolean;
+  /** At most this many of an array's tasks run at once (`--array-throttle`, sbatch's `%K`); null for no throttle. */
+  readonly arrayThrottle: number | null;
   readonly compute: "local" | "slurm";
   /**
    * "measure": base against candidate, to a verdict. "calibrate": the base
@@ -157,6 +164,8 @@ function toJson(rec: RunRecord): z.input<ReturnType<typeof runRecordSchema>> {
     gpu_account: rec.gpuAccount,
     ...(rec.wakePartition === "" ? {} : { wake_partition: rec.wakePartition }),
     ...(rec.wakeQos === "" ? {} : { wake_qos: rec.wakeQos }),
+    ...(rec.arrays ? {} : { arrays: false }),
+    ...(rec.arrayThrottle === null ? {} : { array_throttle: rec.arrayThrottle }),
     compute: rec.compute,
     seed_cache: rec.seedCache,
     command_line: [...rec.commandLine],
@@ -187,6 +196,8 @@ function fromJson(j: z.output<ReturnType<typeof runRecordSchema>>): RunRecord {
     gpuAccount: j.gpu_account,
     wakePartition: j.wake_partition ?? "",
     wakeQos: j.wake_qos ?? "",
+    arrays: j.arrays ?? true,
+    arrayThrottle: j.array_throttle ?? null,
     compute: j.compute,
     kind: j.kind ?? "measure",
     candidates: j.candidates ?? [{ ref: j.candidate_ref, sha: j.candidate_sha }],

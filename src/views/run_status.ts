@@ -4,6 +4,7 @@ import { EvalError } from "../dispatch/eval_error.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import type { MeasureView } from "../measure/measurer.ts";
 import { noResultMessage } from "../measure/notes.ts";
+import { SCHEDULER_UNREACHABLE } from "../measure/measure_state.ts";
 import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
 import { pairedValues, type PassPlan, RoundSteps, runPlan } from "../plan/run_plan.ts";
@@ -60,7 +61,9 @@ export async function runStatus(dir: RunDir, r: RunRecord, compute: Compute, now
       if (values === null || decideLook(c, pairedValues(p.plan, values)).next.kind === "final") break;
     }
   }
-  const unreachable = [...views.values()].some((v) => v.state.kind === "unknown");
+  const unreachable = [...views.values()].some((v) =>
+    v.state.kind === "unknown" && v.state.why === SCHEDULER_UNREACHABLE
+  );
   const rows = p.plan.map((m): MeasureStateRow => {
     const view = views.get(m.name);
     if (view === undefined) {
@@ -128,7 +131,7 @@ function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string,
       return { name, state: "not dispatched" };
     case "unknown":
       return s.jobId
-        ? { name, state: "pending", jobId: s.jobId, reason: "scheduler unreachable" }
-        : { name, state: "not dispatched", reason: "scheduler unreachable" };
+        ? { name, state: "pending", jobId: s.jobId, reason: s.why }
+        : { name, state: "not dispatched", reason: s.why };
   }
 }

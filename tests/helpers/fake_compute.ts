@@ -1,5 +1,5 @@
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { splitRef } from "../../src/compute/array.ts";
 import type { Compute, LiveJob, SubmitRoom, SubmitTarget } from "../../src/compute/compute.ts";
@@ -57,12 +57,26 @@ export class FakeCompute implements Compute {
     this.calls.push("sbatch --array");
     if (this.submitLimit !== null) throw new SubmitLimitError(`sbatch refused: ${this.submitLimit}`, this.submitLimit);
     const id = String(this.#next++);
-    this.submitted.push(spec);
-    this.submittedIds.push(id);
     this.arrays.push({ spec, tasks, throttle, id });
+    // an outerloop array's tasks run the job scripts of its manifest (dispatch/array_job.ts): each task is
+    // recorded in `submitted` as one submission of its own script, id `A_T`, and `onSubmit` sees it so
+    const script = withDefaults(spec).script;
+    const manifest = script ? join(dirname(script), "manifest") : "";
+    const lines = manifest && existsSync(manifest) ? readFileSync(manifest, "utf8").split("\n").filter(Boolean) : [];
+    if (lines.length === 0) {
+      this.submitted.push(spec);
+      this.submittedIds.push(id);
+    }
+    lines.slice(0, tasks).forEach((taskScript, t) => {
+      const task = { ...spec, script: taskScript };
+      this.submitted.push(task);
+      this.submittedIds.push(`${id}_${t}`);
+      this.onSubmit(task, `${id}_${t}`);
+    });
     this.onSubmitArray(spec, id, tasks);
     return id;
   }
+
   async maxArraySize(): Promise<number> {
     this.calls.push("scontrol show config");
     return this.maxArray;
@@ -101,7 +115,8 @@ export class FakeCompute implements Compute {
             state: "PENDING",
             reason: "",
             partition: "",
-            script: this.submitted[this.submittedIds.indexOf(jobId)]?.script ?? "",
+            script: (this.submitted[this.submittedIds.indexOf(id)] ?? this.submitted[this.submittedIds.indexOf(jobId)])
+              ?.script ?? "",
             ...this.liveStates.get(id),
           };
         }),

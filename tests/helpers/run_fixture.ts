@@ -34,6 +34,8 @@ export function runRecordFixture(
     gpuAccount: "",
     wakePartition: "",
     wakeQos: "",
+    arrays: true,
+    arrayThrottle: null,
     compute: "slurm",
     seedCache: null,
     commandLine: [],

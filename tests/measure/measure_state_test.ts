@@ -30,12 +30,12 @@ describe("classifyMeasure()", () => {
     [
       "a failed listing, with a marker",
       { done: false, marker: "7", listed: "unknown", accounted: "unknown" },
-      { kind: "unknown", jobId: "7" },
+      { kind: "unknown", jobId: "7", why: "scheduler unreachable" },
     ],
     [
       "a failed listing, never dispatched: blind",
       { done: false, marker: "", listed: "unknown", accounted: "unknown" },
-      { kind: "unknown", jobId: null },
+      { kind: "unknown", jobId: null, why: "scheduler unreachable" },
     ],
     ["a job listed by name", { done: false, marker: "7", listed: job, accounted: "GONE" }, { kind: "live", job }],
     [
@@ -61,7 +61,18 @@ describe("classifyMeasure()", () => {
     [
       "dispatched, not listed, sacct failed: unknown, never dead",
       { done: false, marker: "7", listed: null, accounted: "unknown" },
-      { kind: "unknown", jobId: "7" },
+      { kind: "unknown", jobId: "7", why: "scheduler unreachable" },
+    ],
+    [
+      "an array task not listed while its array is: unknown, for the reason the pass gave",
+      {
+        done: false,
+        marker: "7_3",
+        listed: null,
+        accounted: "unknown",
+        unknownWhy: "array job 7 is queued; this task is not listed yet",
+      },
+      { kind: "unknown", jobId: "7_3", why: "array job 7 is queued; this task is not listed yet" },
     ],
     [
       "dispatched, not listed, no sacct record: vanished",

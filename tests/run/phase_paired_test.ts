@@ -93,7 +93,9 @@ describe("runPhase() with paired repeats", () => {
     assert.equal(new Set(seeds).size, 3);
     const wakes = compute.submitted.filter((s) => s.jobName.startsWith("wake-"));
     assert.equal(wakes.length, 1);
-    assert.equal(withDefaults(wakes[0]!).dependency, "afterany:1000:1001:1002:1003:1004:1005");
+    // the look's six measures are the six tasks of one job array (in the order above): the wake waits on it
+    assert.deepEqual(compute.arrays.map((a) => [a.id, a.tasks]), [["1000", 6]]);
+    assert.equal(withDefaults(wakes[0]!).dependency, "afterany:1000");
   });
 
   it("accepts at the first look when the interval clears min_effect, keeping seeds and estimates", async () => {

@@ -89,8 +89,10 @@ describe("runPhase() on a round of K candidates", () => {
       compute.live = new Map();
     }
     assert.ok(passes >= 3, `screen, then confirmation: ${passes} passes`);
-    const names = compute.submitted.filter((s) => s.jobName.startsWith("eval-")).map((s) => s.jobName);
-    assert.equal(new Set(names).size, names.length, "no measure submitted twice");
+    // a job script is its measure's (or pair's) own: submitted once, as a job or as a task of an array
+    const scripts = compute.submitted.filter((s) => s.jobName.startsWith("eval-")).map((s) => withDefaults(s).script);
+    assert.ok(scripts.length >= 8, `${scripts.length} evals`);
+    assert.equal(new Set(scripts).size, scripts.length, "no measure submitted twice");
     assert.equal(readDecision(dir, r)!.round?.winner?.arm, 2);
   });
 
@@ -99,13 +101,19 @@ describe("runPhase() on a round of K candidates", () => {
     const compute = new FakeCompute();
     const outcome = await runPhase(dir, deps(compute));
     assert.equal(outcome.kind, "parked");
-    const pairJobs = compute.submitted.filter((s) => /-same#/.test(s.jobName));
+    const pairJobs = compute.submitted.filter((s) =>
+      /^pair\d+-[0-9a-f]{40}$/.test(basename(dirname(withDefaults(s).script)))
+    );
     assert.equal(pairJobs.length, 2, "the screen's two pairs, one job each");
+    assert.deepEqual(compute.arrays.map((a) => a.tasks), [2], "as the two tasks of one array");
     const body = readFileSync(withDefaults(pairJobs[1]!).script, "utf8");
     assert.equal((body.match(/ol_one /g) ?? []).length, 4, "baseline#2 and its three candidates");
-    // cancel finds them: a round's pair job names are the run's by their form (and their script, by liveJobsOf)
+    // cancel finds them: a round's pair job names and its arrays' are the run's by their form (and their
+    // script, by liveJobsOf)
     const names = runJobNames(dir, readRunRecord(dir));
-    for (const s of pairJobs) assert.ok(names.has(s.jobName), s.jobName);
-    assert.equal(names.has(pairJobs[0]!.jobName.replace("eval-t1-", "eval-t2-")), false, "another run tag's");
+    const array = compute.arrays[0]!.spec.jobName;
+    assert.ok(names.has(array), array);
+    assert.ok(names.has("eval-t1-same#3-0123456789abcdef"), "a later pair job");
+    assert.equal(names.has(array.replace("eval-t1-", "eval-t2-")), false, "another run tag's");
   });
 });

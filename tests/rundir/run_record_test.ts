@@ -47,6 +47,8 @@ const RECORD: RunRecord = {
   gpuAccount: "",
   wakePartition: "",
   wakeQos: "",
+  arrays: true,
+  arrayThrottle: null,
   compute: "slurm",
   seedCache: null,
   commandLine: ["/opt/outerloop", "measure", "--repo", "/work/repo"],

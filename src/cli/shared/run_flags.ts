@@ -67,6 +67,17 @@ export const runFlags: Args = {
     defaultText: "--partition",
   },
   "wake-qos": { type: "string", valueHint: "NAME", description: "QOS for the wake jobs", env: "OUTERLOOP_WAKE_QOS" },
+  "no-arrays": {
+    type: "boolean",
+    description: "One job per measure, never a job array (sites that forbid arrays; OUTERLOOP_ARRAYS=off)",
+  },
+  "array-throttle": {
+    type: "string",
+    valueHint: "K",
+    description: "At most K tasks of an array run at once (sbatch's %K)",
+    env: "OUTERLOOP_ARRAY_THROTTLE",
+    defaultText: "none",
+  },
 };
 
 /** The largest seed: benchmarks read an int32. */
@@ -102,10 +113,23 @@ export function parseRunRequest(args: ParsedArgs, env: Env, candidates: readonly
     gpuAccount: schedulerName("gpu-account", "OUTERLOOP_GPU_ACCOUNT"),
     wakePartition: schedulerName("wake-partition", "OUTERLOOP_WAKE_PARTITION"),
     wakeQos: schedulerName("wake-qos", "OUTERLOOP_WAKE_QOS"),
+    arrays: !args.on("no-arrays") && !/^(off|0|false|no)$/i.test(env["OUTERLOOP_ARRAYS"] ?? ""),
+    arrayThrottle: throttleOf(args.value("array-throttle") ?? env["OUTERLOOP_ARRAY_THROTTLE"], args),
     seedCache: seedCache === undefined ? null : resolve(seedCache),
     mode: resolveMode(args.value("compute"), env),
     raw: args.raw,
   };
+}
+
+/** `--array-throttle` (or its variable): a whole number ≥ 1, or null when not given. */
+function throttleOf(value: string | undefined, args: ParsedArgs): number | null {
+  if (value === undefined || value === "") return null;
+  const from = args.value("array-throttle") === undefined ? "OUTERLOOP_ARRAY_THROTTLE" : "array-throttle";
+  if (!/^[1-9][0-9]{0,5}$/.test(value)) {
+    const what = from === "array-throttle" ? "--array-throttle" : from;
+    throw new BadInputError(`Invalid ${what} ${JSON.stringify(value)}: expected a whole number from 1 (tasks at once)`);
+  }
+  return Number(value);
 }
 
 /** An image name that apptainer would not read as an option; `from` names the flag or variable it came from. */

@@ -3,8 +3,6 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { LocalCompute } from "../../../src/compute/local.ts";
-import { runPhase } from "../../../src/run/phase.ts";
-import { RunDir } from "../../../src/rundir/run_dir.ts";
 import { pairSeed } from "../../../src/stats/pair_seed.ts";
 import { cli } from "../../helpers/cli.ts";
 import { FakeCompute, finishEvalJob } from "../../helpers/fake_compute.ts";
@@ -126,7 +124,9 @@ describe("outerloop calibrate --wait (a fake scheduler, in-process)", () => {
     const contract = join(dir, "c.json");
     writeFileSync(contract, JSON.stringify({ name: "noisy", command: "sh bench.sh", metric: "t", seed_env: "SEED" }));
     const compute = new FakeCompute();
-    compute.onSubmit = (spec, id) => void compute.live!.set(spec.jobName, [id]);
+    // each submission (an array's every task too) is listed under its job name until the test ends it
+    compute.onSubmit = (spec, id) =>
+      void compute.live!.set(spec.jobName, [...(compute.live!.get(spec.jobName) ?? []), id]);
     const runDir = join(dir, "runs", "aa");
     const argv = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
     return { compute, runDir, argv: [...argv, "--pairs", "3", "--seed", "7", "--compute", "slurm"] };
@@ -148,7 +148,11 @@ describe("outerloop calibrate --wait (a fake scheduler, in-process)", () => {
       },
     });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /parked on job\(s\) 1000, .* behind wake job \d+; waiting for the calibration \(Ctrl-C/);
+    assert.match(
+      r.stderr,
+      /dispatched 6 job\(s\) as one job array 1000, tasks 0-5: measure baseline; measure candidate; /,
+    );
+    assert.match(r.stderr, /parked on job\(s\) 1000 behind wake job \d+; waiting for the calibration \(Ctrl-C/);
     assert.match(r.stderr, /cancelling wake job \d+: the run has been decided/);
     assert.deepEqual(sleeps, [1000], "seen at the first look at the files");
     const out = JSON.parse(r.stdout);
@@ -163,7 +167,7 @@ describe("outerloop calibrate --wait (a fake scheduler, in-process)", () => {
     const parked = queued();
     const r = await cli(parked.argv, { compute: parked.compute });
     assert.equal(r.code, 75, r.stderr);
-    assert.match(r.stdout, /^parked: waiting on job\(s\) 1000, /);
+    assert.match(r.stdout, /^parked: waiting on job\(s\) 1000\n/);
     const timedOut = queued();
     const t = await cli([...timedOut.argv, "--wait", "--timeout", "0"], { compute: timedOut.compute });
     assert.equal(t.code, 75, t.stderr);

@@ -350,10 +350,12 @@ describe("show asks the scheduler as a pass does", () => {
     writeRunRecord(dir, runRecordFixture({}, { siblings }));
     const compute = new FakeCompute();
     assert.equal((await cli(["resume", dir.path], { compute })).code, 75);
-    const evals = compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
-    assert.equal(evals.length, 100);
-    compute.live = new Map(evals.map((s, i) => [s.jobName, [String(1000 + i)]]));
-    evals.forEach((_, i) => compute.liveStates.set(String(1000 + i), { state: "PENDING", reason: "Priority" }));
+    assert.equal(compute.arrays.length, 1, "the look's 100 measures go as one job array");
+    const array = compute.arrays[0]!;
+    const tasks = compute.submittedIds.filter((id) => id.startsWith(`${array.id}_`));
+    assert.equal(tasks.length, 100);
+    compute.live = new Map([[array.spec.jobName, tasks]]);
+    tasks.forEach((id) => compute.liveStates.set(id, { state: "PENDING", reason: "Priority" }));
     const calls = compute.calls.length;
     const shown = await cli(["show", dir.path, "--json"], { compute });
     assert.equal(shown.code, 0, shown.stderr);
