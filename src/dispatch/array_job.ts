@@ -3,6 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { quoteWord } from "../compute/quote.ts";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { hexDigest } from "../runtime/digest.ts";
+import { EVAL_FILES } from "./eval_files.ts";
 
 /**
  * A look's job array: one `sbatch --array` runs several units' job scripts
@@ -17,9 +18,10 @@ import { hexDigest } from "../runtime/digest.ts";
  * ```text
  * array-<sha1 of the manifest>/
  * ├── manifest     one absolute job script per line, task T on line T + 1
- * ├── job.sh       what every task runs: its line of the manifest
+ * ├── job.sh       what every task runs: its line of the manifest, its output
+ * │                appended to the slurm.out beside that script, as a job's is
  * ├── submitted    the array's id, written once the scheduler accepted it
- * └── task-<T>.out the scheduler's log of task T
+ * └── task-<T>.out the scheduler's own messages about task T
  * ```
  */
 export const ARRAY_FILES = {
@@ -64,7 +66,11 @@ if [ -z "$ol_script" ]; then
   echo "outerloop-array: no line $ol_line in $ol_manifest" >&2
   exit 125
 fi
-exec sh "$ol_script"
+# the job script's output goes where it would as a job of its own (slurm.out beside it); the scheduler's
+# own messages about the task (a cancel, a time limit) stay in this dir's task-<T>.out
+ol_log="\${ol_script%/*}/${EVAL_FILES.slurmOut}"
+echo "outerloop-array: task \${SLURM_ARRAY_JOB_ID:-?}_\${SLURM_ARRAY_TASK_ID} (the scheduler's log: \${ol_manifest%/*}/task-\${SLURM_ARRAY_TASK_ID}.out)" >>"$ol_log"
+exec sh "$ol_script" >>"$ol_log" 2>&1
 `;
 }
 

@@ -34,7 +34,8 @@ liveIt("calibrate --wait waits through the park and the wake until calibrated, a
     .concat(["--account", TESTBED_LANE.account, "--partition", TESTBED_LANE.partition, "--compute", "slurm"]);
   const r = await spawn({ argv: [...argv, "--wait", "--poll", "1", "--json"], timeoutMs: 200_000, output: "separate" });
   assert.equal(r.exitCode, 0, r.stderr);
-  assert.match(r.stderr, /parked on job\(s\) \d+, \d+, \d+, \d+ behind wake job \d+; waiting for the calibration/);
+  assert.match(r.stderr, /dispatched 4 job\(s\) as one job array \d+, tasks 0-3: /);
+  assert.match(r.stderr, /parked on job\(s\) \d+ behind wake job \d+; waiting for the calibration/);
   const out = JSON.parse(r.stdout);
   assert.equal(out.status, "calibrated");
   assert.equal(out.n, 2);

@@ -101,7 +101,7 @@ liveIt("same-job, repeats 3 / max_repeats 6: one job per pair through park, wake
   });
   assert.equal(r.exitCode, 75, r.stderr);
   const parked = JSON.parse(r.stdout);
-  assert.equal(parked.pending.length, 3, "three pairs, one job each");
+  assert.equal(parked.pending.length, 1, "three pairs, one job each, as the three tasks of one array");
   await waitFor("decision.json", () => existsSync(join(s.runDir, "decision.json")), Boolean, 240_000, 500);
   const d = JSON.parse(readFileSync(join(s.runDir, "decision.json"), "utf8"));
   assert.equal(d.n, 6, "two looks");
@@ -126,10 +126,9 @@ liveIt("same-job, repeats 3 / max_repeats 6: one job per pair through park, wake
     60_000,
     500,
   );
-  assert.deepEqual(
-    accounted.map((f) => f[1]!.replace(/-[0-9a-f]{16}$/, "")).sort(),
-    [1, 2, 3, 4, 5, 6].map((i) => `eval-${s.tag}-same#${i}`),
-  );
+  // the tasks of two arrays, one per look
+  assert.ok(accounted.every((f) => new RegExp(`^eval-${s.tag}-array-[0-9a-f]{16}$`).test(f[1]!)), String(accounted));
+  assert.equal(new Set(accounted.map((f) => f[0]!.split("_")[0])).size, 2, "one array per look");
   assert.equal((await jobsNamed(`eval-${s.tag}-baseline`)).length, 0, "no job of a measure of its own");
   const show = await spawn({ argv: [binary, "show", s.runDir], output: "separate" });
   assert.equal(show.exitCode, 0, show.stderr);
@@ -152,7 +151,7 @@ liveIt("duet: both measures at once in one job of twice the CPUs, each on its ha
   assert.equal(base["job_id"], cand["job_id"]);
   const rows = await waitFor(
     "the duet job in sacct",
-    async () => (await jobsNamed(`eval-${s.tag}-duet#`)).filter((f) => f[0] === base["job_id"]),
+    async () => (await jobsNamed(`eval-${s.tag}-array-`)).filter((f) => f[0] === base["job_id"]),
     (found) => found.length > 0,
     60_000,
     500,
@@ -211,9 +210,11 @@ liveIt(
     assert.equal(r.exitCode, 75, r.stderr);
     await waitFor("the decision", () => existsSync(join(s.runDir, "decision.json")), Boolean, 150_000, 500);
     assert.equal(JSON.parse(readFileSync(join(s.runDir, "decision.json"), "utf8")).verdict, "accept");
-    const pairs = [...w.submissions()].filter(([name]) => /-same#/.test(name));
-    assert.equal(pairs.length, 2, "two pair jobs");
-    for (const [name, ids] of pairs) assert.equal(ids.length, 1, `${name}: ${ids.join(", ")}`);
+    // the look's two pair jobs went as one array, submitted once
+    const arrays = [...w.submissions()].filter(([name]) => /-array-/.test(name));
+    assert.equal(arrays.length, 1, "one array");
+    for (const [name, ids] of arrays) assert.equal(ids.length, 1, `${name}: ${ids.join(", ")}`);
+    assert.equal(readdirSync(s.runDir).filter((n) => /^pair[0-9]+-/.test(n)).length, 2, "two pair jobs");
   },
 );
 
@@ -222,7 +223,8 @@ liveIt(
   300_000,
   async () => {
     const binary = await ensureBinary();
-    const s = setup({ pairing: "same-job", repeats: 2, max_repeats: 2, min_effect: 1 }, 8);
+    // long enough that the pair jobs still run once slurmctld is down
+    const s = setup({ pairing: "same-job", repeats: 2, max_repeats: 2, min_effect: 1 }, 25);
     const r = await spawn({
       argv: [binary, ...testbedMeasureArgv(s, "--json")],
       timeoutMs: 120_000,
@@ -256,12 +258,12 @@ liveIt(
     assert.equal(JSON.parse(readFileSync(join(s.runDir, "decision.json"), "utf8")).verdict, "accept");
     const jobs = await waitFor(
       "the pair jobs in sacct",
-      async () => await jobsNamed(`eval-${s.tag}-same#`),
+      async () => await jobsNamed(`eval-${s.tag}-array-`),
       (rows) => rows.length >= 2,
       60_000,
       500,
     );
     assert.equal(jobs.length, 2, `one job per pair: ${jobs.map((f) => f.join("|")).join("; ")}`);
-    assert.deepEqual(jobs.map((f) => f[0]).sort(), [...pending].sort());
+    assert.deepEqual(jobs.map((f) => f[0]).sort(), pending.flatMap((a) => [`${a}_0`, `${a}_1`]).sort());
   },
 );

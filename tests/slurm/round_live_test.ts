@@ -68,7 +68,9 @@ liveIt(
     ];
     const r = await spawn({ argv, timeoutMs: 120_000, output: "separate" });
     assert.equal(r.exitCode, 75, r.stderr);
-    assert.equal(JSON.parse(r.stdout).pending.length, 8, "the screen: two pairs of the baseline and three candidates");
+    // the screen: two pairs of the baseline and three candidates, eight measures as the tasks of one array
+    assert.equal(JSON.parse(r.stdout).pending.length, 1, "the screen as one array");
+    assert.match(r.stderr, /dispatched 8 job\(s\) as one job array \d+, tasks 0-7: /);
     await waitFor("decision.json", () => existsSync(join(runDir, "decision.json")), Boolean, 240_000, 500);
     const d = JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8"));
     assert.equal(d.verdict, "accept");
@@ -85,21 +87,22 @@ liveIt(
     assert.ok(evals.some((n) => /^eval-candidate#[0-9]+-/.test(n) && Number(/#([0-9]+)/.exec(n)![1]) > 2));
     const wake = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8"));
     assert.equal(await jobEnded(wake.job_id), "COMPLETED");
-    // accounting lags the controller: await every eval job of the round in sacct before counting them
+    // accounting lags the controller: await every eval task of the round in sacct before counting them
     const measured = Object.keys(d.values).length;
+    const markers = evals.map((n) => readFileSync(join(runDir, n, "submitted"), "utf8").trim());
+    assert.equal(markers.length, measured);
     const mine = await waitFor(
-      "every eval job of the round in sacct",
+      "every eval task of the round in sacct",
       async () =>
-        (await slurmCommand(["sacct", "-X", "-n", "-P", "-S", "now-1hours", "--format=JobName%80"]))
-          .split("\n").filter((n) => n.startsWith(`eval-${tag}-`)),
-      (names) => names.length >= measured,
+        (await slurmCommand(["sacct", "-X", "-n", "-P", "-S", "now-1hours", "--format=JobID,JobName%80"]))
+          .split("\n").map((l) => l.split("|")).filter((f) => f[1]?.startsWith(`eval-${tag}-`)),
+      (rows) => rows.length >= measured,
       60_000,
       500,
     );
-    for (const c of dropped) {
-      const jobs = mine.filter((n) => n.startsWith(`eval-${tag}-cand-${c.arm}`)).length;
-      assert.equal(jobs, c.pairs, `candidate-${c.arm}: one job per pair it was measured on, no more`);
-    }
+    // each task is one measure's: none ran twice, and none of a dropped candidate after its drop (its eval
+    // dirs, counted above, are all it has)
+    assert.deepEqual(mine.map((f) => f[0]).sort(), [...markers].sort(), "one task per measure");
     const show = await spawn({ argv: [binary, "show", runDir, "--json"], output: "separate" });
     assert.equal(show.exitCode, 0, show.stderr);
     const resumed = await spawn({ argv: [binary, "resume", runDir], output: "separate" });

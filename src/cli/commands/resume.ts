@@ -49,13 +49,19 @@ export const resumeCommand = defineLeaf<ResumeOptions>({
 
   async execute(o, deps) {
     if (!o.wake) return await resume(o, deps);
+    // the job's log says what the pass ended with, since the job's own state no longer does
+    const ran = (code: number) =>
+      deps.io.stderr(`outerloop: the pass ended with exit ${code}; the wake job exits 0, its pass having run\n`);
     try {
       const code = await resume(o, deps);
-      return code === EXIT.parked || code === EXIT.rejected || code === EXIT.inconclusive ? EXIT.ok : code;
+      if (code !== EXIT.parked && code !== EXIT.rejected && code !== EXIT.inconclusive) return code;
+      ran(code);
+      return EXIT.ok;
     } catch (err) {
       // the pass ran and ended the run (an eval failed for good, the run was cancelled), or another holds it
       if (!(err instanceof OuterloopError) || (err.exit !== "eval-failed" && err.exit !== "parked")) throw err;
       deps.io.stderr(`outerloop: ${err.message}\n`);
+      ran(err.exit === "parked" ? EXIT.parked : EXIT.evalFailed);
       return EXIT.ok;
     }
   },

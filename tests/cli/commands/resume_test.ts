@@ -31,6 +31,7 @@ describe("outerloop resume --wake (what a wake job runs)", () => {
     const wake = await cli(["resume", "--wake", rejected.path], { compute });
     assert.equal(wake.code, 0, wake.stderr);
     assert.match(wake.stdout, /verdict: reject/);
+    assert.match(wake.stderr, /the pass ended with exit 10; the wake job exits 0, its pass having run/);
     assert.equal((await cli(["resume", rejected.path], { compute })).code, 10, "by hand, the verdict's code");
 
     const failed = newRun();
@@ -39,6 +40,7 @@ describe("outerloop resume --wake (what a wake job runs)", () => {
     const f = await cli(["resume", "--wake", failed.path], { compute: crashing });
     assert.equal(f.code, 0);
     assert.match(f.stderr, /exited with code 1/);
+    assert.match(f.stderr, /the pass ended with exit 3; the wake job exits 0/);
 
     const cancelled = newRun();
     writeCancel(cancelled, { cancelledAt: new Date().toISOString(), jobs: [] });
