@@ -59,6 +59,8 @@ export interface CheckedArgs {
   readonly argv: readonly string[];
   /** Every value of each repeatable flag, in order: citty keeps only the last. */
   readonly repeated: ReadonlyMap<string, readonly string[]>;
+  /** The boolean flags given: read from here, since citty takes `--no-x` for x = false, not for a flag `no-x`. */
+  readonly booleans: ReadonlySet<string>;
 }
 
 /**
@@ -142,7 +144,7 @@ export function checkArgs(command: string, args: Args, rawArgs: readonly string[
     ...positionals,
   ];
   const repeated = new Map([...strings].filter(([name]) => (args[name] as StringFlag).repeatable));
-  return { help, raw: [...rawArgs], argv, repeated };
+  return { help, raw: [...rawArgs], argv, repeated, booleans };
 }
 
 /** The typed view of citty's parse of a checked command line. */
@@ -164,7 +166,7 @@ export function argsView(parsed: Readonly<Record<string, unknown>>, args: Args, 
       const v = flag(name, "string") ? parsed[name] : undefined;
       return checked.repeated.get(name) ?? (typeof v === "string" ? [v] : []);
     },
-    on: (name) => flag(name, "boolean") && parsed[name] === true,
+    on: (name) => flag(name, "boolean") && checked.booleans.has(name),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Compute } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
+import { withListingUntilChange } from "../compute/one_listing.ts";
 import { pinSha } from "../dispatch/pin.ts";
 import { log } from "../log.ts";
 import { BASE_ARM, benchmarkName, CANDIDATE_ARM, parseMeasureName } from "../measure/measure_name.ts";
@@ -137,7 +138,9 @@ export function interruptedLine(dir: RunDir, r: RunRecord, sig: string): string 
  * was cancelled meanwhile: then the eval failed because the cancel stopped it
  * (a local run's), and the caller's `cancelWins` reports the cancel instead.
  */
-async function passOrFail(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
+async function passOrFail(dir: RunDir, r: RunRecord, given: PhaseDeps): Promise<PhaseOutcome> {
+  // the measures and the wake read one listing, asked again only after a submit or a cancel
+  const deps = { ...given, compute: withListingUntilChange(given.compute) };
   try {
     return await pass(dir, r, deps);
   } catch (err) {

@@ -34,6 +34,12 @@ describe("parseArgs()", () => {
     assert.deepEqual(a.raw, ["dir", "--base", "main", "--extra=a", "--extra", "-b", "--json"]);
   });
 
+  it("reads a boolean flag whose name starts with no- as given (citty would take --no-x as x = false)", () => {
+    const withNo: Args = { ...args, "no-arrays": { type: "boolean", description: "off" } };
+    assert.equal(parseArgs("demo", withNo, ["d", "--base", "m", "--no-arrays"]).on("no-arrays"), true);
+    assert.equal(parseArgs("demo", withNo, ["d", "--base", "m"]).on("no-arrays"), false);
+  });
+
   it("takes everything after -- as positional", () => {
     assert.equal(parse(["--base", "x", "--", "--odd-dir"]).positional["RUN_DIR"], "--odd-dir");
   });

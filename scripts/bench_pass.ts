@@ -1,0 +1,172 @@
+/**
+ * What one `resume` pass over a thousand pending measures costs, reported
+ * not asserted: a run of one benchmark with 499 siblings (repeats 1, so
+ * 2 × 500 = 1000 measures), dispatched by `measure` to a scheduler scripted
+ * in sh (bench/fake_scheduler.sh: every task listed PENDING by `squeue -r`,
+ * sacct knowing none), then `resume` of it again and again: each pass reads
+ * the one listing, finds every measure pending and parks behind a fresh wake.
+ * Measured per pass: CPU (user + sys of the pass and the scheduler scripts it
+ * waits for, from GNU time), wall time, and the scheduler calls by verb.
+ * Three dispatch shapes, interleaved so each sees the same noise: one array
+ * of 1000 tasks, ten arrays of 100 (MaxArraySize 100) and 1000 jobs of their
+ * own (`--no-arrays`): the pass should be flat in the number of arrays.
+ * Writes bench/pass.json and prints a summary.
+ *
+ * Usage: deno task build && deno run -A scripts/bench_pass.ts [--passes N]
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname!, "..");
+const binary = join(root, "dist", "outerloop");
+if (!existsSync(binary)) throw new Error("dist/outerloop is missing: run `deno task build` first");
+const passesFlag = process.argv.indexOf("--passes");
+const passes = passesFlag > 0 ? Number(process.argv[passesFlag + 1]) : 15;
+const SIBLINGS = 499;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round = (x: number) => Math.round(x * 10) / 10;
+
+const work = mkdtempSync(join(tmpdir(), "outerloop-bench-pass-"));
+try {
+  const repo = join(work, "repo");
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", repo, "-c", "user.name=b", "-c", "user.email=b@example.invalid", ...args]);
+  mkdirSync(repo);
+  git("init", "-q", "-b", "main");
+  writeFileSync(join(repo, "b.sh"), `echo '{"s": 1}'\n`);
+  git("add", "-A");
+  git("commit", "-q", "-m", "1");
+  writeFileSync(join(repo, "b.sh"), `echo '{"s": 2}'\n`);
+  git("commit", "-q", "-am", "2");
+  const contract = join(work, "c.json");
+  writeFileSync(
+    contract,
+    JSON.stringify({
+      name: "b",
+      command: "sh b.sh",
+      metric: "s",
+      eval_minutes: 5,
+      siblings: Array.from({ length: SIBLINGS }, (_, i) => ({ name: `s${i}`, command: "sh b.sh", metric: "s" })),
+    }),
+  );
+  const fakebin = join(work, "bin");
+  mkdirSync(fakebin);
+  const fake = join(root, "bench", "fake_scheduler.sh");
+  for (const verb of ["sbatch", "squeue", "sacct", "scancel", "scontrol"]) {
+    writeFileSync(join(fakebin, verb), `#!/bin/sh\nexec sh "${fake}" ${verb} "$@"\n`, { mode: 0o755 });
+  }
+
+  interface Shape {
+    readonly name: string;
+    readonly maxArraySize: number;
+    readonly flags: readonly string[];
+    readonly runDir: string;
+    readonly state: string;
+    readonly cpuMs: number[];
+    readonly wallMs: number[];
+    calls: Record<string, number>;
+  }
+  const shapes: Shape[] = [
+    { name: "one array of 1000", maxArraySize: 1001, flags: [] },
+    { name: "10 arrays of 100", maxArraySize: 100, flags: [] },
+    { name: "1000 jobs, no arrays", maxArraySize: 1001, flags: ["--no-arrays"] },
+  ].map((s, i) => ({
+    ...s,
+    runDir: join(work, "runs", `r${i}`),
+    state: join(work, `state${i}`),
+    cpuMs: [],
+    wallMs: [],
+    calls: {},
+  }));
+
+  const env = (s: Shape) => ({
+    PATH: `${fakebin}:/usr/bin:/bin`,
+    HOME: work,
+    OUTERLOOP_FAKE_STATE: s.state,
+    OUTERLOOP_FAKE_MAX_ARRAY_SIZE: String(s.maxArraySize),
+  });
+  /** Runs `argv` under GNU time: exit code, CPU and wall ms. */
+  const timed = (s: Shape, argv: readonly string[]) => {
+    const out = join(work, "time.out");
+    let code = 0;
+    try {
+      execFileSync("/usr/bin/time", ["-o", out, "-f", "%U %S %e", binary, ...argv], { env: env(s), stdio: "pipe" });
+    } catch (err) {
+      code = (err as { status: number }).status;
+    }
+    const [user, sys, wall] = readFileSync(out, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
+    return { code, cpuMs: (user! + sys!) * 1000, wallMs: wall! * 1000 };
+  };
+  const callsOf = (s: Shape) => {
+    const log = join(s.state, "calls.log");
+    const counts: Record<string, number> = {};
+    for (const line of existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []) {
+      const verb = line.split(" ")[0]!;
+      if (verb) counts[verb] = (counts[verb] ?? 0) + 1;
+    }
+    rmSync(log, { force: true });
+    return counts;
+  };
+
+  for (const s of shapes) {
+    mkdirSync(s.state, { recursive: true });
+    const argv = [
+      "measure",
+      "--compute",
+      "slurm",
+      "--repo",
+      repo,
+      "--base",
+      "main~1",
+      "--candidate",
+      "main",
+      "--contract",
+      contract,
+      "--run-dir",
+      s.runDir,
+      ...s.flags,
+    ];
+    const m = timed(s, argv);
+    if (m.code !== 75) throw new Error(`${s.name}: measure exited ${m.code}, not 75 (parked)`);
+    const dispatch = callsOf(s);
+    console.log(
+      `${s.name}: measure dispatched with ${JSON.stringify(dispatch)} in ${round(m.wallMs)} ms wall`,
+    );
+  }
+  for (let p = 0; p < passes; p++) {
+    for (const s of shapes) {
+      const r = timed(s, ["resume", s.runDir]);
+      if (r.code !== 75) throw new Error(`${s.name}: resume exited ${r.code}, not 75 (still parked)`);
+      s.cpuMs.push(r.cpuMs);
+      s.wallMs.push(r.wallMs);
+      s.calls = callsOf(s);
+    }
+  }
+  const results = {
+    date: new Date().toISOString(),
+    measures: 2 * (1 + SIBLINGS),
+    passes,
+    note: "CPU is user + sys of the resume pass and the sh scheduler scripts it waited for (GNU time); " +
+      "GNU time's resolution is 10 ms",
+    shapes: Object.fromEntries(shapes.map((s) => [s.name, {
+      cpu_ms_median: round(median(s.cpuMs)),
+      cpu_ms_min: round(Math.min(...s.cpuMs)),
+      cpu_ms_max: round(Math.max(...s.cpuMs)),
+      wall_ms_median: round(median(s.wallMs)),
+      scheduler_calls_per_pass: s.calls,
+    }])),
+  };
+  writeFileSync(join(root, "bench", "pass.json"), JSON.stringify(results, null, 2) + "\n");
+  for (const [name, r] of Object.entries(results.shapes)) {
+    console.log(
+      `${name}: resume pass CPU median ${r.cpu_ms_median} ms (${r.cpu_ms_min}–${r.cpu_ms_max}), wall ${r.wall_ms_median} ms, ` +
+        `calls ${JSON.stringify(r.scheduler_calls_per_pass)}`,
+    );
+  }
+} finally {
+  if (process.env["BENCH_KEEP"]) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
