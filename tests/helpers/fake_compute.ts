@@ -138,7 +138,10 @@ export class FakeCompute implements Compute {
   async findSubmitted(name: string): Promise<string[]> {
     this.calls.push("find");
     if (this.findFails) throw new SlurmQueryError("squeue failed");
-    const ids = new Set(this.submitted.flatMap((s, i) => (s.jobName === name ? [this.submittedIds[i]!] : [])));
+    // an array is found by its array id, as Slurm's listing of a name gives it, never task by task
+    const ids = new Set(
+      this.submitted.flatMap((s, i) => (s.jobName === name ? [splitRef(this.submittedIds[i]!).jobId] : [])),
+    );
     for (const id of this.live?.get(name) ?? []) ids.add(id);
     return [...ids].sort();
   }

@@ -1,3 +1,4 @@
+import { readRoomNote } from "../../dispatch/room_note.ts";
 import type { JobUsage } from "../../compute/usage.ts";
 import { describeHolder } from "../../rundir/lock_file.ts";
 import type { DecisionRecord } from "../../rundir/decision_file.ts";
@@ -71,6 +72,7 @@ export const showCommand = defineLeaf<ShowOptions>({
     const where = provenanceOf(dir, record, s, decision);
     const samples = runSamples(dir, record, decision);
     const round = record.candidates.length > 1 ? readRoundStanding(dir, record, decision) : null;
+    const room = standing.kind === "parked" || standing.kind === "measuring" ? readRoomNote(dir.path) : null;
     const warnings = [
       ...(disputes.length > 0 ? [disputeWarning(dir, disputes)] : []),
       ...Object.entries(usage).flatMap(([name, u]) => usageWarnings(name, u)),
@@ -108,6 +110,7 @@ export const showCommand = defineLeaf<ShowOptions>({
           ...quantitiesJson(decision ? benchmarkQuantities(decision) : null),
           round: round === null ? null : roundStandingJson(round.standing),
           scheduler_error: s.schedulerError,
+          waiting_for_room: room,
           failure: failure && { measure: failure.measure, message: failure.message, failed_at: failure.failedAt },
           cancelled: cancel && { cancelled_at: cancel.cancelledAt, jobs: cancel.jobs },
           warnings,
@@ -133,6 +136,13 @@ export const showCommand = defineLeaf<ShowOptions>({
       outLine(
         io,
         `wake job ${s.wake.jobId} (${s.wake.dependency ?? `begin ${s.wake.begin}`}), submitted ${s.wake.submittedAt}`,
+      );
+    }
+    if (room !== null) {
+      outLine(
+        io,
+        `waiting for room: ${room.waiting} job(s) not submitted yet, the site's submit limit (${room.limit}) being ` +
+          `full at ${room.at}; a later pass submits them as jobs end`,
       );
     }
     const roundTable = round === null
