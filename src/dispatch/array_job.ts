@@ -49,9 +49,14 @@ export interface ArrayManifest {
 
 const DIR = /^array-([0-9a-f]{40})$/;
 
-/** The manifest text of `scripts`: one per line. */
-function manifestText(scripts: readonly string[]): string {
-  return scripts.map((s) => `${s}\n`).join("");
+/**
+ * The manifest text of `scripts`: one per line; then, for an array that sends
+ * measures again, a last line `# after <job ids>` naming the jobs they died
+ * in — past every task's line, so no task reads it, and a manifest (and a
+ * name) of its own even when it holds the scripts of an earlier array.
+ */
+function manifestText(scripts: readonly string[], after: readonly string[]): string {
+  return scripts.map((s) => `${s}\n`).join("") + (after.length > 0 ? `# after ${after.join(" ")}\n` : "");
 }
 
 /** The script every task runs: its line of the manifest, `exec`ed so signals reach it as they would a job of its own. */
@@ -78,12 +83,17 @@ exec sh "$ol_script" >>"$ol_log" 2>&1
  * Writes an array's manifest and script (atomically; an existing dir of the
  * same content is kept as it is, with its `submitted`) and returns them.
  */
-export function writeArrayJob(runDir: string, scripts: readonly string[]): ArrayManifest {
+export function writeArrayJob(
+  runDir: string,
+  scripts: readonly string[],
+  after: readonly string[] = [],
+): ArrayManifest {
   if (scripts.length === 0) throw new TypeError("An array needs one or more job scripts");
   for (const s of scripts) {
     if (!isAbsolute(s) || s.includes("\n")) throw new TypeError(`Not a job script path: ${JSON.stringify(s)}`);
   }
-  const text = manifestText(scripts);
+  if (after.some((id) => /\s/.test(id))) throw new TypeError(`Not job ids: ${JSON.stringify(after)}`);
+  const text = manifestText(scripts, after);
   const hash = hexDigest("sha1", text);
   const dir = join(runDir, `array-${hash}`);
   mkdirSync(dir, { recursive: true });
@@ -122,7 +132,8 @@ export function readArrayJob(dir: string): ArrayManifest | null {
   } catch {
     // not submitted, or not recorded
   }
-  return { dir, hash: m[1]!, scripts: text.split("\n").filter((l) => l !== ""), submitted, writtenMs };
+  const scripts = text.split("\n").filter((l) => l !== "" && !l.startsWith("#"));
+  return { dir, hash: m[1]!, scripts, submitted, writtenMs };
 }
 
 /** Every array of the run dir, oldest first. */

@@ -33,6 +33,7 @@ import { classifyMeasure, type MeasureState, type Observation } from "./measure_
 import { noResultMessage } from "./notes.ts";
 import { MeasurementPending } from "./pending.ts";
 import { type Lanes, placement } from "./placement.ts";
+import { forgetDeadJob, MAX_RETRIES, retriedJobs, retryNumber } from "./retry.ts";
 import { explainSignalExit } from "./signal_exit.ts";
 
 /** sacct's `-S` bound sits this far before the earliest submission, for clock skew. */
@@ -256,7 +257,7 @@ export class DispatchedMeasurer {
    * the lookup cannot be done, the pass parks blind instead of dispatching.
    */
   async results(measures: readonly Measure[]): Promise<Record<string, number>> {
-    const views = await this.observe(measures);
+    const views = (await this.observe(measures)).map((v) => this.#retryIfMachineDied(v));
     const pending: string[] = [];
     let blind = false;
     for (const { measure, state } of views) {
@@ -363,8 +364,9 @@ export class DispatchedMeasurer {
       // in an array's manifest: its task, once the array is known to have been submitted
       const arrayId = await this.#arraySubmitted(task.array);
       if (arrayId === "unknown") return "unknown";
-      if (arrayId !== null) {
-        const ref = taskRef(arrayId, task.index);
+      const ref = arrayId === null ? null : taskRef(arrayId, task.index);
+      // a task that died of its machine before it started is being sent again: never adopted
+      if (ref !== null && !this.#retried(u).has(ref)) {
         this.#mark(u, ref);
         return ref;
       }
@@ -391,7 +393,7 @@ export class DispatchedMeasurer {
       log.warn(`cannot tell whether ${what} was submitted before, re-checking on the next pass: ${err.message}`);
       return "unknown";
     }
-    const jobId = ids[0];
+    const jobId = ids.find((id) => !this.#retried(u).has(id));
     if (jobId === undefined) return null;
     this.#mark(u, jobId);
     log.warn(`${what} was submitted as job ${jobId} by a pass that did not record it: using that job`);
@@ -399,6 +401,11 @@ export class DispatchedMeasurer {
   }
 
   /** Records a unit's job id: the pair job's own marker first, then each of its measures'. */
+  /** The jobs of `u`'s measures that died of their machine and are not theirs any more (retry.ts). */
+  #retried(u: DispatchUnit): Set<string> {
+    return new Set(u.members.flatMap((m) => retriedJobs(this.evalDir(m))));
+  }
+
   #mark(u: DispatchUnit, jobId: string): void {
     if (u.mode !== "one") atomicWriteFile(join(this.#unitDir(u), UNIT_FILES.submitted), jobId);
     for (const m of u.members) atomicWriteFile(join(this.evalDir(m), EVAL_FILES.submitted), jobId);
@@ -546,7 +553,11 @@ export class DispatchedMeasurer {
 
   /** Units as ONE job array: the manifest written first, then the sbatch, then the array's id and each unit's `A_T`. */
   async #submitArray(units: readonly DispatchUnit[], spec: JobSpec): Promise<Map<DispatchUnit, string>> {
-    const array = writeArrayJob(this.#o.root, units.map((u) => withDefaults(this.#prepareSpecOf(u, spec)).script));
+    // an array that sends measures again after their jobs died (retry.ts) says so in its manifest: never the
+    // manifest, nor so the name, of the array they died in
+    const after = [...new Set(units.flatMap((u) => [...this.#retried(u)]))].sort();
+    const scripts = units.map((u) => withDefaults(this.#prepareSpecOf(u, spec)).script);
+    const array = writeArrayJob(this.#o.root, scripts, after);
     const arraySpec: JobSpec = {
       ...spec,
       jobName: arrayJobName(this.#o.runTag, array.hash),
@@ -632,6 +643,27 @@ export class DispatchedMeasurer {
     this.#arrays = [...(this.#arrays ?? []).filter((x) => x.dir !== a.dir), marked];
     log.warn(`the array of ${a.dir} was submitted as ${arrayId} by a pass that did not record it: using it`);
     return arrayId;
+  }
+
+  /**
+   * A measure whose job died of its machine (retry.ts) before any measure of
+   * its unit started, and that has retries left, is forgotten as dispatched
+   * — to be sent again in this pass's dispatch, in a new array — rather than
+   * failing the run.
+   */
+  #retryIfMachineDied(v: MeasureView): MeasureView {
+    const { measure: m, state } = v;
+    if (state.kind !== "vanished") return v;
+    const u = this.#unit(m);
+    const dirs = u.members.map((x) => this.evalDir(x));
+    const retry = retryNumber(dirs, this.evalDir(m), state.jobId, state.endState);
+    if (retry === null) return v;
+    forgetDeadJob(dirs, u.mode === "one" ? null : join(this.#unitDir(u), UNIT_FILES.submitted), state.jobId);
+    log.warn(
+      `measure ${m.name}: job ${state.jobId} ended ${state.endState} before its eval started: sent again ` +
+        `(retry ${retry} of ${MAX_RETRIES})`,
+    );
+    return { ...v, state: { kind: "undispatched" } };
   }
 
   /** A job that ENDED right after submit without a result will never deliver: fail, don't park. */

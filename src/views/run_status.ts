@@ -3,7 +3,9 @@ import { isPending } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import type { MeasureView } from "../measure/measurer.ts";
+import { evalDirPath } from "../dispatch/eval_files.ts";
 import { noResultMessage } from "../measure/notes.ts";
+import { MAX_RETRIES, retryNumber } from "../measure/retry.ts";
 import { SCHEDULER_UNREACHABLE } from "../measure/measure_state.ts";
 import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
@@ -125,8 +127,21 @@ function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string,
         jobId: s.jobId,
         reason: `not in the queue listing; sacct says ${s.state}`,
       };
-    case "vanished":
+    case "vanished": {
+      // a job that died of its machine before its eval started is sent again by the next pass (retry.ts)
+      const own = evalDirPath(dir.path, slot);
+      const retry = retryNumber([own], own, s.jobId, s.endState);
+      if (retry !== null) {
+        return {
+          name,
+          state: "not dispatched",
+          jobId: s.jobId,
+          reason: `job ${s.jobId} ended ${s.endState} before its eval started: the next pass sends it again ` +
+            `(retry ${retry} of ${MAX_RETRIES})`,
+        };
+      }
       return { name, state: "failed", jobId: s.jobId, why: noResultMessage(s.jobId, s.endState, evalMinutes) };
+    }
     case "undispatched":
       return { name, state: "not dispatched" };
     case "unknown":

@@ -182,6 +182,51 @@ describe("a measurer with arrays on", () => {
     assert.equal(readFileSync(join(readArrayJobs(root)[0]!.dir, ARRAY_FILES.submitted), "utf8"), "1000");
   });
 
+  it("sends tasks that died of their machine before they started again, as a new array, at most twice each", async () => {
+    const { root, compute, again } = setup();
+    const measures = look(2);
+    await pendingOf(again().results(measures));
+    const first = again();
+    const taskOf = (x: Measure) => first.marker(x);
+    const [a, b] = [measures[1]!, measures[2]!];
+    const [deadA, deadB] = [taskOf(a), taskOf(b)];
+    compute.states = new Map([[deadA, "NODE_FAIL"], [deadB, "BOOT_FAIL"]]);
+    const pending = await pendingOf(again().results(measures));
+    assert.deepEqual(compute.arrays.map((x) => x.tasks), [4, 2], "the two dead tasks, as an array of their own");
+    assert.ok(pending.jobIds.includes("1001"));
+    const m = again();
+    assert.deepEqual([m.marker(a), m.marker(b)].sort(), ["1001_0", "1001_1"]);
+    assert.equal(readFileSync(join(m.evalDir(a), "retried"), "utf8"), `${deadA}\n`);
+    const retryArray = readArrayJobs(root).find((x) => x.submitted === "1001")!;
+    assert.match(readFileSync(join(retryArray.dir, ARRAY_FILES.manifest), "utf8"), /\n# after \S+ \S+\n$/);
+    assert.equal(retryArray.scripts.length, 2, "the note is no task");
+    // a second death of the same kind: sent again; a third fails the run
+    const retryA = m.marker(a);
+    compute.states = new Map([...compute.states, [retryA, "PREEMPTED"]]);
+    await pendingOf(again().results(measures));
+    assert.deepEqual(compute.arrays.map((x) => x.tasks), [4, 2], "one measure alone goes as a job of its own");
+    assert.equal(again().marker(a), "1002");
+    assert.equal(readFileSync(join(m.evalDir(a), "retried"), "utf8"), `${deadA}\n${retryA}\n`);
+    compute.states = new Map([...compute.states, ["1002", "NODE_FAIL"]]);
+    await assert.rejects(again().results(measures), /measure candidate: .*NODE_FAIL/);
+    const sends = submissionsPerScript(compute);
+    assert.equal(sends.get(join(m.evalDir(a), EVAL_FILES.script)), 3, "sent three times, not a fourth");
+    assert.equal(sends.get(join(m.evalDir(b), EVAL_FILES.script)), 2);
+  });
+
+  it("never sends again a task that started, nor one that failed of its command", async () => {
+    const { compute, again } = setup();
+    const measures = look(1);
+    await pendingOf(again().results(measures));
+    const m = again();
+    writeFileSync(join(m.evalDir(measures[0]!), EVAL_FILES.started), "2026-01-01T00:00:00Z node1\n");
+    compute.states = new Map([[m.marker(measures[0]!), "NODE_FAIL"]]);
+    await assert.rejects(again().results(measures), /measure baseline: .*NODE_FAIL/);
+    compute.states = new Map([[m.marker(measures[1]!), "FAILED"]]);
+    await assert.rejects(again().results([measures[1]!]), /measure candidate: .*FAILED/);
+    assert.equal(compute.arrays.length, 1);
+  });
+
   it("after a crash between the manifest and the sbatch, submits the array once", async () => {
     class DiesBeforeSbatch extends FakeCompute {
       dies = true;

@@ -154,6 +154,8 @@ describe("DispatchedMeasurer.results()", () => {
       message: "measure baseline: job 42 hit its walltime (TIMEOUT) before producing a result; a slower run needs " +
         "more minutes than were declared for its eval: raise eval_minutes in the contract (now 5 minutes)",
     });
+    // a node that failed under a started eval fails it (one that failed before it started is retried: retry.ts)
+    writeFileSync(join(m.evalDir(pair[0]!), EVAL_FILES.started), "2026-01-01T00:00:00Z node1\n");
     compute.states = new Map([["42", "NODE_FAIL"]]);
     await assert.rejects(m.results(pair), /measure baseline: job 42 ended NODE_FAIL without a result/);
   });
