@@ -15,10 +15,10 @@ import { ARRAY_FILES, readArrayJobs } from "../../src/dispatch/array_job.ts";
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { readRoomNote, ROOM_NOTE } from "../../src/dispatch/room_note.ts";
 import type { Measure } from "../../src/measure/measure.ts";
-import { MeasurementPending } from "../../src/measure/pending.ts";
 import { FakeCompute } from "../helpers/fake_compute.ts";
 import { testMeasurer } from "../helpers/run_fixture.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { pendingOf } from "../helpers/pending.ts";
 
 const SHA_A = "a".repeat(40);
 const SHA_B = "b".repeat(40);
@@ -49,16 +49,6 @@ function setup(compute = new FakeCompute()) {
     measurer: testMeasurer(root, compute, options),
     again: () => testMeasurer(root, compute, options),
   };
-}
-
-async function pendingOf(p: Promise<unknown>): Promise<MeasurementPending> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof MeasurementPending) return err;
-    throw err;
-  }
-  throw new Error("expected MeasurementPending");
 }
 
 /** How many times each eval dir's script went to the scheduler (as a job or an array task). */

@@ -7,10 +7,10 @@ import { EVAL_FILES, UNIT_FILES } from "../../src/dispatch/eval_files.ts";
 import { EvalError } from "../../src/dispatch/eval_error.ts";
 import type { Measure } from "../../src/measure/measure.ts";
 import type { DispatchedMeasurer } from "../../src/measure/measurer.ts";
-import { MeasurementPending } from "../../src/measure/pending.ts";
 import { FakeCompute } from "../helpers/fake_compute.ts";
 import { testMeasurer } from "../helpers/run_fixture.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { pendingOf } from "../helpers/pending.ts";
 
 const SHA_A = "a".repeat(40);
 const SHA_B = "b".repeat(40);
@@ -38,16 +38,6 @@ const plan = [
 function setup(pairing: "same-job" | "duet" = "same-job", compute = new FakeCompute()) {
   const root = tempDir("measurer-pairs-");
   return { root, compute, measurer: testMeasurer(root, compute, { pairing, evalMinutes: 5 }) };
-}
-
-async function pendingOf(p: Promise<unknown>): Promise<MeasurementPending> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof MeasurementPending) return err;
-    throw err;
-  }
-  throw new Error("expected MeasurementPending");
 }
 
 /** What a pair job leaves for each of its measures: a result, provenance on `host`, the exit code. */

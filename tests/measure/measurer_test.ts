@@ -7,10 +7,10 @@ import { describe, it } from "node:test";
 import { EvalError } from "../../src/dispatch/eval_error.ts";
 import type { Measure } from "../../src/measure/measure.ts";
 import { type DispatchedMeasurer, NO_RECORD_GRACE_MS } from "../../src/measure/measurer.ts";
-import { MeasurementPending } from "../../src/measure/pending.ts";
 import { type Lanes, NoGpuLaneError, placement } from "../../src/measure/placement.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
 import { testMeasurer } from "../helpers/run_fixture.ts";
+import { pendingOf } from "../helpers/pending.ts";
 
 const SHA_A = "a".repeat(40);
 const SHA_B = "b".repeat(40);
@@ -46,16 +46,6 @@ function marker(m: DispatchedMeasurer, x: Measure, id: string, ageMs = 3_600_000
   writeFileSync(file, id);
   const t = (Date.now() - ageMs) / 1000;
   utimesSync(file, t, t);
-}
-
-async function pendingOf(p: Promise<unknown>): Promise<MeasurementPending> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof MeasurementPending) return err;
-    throw err;
-  }
-  throw new Error("expected MeasurementPending");
 }
 
 describe("DispatchedMeasurer.results()", () => {
