@@ -132,7 +132,8 @@ export const showCommand = defineLeaf<ShowOptions>({
     }
     for (const w of warnings) outLine(io, `warning: ${w}`);
     if (s.schedulerError && cancel === null) outLine(io, `scheduler unreachable: ${s.schedulerError}`);
-    if (s.wake && cancel === null) {
+    // the wake of a run still open: once decided, calibrated or failed, it is only history (--json keeps it)
+    if (s.wake && (standing.kind === "parked" || standing.kind === "measuring")) {
       outLine(
         io,
         `wake job ${s.wake.jobId} (${s.wake.dependency ?? `begin ${s.wake.begin}`}), submitted ${s.wake.submittedAt}`,

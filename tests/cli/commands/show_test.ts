@@ -141,6 +141,25 @@ describe("show gives the spread of samples", () => {
 });
 
 /** A run whose baseline finished with three samples and whose candidate is still queued. */
+describe("show's wake line", () => {
+  it("names the wake of a parked run, and no longer once the run is decided (--json keeps it)", async () => {
+    const { dir, compute } = parkedRun();
+    await runPhase(dir, { compute, self: ["/bin/outerloop"], now: () => Date.now(), env: {} });
+    const parked = await cli(["show", dir.path], { compute });
+    assert.match(parked.stdout, /^wake job \d+ \(afterany:\d+\), submitted /m);
+    const candidate = compute.submitted.find((x) => withDefaults(x).script.includes("/eval-candidate-"))!;
+    finishEvalJob(candidate, { ms: [10.1, 10.0, 9.9] });
+    compute.live = new Map();
+    await runPhase(dir, { compute, self: ["/bin/outerloop"], now: () => Date.now(), env: {} });
+    const decided = await cli(["show", dir.path], { compute });
+    assert.match(decided.stdout, /verdict: /);
+    assert.doesNotMatch(decided.stdout, /wake job/);
+    const j: Json = JSON.parse((await cli(["show", dir.path, "--json"], { compute })).stdout);
+    assert.equal(j.state, "decided");
+    assert.match(j.wake.job_id, /^\d+$/);
+  });
+});
+
 function parkedRun(): { dir: RunDir; compute: FakeCompute } {
   const dir = new RunDir(join(tempDir("show-open-"), "r1"));
   mkdirSync(dir.path, { recursive: true });
