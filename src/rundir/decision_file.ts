@@ -34,7 +34,7 @@ const estimateShape = {
 };
 
 /** An estimate in its stored form: `set_aside` only when the method set pairs aside. */
-function estimateJson<T extends Estimate>(e: T) {
+export function estimateJson<T extends Estimate>(e: T) {
   const { setAside, ...rest } = e;
   return { ...rest, ...(setAside.length === 0 ? {} : { set_aside: [...setAside] }) };
 }
@@ -160,7 +160,8 @@ export interface RoundFacts {
   readonly candidates: readonly RoundCandidateFacts[];
 }
 
-function roundJson(r: RoundFacts) {
+/** A round's facts in decision.json's form (`show --json` gives them so too). */
+export function roundJson(r: RoundFacts) {
   const sibs = (s: Readonly<Record<string, SiblingEstimate>>) =>
     Object.fromEntries(Object.entries(s).map(([k, v]) => [k, estimateJson(v)]));
   return {

@@ -1,6 +1,12 @@
-import { type DecisionRecord, type PairedFacts, pairedFactsJson, type RoundFacts } from "../../rundir/decision_file.ts";
+import {
+  type DecisionRecord,
+  estimateJson,
+  type PairedFacts,
+  pairedFactsJson,
+  type RoundFacts,
+  roundJson,
+} from "../../rundir/decision_file.ts";
 import { benchmarkName } from "../../measure/measure_name.ts";
-import type { Estimate } from "../../verdict/decide.ts";
 import { readRoundStanding, type RoundStanding, roundSummary } from "../../views/round_view.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
 import { formatRoundTable } from "../../report/round_table.ts";
@@ -132,12 +138,6 @@ export function calibrationJson(c: CalibrationRecord): Record<string, unknown> {
   };
 }
 
-/** An estimate in decision.json's form (`set_aside` only when the estimate set pairs aside). */
-function estimateJson(e: Estimate) {
-  const { setAside, ...rest } = e;
-  return { ...rest, ...(setAside.length === 0 ? {} : { set_aside: [...setAside] }) };
-}
-
 /**
  * What `resume --json` and `wait --json` add for a round: `winner` — `{arm,
  * measure, ref, sha, first_pair, last_pair, estimate}` (the estimate of its
@@ -185,36 +185,11 @@ export function roundOutcomeJson(round: RoundFacts): Record<string, unknown> {
  * (`{stage, first_pair, last_pair, arms}`, null once it asks for nothing more).
  */
 export function roundStandingJson(s: RoundStanding): Record<string, unknown> {
-  const r = s.facts;
-  const sibs = (x: Readonly<Record<string, Estimate>>) =>
-    Object.fromEntries(Object.entries(x).map(([k, v]) => [k, estimateJson(v)]));
+  const facts = roundJson(s.facts);
   return {
     open: s.open,
-    procedure: r.procedure,
-    seeds: [...r.seeds],
-    n: r.n,
-    winner: r.winner && {
-      arm: r.winner.arm,
-      ref: r.winner.ref,
-      sha: r.winner.sha,
-      first_pair: r.winner.firstPair,
-      last_pair: r.winner.lastPair,
-      estimate: estimateJson(r.winner.estimate),
-    },
-    candidates: r.candidates.map((c) => ({
-      arm: c.arm,
-      measure: benchmarkName(c.arm),
-      ref: c.ref,
-      sha: c.sha,
-      verdict: c.verdict,
-      standing: c.standing,
-      because: c.because,
-      pairs: c.pairs,
-      screen: c.screen && estimateJson(c.screen),
-      estimate: c.estimate && estimateJson(c.estimate),
-      siblings: sibs(c.siblings),
-      reason: c.reason,
-    })),
+    ...facts,
+    candidates: facts.candidates.map(({ arm, ...c }) => ({ arm, measure: benchmarkName(arm), ...c })),
     next: s.next && {
       stage: s.next.stage,
       first_pair: s.next.firstPair,
