@@ -1,8 +1,10 @@
 import type { Compute } from "../compute/compute.ts";
 import { log } from "../log.ts";
-import { readCancel, writeCancel } from "../rundir/cancel_file.ts";
-import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
-import { readFailure, type RunFailure } from "../rundir/failure_file.ts";
+import { writeCancel } from "../rundir/cancel_file.ts";
+import type { DecisionRecord } from "../rundir/decision_file.ts";
+import type { RunFailure } from "../rundir/failure_file.ts";
+import { readRunSnapshot } from "../evaluation/snapshot.ts";
+import { standingOf } from "../evaluation/standing.ts";
 import { acquireRunLock, RunLockedError } from "./lock.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { cancelLiveJobs } from "../plan/run_jobs.ts";
@@ -52,13 +54,14 @@ export async function cancelRun(
   compute: Compute,
   now: () => number,
 ): Promise<CancelOutcome> {
-  const decision = readDecision(dir, r);
-  if (decision !== null) return { kind: "decided", decision };
-  const earlier = readCancel(dir);
-  const failure = readFailure(dir);
-  if (failure !== null && earlier === null) {
+  // where the run stands, by the one precedence every command uses (a cancel wins over a verdict after it)
+  const snapshot = readRunSnapshot(dir, r);
+  const standing = standingOf(snapshot);
+  if (standing.kind === "decided") return { kind: "decided", decision: standing.decision };
+  const earlier = snapshot.cancel;
+  if (standing.kind === "failed") {
     // over already, and never dispatching again: only a job its pass could not cancel may be left
-    return { kind: "failed", failure, jobs: await cancelLiveJobs(compute, dir, r) };
+    return { kind: "failed", failure: standing.failure, jobs: await cancelLiveJobs(compute, dir, r) };
   }
   const at = earlier?.cancelledAt ?? new Date(now()).toISOString();
   if (earlier === null) writeCancel(dir, { cancelledAt: at, jobs: [] });

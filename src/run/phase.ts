@@ -12,16 +12,17 @@ import {
   repeatedDesign,
   storeBaseline,
 } from "../plan/baseline_source.ts";
-import { decideLook } from "../verdict/decide.ts";
 import { type DecisionRecord, type RoundFacts, writeDecision } from "../rundir/decision_file.ts";
 import { acquireRunLock } from "./lock.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
-import { pairedValues, type PassPlan, RoundSteps, runPlan } from "../plan/run_plan.ts";
+import { type PassPlan, runPlan } from "../plan/run_plan.ts";
+import { advanceRun, type LookStep } from "../plan/advance.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "../rundir/run_record.ts";
 import { retireWakes, submitWake } from "./wake.ts";
 import { calibrationOf } from "../verdict/calibration.ts";
-import { type FinishedOutcome, finishedOutcome } from "../views/outcome.ts";
+import { type FinishedOutcome, finishedOutcome } from "../evaluation/outcome.ts";
+import { readRunSnapshot } from "../evaluation/snapshot.ts";
 import { writeCalibration } from "../rundir/calibration_file.ts";
 import type { DispatchedMeasurer } from "../measure/measurer.ts";
 import type { Measure } from "../measure/measure.ts";
@@ -32,7 +33,7 @@ import { sayOnStop } from "../runtime/live_groups.ts";
 import { endFailedRun } from "./failed_run.ts";
 import { measureUsage, timeoutWarnings } from "../plan/run_usage.ts";
 import type { WakeRecord } from "../rundir/wake_record.ts";
-import { measureSamples } from "../views/measure_samples.ts";
+import { measureSamples } from "../evaluation/results_on_disk.ts";
 
 /** Where one pass of the measure-and-decide phase left the run. */
 export type PhaseOutcome =
@@ -62,7 +63,7 @@ export interface PhaseDeps {
  */
 export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutcome> {
   const record = readRunRecord(dir);
-  const done = finishedOutcome(dir, record);
+  const done = finishedOutcome(readRunSnapshot(dir, record));
   if (done) {
     // a wake job that finds its run finished (a leftover: a deadline wake, or one the deciding pass
     // could not cancel) retires the run's other wakes, so nothing of a finished run stays queued
@@ -73,7 +74,7 @@ export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutco
   return await underLock(dir, record, deps, () =>
     cancelWins(dir, async () => {
       // another pass may have decided while we waited for the lock
-      const now = finishedOutcome(dir, record);
+      const now = finishedOutcome(readRunSnapshot(dir, record));
       if (now) return now;
       refuseCancelled(dir);
       return await passOrFail(dir, record, deps);
@@ -90,7 +91,7 @@ export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutco
 export async function startRun(dir: RunDir, record: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
   return await underLock(dir, record, deps, async () => {
     const inForce = writeRunRecord(dir, record);
-    const done = finishedOutcome(dir, inForce);
+    const done = finishedOutcome(readRunSnapshot(dir, inForce));
     if (done) return done;
     refuseCancelled(dir);
     return await cancelWins(dir, async () => {
@@ -150,100 +151,102 @@ async function passOrFail(dir: RunDir, r: RunRecord, given: PhaseDeps): Promise<
 }
 
 /**
- * The pass proper: the looks of the contract's design in order (a single
- * pair: one look). A look's pairs are read, dispatched or found live; a
- * pending set parks the run; a complete set is judged (`decideLook`), and a
- * look that calls for more pairs goes straight on to the next look's batch.
- * Looks are re-judged from the results on disk at every pass, so the batch a
- * pass dispatches is a pure function of the run dir, as the plan is.
+ * The pass proper: the run's looks (a round: its batches) advanced from the
+ * values in hand (plan/advance.ts): the look it stands at is read,
+ * dispatched or found live; a pending set parks the run; a complete set is
+ * judged, and a look that calls for more pairs goes straight on to the next
+ * look's batch. Looks are re-judged from the results on disk at every pass,
+ * so the batch a pass dispatches is a pure function of the run dir, as the
+ * plan is.
  */
 async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
-  const c = r.contract;
   const measurer = measurerFor(dir, r, deps.compute, deps.now);
   const cache = cachedBaseline(dir, r, true);
   if (cache.kind !== "none") {
     const what = cache.kind === "value" ? String(cache.value) : `${cache.pairs.length} pair(s)`;
-    log.info(`baseline ${what} from the cache (${c.name}@${r.baseSha.slice(0, 12)})`);
+    log.info(`baseline ${what} from the cache (${r.contract.name}@${r.baseSha.slice(0, 12)})`);
   }
   if (r.kind === "calibrate") return await calibration(dir, r, deps, measurer);
-  if (r.candidates.length > 1) return await roundPass(dir, r, deps, measurer, cache);
   const plan = runPlan(r, cache);
-  const design = plan.design;
-  for (const look of design.looks) {
-    const p = plan.look(look.n);
-    const measured = await resultsOrPark(dir, r, deps, measurer, p.toMeasure);
-    if ("kind" in measured) return measured;
-    const values = { ...p.cached, ...measured.values };
-    const d = decideLook(c, pairedValues(p.plan, values));
-    if (d.next.kind === "more") {
-      log.info(
-        `look ${look.index} of ${design.looks.length} at ${look.n} pair(s): not yet decided; ${d.next.pairs} more`,
-      );
-      continue;
+  const values: Record<string, number> = {};
+  let logged = 0;
+  for (;;) {
+    const a = advanceRun(plan, values);
+    for (const step of a.walked.slice(logged)) logStep(step);
+    logged = a.walked.length;
+    if (a.step !== null) {
+      if (!a.final) throw new Error(`The design's last look (${a.walked.length}) asked for more pairs`);
+      return await conclude(dir, r, deps, measurer, cache, a.plan, a.step);
     }
-    return await conclude(dir, r, deps, measurer, cache, p, {
-      verdict: d.verdict,
-      values: d.values,
-      deltas: d.deltas,
-      reasons: d.reasons,
-      paired: repeatedDesign(r)
-        ? { seeds: p.seeds, n: look.n, outcome: d.outcome, benchmark: d.benchmark, siblings: d.siblings }
-        : null,
-    });
+    const measured = await resultsOrPark(dir, r, deps, measurer, a.plan.toMeasure);
+    if ("kind" in measured) return measured;
+    Object.assign(values, measured.values);
   }
-  throw new Error(`The design's last look (${design.looks.length}) asked for more pairs`);
 }
 
-/**
- * A round of K ≥ 2 candidates (verdict/round.ts): batch after batch as the
- * round's decision asks — the screen's pairs of every candidate, then the
- * leader's confirmation on fresh pairs — re-judged from the results on disk
- * at every pass, as a single candidate's looks are, until it is final.
- */
-async function roundPass(
-  dir: RunDir,
-  r: RunRecord,
-  deps: PhaseDeps,
-  measurer: DispatchedMeasurer,
-  cache: CachedBaseline,
-): Promise<PhaseOutcome> {
-  const steps = new RoundSteps(r, cache);
-  for (;;) {
-    const p = steps.plan;
-    const measured = await resultsOrPark(dir, r, deps, measurer, p.toMeasure);
-    if ("kind" in measured) return measured;
-    const d = steps.advance({ ...p.cached, ...measured.values });
-    if (d.next.kind === "more") {
-      const arms = d.next.arms.map((a) => benchmarkName(a)).join(", ");
-      log.info(`round at ${p.seeds.length} pair(s): ${d.next.stage} next, ${d.next.pairs} pair(s) of ${arms}`);
-      continue;
-    }
-    const facts: RoundFacts = {
-      procedure: d.procedure,
-      seeds: p.seeds,
-      n: p.seeds.length,
-      winner: d.winner && {
-        ...d.winner,
-        ref: r.candidates[d.winner.arm - 1]!.ref,
-        sha: r.candidates[d.winner.arm - 1]!.sha,
-      },
-      candidates: d.calls.map((call) => ({
-        arm: call.arm,
-        ref: r.candidates[call.arm - 1]!.ref,
-        sha: r.candidates[call.arm - 1]!.sha,
-        verdict: call.verdict,
-        standing: call.standing,
-        because: call.because,
-        pairs: call.pairs,
-        screen: call.screen,
-        estimate: call.estimate,
-        siblings: call.siblings,
-        reason: call.reason,
-      })),
-    };
-    const verdict = { verdict: d.verdict, values: d.values, deltas: d.deltas, reasons: d.reasons, paired: null };
-    return await conclude(dir, r, deps, measurer, cache, p, verdict, facts, d.winner?.arm ?? CANDIDATE_ARM);
+/** The log line of a look (a round's batches) that asked for more pairs. */
+function logStep(step: LookStep): void {
+  const next = step.decision.next;
+  if (next.kind !== "more") return;
+  if (step.kind === "look") {
+    log.info(
+      `look ${step.index} of ${step.of} at ${step.decision.benchmark.n} pair(s): not yet decided; ${next.pairs} more`,
+    );
+    return;
   }
+  const more = step.decision.next;
+  if (more.kind !== "more") return;
+  const arms = more.arms.map((a) => benchmarkName(a)).join(", ");
+  log.info(`round at ${more.firstPair - 1} pair(s): ${more.stage} next, ${more.pairs} pair(s) of ${arms}`);
+}
+
+/** What decision.json records of a final look: the verdict and, for a round, every candidate's call. */
+function decisionOf(r: RunRecord, p: PassPlan, step: LookStep): {
+  readonly verdict: Pick<DecisionRecord, "verdict" | "values" | "deltas" | "reasons" | "paired">;
+  readonly round?: RoundFacts;
+  readonly arm: number;
+} {
+  if (step.kind === "look") {
+    const d = step.decision;
+    return {
+      verdict: {
+        verdict: d.verdict,
+        values: d.values,
+        deltas: d.deltas,
+        reasons: d.reasons,
+        paired: repeatedDesign(r)
+          ? { seeds: p.seeds, n: p.seeds.length, outcome: d.outcome, benchmark: d.benchmark, siblings: d.siblings }
+          : null,
+      },
+      arm: CANDIDATE_ARM,
+    };
+  }
+  const d = step.decision;
+  const candidate = (arm: number) => r.candidates[arm - 1]!;
+  const round: RoundFacts = {
+    procedure: d.procedure,
+    seeds: p.seeds,
+    n: p.seeds.length,
+    winner: d.winner && { ...d.winner, ref: candidate(d.winner.arm).ref, sha: candidate(d.winner.arm).sha },
+    candidates: d.calls.map((call) => ({
+      arm: call.arm,
+      ref: candidate(call.arm).ref,
+      sha: candidate(call.arm).sha,
+      verdict: call.verdict,
+      standing: call.standing,
+      because: call.because,
+      pairs: call.pairs,
+      screen: call.screen,
+      estimate: call.estimate,
+      siblings: call.siblings,
+      reason: call.reason,
+    })),
+  };
+  return {
+    verdict: { verdict: d.verdict, values: d.values, deltas: d.deltas, reasons: d.reasons, paired: null },
+    round,
+    arm: d.winner?.arm ?? CANDIDATE_ARM,
+  };
 }
 
 /**
@@ -261,11 +264,10 @@ async function conclude(
   measurer: DispatchedMeasurer,
   cache: CachedBaseline,
   p: PassPlan,
-  d: Pick<DecisionRecord, "verdict" | "values" | "deltas" | "reasons" | "paired">,
-  round?: RoundFacts,
-  arm: number = CANDIDATE_ARM,
+  step: LookStep,
 ): Promise<PhaseOutcome> {
   const c = r.contract;
+  const { verdict: d, round, arm } = decisionOf(r, p, step);
   const baselines = p.seeds.map((seed, i) => ({ seed, value: d.values[benchmarkName(BASE_ARM, i + 1)]! }));
   const measuredBaseline = p.toMeasure.some((m) => {
     const ref = parseMeasureName(m.name);
@@ -299,7 +301,7 @@ async function conclude(
     paired: d.paired,
     provenance,
     usage,
-    samples: measureSamples(dir.path, r.image, p.toMeasure),
+    samples: measureSamples(dir, r.image, p.toMeasure),
     ...(round === undefined ? {} : { round }),
   };
   // a cancel always wins over a verdict reached after it: asked again under the lock, right before the write

@@ -8,10 +8,12 @@ import { withOneListing } from "../compute/one_listing.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { liveJobsOf } from "../plan/run_jobs.ts";
 import type { MeasureStateRow } from "../report/verdict_table.ts";
-import { readFailure, withHeadlineNote } from "../rundir/failure_file.ts";
+import { withHeadlineNote } from "../rundir/failure_file.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
-import { type FinishedOutcome, finishedOutcome } from "../views/outcome.ts";
+import { type FinishedOutcome, finishedOutcome } from "../evaluation/outcome.ts";
+import { evaluateRun } from "../evaluation/evaluate.ts";
+import { readRunSnapshot, type RunSnapshot } from "../evaluation/snapshot.ts";
 import { runStatus } from "../views/run_status.ts";
 import { RunLockedError } from "./lock.ts";
 import type { PhaseOutcome } from "./phase.ts";
@@ -106,10 +108,11 @@ export async function waitForRun(
   let passedSinceSleep = false;
   try {
     for (;;) {
-      const done = settled(dir, record);
+      const snapshot = readRunSnapshot(dir, record);
+      const done = settled(snapshot);
       if (done !== null) return { kind: "finished", outcome: done };
       const compute = withOneListing(deps.compute());
-      const status = await runStatus(dir, record, compute, deps.now);
+      const status = await runStatus(evaluateRun(snapshot), compute, deps.now);
       let wakeLive: boolean | null = null;
       if (status.schedulerError === null) {
         try {
@@ -202,10 +205,11 @@ async function sleepWatching(
  * What the files alone say: the decision (a calibration's report), or null
  * while open. A cancelled or failed run throws (exit 3) with when it ended and why.
  */
-function settled(dir: RunDir, record: RunRecord): FinishedOutcome | null {
-  const done = finishedOutcome(dir, record);
+function settled(s: RunSnapshot): FinishedOutcome | null {
+  const dir = s.dir;
+  const done = finishedOutcome(s);
   if (done !== null) return done;
-  const failure = readFailure(dir);
+  const failure = s.failure;
   if (failure !== null) {
     throw new EvalError(
       withHeadlineNote(

@@ -200,3 +200,39 @@ export function readCalibration(dir: RunDir, record: RunRecord): CalibrationReco
     differences: j.differences,
   };
 }
+
+/** A calibration as `--json` prints it: calibration.json's keys (`mean`, `lower`, `upper` of the difference). */
+export function calibrationJson(c: CalibrationRecord): Record<string, unknown> {
+  return {
+    benchmark: c.benchmark,
+    base_sha: c.baseSha,
+    metric: c.metric,
+    direction: c.direction,
+    n: c.n,
+    ...differenceBounds(c),
+    improvement: { mean: c.mean, lower: c.lower, upper: c.upper },
+    sd: c.sd,
+    confidence: c.confidence,
+    biased: c.biased,
+    detectable: c.detectable,
+    siblings: Object.fromEntries(
+      Object.entries(c.siblings).map(([name, s]) => [name, {
+        metric: s.metric,
+        direction: s.direction,
+        n: s.n,
+        improvement: { mean: s.mean, lower: s.lower, upper: s.upper },
+        sd: s.sd,
+        biased: s.biased,
+      }]),
+    ),
+    suggestion: {
+      min_effect: c.suggestion.minEffect,
+      repeats: c.suggestion.repeats,
+      max_repeats: c.suggestion.maxRepeats,
+      siblings: c.suggestion.siblings,
+    },
+    derivation: c.derivation,
+    seeds: c.seeds,
+    differences: c.differences,
+  };
+}

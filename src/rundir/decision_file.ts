@@ -223,7 +223,7 @@ export interface DecisionRecord extends Decision {
   readonly usage?: Readonly<Record<string, JobUsage>>;
   /**
    * The spread of the samples behind each value, by measure name, for the
-   * measures whose benchmark reported an array (src/views/measure_samples.ts);
+   * measures whose benchmark reported an array (src/evaluation/results_on_disk.ts);
    * absent (and not written) when none did.
    */
   readonly samples?: Readonly<Record<string, SampleSpread>>;

@@ -1,15 +1,11 @@
 /**
- * Read-only answers about a run, changing nothing: where it stands (one
- * function, `standing.ts`, that show, runs, report, wait and resume all ask),
- * whether its decision follows from its results, every measure's state for
- * `show`, summaries for `runs` and `report`, where a round of K candidates
- * stands, and the progress of a wait.
+ * Views: what a command shows of a run, built from its evaluation
+ * (src/evaluation/) and, for `show` and `wait`, one look at the scheduler —
+ * every measure's state for `show` (run_status.ts, run_view.ts and its JSON,
+ * run_view_json.ts), summaries of runs and climbs for `runs` and `report`
+ * (run_summary.ts), a round's candidates for the tables (round_view.ts), and
+ * the progress line of a wait (progress.ts). Nothing here decides anything
+ * or writes a file.
  *
  * @module
  */
-export { runStanding, type Standing } from "./standing.ts";
-export { checkDecision } from "./decision_check.ts";
-export { finishedOutcome } from "./outcome.ts";
-export { runStatus } from "./run_status.ts";
-export { type Climb, climbRunDirs, readClimb, summarizeRun } from "./run_summary.ts";
-export { readRoundStanding, type RoundStanding, roundSummary } from "./round_view.ts";

@@ -7,16 +7,13 @@ import { evalDirPath } from "../dispatch/eval_files.ts";
 import { noResultMessage } from "../measure/notes.ts";
 import { MAX_RETRIES, retryNumber } from "../measure/retry.ts";
 import { SCHEDULER_UNREACHABLE } from "../measure/measure_state.ts";
-import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
+import type { DecisionRecord } from "../rundir/decision_file.ts";
+import type { RunEvaluation } from "../evaluation/evaluate.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
-import { pairedValues, type PassPlan, RoundSteps, runPlan } from "../plan/run_plan.ts";
-import { cachedBaseline } from "../plan/baseline_source.ts";
-import { decideLook } from "../verdict/decide.ts";
 import type { Measure } from "../measure/measure.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
-import type { RunRecord } from "../rundir/run_record.ts";
 import type { MeasureStateRow } from "../report/verdict_table.ts";
-import { readWakeRecord, type WakeRecord } from "../rundir/wake_record.ts";
+import type { WakeRecord } from "../rundir/wake_record.ts";
 
 /** Where a run stands: every measure, the wake job, the verdict. */
 export interface RunStatus {
@@ -31,38 +28,17 @@ export interface RunStatus {
 
 /**
  * Reads a run's state without changing anything, from what a pass would
- * see: the same observation (one queue listing with every job's state and
- * pending reason, one batched sacct) and the same classification
- * (`classifyMeasure`) the measurer acts on, so `show` says what `resume`
- * would do.
+ * see: the look its results on disk leave it at (plan/advance.ts, as the
+ * pass walks it), then the same observation of that look's measures (one
+ * queue listing with every job's state and pending reason, one batched
+ * sacct) and the same classification (`classifyMeasure`) the measurer acts
+ * on, so `show` says what `resume` would do.
  */
-export async function runStatus(dir: RunDir, r: RunRecord, compute: Compute, now: () => number): Promise<RunStatus> {
+export async function runStatus(e: RunEvaluation, compute: Compute, now: () => number): Promise<RunStatus> {
+  const { dir, record: r } = e.snapshot;
   const measurer = measurerFor(dir, r, compute, now);
-  const cache = cachedBaseline(dir, r, false);
-  const c = r.contract;
-  let p: PassPlan;
-  let views = new Map<string, MeasureView>();
-  const observe = async (plan: PassPlan) => {
-    views = new Map((await measurer.observe(plan.toMeasure)).map((v) => [v.measure.name, v]));
-    return complete(dir, plan, views, (m) => measurer.slot(m));
-  };
-  // the look (a round: the batch) a pass would stand at: the first whose pairs are not all in, or that decides
-  if (r.candidates.length > 1) {
-    const steps = new RoundSteps(r, cache);
-    for (;;) {
-      p = steps.plan;
-      const values = await observe(p);
-      if (values === null || steps.advance(values).next.kind === "final") break;
-    }
-  } else {
-    const plan = runPlan(r, cache);
-    p = plan.first;
-    for (const look of plan.design.looks) {
-      p = plan.look(look.n);
-      const values = await observe(p);
-      if (values === null || decideLook(c, pairedValues(p.plan, values)).next.kind === "final") break;
-    }
-  }
+  const p = e.looks.plan;
+  const views = new Map((await measurer.observe(p.toMeasure)).map((v) => [v.measure.name, v]));
   const unreachable = [...views.values()].some((v) =>
     v.state.kind === "unknown" && v.state.why === SCHEDULER_UNREACHABLE
   );
@@ -71,35 +47,15 @@ export async function runStatus(dir: RunDir, r: RunRecord, compute: Compute, now
     if (view === undefined) {
       return { name: m.name, state: "done", value: p.cached[m.name]!, why: "from the baseline cache" };
     }
-    return rowOf(dir, view, measurer.slot(m), c.evalMinutes);
+    return rowOf(dir, view, measurer.slot(m), r.contract.evalMinutes);
   });
   return {
     measures: rows,
     plan: p.plan,
-    wake: readWakeRecord(dir),
-    decision: readDecision(dir, r),
+    wake: e.snapshot.wake,
+    decision: e.snapshot.decision,
     schedulerError: unreachable ? "the scheduler could not be asked; live jobs' states are unknown" : null,
   };
-}
-
-/** Every value of the look, when every measure is done with a readable result; else null. */
-function complete(
-  dir: RunDir,
-  p: PassPlan,
-  views: ReadonlyMap<string, MeasureView>,
-  slotOf: (m: Measure) => string,
-): Record<string, number> | null {
-  const values: Record<string, number> = { ...p.cached };
-  for (const m of p.toMeasure) {
-    if (views.get(m.name)?.state.kind !== "done") return null;
-    try {
-      values[m.name] = readEvalResult(dir.path, slotOf(m), m.metric, m.summary);
-    } catch (err) {
-      if (err instanceof EvalError) return null;
-      throw err;
-    }
-  }
-  return values;
 }
 
 /** One measure's line, from its state. */

@@ -1,21 +1,14 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { EvalError } from "../dispatch/eval_error.ts";
 import { BadInputError } from "../errors.ts";
-import { readEvalResult } from "../dispatch/read_result.ts";
-import { slot } from "../measure/identity.ts";
+import { evaluateRun, type RunEvaluation } from "../evaluation/evaluate.ts";
+import type { BenchmarkQuantities } from "../evaluation/quantities.ts";
+import { readRunSnapshot } from "../evaluation/snapshot.ts";
 import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
 import type { ImprovementEstimate, PairValues, RunState, RunSummary } from "../report/model.ts";
-import { type BenchmarkQuantities, benchmarkQuantities } from "./quantities.ts";
-import { runSamples } from "./measure_samples.ts";
-import { roundStanding, roundSummary } from "./round_view.ts";
-import { cachedBaseline } from "../plan/baseline_source.ts";
-import { checkDecision } from "./decision_check.ts";
-import { runStanding } from "./standing.ts";
 import { failureHeadline } from "../rundir/failure_file.ts";
-import { runPlan } from "../plan/run_plan.ts";
 import { RunDir } from "../rundir/run_dir.ts";
-import { readRunRecord } from "../rundir/run_record.ts";
+import { roundSummary } from "./round_view.ts";
 
 /**
  * A run dir as the reports see it (`RunSummary`), from its files alone —
@@ -27,17 +20,20 @@ import { readRunRecord } from "../rundir/run_record.ts";
  * A round of K ≥ 2 candidates brings where it stands (round_view.ts).
  */
 export function summarizeRun(dir: RunDir): RunSummary {
-  const r = readRunRecord(dir);
-  const s = runStanding(dir, r);
+  return summaryOf(evaluateRun(readRunSnapshot(dir)));
+}
+
+/** A run's summary from its evaluation. */
+export function summaryOf(e: RunEvaluation): RunSummary {
+  const { record: r, dir } = e.snapshot;
+  const s = e.standing;
   const decision = s.kind === "decided" ? s.decision : null;
   const state: RunState = s.kind;
-  const values = decision ? { ...decision.values } : valuesOnDisk(dir);
-  const round = r.candidates.length > 1 && r.kind === "measure"
-    ? roundSummary(r, roundStanding(r, decision, cachedBaseline(dir, r, false), values), values)
-    : null;
+  const values = decision ? { ...decision.values } : { ...e.snapshot.results.values };
+  const round = e.round === null ? null : roundSummary(r, e.round);
   const ended = decision?.decidedAt ?? (s.kind === "calibrated" ? s.calibration.calibratedAt : null) ??
     (s.kind === "cancelled" ? s.cancel.cancelledAt : null) ?? (s.kind === "failed" ? s.failure.failedAt : null);
-  const q = decision ? benchmarkQuantities(decision) : null;
+  const q = e.quantities;
   const improvement = q === null ? null : improvementOf(q);
   return {
     runDir: dir.path,
@@ -56,14 +52,14 @@ export function summarizeRun(dir: RunDir): RunSummary {
     differences: decision ? { ...decision.deltas } : {},
     improvement,
     difference: q === null ? null : q.difference.mean,
-    samples: runSamples(dir, r, decision),
+    samples: { ...e.samples },
     pairs: round === null ? pairsOf(values) : [],
     round,
     reasons: decision ? [...decision.reasons] : [],
     decidedAt: decision?.decidedAt ?? null,
     wallSeconds: ended === null ? null : secondsBetween(r.createdAt, ended),
     failure: s.kind === "failed" ? failureHeadline(s.failure.message) : null,
-    disputes: decision ? checkDecision(dir, r, decision) : [],
+    disputes: [...e.disputes],
     live: null,
   };
 }
@@ -123,24 +119,6 @@ function isFile(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * An open run's values so far: every measure of every pair the design may
- * run whose eval left a readable result, and the baseline the cache gives.
- */
-function valuesOnDisk(dir: RunDir): Record<string, number> {
-  const r = readRunRecord(dir);
-  const p = runPlan(r, cachedBaseline(dir, r, false)).all;
-  const values: Record<string, number> = { ...p.cached };
-  for (const m of p.toMeasure) {
-    try {
-      values[m.name] = readEvalResult(dir.path, slot(r.image, m), m.metric, m.summary);
-    } catch (err) {
-      if (!(err instanceof EvalError)) throw err;
-    }
-  }
-  return values;
 }
 
 /** The benchmark's pairs in order, while both sides of each are known. */

@@ -7,7 +7,8 @@ import { RunCancelledError, writeCancel } from "../../src/rundir/cancel_file.ts"
 import { RunDir } from "../../src/rundir/run_dir.ts";
 import { type RunRecord, writeRunRecord } from "../../src/rundir/run_record.ts";
 import { runPhase } from "../../src/run/phase.ts";
-import { runStanding } from "../../src/views/standing.ts";
+import { standingOf } from "../../src/evaluation/standing.ts";
+import { readRunSnapshot } from "../../src/evaluation/snapshot.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 
@@ -48,7 +49,7 @@ describe("a pass the user cancels while it measures", () => {
     );
     assert.equal(existsSync(dir.decision), false, "no decision.json");
     assert.equal(existsSync(dir.failure), false, "no failure.json");
-    assert.equal(runStanding(dir, r).kind, "cancelled");
+    assert.equal(standingOf(readRunSnapshot(dir, r)).kind, "cancelled");
   });
 
   it("does not write the calibration it reaches after the cancel", async () => {
@@ -79,7 +80,7 @@ describe("a pass the user cancels while it measures", () => {
         /measure candidate: /.test(String((e.cause as Error)?.message)),
     );
     assert.equal(existsSync(dir.failure), false, "a stopped eval is not an eval failure");
-    assert.equal(runStanding(dir, r).kind, "cancelled");
+    assert.equal(standingOf(readRunSnapshot(dir, r)).kind, "cancelled");
   });
 
   it("dispatches nothing once the cancel is on disk, even mid-look", async () => {

@@ -8,8 +8,9 @@ import { runPhase } from "../../src/run/phase.ts";
 import { RunDir } from "../../src/rundir/run_dir.ts";
 import { readRunRecord, type RunRecord, writeRunRecord } from "../../src/rundir/run_record.ts";
 import { runJobNames } from "../../src/plan/run_jobs.ts";
-import { checkDecision } from "../../src/views/decision_check.ts";
-import { runStanding } from "../../src/views/standing.ts";
+import { checkDecision } from "../../src/evaluation/decision_check.ts";
+import { standingOf } from "../../src/evaluation/standing.ts";
+import { readRunSnapshot } from "../../src/evaluation/snapshot.ts";
 import { readDecision } from "../../src/rundir/decision_file.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
@@ -70,8 +71,8 @@ describe("runPhase() on a round of K candidates", () => {
       [3, "c3", d.round!.candidates[2]!.verdict],
     ]);
     assert.notEqual(d.round!.candidates[2]!.verdict, "accept");
-    assert.deepEqual(checkDecision(dir, r, d), [], "the decision follows from the results on disk");
-    assert.equal(runStanding(dir, r).kind, "decided");
+    assert.deepEqual(checkDecision(readRunSnapshot(dir, r), d), [], "the decision follows from the results on disk");
+    assert.equal(standingOf(readRunSnapshot(dir, r)).kind, "decided");
   });
 
   it("parks on each batch and decides on later passes, dispatching nothing twice", async () => {

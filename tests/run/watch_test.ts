@@ -18,6 +18,8 @@ import { liveJobsOf, runJobNames } from "../../src/plan/run_jobs.ts";
 import { type RunRecord, RunRecordError, writeRunRecord } from "../../src/rundir/run_record.ts";
 import { climbRunDirs, summarizeRun } from "../../src/views/run_summary.ts";
 import { runStatus } from "../../src/views/run_status.ts";
+import { evaluateRun } from "../../src/evaluation/evaluate.ts";
+import { readRunSnapshot } from "../../src/evaluation/snapshot.ts";
 import { formatBytes, formatUsageTable, usageWarnings } from "../../src/report/usage_table.ts";
 import { wakeJobName } from "../../src/run/wake.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
@@ -241,7 +243,7 @@ describe("resource use in decision.json", () => {
     const compute = new FakeCompute();
     await runPhase(dir, deps(compute)); // parks: 1000 baseline, 1001 candidate
     compute.states = new Map([["1000", "RUNNING"], ["1001", "TIMEOUT"]]);
-    const status = await runStatus(dir, r, compute, () => NOW);
+    const status = await runStatus(evaluateRun(readRunSnapshot(dir, r)), compute, () => NOW);
     assert.deepEqual(status.measures.find((m) => m.name === "candidate"), {
       name: "candidate",
       state: "failed",

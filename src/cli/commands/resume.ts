@@ -3,7 +3,8 @@ import { EXIT } from "../../exit_codes.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
 import type { CliDeps } from "../shared/io.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
-import { finishedOutcome } from "../../views/outcome.ts";
+import { finishedOutcome } from "../../evaluation/outcome.ts";
+import { readRunSnapshot } from "../../evaluation/snapshot.ts";
 import { jsonFlag, runDirPositional } from "../shared/common.ts";
 import { phaseDeps } from "../shared/phase_deps.ts";
 import { reportOutcome } from "../shared/run_output.ts";
@@ -72,12 +73,12 @@ async function resume(o: ResumeOptions, deps: CliDeps): Promise<number> {
   {
     const record = readRunRecord(o.runDir);
     // a finished run is only read (its verdict reported again), loading nothing of the pass
-    const done = finishedOutcome(o.runDir, record);
-    if (done) return reportOutcome(deps.io, o.runDir, done, o.json);
+    const done = finishedOutcome(readRunSnapshot(o.runDir, record));
+    if (done) return reportOutcome(deps.io, o.runDir, record, done, o.json);
     // any other pass writes: the lock first
     o.runDir.checkWritable("RUN_DIR", "a pass writes its lock, results and verdict there: make it writable");
     const { runPhase } = await import("../../run/phase.ts");
     const outcome = await runPhase(o.runDir, phaseDeps(deps, record.compute, LOCK_WAIT_MS));
-    return reportOutcome(deps.io, o.runDir, outcome, o.json);
+    return reportOutcome(deps.io, o.runDir, record, outcome, o.json);
   }
 }

@@ -1,23 +1,17 @@
-import {
-  type DecisionRecord,
-  estimateJson,
-  type PairedFacts,
-  pairedFactsJson,
-  type RoundFacts,
-  roundJson,
-} from "../../rundir/decision_file.ts";
+import { type DecisionRecord, estimateJson, pairedFactsJson, type RoundFacts } from "../../rundir/decision_file.ts";
 import { benchmarkName } from "../../measure/measure_name.ts";
-import { readRoundStanding, type RoundStanding, roundSummary } from "../../views/round_view.ts";
-import { readRunRecord } from "../../rundir/run_record.ts";
+import { roundSummary } from "../../views/round_view.ts";
+import { decidedRoundStanding } from "../../evaluation/round_standing.ts";
+import type { RunRecord } from "../../rundir/run_record.ts";
 import { formatRoundTable } from "../../report/round_table.ts";
-import { type CalibrationRecord, differenceBounds } from "../../rundir/calibration_file.ts";
+import { calibrationJson } from "../../rundir/calibration_file.ts";
 import { formatCalibration } from "../../report/calibration_table.ts";
 import type { PhaseOutcome } from "../../run/phase.ts";
 import type { RunDir } from "../../rundir/run_dir.ts";
 import { formatDecisionTable } from "../../report/verdict_table.ts";
 import { EXIT, VERDICT_EXIT } from "../../exit_codes.ts";
 import { type CliIo, outLine } from "./io.ts";
-import { benchmarkQuantities, quantitiesJson } from "../../views/quantities.ts";
+import { benchmarkQuantities, quantitiesJson } from "../../evaluation/quantities.ts";
 
 /**
  * Prints where a phase pass left the run and gives the exit code: a verdict's, or 75 for a park. A
@@ -26,7 +20,13 @@ import { benchmarkQuantities, quantitiesJson } from "../../views/quantities.ts";
  * (views/quantities.ts). A round's adds `winner` and `candidates` (`roundOutcomeJson`), and
  * prints its candidates' table beside the verdict.
  */
-export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, json: boolean): number {
+export function reportOutcome(
+  io: CliIo,
+  dir: RunDir,
+  r: RunRecord,
+  outcome: PhaseOutcome,
+  json: boolean,
+): number {
   const runDir = dir.path;
   if (outcome.kind === "parked") {
     const { pending, wake } = outcome;
@@ -78,64 +78,20 @@ export function reportOutcome(io: CliIo, dir: RunDir, outcome: PhaseOutcome, jso
         candidate_sha: d.candidateSha,
         baseline_source: d.baselineSource,
         decided_at: d.decidedAt,
-        ...pairedJson(d.paired),
+        ...(d.paired === null ? {} : pairedFactsJson(d.paired)),
         ...(d.round === undefined ? {} : roundOutcomeJson(d.round)),
       }),
     );
   } else {
-    outLine(io, formatDecisionTable(d, d.paired, false, roundText(dir, d)));
+    outLine(io, formatDecisionTable(d, d.paired, false, roundText(r, d)));
   }
   return VERDICT_EXIT[d.verdict];
 }
 
 /** A decided round's candidates for people (report/round_table.ts); undefined for one candidate. */
-export function roundText(dir: RunDir, d: DecisionRecord): string | undefined {
+export function roundText(r: RunRecord, d: DecisionRecord): string | undefined {
   if (d.round === undefined) return undefined;
-  const r = readRunRecord(dir);
-  const { standing, values } = readRoundStanding(dir, r, d);
-  return formatRoundTable(roundSummary(r, standing, values), d.baseSha);
-}
-
-/** A repeated design's facts as decision.json keeps them (nothing for a single pair). */
-export function pairedJson(p: PairedFacts | null): Record<string, unknown> {
-  if (p === null) return {};
-  return pairedFactsJson(p);
-}
-
-/** A calibration as `--json` prints it: calibration.json's keys (`mean`, `lower`, `upper` of the difference). */
-export function calibrationJson(c: CalibrationRecord): Record<string, unknown> {
-  return {
-    benchmark: c.benchmark,
-    base_sha: c.baseSha,
-    metric: c.metric,
-    direction: c.direction,
-    n: c.n,
-    ...differenceBounds(c),
-    improvement: { mean: c.mean, lower: c.lower, upper: c.upper },
-    sd: c.sd,
-    confidence: c.confidence,
-    biased: c.biased,
-    detectable: c.detectable,
-    siblings: Object.fromEntries(
-      Object.entries(c.siblings).map(([name, s]) => [name, {
-        metric: s.metric,
-        direction: s.direction,
-        n: s.n,
-        improvement: { mean: s.mean, lower: s.lower, upper: s.upper },
-        sd: s.sd,
-        biased: s.biased,
-      }]),
-    ),
-    suggestion: {
-      min_effect: c.suggestion.minEffect,
-      repeats: c.suggestion.repeats,
-      max_repeats: c.suggestion.maxRepeats,
-      siblings: c.suggestion.siblings,
-    },
-    derivation: c.derivation,
-    seeds: c.seeds,
-    differences: c.differences,
-  };
+  return formatRoundTable(roundSummary(r, decidedRoundStanding(d.round, d.values)), d.baseSha);
 }
 
 /**
@@ -172,29 +128,5 @@ export function roundOutcomeJson(round: RoundFacts): Record<string, unknown> {
       screen: c.screen && estimateJson(c.screen),
       estimate: c.estimate && estimateJson(c.estimate),
     })),
-  };
-}
-
-/**
- * `show --json`'s `round`: decision.json's `round` (its keys as they are,
- * each candidate with its `measure` name beside them), or for an open round
- * where its complete batches leave it — `n` the pairs complete, `winner`
- * null, each candidate's `standing` (`in-play` or `dropped`) with the
- * screen's estimate so far, a candidate in play with a provisional verdict
- * (`inconclusive`) — with `open` and `next`, the batch it measures now
- * (`{stage, first_pair, last_pair, arms}`, null once it asks for nothing more).
- */
-export function roundStandingJson(s: RoundStanding): Record<string, unknown> {
-  const facts = roundJson(s.facts);
-  return {
-    open: s.open,
-    ...facts,
-    candidates: facts.candidates.map(({ arm, ...c }) => ({ arm, measure: benchmarkName(arm), ...c })),
-    next: s.next && {
-      stage: s.next.stage,
-      first_pair: s.next.firstPair,
-      last_pair: s.next.lastPair,
-      arms: [...s.next.arms],
-    },
   };
 }

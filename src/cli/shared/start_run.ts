@@ -29,5 +29,5 @@ export async function startAndReport(record: RunRecord, deps: CliDeps, o: StartO
     const pass = () => runPhase(o.runDir, phaseDeps(deps, o.mode));
     return await waitAfterPark(o.runDir, deps, outcome, { timing: o.wait, json: o.json, pass });
   }
-  return reportOutcome(deps.io, o.runDir, outcome, o.json);
+  return reportOutcome(deps.io, o.runDir, record, outcome, o.json);
 }

@@ -37,7 +37,7 @@ export async function waitAndReport(dir: RunDir, record: RunRecord, deps: CliDep
       onInterrupt: deps.onInterrupt,
     }, { timing: opts.timing, pass: opts.pass, reporter: progressReporter(progress) });
     progress.end();
-    if (end.kind === "finished") return reportOutcome(deps.io, dir, end.outcome, opts.json);
+    if (end.kind === "finished") return reportOutcome(deps.io, dir, record, end.outcome, opts.json);
     return detach(deps, dir, opts.json, end.why, opts.timing.timeoutS);
   } finally {
     restoreLog();

@@ -1,11 +1,10 @@
 import { hostname } from "node:os";
-import { type CalibrationRecord, readCalibration } from "../rundir/calibration_file.ts";
-import { readCancel, type RunCancel } from "../rundir/cancel_file.ts";
-import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
-import { readFailure, type RunFailure } from "../rundir/failure_file.ts";
-import { type LockHolder, pidAlive, readHolder } from "../rundir/lock_file.ts";
-import type { RunDir } from "../rundir/run_dir.ts";
-import type { RunRecord } from "../rundir/run_record.ts";
+import type { CalibrationRecord } from "../rundir/calibration_file.ts";
+import type { RunCancel } from "../rundir/cancel_file.ts";
+import type { DecisionRecord } from "../rundir/decision_file.ts";
+import type { RunFailure } from "../rundir/failure_file.ts";
+import { type LockHolder, pidAlive } from "../rundir/lock_file.ts";
+import type { RunSnapshot } from "./snapshot.ts";
 
 /**
  * Where a run stands, from its files alone: the one answer `show`, `runs`,
@@ -23,7 +22,7 @@ import type { RunRecord } from "../rundir/run_record.ts";
  *    (Ctrl-C, a crash): `outerloop resume` goes on from what is on disk.
  *
  * Whether a decision follows from the results beside it is a separate
- * question (`decision_check.ts`): asking it reads every eval result.
+ * question (`decision_check.ts`).
  */
 export type Standing =
   | { readonly kind: "cancelled"; readonly cancel: RunCancel; readonly lateOutcome: "decided" | "calibrated" | null }
@@ -42,32 +41,28 @@ export function isOver(kind: StandingKind): boolean {
   return kind === "cancelled" || kind === "decided" || kind === "calibrated" || kind === "failed";
 }
 
-/** Where the run stands (see `Standing`). A damaged or foreign run file is a `RunRecordError`, as its reader says. */
-export function runStanding(dir: RunDir, r: RunRecord): Standing {
-  const cancel = readCancel(dir);
-  const outcome = finished(dir, r);
-  if (cancel !== null) {
-    const before = outcome !== null && Date.parse(outcome.at) <= Date.parse(cancel.cancelledAt);
-    if (!before) return { kind: "cancelled", cancel, lateOutcome: outcome?.standing.kind ?? null };
+/** Where the run stands (see `Standing`), from its snapshot. */
+export function standingOf(s: RunSnapshot): Standing {
+  const outcome = finished(s);
+  if (s.cancel !== null) {
+    const before = outcome !== null && Date.parse(outcome.at) <= Date.parse(s.cancel.cancelledAt);
+    if (!before) return { kind: "cancelled", cancel: s.cancel, lateOutcome: outcome?.standing.kind ?? null };
   }
   if (outcome !== null) return outcome.standing;
-  const failure = readFailure(dir);
-  if (failure !== null) return { kind: "failed", failure };
-  if (r.compute !== "local") return { kind: "parked" };
-  const holder = readHolder(dir.lock);
-  const alive = typeof holder === "object" && "pid" in holder && holder.host === hostname() && pidAlive(holder.pid);
-  return alive ? { kind: "measuring", holder } : { kind: "interrupted" };
+  if (s.failure !== null) return { kind: "failed", failure: s.failure };
+  if (s.record.compute !== "local") return { kind: "parked" };
+  const h = s.holder;
+  const alive = h !== null && h.host === hostname() && pidAlive(h.pid);
+  return alive ? { kind: "measuring", holder: h } : { kind: "interrupted" };
 }
 
 /** The run's decision or calibration with when it was reached, or null. */
 function finished(
-  dir: RunDir,
-  r: RunRecord,
+  s: RunSnapshot,
 ): { readonly standing: Extract<Standing, { kind: "decided" | "calibrated" }>; readonly at: string } | null {
-  if (r.kind === "calibrate") {
-    const calibration = readCalibration(dir, r);
-    return calibration && { standing: { kind: "calibrated", calibration }, at: calibration.calibratedAt };
+  if (s.calibration !== null) {
+    return { standing: { kind: "calibrated", calibration: s.calibration }, at: s.calibration.calibratedAt };
   }
-  const decision = readDecision(dir, r);
-  return decision && { standing: { kind: "decided", decision }, at: decision.decidedAt };
+  if (s.decision !== null) return { standing: { kind: "decided", decision: s.decision }, at: s.decision.decidedAt };
+  return null;
 }

@@ -8,10 +8,11 @@ import { RunCancelledError, writeCancel } from "../../src/rundir/cancel_file.ts"
 import { failureFrom, writeFailure } from "../../src/rundir/failure_file.ts";
 import { RunDir } from "../../src/rundir/run_dir.ts";
 import { type RunRecord, RunRecordError, writeRunRecord } from "../../src/rundir/run_record.ts";
-import { checkDecision } from "../../src/views/decision_check.ts";
-import { finishedOutcome } from "../../src/views/outcome.ts";
+import { checkDecision } from "../../src/evaluation/decision_check.ts";
+import { finishedOutcome } from "../../src/evaluation/outcome.ts";
 import { summarizeRun } from "../../src/views/run_summary.ts";
-import { runStanding } from "../../src/views/standing.ts";
+import { standingOf } from "../../src/evaluation/standing.ts";
+import { readRunSnapshot } from "../../src/evaluation/snapshot.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 import { tempDir } from "../helpers/temp.ts";
@@ -41,28 +42,32 @@ async function decidedRun(contract: Record<string, unknown> = {}) {
   return { dir, r };
 }
 
-describe("runStanding()", () => {
+describe("standingOf()", () => {
   it("is parked for an open Slurm run, and failed once failure.json is there", () => {
     const { dir, r } = newRun();
-    assert.equal(runStanding(dir, r).kind, "parked");
+    assert.equal(standingOf(readRunSnapshot(dir, r)).kind, "parked");
     writeFailure(dir, failureFrom("measure candidate: boom", ["candidate"], NOW));
-    assert.equal(runStanding(dir, r).kind, "failed");
+    assert.equal(standingOf(readRunSnapshot(dir, r)).kind, "failed");
   });
 
   it("is interrupted for an open local run that nothing holds, measuring while a live process on this host does", () => {
     const { dir, r } = newRun({ compute: "local" });
-    assert.equal(runStanding(dir, r).kind, "interrupted");
+    assert.equal(standingOf(readRunSnapshot(dir, r)).kind, "interrupted");
     const holder = { pid: process.pid, host: hostname(), acquired_at: "2026-01-02T03:04:05Z", token: "t" };
     writeFileSync(dir.lock, JSON.stringify(holder));
-    const s = runStanding(dir, r);
+    const s = standingOf(readRunSnapshot(dir, r));
     assert.equal(s.kind, "measuring");
     writeFileSync(dir.lock, JSON.stringify({ ...holder, host: "elsewhere" }));
-    assert.equal(runStanding(dir, r).kind, "interrupted", "a holder on another host cannot be seen alive from here");
+    assert.equal(
+      standingOf(readRunSnapshot(dir, r)).kind,
+      "interrupted",
+      "a holder on another host cannot be seen alive from here",
+    );
   });
 
   it("is decided once decision.json is there", async () => {
     const { dir, r } = await decidedRun();
-    const s = runStanding(dir, r);
+    const s = standingOf(readRunSnapshot(dir, r));
     assert.equal(s.kind, "decided");
     assert.equal(s.kind === "decided" && s.decision.verdict, "accept");
   });
@@ -70,10 +75,10 @@ describe("runStanding()", () => {
   it("is cancelled when the cancel came first, whatever verdict was reached after it", async () => {
     const { dir, r } = await decidedRun();
     writeCancel(dir, { cancelledAt: "2026-01-02T03:04:30.000Z", jobs: [] }); // before the decision at +60 s
-    const s = runStanding(dir, r);
+    const s = standingOf(readRunSnapshot(dir, r));
     assert.deepEqual(s.kind === "cancelled" && s.lateOutcome, "decided");
     assert.throws(
-      () => finishedOutcome(dir, r),
+      () => finishedOutcome(readRunSnapshot(dir, r)),
       (e) => e instanceof RunCancelledError && /after the cancel/.test(e.message),
     );
     assert.equal(summarizeRun(dir).state, "cancelled");
@@ -83,7 +88,7 @@ describe("runStanding()", () => {
   it("stays decided when a cancel came after the verdict", async () => {
     const { dir, r } = await decidedRun();
     writeCancel(dir, { cancelledAt: "2026-01-02T04:00:00.000Z", jobs: [] });
-    assert.equal(runStanding(dir, r).kind, "decided");
+    assert.equal(standingOf(readRunSnapshot(dir, r)).kind, "decided");
   });
 
   it("is calibrated for a calibration run with its report, never parked", async () => {
@@ -95,7 +100,7 @@ describe("runStanding()", () => {
       finishEvalJob(s, { score: 10 + i++ });
     }
     assert.equal((await runPhase(dir, deps(compute))).kind, "calibrated");
-    assert.equal(runStanding(dir, r).kind, "calibrated");
+    assert.equal(standingOf(readRunSnapshot(dir, r)).kind, "calibrated");
     assert.equal(summarizeRun(dir).state, "calibrated");
   });
 });
@@ -103,8 +108,8 @@ describe("runStanding()", () => {
 describe("checkDecision()", () => {
   it("finds nothing to say about a decision a pass wrote", async () => {
     const { dir, r } = await decidedRun({ repeats: 3 });
-    const s = runStanding(dir, r);
-    assert.deepEqual(s.kind === "decided" && checkDecision(dir, r, s.decision), []);
+    const s = standingOf(readRunSnapshot(dir, r));
+    assert.deepEqual(s.kind === "decided" && checkDecision(readRunSnapshot(dir, r), s.decision), []);
     assert.deepEqual(summarizeRun(dir).disputes, []);
   });
 
@@ -112,12 +117,12 @@ describe("checkDecision()", () => {
     const { dir, r } = await decidedRun();
     const json = JSON.parse(readFileSync(dir.decision, "utf8"));
     writeFileSync(dir.decision, JSON.stringify({ ...json, verdict: "reject" }));
-    const s = runStanding(dir, r);
-    const found = s.kind === "decided" ? checkDecision(dir, r, s.decision) : [];
+    const s = standingOf(readRunSnapshot(dir, r));
+    const found = s.kind === "decided" ? checkDecision(readRunSnapshot(dir, r), s.decision) : [];
     assert.deepEqual(found, ["its verdict is reject, but the results on disk give accept"]);
     const before = readFileSync(dir.decision, "utf8");
     assert.throws(
-      () => finishedOutcome(dir, r),
+      () => finishedOutcome(readRunSnapshot(dir, r)),
       (e) => e instanceof RunRecordError && e.problem === "disputed" && e.path === dir.decision,
     );
     assert.equal(readFileSync(dir.decision, "utf8"), before);
@@ -128,17 +133,17 @@ describe("checkDecision()", () => {
     const { dir, r } = await decidedRun();
     const json = JSON.parse(readFileSync(dir.decision, "utf8"));
     writeFileSync(dir.decision, JSON.stringify({ ...json, values: { ...json.values, candidate: 20 } }));
-    const s = runStanding(dir, r);
-    const found = s.kind === "decided" ? checkDecision(dir, r, s.decision) : [];
+    const s = standingOf(readRunSnapshot(dir, r));
+    const found = s.kind === "decided" ? checkDecision(readRunSnapshot(dir, r), s.decision) : [];
     assert.deepEqual(found, ["it gives candidate = 20 where the run's result is 12"]);
   });
 
   it("names a result that is gone from disk", async () => {
     const { dir, r } = await decidedRun();
-    const s = runStanding(dir, r);
+    const s = standingOf(readRunSnapshot(dir, r));
     const evalDir = readdirSync(dir.path).find((n) => n.startsWith("eval-candidate-"))!;
     writeFileSync(join(dir.path, evalDir, "result.json"), "{}");
-    const found = s.kind === "decided" ? checkDecision(dir, r, s.decision) : [];
+    const found = s.kind === "decided" ? checkDecision(readRunSnapshot(dir, r), s.decision) : [];
     assert.equal(found.length, 1);
     assert.match(found[0]!, /^the result of measure "candidate" cannot be read/);
   });
@@ -158,8 +163,8 @@ describe("checkDecision()", () => {
     assert.equal(json.verdict, "accept");
     assert.deepEqual(json.benchmark.set_aside, [4]);
     const read = () => {
-      const s = runStanding(dir, r);
-      return s.kind === "decided" ? checkDecision(dir, r, s.decision) : ["not decided"];
+      const s = standingOf(readRunSnapshot(dir, r));
+      return s.kind === "decided" ? checkDecision(readRunSnapshot(dir, r), s.decision) : ["not decided"];
     };
     assert.deepEqual(read(), []);
     // what the same results gave before the screened t: Student t, inconclusive

@@ -1,15 +1,11 @@
-import { EvalError } from "../dispatch/eval_error.ts";
-import { readEvalResult } from "../dispatch/read_result.ts";
-import { slot } from "../measure/identity.ts";
-import { cachedBaseline } from "../plan/baseline_source.ts";
-import { pairedValues, type PassPlan, RoundSteps, runPlan } from "../plan/run_plan.ts";
 import { benchmarkName } from "../measure/measure_name.ts";
+import { advanceRun, decideAt } from "../plan/advance.ts";
+import type { PassPlan } from "../plan/run_plan.ts";
 import type { DecisionRecord } from "../rundir/decision_file.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
-import type { RunRecord } from "../rundir/run_record.ts";
-import { formatNumber } from "../text/numbers.ts";
-import { decideLook } from "../verdict/decide.ts";
 import { methodNamed, REPEATED_METHOD } from "../stats/repeated_method.ts";
+import { formatNumber } from "../text/numbers.ts";
+import type { RunSnapshot } from "./snapshot.ts";
 
 /**
  * Whether a decision follows from the results beside it: every value in
@@ -25,64 +21,38 @@ import { methodNamed, REPEATED_METHOD } from "../stats/repeated_method.ts";
  * result that cannot be read is a disagreement too: the decision then rests
  * on nothing the run dir still holds.
  */
-export function checkDecision(dir: RunDir, r: RunRecord, d: DecisionRecord): string[] {
-  if (r.candidates.length > 1) return checkRound(dir, r, d);
-  const plan = runPlan(r, cachedBaseline(dir, r, false));
+export function checkDecision(s: RunSnapshot, d: DecisionRecord): string[] {
+  const { values, unreadable } = s.results;
+  const round = s.record.candidates.length > 1;
   const n = d.paired?.n ?? 1;
-  if (!plan.design.looks.some((l) => l.n === n)) {
+  if (!round && !s.plan.design.looks.some((l) => l.n === n)) {
     return [`it rests on ${n} pair(s), which this run's design never looks at`];
   }
-  const p = plan.look(n);
-  const read = valuesOnDisk(dir, r, p);
-  if ("unreadable" in read) return read.unreadable;
-  const out = valueDisagreements(d, p, read.values);
-  if (out.length > 0) return out;
+  // a single candidate's decision rests on the look at its n pairs; a round's batches say where they stop
+  const a = round ? advanceRun(s.plan, values) : null;
+  const p = a?.plan ?? s.plan.look(n);
+  const lost = p.toMeasure.filter((m) => !Object.hasOwn(values, m.name)).map((m) =>
+    `the result of measure ${JSON.stringify(m.name)} cannot be read (${
+      unreadable[m.name]?.split("\n")[0] ?? "its eval has not finished"
+    })`
+  );
+  if (lost.length > 0) return lost;
   // by the method the decision names: one made before the screened t keeps its Student t
   const method = d.paired === null ? REPEATED_METHOD : methodNamed(d.paired.benchmark.method);
-  const again = decideLook(r.contract, pairedValues(p.plan, read.values), { method });
-  return [...out, ...outcomeDisagreements(d, again.verdict, again.deltas)];
-}
-
-/**
- * A round's decision against its results: the round is replayed from the
- * results on disk, batch after batch as its decision asked then, and its
- * last decision must give the same values, verdict, winner and differences.
- */
-function checkRound(dir: RunDir, r: RunRecord, d: DecisionRecord): string[] {
-  const steps = new RoundSteps(r, cachedBaseline(dir, r, false));
-  for (;;) {
-    const p = steps.plan;
-    const read = valuesOnDisk(dir, r, p);
-    if ("unreadable" in read) return read.unreadable;
-    const again = steps.advance(read.values);
-    if (again.next.kind === "more") continue;
-    const out = [...valueDisagreements(d, p, read.values), ...outcomeDisagreements(d, again.verdict, again.deltas)];
+  const step = a?.step ?? decideAt(s.plan, n, values, { method });
+  const out = [
+    ...valueDisagreements(d, p, values),
+    ...outcomeDisagreements(d, step.decision.verdict, step.decision.deltas),
+  ];
+  if (step.kind === "round") {
     const winner = d.round?.winner?.arm ?? null;
-    if (winner !== (again.winner?.arm ?? null)) {
+    const again = step.decision.winner?.arm ?? null;
+    if (winner !== again) {
       const name = (arm: number | null) => (arm === null ? "no winner" : `winner ${benchmarkName(arm)}`);
-      out.push(`it names ${name(winner)}, but the results on disk give ${name(again.winner?.arm ?? null)}`);
-    }
-    return out;
-  }
-}
-
-/** Every value of a plan from its evals' results (and the cache), or the results that cannot be read. */
-function valuesOnDisk(
-  dir: RunDir,
-  r: RunRecord,
-  p: PassPlan,
-): { readonly values: Record<string, number> } | { readonly unreadable: string[] } {
-  const values: Record<string, number> = { ...p.cached };
-  const unreadable: string[] = [];
-  for (const m of p.toMeasure) {
-    try {
-      values[m.name] = readEvalResult(dir.path, slot(r.image, m), m.metric, m.summary);
-    } catch (err) {
-      if (!(err instanceof EvalError)) throw err;
-      unreadable.push(`the result of measure ${JSON.stringify(m.name)} cannot be read (${err.message.split("\n")[0]})`);
+      out.push(`it names ${name(winner)}, but the results on disk give ${name(again)}`);
     }
   }
-  return unreadable.length > 0 ? { unreadable } : { values };
+  return out;
 }
 
 /** Where the decision's values are not the results': one sentence each. */

@@ -1,0 +1,113 @@
+import type { Measure } from "../measure/measure.ts";
+import { decideLook, type DecideOptions, type LookDecision } from "../verdict/decide.ts";
+import type { RoundDecision } from "../verdict/round.ts";
+import { pairedValues, type PassPlan, RoundSteps, type RunPlan } from "./run_plan.ts";
+
+/**
+ * How a run's looks advance — the one place it is written. A single
+ * candidate's design is a schedule of looks (repeats, 2·repeats, …,
+ * max_repeats pairs); a round's is a series of batches, each asked for by the
+ * decision of the batches before it (verdict/round.ts). Given the values in
+ * hand, the run stands at the first look whose measures are not all in, or
+ * at the look that decides: that is what the pass measures next (or
+ * concludes), what `show` lists, where an open round stands and what a
+ * decision on disk is checked against. A pure function of the plan and the
+ * values: the same values give the same answer in every process.
+ */
+
+/** The decision of one complete look (a round: of its batches so far), with the plan it was made on. */
+export type LookStep =
+  | {
+    readonly kind: "look";
+    readonly plan: PassPlan;
+    /** 1-based, of `of` looks in the design. */
+    readonly index: number;
+    readonly of: number;
+    readonly decision: LookDecision;
+  }
+  | { readonly kind: "round"; readonly plan: PassPlan; readonly decision: RoundDecision };
+
+/** Where the run's looks stand. */
+export interface Advance {
+  /** The look (a round: its batches so far) the run stands at. */
+  readonly plan: PassPlan;
+  /** The measures of `plan` without a value in hand (what the look still needs); empty once it is complete. */
+  readonly missing: readonly Measure[];
+  /** The decision at `plan` once every value of it is in; null while it is not. */
+  readonly step: LookStep | null;
+  /** Every complete look's decision on the way, in order (`step` last when there is one). */
+  readonly walked: readonly LookStep[];
+  /** `step` is final: the verdict stands. */
+  readonly final: boolean;
+}
+
+/** Whether a look's decision asks for more pairs. */
+export function asksForMore(s: LookStep): boolean {
+  return s.decision.next.kind === "more";
+}
+
+/**
+ * Walks the looks from the first while their values are in hand (`values`
+ * by measure name; the cache's are added from the plan), deciding each,
+ * until one is incomplete or final. `options` are `decideLook`'s (a decision
+ * on disk is checked by the method it names).
+ */
+export function advanceRun(
+  plan: RunPlan,
+  values: Readonly<Record<string, number>>,
+  options: DecideOptions = {},
+): Advance {
+  const r = plan.record;
+  const walked: LookStep[] = [];
+  const at = (p: PassPlan, step: LookStep | null): Advance => {
+    const all = { ...p.cached, ...values };
+    return {
+      plan: p,
+      missing: p.toMeasure.filter((m) => !Object.hasOwn(all, m.name)),
+      step,
+      walked,
+      final: step !== null && !asksForMore(step),
+    };
+  };
+  const complete = (p: PassPlan) =>
+    p.plan.every((m) => Object.hasOwn(p.cached, m.name) || Object.hasOwn(values, m.name));
+  if (r.candidates.length > 1) {
+    const steps = new RoundSteps(r, plan.cache);
+    for (;;) {
+      const p = steps.plan;
+      if (!complete(p)) return at(p, null);
+      const step: LookStep = { kind: "round", plan: p, decision: steps.advance({ ...p.cached, ...values }) };
+      walked.push(step);
+      if (!asksForMore(step)) return at(p, step);
+    }
+  }
+  const looks = plan.design.looks;
+  for (const [i, look] of looks.entries()) {
+    const p = plan.look(look.n);
+    if (!complete(p)) return at(p, null);
+    const decision = decideLook(r.contract, pairedValues(p.plan, { ...p.cached, ...values }), options);
+    const step: LookStep = { kind: "look", plan: p, index: i + 1, of: looks.length, decision };
+    walked.push(step);
+    if (!asksForMore(step) || i === looks.length - 1) return at(p, step);
+  }
+  throw new Error("A design without looks");
+}
+
+/**
+ * The decision of the look at `pairs` pairs from `values` (every value of
+ * its plan must be in hand): what a decision resting on that look is checked
+ * against, whatever the looks before it would say.
+ */
+export function decideAt(
+  plan: RunPlan,
+  pairs: number,
+  values: Readonly<Record<string, number>>,
+  options: DecideOptions = {},
+): LookStep {
+  const looks = plan.design.looks;
+  const index = looks.findIndex((l) => l.n === pairs);
+  if (index < 0) throw new RangeError(`No look at ${pairs} pair(s) in this design`);
+  const p = plan.look(pairs);
+  const decision = decideLook(plan.record.contract, pairedValues(p.plan, { ...p.cached, ...values }), options);
+  return { kind: "look", plan: p, index: index + 1, of: looks.length, decision };
+}

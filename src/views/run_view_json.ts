@@ -1,0 +1,62 @@
+import { provenanceJson } from "../dispatch/provenance.ts";
+import { quantitiesJson } from "../evaluation/quantities.ts";
+import { roundStandingJson } from "../evaluation/round_standing.ts";
+import { usageJson } from "../plan/run_usage.ts";
+import { calibrationJson } from "../rundir/calibration_file.ts";
+import { pairedFactsJson } from "../rundir/decision_file.ts";
+import type { RunView } from "./run_view.ts";
+
+/**
+ * `show --json`: one object with the run's identity, each measure of the
+ * look (state, value, job, why, resource use, provenance, samples), the wake,
+ * the standing and verdict with the disputes, a calibration's report,
+ * a repeated design's facts (decision.json's keys), the benchmark's two
+ * quantities under their own names, a round's standing, what waits for room,
+ * the failure, the cancel and the warnings. Every key is present (null when
+ * it does not apply), so a script reads one shape whatever the run's state.
+ */
+export function runViewJson(v: RunView): Record<string, unknown> {
+  const e = v.evaluation;
+  const { dir, record, wake, room } = e.snapshot;
+  const s = e.standing;
+  const decision = s.kind === "decided" ? s.decision : null;
+  return {
+    run_dir: dir.path,
+    base_sha: record.baseSha,
+    candidate_sha: record.candidateSha,
+    measures: v.rows.map((m) => ({
+      name: m.name,
+      state: m.state,
+      value: m.value ?? null,
+      job_id: m.jobId ?? null,
+      reason: m.reason ?? null,
+      why: m.why ?? null,
+      usage: v.usage[m.name] ? usageJson(v.usage[m.name]!) : null,
+      provenance: v.provenance[m.name] ? provenanceJson(v.provenance[m.name]!) : null,
+      samples: e.samples[m.name] ? { ...e.samples[m.name]! } : null,
+    })),
+    wake: wake && {
+      job_id: wake.jobId,
+      dependency: wake.dependency,
+      begin: wake.begin,
+      submitted_at: wake.submittedAt,
+    },
+    kind: record.kind,
+    state: s.kind,
+    verdict: decision?.verdict ?? null,
+    disputes: [...e.disputes],
+    ...(record.kind === "calibrate"
+      ? { calibration: e.snapshot.calibration && calibrationJson(e.snapshot.calibration) }
+      : {}),
+    ...(decision?.paired ? pairedFactsJson(decision.paired) : {}),
+    ...quantitiesJson(e.quantities),
+    round: e.round === null ? null : roundStandingJson(e.round),
+    scheduler_error: v.status.schedulerError,
+    waiting_for_room: v.open ? room : null,
+    failure: s.kind === "failed"
+      ? { measure: s.failure.measure, message: s.failure.message, failed_at: s.failure.failedAt }
+      : null,
+    cancelled: s.kind === "cancelled" ? { cancelled_at: s.cancel.cancelledAt, jobs: s.cancel.jobs } : null,
+    warnings: [...v.warnings],
+  };
+}
