@@ -4,6 +4,7 @@ import { type DecisionRecord, type RoundCandidateFacts, type RoundFacts, roundJs
 import { benchmarkName } from "../measure/measure_name.ts";
 import { planRound, type RoundDecision, type RoundNext } from "../verdict/round.ts";
 import type { RunSnapshot } from "./snapshot.ts";
+import type { RunRecord } from "../rundir/run_record.ts";
 
 /**
  * Where a round of K ≥ 2 candidates stands, the one answer `show`, `runs`,
@@ -65,6 +66,19 @@ export function roundStanding(s: RunSnapshot, decision: DecisionRecord | null): 
     ? { stage: next.stage, firstPair: next.firstPair, lastPair: next.firstPair + next.pairs - 1, arms: next.arms }
     : null;
   return { facts, open: true, next: now, values };
+}
+
+/**
+ * The commit a script merges: the candidate's sha for a run of one
+ * candidate; for a round its winner's, null while it has none (open, or no
+ * winner) — never the first candidate's just because it was given first.
+ * What every `--json`'s top-level `candidate_sha` is (decision.json keeps
+ * run.json's first candidate under its own `candidate_sha`, the run's
+ * identity; its `round.winner.sha` is the same commit as this).
+ */
+export function mergeSha(r: RunRecord, decision: DecisionRecord | null): string | null {
+  if (r.candidates.length <= 1) return r.candidateSha;
+  return decision?.round?.winner?.sha ?? null;
 }
 
 /** A decided round's standing: its decision's facts and values. */

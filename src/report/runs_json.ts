@@ -54,7 +54,7 @@ import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
  * `difference` and `improvement` its winner's (the confirmation's estimate,
  * on pairs that did not choose it; `candidate` and those two null without a
  * winner, `baseline` then the mean of every baseline pair), while
- * `candidate_sha` stays run.json's, the first candidate's —
+ * `candidate_sha` is the winner's (null without one), the commit to merge —
  *
  * ```json
  * "round": {
@@ -119,7 +119,7 @@ export interface RunListingEntry {
   readonly direction: "maximize" | "minimize";
   readonly min_effect: number;
   readonly base_sha: string;
-  readonly candidate_sha: string;
+  readonly candidate_sha: string | null;
   readonly state: RunSummary["state"];
   readonly verdict: RunSummary["verdict"];
   readonly baseline: number | null;
@@ -184,7 +184,8 @@ export function runEntry(r: RunSummary): RunListingEntry {
     direction: r.direction,
     min_effect: r.minEffect,
     base_sha: r.baseSha,
-    candidate_sha: r.candidateSha,
+    // the commit to merge: a round's winner's, null without one (never the first candidate's)
+    candidate_sha: r.round === null ? r.candidateSha : r.round.arms.find((a) => a.winner)?.sha ?? null,
     state: r.state,
     verdict: r.verdict,
     baseline: v.baseline,

@@ -1,6 +1,6 @@
 import { provenanceJson } from "../dispatch/provenance.ts";
 import { quantitiesJson } from "../evaluation/quantities.ts";
-import { roundStandingJson } from "../evaluation/round_standing.ts";
+import { mergeSha, roundStandingJson } from "../evaluation/round_standing.ts";
 import { usageJson } from "../plan/run_usage.ts";
 import { calibrationJson } from "../rundir/calibration_file.ts";
 import { pairedFactsJson } from "../rundir/decision_file.ts";
@@ -23,7 +23,7 @@ export function runViewJson(v: RunView): Record<string, unknown> {
   return {
     run_dir: dir.path,
     base_sha: record.baseSha,
-    candidate_sha: record.candidateSha,
+    candidate_sha: mergeSha(record, decision),
     measures: v.rows.map((m) => ({
       name: m.name,
       state: m.state,

@@ -1,7 +1,7 @@
 import { type DecisionRecord, estimateJson, pairedFactsJson, type RoundFacts } from "../../rundir/decision_file.ts";
 import { benchmarkName } from "../../measure/measure_name.ts";
 import { roundSummary } from "../../views/round_view.ts";
-import { decidedRoundStanding } from "../../evaluation/round_standing.ts";
+import { decidedRoundStanding, mergeSha } from "../../evaluation/round_standing.ts";
 import type { RunRecord } from "../../rundir/run_record.ts";
 import { formatRoundTable } from "../../report/round_table.ts";
 import { calibrationJson } from "../../rundir/calibration_file.ts";
@@ -75,7 +75,7 @@ export function reportOutcome(
         ...quantitiesJson(benchmarkQuantities(d)),
         reasons: d.reasons,
         base_sha: d.baseSha,
-        candidate_sha: d.candidateSha,
+        candidate_sha: mergeSha(r, d),
         baseline_source: d.baselineSource,
         decided_at: d.decidedAt,
         ...(d.paired === null ? {} : pairedFactsJson(d.paired)),

@@ -45,8 +45,10 @@ describe("resume and wait on a decided round", () => {
           assert.equal(j.winner.ref, "c2", args[0]);
           assert.deepEqual(j.winner.estimate, d.round.winner.estimate, args[0]);
           assert.deepEqual(j.improvement.mean, d.round.winner.estimate.mean, `${args[0]}: the winner's improvement`);
+          assert.equal(j.candidate_sha, armSha(2), `${args[0]}: the commit to merge is the winner's`);
         } else {
           assert.equal(j.winner, null, args[0]);
+          assert.equal(j.candidate_sha, null, `${args[0]}: no winner, no commit to merge`);
           assert.equal(j.improvement, null, `${args[0]}: no winner, no improvement`);
         }
         assert.deepEqual(j.candidates.map((x: Json) => x.verdict), d.round.candidates.map((x: Json) => x.verdict));
@@ -105,6 +107,7 @@ describe("show and runs on an open round", () => {
     assert.equal(j.verdict, null);
     assert.equal(j.round.open, true);
     assert.equal(j.round.winner, null);
+    assert.equal(j.candidate_sha, null, "an open round has no commit to merge yet");
     assert.equal(j.round.n, 2, "the screen's first pairs are complete");
     assert.deepEqual(j.round.next, {
       stage: "confirm",
@@ -122,6 +125,7 @@ describe("show and runs on an open round", () => {
     // runs: the same, from the files alone
     const entry: Json = JSON.parse((await cli(["runs", root, "--json"], { compute })).stdout).runs[0];
     assert.equal(entry.state, "parked");
+    assert.equal(entry.candidate_sha, null, "an open round has no commit to merge yet");
     assert.equal(entry.round.open, true);
     assert.deepEqual(entry.round.candidates.map((x: Json) => [x.standing, x.stage]), [
       ["dropped", "screen"],
