@@ -7,7 +7,7 @@ import { cachedBaseline } from "./baseline_source.ts";
 import { runPlan } from "./run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
-import { wakeJobName } from "../run/wake.ts";
+import { wakeJobName } from "../rundir/wake_record.ts";
 
 /**
  * A run's jobs as the scheduler lists them, found by NAME — the names are a

@@ -127,6 +127,8 @@ export interface RunSummary {
    * wait` (or `resume`) carries it on.
    */
   readonly live: boolean | null;
+  /** Whether its wake job is queued or running, asked with `live`; null when not asked. */
+  readonly wakeLive?: boolean | null;
 }
 
 /** A climb: every run of one directory, oldest first (build it with `toClimb`). */

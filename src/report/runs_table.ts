@@ -30,7 +30,8 @@ function oneLine(s: string): string {
 /** The state, and for an open run whose jobs were looked up (`runs --live`), whether any is live. */
 function stateCell(r: RunSummary): string {
   if (r.live === null || r.state !== "parked") return r.state;
-  return r.live ? "parked (live)" : "parked (nothing live)";
+  if (!r.live) return "parked (nothing live)";
+  return r.wakeLive === false ? "parked (live, no wake)" : "parked (live)";
 }
 
 /**

@@ -17,7 +17,7 @@ import { readRunSnapshot, type RunSnapshot } from "../evaluation/snapshot.ts";
 import { runStatus } from "../views/run_status.ts";
 import { RunLockedError } from "./lock.ts";
 import type { PhaseOutcome } from "./phase.ts";
-import { wakeJobName } from "./wake.ts";
+import { wakeJobName } from "../rundir/wake_record.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { EVAL_FILES, evalDirPath } from "../dispatch/eval_files.ts";

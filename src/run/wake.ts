@@ -1,27 +1,19 @@
-import { createHash } from "node:crypto";
 import type { Compute, LiveJob } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
 import { isPending } from "../compute/states.ts";
 import type { JobSpec } from "../compute/job_spec.ts";
 import { quoteCommand } from "../compute/quote.ts";
 import { log } from "../log.ts";
-import { codePointPrefix } from "../measure/identity.ts";
 import type { MeasurementPending } from "../measure/pending.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
-import { readWakeRecord, type WakeRecord, writeWakeRecord } from "../rundir/wake_record.ts";
+import { readWakeRecord, wakeJobName, type WakeRecord, writeWakeRecord } from "../rundir/wake_record.ts";
 
 /** A deadline wake (no ids to depend on) re-checks after this long. */
 export const BLIND_WAKE_SECONDS = 300;
 /** A wake only reads results, decides or submits: minutes, one CPU and a little memory are plenty. */
 export const WAKE_MINUTES = 10;
 export const WAKE_MEM = "512M";
-
-/** The wake job's name: readable run tag plus a hash of the run dir, so two runs never share one. */
-export function wakeJobName(runTag: string, dir: RunDir): string {
-  const h = createHash("sha1").update(dir.path).digest("hex").slice(0, 12);
-  return `wake-${codePointPrefix(runTag, 10)}-${h}`;
-}
 
 /**
  * The sbatch spec of the wake: `<self> resume --wake <run dir>` after the
@@ -66,8 +58,9 @@ export interface WakeContext {
  *   submitted, so a manual `resume` of a parked run replaces nothing;
  * - otherwise a new wake is submitted (a deadline wake stands in when sbatch
  *   refuses the dependency: a pending id already left the controller's memory);
- * - then every other live wake of this run is cancelled, except the job we
- *   run inside (`SLURM_JOB_ID`: a wake resuming the run).
+ * - then every other wake of this run still pending is cancelled, except the
+ *   job we run inside (`SLURM_JOB_ID`: a wake resuming the run); a running
+ *   wake is left to end by itself.
  * When the queue cannot be listed, a new wake is submitted and only the one
  * `wake.json` names is cancelled.
  */
@@ -82,7 +75,7 @@ export async function submitWake(
   const name = wakeJobName(r.runTag, dir);
   const previous = readWakeRecord(dir);
   const live = await liveWakes(compute, name);
-  const kept = previous && live ? keepable(previous, pending, live, env["SLURM_JOB_ID"]) : null;
+  const kept = previous && live ? keepable(previous, pending, live, ownJobId(env)) : null;
   if (kept) {
     log.info(`wake job ${kept.jobId} already waits on ${kept.dependency ?? kept.begin}: kept`);
     await cancelOthers(compute, live ?? [], kept.jobId, env);
@@ -155,16 +148,31 @@ function keepable(
   return same ? previous : null;
 }
 
-/** Cancels each of `jobs` but `keep` and the job we run inside. */
+/**
+ * Cancels each of `jobs` that is still pending, but `keep` and the job we
+ * run inside. A running wake is never cancelled: it is deciding, or waiting
+ * for the run lock to do so, and finds the run as the pass leaves it (its
+ * own pass then exits 0, so sacct shows it COMPLETED); a job whose state the
+ * listing did not give is left alone for the same reason.
+ */
 async function cancelOthers(
   compute: Compute,
-  jobs: readonly { readonly id: string }[],
+  jobs: readonly { readonly id: string; readonly state?: string }[],
   keep: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<void> {
-  for (const { id } of jobs) {
-    if (id === keep || id === env["SLURM_JOB_ID"]) continue;
+  for (const { id, state } of jobs) {
+    if (id === keep || id === ownJobId(env)) continue;
+    if (state === undefined || !isPending(state)) {
+      log.info(`wake job ${id} is ${state?.toLowerCase() ?? "in an unknown state"}: left to end by itself`);
+      continue;
+    }
     log.info(`cancelling wake job ${id}: the run has ${keep ? `wake job ${keep}` : "been decided"}`);
     await compute.cancel(id);
   }
+}
+
+/** The scheduler job this process runs inside (a wake resuming the run), or undefined. */
+function ownJobId(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  return env["SLURM_JOB_ID"];
 }

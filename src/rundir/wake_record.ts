@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import * as z from "zod/mini";
+import { codePointPrefix } from "../measure/identity.ts";
 import { lazy, strict } from "../schema/zod.ts";
 import { isJobId } from "../compute/compute.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
@@ -68,4 +70,10 @@ export function readWakeRecord(dir: RunDir): WakeRecord | null {
     submittedAt: j.submitted_at,
     pending: j.pending,
   };
+}
+
+/** The wake job's name: readable run tag plus a hash of the run dir, so two runs never share one. */
+export function wakeJobName(runTag: string, dir: RunDir): string {
+  const h = createHash("sha1").update(dir.path).digest("hex").slice(0, 12);
+  return `wake-${codePointPrefix(runTag, 10)}-${h}`;
 }

@@ -9,6 +9,8 @@ import type { MeasureStateRow } from "../report/verdict_table.ts";
 import { disputeWarning } from "../evaluation/decision_check.ts";
 import { roundSummary } from "./round_view.ts";
 import { type RunStatus, runStatus } from "./run_status.ts";
+import { livenessOf, noWakeWarning } from "./run_liveness.ts";
+import { withOneListing } from "../compute/one_listing.ts";
 
 /**
  * Everything `show` tells of a run, from its evaluation and ONE look at the
@@ -35,9 +37,15 @@ export interface RunView {
 }
 
 /** The run as `show` tells it. */
-export async function viewRun(e: RunEvaluation, compute: Compute, now: () => number): Promise<RunView> {
+export async function viewRun(e: RunEvaluation, scheduler: Compute, now: () => number): Promise<RunView> {
   const s = e.snapshot;
+  // the measures and the wake read one listing
+  const compute = withOneListing(scheduler);
   const status = await runStatus(e, compute, now);
+  const open = e.standing.kind === "parked" || e.standing.kind === "measuring";
+  const liveness = open && s.record.compute !== "local" && status.schedulerError === null
+    ? await compute.activeJobs().then((l) => livenessOf(l, s.dir, s.record), () => null)
+    : null;
   const cancelled = e.standing.kind === "cancelled";
   const rows = cancelled ? status.measures.map(cancelledRow) : status.measures;
   const decision = e.standing.kind === "decided" ? e.standing.decision : null;
@@ -54,8 +62,9 @@ export async function viewRun(e: RunEvaluation, compute: Compute, now: () => num
     usage,
     provenance,
     round: e.round === null ? null : roundSummary(s.record, e.round),
-    open: e.standing.kind === "parked" || e.standing.kind === "measuring",
+    open,
     warnings: [
+      ...(liveness !== null && !liveness.wake ? [noWakeWarning(s.dir, liveness.jobs)] : []),
       ...(e.disputes.length > 0 ? [disputeWarning(s.dir, e.disputes)] : []),
       ...Object.entries(usage).flatMap(([name, u]) => usageWarnings(name, u)),
     ],

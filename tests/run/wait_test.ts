@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { type PhaseDeps, runPhase } from "../../src/run/phase.ts";
 import { type WaitDeps, waitForRun, type WaitProgress } from "../../src/run/wait.ts";
-import { wakeJobName } from "../../src/run/wake.ts";
+import { wakeJobName } from "../../src/rundir/wake_record.ts";
 import { RunDir } from "../../src/rundir/run_dir.ts";
 import { readRunRecord, writeRunRecord } from "../../src/rundir/run_record.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";

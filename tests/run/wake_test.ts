@@ -7,7 +7,8 @@ import { withDefaults } from "../../src/compute/job_spec.ts";
 import { runPhase } from "../../src/run/phase.ts";
 import { RunDir } from "../../src/rundir/run_dir.ts";
 import { writeRunRecord } from "../../src/rundir/run_record.ts";
-import { BLIND_WAKE_SECONDS, wakeJobName } from "../../src/run/wake.ts";
+import { BLIND_WAKE_SECONDS } from "../../src/run/wake.ts";
+import { wakeJobName } from "../../src/rundir/wake_record.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 
@@ -91,10 +92,11 @@ describe("the wake job of a parked run", () => {
     s.compute.live = null;
     await s.pass();
     assert.equal(withDefaults(s.wakes()[0]!).begin, `now+${BLIND_WAKE_SECONDS}`);
-    // the listing fails again: a new deadline wake, and the recorded one is cancelled by id
+    // the listing fails again: a new deadline wake; the recorded one, whose state the queue could not
+    // say (it may be running: a running wake is never cancelled), is left to find the run as it is
     await s.pass();
     assert.equal(s.wakes().length, 2);
-    assert.deepEqual(s.cancelled, [s.compute.submittedIds[0]]);
+    assert.deepEqual(s.cancelled, []);
     // the listing answers, but the evals were never dispatched: they are now, and the wake replaced
     s.compute.live = new Map([[s.wakeName, [s.wakeJson().job_id]]]);
     await s.pass();
@@ -121,6 +123,19 @@ describe("the wake job of a parked run", () => {
     assert.equal(again.kind === "parked" && again.wake.jobId, deadline.job_id);
     assert.equal(s.wakes().length, 1, "the queued deadline wake is kept");
     assert.deepEqual(s.cancelled, []);
+  });
+
+  it("is never cancelled while it runs: a running wake of a decided run ends by itself", async () => {
+    const s = scenario();
+    await s.pass();
+    const first = s.wakeJson().job_id;
+    for (const spec of s.evals()) finishEvalJob(spec, { score: spec.jobName.includes("candidate") ? 12 : 10 });
+    // the wake started and waits for the run lock while another process (wait) decides
+    s.compute.live = new Map([[s.wakeName, [first, "4242"]]]);
+    s.compute.liveStates.set(first, { state: "RUNNING", reason: "None" });
+    const decided = await s.pass();
+    assert.equal(decided.kind, "decided");
+    assert.deepEqual(s.cancelled, ["4242"], "the pending leftover goes, the running wake stays");
   });
 
   it("of a decided run are all cancelled when the pass decides, and by any leftover wake that starts later", async () => {

@@ -21,7 +21,7 @@ import { runStatus } from "../../src/views/run_status.ts";
 import { evaluateRun } from "../../src/evaluation/evaluate.ts";
 import { readRunSnapshot } from "../../src/evaluation/snapshot.ts";
 import { formatBytes, formatUsageTable, usageWarnings } from "../../src/report/usage_table.ts";
-import { wakeJobName } from "../../src/run/wake.ts";
+import { wakeJobName } from "../../src/rundir/wake_record.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 

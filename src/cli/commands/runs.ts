@@ -1,17 +1,13 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { LiveJob } from "../../compute/compute.ts";
-import type { ComputeMode } from "../../compute/mode.ts";
 import { BadInputError } from "../../errors.ts";
-import { type RunSummary, toClimb } from "../../report/model.ts";
+import { toClimb } from "../../report/model.ts";
 import { runsJson } from "../../report/runs_json.ts";
 import { formatRunsTable } from "../../report/runs_table.ts";
-import { RunDir } from "../../rundir/run_dir.ts";
-import { liveJobsOf, runJobNames } from "../../plan/run_jobs.ts";
-import { readRunRecord } from "../../rundir/run_record.ts";
+import { climbLiveness } from "../../views/run_liveness.ts";
 import { jsonFlag } from "../shared/common.ts";
 import { EXIT } from "../../exit_codes.ts";
-import { type CliDeps, outLine } from "../shared/io.ts";
+import { outLine } from "../shared/io.ts";
 import { defineLeaf } from "../command.ts";
 import { readClimbWarning } from "../shared/climb.ts";
 
@@ -64,7 +60,14 @@ export const runsCommand = defineLeaf<RunsOptions>({
   async execute(o, deps) {
     let runs = readClimbWarning(o.dir, deps.io);
     let code: number = EXIT.ok;
-    if (o.live) ({ runs, code } = await withLiveness(runs, deps));
+    if (o.live) {
+      const asked = await climbLiveness(runs, (mode) => deps.compute(mode).activeJobs());
+      runs = asked.runs;
+      if (asked.error !== null) {
+        deps.io.stderr(`outerloop: cannot list the queue (${asked.error}): liveness unknown\n`);
+        code = EXIT.scheduler;
+      }
+    }
     const ordered = toClimb(runs);
     if (o.json) {
       outLine(deps.io, JSON.stringify(runsJson(ordered)));
@@ -75,42 +78,12 @@ export const runsCommand = defineLeaf<RunsOptions>({
           `outerloop: a run marked "nothing live" waits on nothing: "outerloop wait RUN_DIR" carries it on\n`,
         );
       }
+      if (ordered.some((r) => r.live === true && r.wakeLive === false)) {
+        deps.io.stderr(
+          `outerloop: a run marked "no wake" is never resumed when its jobs end: "outerloop resume RUN_DIR" re-arms it\n`,
+        );
+      }
     }
     return code;
   },
 });
-
-/**
- * The open runs with `live` set from ONE queue listing per backend (a
- * climb is on one): an open run is live when the listing shows any of its
- * job names. When the listing fails, liveness stays unknown and the exit
- * code is 4 (the table still prints).
- */
-async function withLiveness(runs: readonly RunSummary[], deps: CliDeps): Promise<{ runs: RunSummary[]; code: number }> {
-  const listings = new Map<ComputeMode, Promise<Map<string, LiveJob[]>>>();
-  const listing = (mode: ComputeMode) => {
-    if (!listings.has(mode)) listings.set(mode, deps.compute(mode).activeJobs());
-    return listings.get(mode)!;
-  };
-  let code: number = EXIT.ok;
-  const out: RunSummary[] = [];
-  for (const run of runs) {
-    if (run.state !== "parked") {
-      out.push(run);
-      continue;
-    }
-    const dir = new RunDir(run.runDir);
-    const record = readRunRecord(dir);
-    try {
-      const live = liveJobsOf(await listing(record.compute), runJobNames(dir, record), dir).length > 0;
-      out.push({ ...run, live });
-    } catch (err) {
-      if (code === EXIT.ok) {
-        deps.io.stderr(`outerloop: cannot list the queue (${(err as Error).message}): liveness unknown\n`);
-      }
-      code = EXIT.scheduler;
-      out.push(run);
-    }
-  }
-  return { runs: out, code };
-}

@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { elapsedOnly, type JobUsage } from "../../../src/compute/usage.ts";
 import { RunDir } from "../../../src/rundir/run_dir.ts";
 import { type RunRecord, writeRunRecord } from "../../../src/rundir/run_record.ts";
-import { wakeJobName } from "../../../src/run/wake.ts";
+import { wakeJobName } from "../../../src/rundir/wake_record.ts";
 import { cli } from "../../helpers/cli.ts";
 import { FakeCompute, finishEvalJob } from "../../helpers/fake_compute.ts";
 import { runRecordFixture } from "../../helpers/run_fixture.ts";
@@ -110,6 +110,26 @@ describe("outerloop runs", () => {
     assert.equal(down.code, 4);
     assert.match(down.stderr, /cannot list the queue .*liveness unknown/);
     assert.equal(JSON.parse(down.stdout).runs.length, 4, "the listing still prints");
+  });
+
+  it("--live and show name a parked run whose jobs run but whose wake is gone, and say resume re-arms it", async () => {
+    const c = await climb();
+    c.compute.live!.delete(wakeJobName("r3", c.r3)); // scancelled by hand: its evals run on, nothing will wake it
+    const r = await cli(["runs", c.root, "--live"], { compute: c.compute });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^r3\s+.*parked \(live, no wake\)$/m);
+    assert.match(r.stdout, /^r4\s+.*parked \(live\)$/m);
+    assert.match(r.stderr, /"no wake" is never resumed when its jobs end: "outerloop resume RUN_DIR" re-arms it/);
+    const show = await cli(["show", c.r3.path], { compute: c.compute });
+    assert.match(
+      show.stdout,
+      new RegExp(
+        `^warning: no wake job is queued or running for this parked run: its jobs run, but nothing will resume the run when they end; "outerloop resume ${c.r3.path}" re-arms it`,
+        "m",
+      ),
+    );
+    const shown = JSON.parse((await cli(["show", c.r4.path, "--json"], { compute: c.compute })).stdout);
+    assert.deepEqual(shown.warnings, [], "a parked run with its wake queued has nothing to warn of");
   });
 
   it("skips a run dir whose files are damaged with a warning naming the file, and refuses a missing DIR", async () => {

@@ -8,7 +8,7 @@ import { failureFrom, writeFailure } from "../../../src/rundir/failure_file.ts";
 import { runPhase } from "../../../src/run/phase.ts";
 import { RunDir } from "../../../src/rundir/run_dir.ts";
 import { writeRunRecord } from "../../../src/rundir/run_record.ts";
-import { wakeJobName } from "../../../src/run/wake.ts";
+import { wakeJobName } from "../../../src/rundir/wake_record.ts";
 import { cli } from "../../helpers/cli.ts";
 import { FakeCompute, finishEvalJob } from "../../helpers/fake_compute.ts";
 import { runRecordFixture } from "../../helpers/run_fixture.ts";
