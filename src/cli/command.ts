@@ -24,6 +24,8 @@ export interface CliCommand<O> extends CommandDef<Args> {
 export interface LeafData {
   readonly deps: CliDeps;
   readonly checked: CheckedArgs;
+  /** Filled once the command's options are parsed: what an error's `--json` reads (cli/shared/error_json.ts). */
+  readonly parsed: { options?: unknown };
 }
 
 /**
@@ -36,8 +38,10 @@ export function defineLeaf<O>(spec: Omit<CliCommand<O>, "run">): CliCommand<O> {
   return defineCommand({
     ...spec,
     run(ctx) {
-      const { deps, checked } = ctx.data as LeafData;
-      return spec.execute(spec.parse(argsView(ctx.args, spec.args, checked), deps.env), deps);
+      const { deps, checked, parsed } = ctx.data as LeafData;
+      const options = spec.parse(argsView(ctx.args, spec.args, checked), deps.env);
+      parsed.options = options;
+      return spec.execute(options, deps);
     },
   }) as CliCommand<O>;
 }

@@ -6,6 +6,8 @@ import type { LeafData } from "./command.ts";
 import { exitCodeFor } from "./shared/errors.ts";
 import { checkArgs } from "./flags.ts";
 import { commandHelp, rootHelp } from "./help.ts";
+import { errorJson, interruptedJson, runDirOfOptions } from "./shared/error_json.ts";
+import { sayOnStop } from "../runtime/live_groups.ts";
 import type { CliDeps } from "./shared/io.ts";
 
 /**
@@ -35,6 +37,10 @@ export async function runCli(rawArgs: readonly string[], deps: CliDeps): Promise
     return name === undefined ? EXIT.badInput : EXIT.ok;
   }
   const restoreLog = setLogSink((line) => io.stderr(line + "\n"));
+  // with --json, every exit prints one JSON object on stdout: an error's, or a signal's (then it dies of it)
+  const json = rest.includes("--json");
+  const parsed: { options?: unknown } = {};
+  const unsay = json ? sayOnStop((sig) => interruptedJson(name, sig, runDirOfOptions(parsed.options)), 1) : () => {};
   try {
     const load = subCommand(name);
     if (load === undefined) {
@@ -51,15 +57,17 @@ export async function runCli(rawArgs: readonly string[], deps: CliDeps): Promise
       io.stdout(commandHelp(command));
       return EXIT.ok;
     }
-    const data: LeafData = { deps, checked };
+    const data: LeafData = { deps, checked, parsed };
     const { result } = await runCommand(command, { rawArgs: [...checked.argv], data });
     return result as number;
   } catch (err) {
     const code = isCittyError(err) ? EXIT.badInput : exitCodeFor(err);
     io.stderr(`outerloop: error: ${err instanceof Error ? err.message : String(err)}\n`);
     if (code === EXIT.internal && err instanceof Error && err.stack) io.stderr(err.stack + "\n");
+    if (json) io.stdout(JSON.stringify(errorJson(name, err, code, runDirOfOptions(parsed.options))) + "\n");
     return code;
   } finally {
+    unsay();
     restoreLog();
   }
 }

@@ -26,7 +26,8 @@ import { writeFd } from "./write.ts";
  */
 const groups = new Map<number, Signal>();
 const observers = new Set<(pids: readonly number[]) => void>();
-const notes = new Set<(sig: Signal) => string>();
+/** The lines to say when stopped, each with the fd it goes to (2, stderr, unless a `--json` answer: 1). */
+const notes = new Map<(sig: Signal) => string, 1 | 2>();
 const TERMINATING: readonly Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
 const GRACE_MS = 2000;
 let removers: (() => void)[] = [];
@@ -53,8 +54,8 @@ export function trackGroup(pid: number, stopSignal: Signal = "SIGTERM"): () => v
  * while a child runs), so the line is said whenever the signal comes; the
  * death itself is as before.
  */
-export function sayOnStop(line: (sig: Signal) => string): () => void {
-  notes.add(line);
+export function sayOnStop(line: (sig: Signal) => string, fd: 1 | 2 = 2): () => void {
+  notes.set(line, fd);
   if (removers.length === 0) install();
   return () => {
     if (!notes.delete(line)) return;
@@ -99,7 +100,7 @@ async function stopAll(sig: Signal): Promise<void> {
   // a command that handles interrupts itself (`wait` detaches) ends its own way: asked when the signal came
   const reraise = !interruptHandled();
   dying = reraise;
-  if (reraise) { for (const line of notes) say(line(sig)); }
+  if (reraise) { for (const [line, fd] of notes) say(line(sig), fd); }
   for (const [pid, stopSignal] of groups) signalGroup(pid, stopSignal);
   const deadline = Date.now() + GRACE_MS;
   while (groups.size > 0 && Date.now() < deadline) {
@@ -111,9 +112,9 @@ async function stopAll(sig: Signal): Promise<void> {
   if (reraise) runtime().kill(runtime().pid(), sig);
 }
 
-function say(line: string): void {
+function say(line: string, fd: 1 | 2): void {
   try {
-    writeFd(2, line.endsWith("\n") ? line : line + "\n");
+    writeFd(fd, line.endsWith("\n") ? line : line + "\n");
   } catch {
     // stderr is gone: nothing to tell
   }

@@ -41,12 +41,15 @@ async function scenario(how: "binary" | "runtime", signal: "SIGTERM" | "SIGINT")
   mkdirSync(tmp);
   const env = { PATH: "/usr/bin:/bin", HOME: work, TMPDIR: tmp };
   const args = ["measure", "--compute", "local", "--repo", repo, "--base", shas[0]!, "--candidate", shas[1]!];
-  const outerloop = spawnChild(argv[0]!, [...argv.slice(1), ...args, "--contract", contract, "--run-dir", runDir], {
-    env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const outerloop = spawnChild(
+    argv[0]!,
+    [...argv.slice(1), ...args, "--contract", contract, "--run-dir", runDir, "--json"],
+    { env, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let stderr = "";
+  let stdout = "";
   outerloop.stderr!.on("data", (d) => (stderr += String(d)));
+  outerloop.stdout!.on("data", (d) => (stdout += String(d)));
   const ended = new Promise<string | number | null>((r) => outerloop.on("exit", (code, sig) => r(sig ?? code)));
 
   // the baseline runs first; interrupt it mid-measure
@@ -72,6 +75,12 @@ async function scenario(how: "binary" | "runtime", signal: "SIGTERM" | "SIGINT")
         `"outerloop resume ${runDir}" goes on and measures again what the interrupt stopped$`,
     ),
   );
+
+  // with --json, stdout holds one object that says so (a script gets an answer on every exit)
+  const answer = JSON.parse(stdout.trim());
+  assert.equal(answer.status, "interrupted", stdout);
+  assert.equal(answer.exit_code, signal === "SIGINT" ? 130 : 143);
+  assert.equal(answer.run_dir, runDir);
 
   const evalDirs = readdirSync(runDir).filter((d) => d.startsWith("eval-"));
   assert.equal(evalDirs.length, 1, "the candidate was never started");

@@ -1,0 +1,85 @@
+import { OuterloopError } from "../../errors.ts";
+import { evaluateRun } from "../../evaluation/evaluate.ts";
+import { readRunSnapshot } from "../../evaluation/snapshot.ts";
+import { RunDir } from "../../rundir/run_dir.ts";
+
+/**
+ * The one JSON object a `--json` command prints on stdout when it ends with
+ * an error (exit 2, 3, 4, 75 from a held run, 1 for a bug): what went wrong
+ * and, when the command acted on a run dir whose files can be read, where
+ * the run stands — so a script always has an answer to parse, never an empty
+ * stdout and a sentence on stderr:
+ *
+ * ```json
+ * {"status": "error", "command": "resume", "exit_code": 3,
+ *  "error": {"kind": "eval-failed", "message": "measure baseline: Eval command exited with code 1 …"},
+ *  "run_dir": "/runs/r4", "state": "failed", "verdict": null,
+ *  "failure": {"measure": "baseline", "message": "…", "failed_at": "…"}, "cancelled": null}
+ * ```
+ *
+ * `error.kind` is the exit code's meaning (`bad-input`, `eval-failed`,
+ * `scheduler`, `parked`, `interrupted`, `internal`); `state` the run's
+ * standing (null when the command had no run dir or its files cannot be
+ * read). The message is the one stderr has.
+ */
+export function errorJson(
+  command: string,
+  err: unknown,
+  code: number,
+  runDir: RunDir | null,
+): Record<string, unknown> {
+  const kind = err instanceof OuterloopError ? err.exit : "internal";
+  const message = err instanceof Error ? err.message : String(err);
+  return {
+    status: "error",
+    command,
+    exit_code: code,
+    error: { kind, message },
+    run_dir: runDir?.path ?? null,
+    ...runFacts(runDir),
+  };
+}
+
+/** The run's standing as the JSON of an error gives it; nulls when there is no readable run. */
+function runFacts(runDir: RunDir | null): Record<string, unknown> {
+  const none = { state: null, verdict: null, failure: null, cancelled: null };
+  if (runDir === null) return none;
+  let s;
+  try {
+    s = evaluateRun(readRunSnapshot(runDir)).standing;
+  } catch {
+    return none; // no run.json yet, or a damaged one: the error says which
+  }
+  return {
+    state: s.kind,
+    verdict: s.kind === "decided" ? s.decision.verdict : null,
+    failure: s.kind === "failed"
+      ? { measure: s.failure.measure, message: s.failure.message, failed_at: s.failure.failedAt }
+      : null,
+    cancelled: s.kind === "cancelled" ? { cancelled_at: s.cancel.cancelledAt, jobs: [...s.cancel.jobs] } : null,
+  };
+}
+
+/** The line a `--json` command prints on stdout when a signal stops it (it then dies of the signal). */
+export function interruptedJson(command: string, signal: string, runDir: RunDir | null): string {
+  const code = signal === "SIGINT" ? 130 : signal === "SIGHUP" ? 129 : 143;
+  return JSON.stringify({
+    status: "interrupted",
+    command,
+    exit_code: code,
+    error: { kind: "interrupted", message: `stopped by ${signal}` },
+    run_dir: runDir?.path ?? null,
+    state: null,
+    verdict: null,
+    failure: null,
+    cancelled: null,
+  });
+}
+
+/** The run dir a command's options name, for the error's JSON: `runDir`, a run's `request.runDir`, a run `target`. */
+export function runDirOfOptions(o: unknown): RunDir | null {
+  if (typeof o !== "object" || o === null) return null;
+  const x = o as { runDir?: unknown; request?: { runDir?: unknown }; target?: { dir?: unknown } };
+  for (const d of [x.runDir, x.request?.runDir, x.target?.dir]) if (d instanceof RunDir) return d;
+  return null;
+}
