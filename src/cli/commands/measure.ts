@@ -1,13 +1,11 @@
-import { slot, unitJobName } from "../../measure/identity.ts";
-import { dispatchUnits, unitResources } from "../../measure/dispatch_unit.ts";
-import { measureEnv } from "../../measure/measure.ts";
-import { runPlan } from "../../plan/run_plan.ts";
+import { quoteWord } from "../../compute/quote.ts";
+import { type DryRun, dryRun, dryRunJson } from "../../run/dry_run.ts";
 import { prepareRun, type RunRequest } from "../../run/prepare.ts";
 import type { WaitTiming } from "../../run/wait.ts";
 import type { RunRecord } from "../../rundir/run_record.ts";
 import { defineLeaf } from "../command.ts";
 import { computeFlags } from "../shared/common.ts";
-import { type CliDeps, outLine } from "../shared/io.ts";
+import { outLine } from "../shared/io.ts";
 import { candidateFlag, parseRunRequest, repoFlags, runFlags } from "../shared/run_flags.ts";
 import { startAndReport } from "../shared/start_run.ts";
 import { measureWait, measureWaitFlags } from "../shared/wait_flags.ts";
@@ -59,61 +57,37 @@ export const measureCommand = defineLeaf<MeasureOptions>({
     const { runDir, mode } = o.request;
     const record = await prepareRun(o.request, { now: deps.now, self: deps.self() });
     if (o.dryRun) {
-      printPlan(deps, record, o.json);
+      const d = await dryRun(record, runDir, deps.self(), deps.compute(mode));
+      outLine(deps.io, o.json ? JSON.stringify(dryRunJson(d, record)) : dryRunText(d, record));
       return 0;
     }
     return await startAndReport(record, deps, { runDir, mode, json: o.json, wait: o.wait });
   },
 });
 
-function printPlan({ io }: CliDeps, r: RunRecord, json: boolean): void {
-  const first = runPlan(r).first.plan;
-  const units = dispatchUnits(first, r.contract.pairing);
-  const jobOf = new Map(units.flatMap((u) => u.members.map((m) => [m.name, unitJobName(r.runTag, r.image, u)])));
-  const measures = first.map((m) => ({
-    name: m.name,
-    tree_sha: m.treeSha,
-    slot: slot(r.image, m),
-    job_name: jobOf.get(m.name)!,
-    gpus: m.gpus,
-    env: measureEnv(m),
-  }));
-  const jobs = units.map((u) => ({
-    job_name: unitJobName(r.runTag, r.image, u),
-    mode: u.mode,
-    measures: u.members.map((m) => m.name),
-    ...unitResources(u, r.contract),
-  }));
-  if (json) {
-    outLine(
-      io,
-      JSON.stringify({
-        measures,
-        jobs,
-        seed: r.seed,
-        run_tag: r.runTag,
-        compute: r.compute,
-        pairing: r.contract.pairing,
-      }),
-    );
-    return;
-  }
-  for (const m of measures) {
-    outLine(io, `${m.name}\t${m.tree_sha.slice(0, 12)}\t${m.job_name}\tgpus=${m.gpus}\t${JSON.stringify(m.env)}`);
-  }
-  if (r.compute !== "slurm") return;
-  const asks = (j: (typeof jobs)[number]) =>
+/** The dry run for people: each measure of the first look, what each job asks for, then each sbatch in order. */
+function dryRunText(d: DryRun, r: RunRecord): string {
+  const lines = d.measures.map((m) =>
+    `${m.name}\t${m.treeSha.slice(0, 12)}\t${m.jobName}\tgpus=${m.gpus}\t${JSON.stringify(m.env)}`
+  );
+  if (d.submissions === null) return lines.join("\n");
+  const asks = (j: DryRun["jobs"][number]) =>
     `${j.minutes} min, ${j.mem} of memory, ${j.cpus} CPU${j.cpus === 1 ? "" : "s"}${
       j.gpus > 0 ? `, ${j.gpus} GPU(s)` : ""
     }`;
-  if (r.contract.pairing === "separate") {
-    outLine(io, `each eval job asks for ${asks(jobs[0]!)}`);
-    return;
+  if (r.contract.pairing === "separate") lines.push(`each eval job asks for ${asks(d.jobs[0]!)}`);
+  else {
+    for (const j of d.jobs) {
+      const how = j.mode === "duet"
+        ? "two at a time, each on half its CPUs: twice eval_cpus and eval_mem"
+        : "one after the other: the walltime of them all";
+      lines.push(`pair job ${j.jobName} runs ${j.measures.join(", ")} (${how}); it asks for ${asks(j)}`);
+    }
   }
-  for (const j of jobs) {
-    const how = j.mode === "duet"
-      ? "two at a time, each on half its CPUs: twice eval_cpus and eval_mem"
-      : "one after the other: the walltime of them all";
-    outLine(io, `pair job ${j.job_name} runs ${j.measures.join(", ")} (${how}); it asks for ${asks(j)}`);
+  lines.push(`the first pass submits ${d.submissions.length} time(s):`);
+  for (const s of d.submissions) {
+    const what = s.kind === "array" ? `an array of ${s.tasks} task(s)` : s.kind === "wake" ? "the wake" : "a job";
+    lines.push(`  ${what}: ${s.argv.map((a) => quoteWord(a)).join(" ")}`);
   }
+  return lines.join("\n");
 }
