@@ -11,7 +11,10 @@ import { basename, join } from "node:path";
 import { loadContract, type Pairing } from "../contract/contract.ts";
 import { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
-import { type PhaseDeps, type PhaseOutcome, startRun } from "./phase.ts";
+import type { CalibrationRecord } from "../rundir/calibration_file.ts";
+import { comparePairings, type PairingComparison } from "../verdict/pairing_choice.ts";
+import { type PhaseDeps, type PhaseOutcome, runPhase, startRun } from "./phase.ts";
+import { type WaitDeps, waitForRun, type WaitTiming } from "./wait.ts";
 import { type PrepareDeps, prepareRun, type RunRequest } from "./prepare.ts";
 
 /** The short word of each pairing in a child's run tag. */
@@ -64,4 +67,54 @@ export async function startEachPairing(
     });
   }
   return runs;
+}
+
+/** Where `--pairing all` stands once each pairing's run was started (and, with a wait, waited for). */
+export type PairingsOutcome =
+  /** Every pairing calibrated: their comparison, and the benchmark's name. */
+  | { readonly kind: "compared"; readonly comparison: PairingComparison; readonly benchmark: string }
+  /** Some are not calibrated yet: those that are. */
+  | { readonly kind: "parked"; readonly calibrated: readonly Pairing[] }
+  /** A wait was detached (Ctrl-C, --timeout): nothing more is known. */
+  | { readonly kind: "detached" };
+
+/**
+ * `--pairing all` from start to comparison: every pairing's calibration
+ * started (`startEachPairing`); with `wait`, each parked one waited for in
+ * turn (`waitForRun`, its own resume passes when nothing else runs them);
+ * then the comparison once all are calibrated. `say` tells a person what is
+ * being waited for and what is still open (stderr).
+ */
+export async function calibrateEachPairing(
+  r: RunRequest,
+  pairs: number,
+  deps: PrepareDeps & {
+    readonly phase: () => PhaseDeps;
+    readonly waitDeps: WaitDeps;
+    readonly wait: WaitTiming | null;
+    readonly say: (line: string) => void;
+  },
+): Promise<PairingsOutcome> {
+  const runs = await startEachPairing(r, pairs, deps);
+  const calibrations: { pairing: Pairing; calibration: CalibrationRecord }[] = [];
+  for (const run of runs) {
+    let outcome = run.outcome;
+    if (outcome.kind === "parked" && deps.wait !== null) {
+      deps.say(`waiting for the ${run.pairing} calibration (${run.dir.path})`);
+      const end = await waitForRun(run.dir, run.record, deps.waitDeps, {
+        timing: deps.wait,
+        pass: () => runPhase(run.dir, deps.phase()),
+        reporter: { progress() {} },
+      });
+      if (end.kind !== "finished") return { kind: "detached" };
+      outcome = end.outcome;
+    }
+    if (outcome.kind === "calibrated") calibrations.push({ pairing: run.pairing, calibration: outcome.calibration });
+    else {
+      const waiting = outcome.kind === "parked" ? `parked behind wake job ${outcome.wake.jobId}` : outcome.kind;
+      deps.say(`the ${run.pairing} calibration in ${run.dir.path} is ${waiting}`);
+    }
+  }
+  if (calibrations.length < runs.length) return { kind: "parked", calibrated: calibrations.map((c) => c.pairing) };
+  return { kind: "compared", comparison: comparePairings(calibrations), benchmark: runs[0]!.record.contract.name };
 }

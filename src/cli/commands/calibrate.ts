@@ -2,14 +2,11 @@ import type { Pairing } from "../../contract/contract.ts";
 import { BadInputError } from "../../errors.ts";
 import { EXIT } from "../../exit_codes.ts";
 import { formatPairingComparison, pairingComparisonJson } from "../../report/pairing_table.ts";
-import { startEachPairing } from "../../run/calibrate_pairings.ts";
-import { runPhase } from "../../run/phase.ts";
+import { calibrateEachPairing } from "../../run/calibrate_pairings.ts";
 import { prepareRun, type RunRequest } from "../../run/prepare.ts";
-import type { CalibrationRecord } from "../../rundir/calibration_file.ts";
-import { comparePairings } from "../../verdict/pairing_choice.ts";
 import { type CliDeps, outLine } from "../shared/io.ts";
 import { phaseDeps } from "../shared/phase_deps.ts";
-import { waitForRun, type WaitTiming } from "../../run/wait.ts";
+import type { WaitTiming } from "../../run/wait.ts";
 import { defineLeaf } from "../command.ts";
 import { computeFlags, wholeNumber } from "../shared/common.ts";
 import { parseRunRequest, repoFlags, runFlags } from "../shared/run_flags.ts";
@@ -88,7 +85,7 @@ export const calibrateCommand = defineLeaf<CalibrateOptions>({
 
   async execute(o, deps) {
     const { runDir, mode } = o.request;
-    if (o.pairing === "all") return await calibrateEachPairing(o, deps);
+    if (o.pairing === "all") return await eachPairing(o, deps);
     const record = await prepareRun(o.request, { now: deps.now, self: deps.self() }, {
       kind: "calibrate",
       pairs: o.pairs,
@@ -106,64 +103,38 @@ function pairingFlag(value: string | undefined): Pairing | "all" | null {
   throw new BadInputError(`Invalid --pairing ${JSON.stringify(value)}: expected one of ${PAIRINGS.join(", ")}`);
 }
 
-/**
- * `--pairing all`: every pairing's calibration started at once; the
- * comparison once all are calibrated (with `--wait`, after waiting for each),
- * else where each stands and exit 75.
- */
-async function calibrateEachPairing(o: CalibrateOptions, deps: CliDeps): Promise<number> {
+/** `--pairing all`: every pairing's calibration (run/calibrate_pairings.ts), then their comparison or where each stands. */
+async function eachPairing(o: CalibrateOptions, deps: CliDeps): Promise<number> {
   const mode = o.request.mode;
-  const runs = await startEachPairing(o.request, o.pairs, {
+  const end = await calibrateEachPairing(o.request, o.pairs, {
     now: deps.now,
     self: deps.self(),
     phase: () => phaseDeps(deps, mode),
+    waitDeps: { compute: () => deps.compute(mode), now: deps.now, sleep: deps.sleep, onInterrupt: deps.onInterrupt },
+    wait: o.wait,
+    say: (line: string) => deps.io.stderr(`outerloop: ${line}\n`),
   });
-  const calibrations: { pairing: Pairing; calibration: CalibrationRecord }[] = [];
-  for (const run of runs) {
-    let outcome = run.outcome;
-    if (outcome.kind === "parked" && o.wait !== null) {
-      deps.io.stderr(`outerloop: waiting for the ${run.pairing} calibration (${run.dir.path})\n`);
-      const end = await waitForRun(run.dir, run.record, {
-        compute: () => deps.compute(mode),
-        now: deps.now,
-        sleep: deps.sleep,
-        onInterrupt: deps.onInterrupt,
-      }, { timing: o.wait, pass: () => runPhase(run.dir, phaseDeps(deps, mode)), reporter: { progress() {} } });
-      if (end.kind !== "finished") {
-        deps.io.stderr(`outerloop: detached; "outerloop calibrate … --pairing all" again compares once all are in\n`);
-        return EXIT.parked;
-      }
-      outcome = end.outcome;
-    }
-    if (outcome.kind === "calibrated") calibrations.push({ pairing: run.pairing, calibration: outcome.calibration });
-    else {
-      const waiting = outcome.kind === "parked" ? `parked behind wake job ${outcome.wake.jobId}` : outcome.kind;
-      deps.io.stderr(`outerloop: the ${run.pairing} calibration in ${run.dir.path} is ${waiting}\n`);
-    }
-  }
-  if (calibrations.length < runs.length) {
-    if (o.json) {
+  const runDir = o.request.runDir.path;
+  switch (end.kind) {
+    case "detached":
+      deps.io.stderr(`outerloop: detached; "outerloop calibrate … --pairing all" again compares once all are in\n`);
+      if (o.json) outLine(deps.io, JSON.stringify({ status: "waiting", run_dir: runDir, stopped: "interrupted" }));
+      return EXIT.parked;
+    case "parked":
       outLine(
         deps.io,
-        JSON.stringify({
-          status: "parked",
-          run_dir: o.request.runDir.path,
-          calibrated: calibrations.map((c) => c.pairing),
-        }),
+        o.json
+          ? JSON.stringify({ status: "parked", run_dir: runDir, calibrated: [...end.calibrated] })
+          : "parked: run the same command again (or with --wait) to compare the pairings once all are calibrated",
       );
-    } else {outLine(
+      return EXIT.parked;
+    case "compared":
+      outLine(
         deps.io,
-        "parked: run the same command again (or with --wait) to compare the pairings once all are calibrated",
-      );}
-    return EXIT.parked;
+        o.json
+          ? JSON.stringify({ status: "calibrated", run_dir: runDir, ...pairingComparisonJson(end.comparison) })
+          : formatPairingComparison(end.comparison, end.benchmark),
+      );
+      return EXIT.ok;
   }
-  const comparison = comparePairings(calibrations);
-  const benchmark = runs[0]!.record.contract.name;
-  if (o.json) {
-    outLine(
-      deps.io,
-      JSON.stringify({ status: "calibrated", run_dir: o.request.runDir.path, ...pairingComparisonJson(comparison) }),
-    );
-  } else outLine(deps.io, formatPairingComparison(comparison, benchmark));
-  return EXIT.ok;
 }

@@ -1,5 +1,4 @@
-import { OuterloopError } from "../../errors.ts";
-import { EXIT } from "../../exit_codes.ts";
+import { wakePass } from "../../run/wake_pass.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
 import type { CliDeps } from "../shared/io.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
@@ -50,21 +49,7 @@ export const resumeCommand = defineLeaf<ResumeOptions>({
 
   async execute(o, deps) {
     if (!o.wake) return await resume(o, deps);
-    // the job's log says what the pass ended with, since the job's own state no longer does
-    const ran = (code: number) =>
-      deps.io.stderr(`outerloop: the pass ended with exit ${code}; the wake job exits 0, its pass having run\n`);
-    try {
-      const code = await resume(o, deps);
-      if (code !== EXIT.parked && code !== EXIT.rejected && code !== EXIT.inconclusive) return code;
-      ran(code);
-      return EXIT.ok;
-    } catch (err) {
-      // the pass ran and ended the run (an eval failed for good, the run was cancelled), or another holds it
-      if (!(err instanceof OuterloopError) || (err.exit !== "eval-failed" && err.exit !== "parked")) throw err;
-      deps.io.stderr(`outerloop: ${err.message}\n`);
-      ran(err.exit === "parked" ? EXIT.parked : EXIT.evalFailed);
-      return EXIT.ok;
-    }
+    return await wakePass(() => resume(o, deps), (line) => deps.io.stderr(`outerloop: ${line}\n`));
   },
 });
 
