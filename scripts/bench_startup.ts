@@ -6,10 +6,9 @@
  * --compile` binary pays to start). Builds dist/outerloop first
  * (scripts/build.sh --native-only; skip with --no-build), then runs the four
  * in turn, round after round, so every command sees the same noise, and
- * quotes per command the median wall time, the median of its per-round ratio
- * to the empty binary's (the figure that holds when the machine's speed
- * drifts), and CPU (user + sys, GNU time: 10 ms resolution per run, so the
- * mean over the runs) with its ratio of means.
+ * quotes per command its median wall time and CPU (user + sys, from bash's
+ * `time`, to the millisecond) and the median of each's per-round ratio to the
+ * empty binary's (the figure that holds when the machine's speed drifts).
  * Targets: --version at most 1.3x, show and resume at most 2x.
  * `--before BINARY` times another build of outerloop (an older commit's
  * dist/outerloop) in the same rounds, on the same run dir: before and after
@@ -18,7 +17,7 @@
  * Usage: deno run -A scripts/bench_startup.ts [--runs N] [--no-build] [--before BINARY]
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -42,7 +41,6 @@ const FLAGS = [
 ];
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 const run = (argv: string[], env: NodeJS.ProcessEnv = { PATH: "/usr/bin:/bin" }) =>
   execFileSync(argv[0]!, argv.slice(1), { env, stdio: "pipe" });
@@ -93,18 +91,19 @@ try {
       resume_decided_before: [before, "resume", runDir],
     }),
   };
-  const timeOut = join(work, "time.out");
-  /** One run of `argv` under GNU time: wall ms (from here) and CPU ms (the child's user + sys). */
+  /**
+   * One run of `argv`, timed by bash's `time` (which reports the child's own
+   * wall, user and sys to the millisecond, without this script's spawn cost).
+   */
   const timed = (argv: string[]) => {
-    const t = performance.now();
-    const r = spawnSync("/usr/bin/time", ["-o", timeOut, "-f", "%U %S", ...argv], {
+    const script = 'TIMEFORMAT="%3R %3U %3S"; { time "$@" >/dev/null 2>&1; } 2>&1';
+    const r = spawnSync("bash", ["-c", script, "bash", ...argv], {
       env: { PATH: "/usr/bin:/bin", HOME: work },
-      stdio: "ignore",
+      encoding: "utf8",
     });
-    const wall = performance.now() - t;
     if (r.status !== 0) throw new Error(`${argv.join(" ")} exited ${r.status}`);
-    const [user, sys] = readFileSync(timeOut, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
-    return { wall, cpu: (user! + sys!) * 1000 };
+    const [real, user, sys] = r.stdout.trim().split("\n").at(-1)!.split(" ").map(Number);
+    return { wall: real! * 1000, cpu: (user! + sys!) * 1000 };
   };
 
   const wall: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
@@ -120,14 +119,14 @@ try {
   const floor = { wall: wall["empty_compiled"]!, cpu: cpu["empty_compiled"]! };
   const figures = Object.fromEntries(
     Object.keys(commands).map((name) => {
-      const ratios = wall[name]!.map((w, i) => w / floor.wall[i]!);
-      const wallRatio = round(median(ratios));
+      const wallRatio = round(median(wall[name]!.map((w, i) => w / floor.wall[i]!)));
+      const cpuRatio = round(median(cpu[name]!.map((c, i) => c / floor.cpu[i]!)));
       return [name, {
         argv: commands[name]!.map((a) => a.replace(work, "$WORK").replace(root, ".")),
         wall_median_ms: round(median(wall[name]!), 1),
         wall_ratio_median: wallRatio,
-        cpu_mean_ms: round(mean(cpu[name]!), 1),
-        cpu_ratio_of_means: round(mean(cpu[name]!) / mean(floor.cpu)),
+        cpu_median_ms: round(median(cpu[name]!), 1),
+        cpu_ratio_median: cpuRatio,
         ...(TARGET[name] ? { target_ratio: TARGET[name], within: wallRatio <= TARGET[name]! } : {}),
       }];
     }),
@@ -138,8 +137,9 @@ try {
     runs,
     decided_run: `${PAIRS} pairs, local backend`,
     ...(before === null ? {} : { before }),
-    note: "each round runs the four in turn; ratios are to the empty compiled binary of the same round (wall) " +
-      "and of the same runs (CPU). Shared noisy machines: quote medians and ratios, not absolute times",
+    note: "each round runs every command in turn; a ratio is the median of each round's ratio to the empty " +
+      "compiled binary's run of the same round (wall, or CPU = user + sys). Shared noisy machines: quote " +
+      "medians and ratios, not absolute times",
     start_up: figures,
   };
   writeFileSync(join(root, "bench", "startup.json"), JSON.stringify(results, null, 2) + "\n");
@@ -148,7 +148,7 @@ try {
       `${name.padEnd(22)} wall ${String(f.wall_median_ms).padStart(6)} ms  ${
         String(f.wall_ratio_median).padStart(5)
       }x` +
-        `   cpu ${String(f.cpu_mean_ms).padStart(6)} ms  ${String(f.cpu_ratio_of_means).padStart(5)}x` +
+        `   cpu ${String(f.cpu_median_ms).padStart(6)} ms  ${String(f.cpu_ratio_median).padStart(5)}x` +
         ("target_ratio" in f ? `   (target ${f.target_ratio}x: ${f.within ? "within" : "over"})` : ""),
     );
   }
