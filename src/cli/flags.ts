@@ -1,21 +1,20 @@
-import { BadInputError } from "../errors.ts";
-
 /**
- * The command line's one parser. It used to be a strict check in front of
- * citty's parser, two parsers that had to agree on every line; citty added
- * nothing the check did not already do (the help is ours, the subcommands
- * are routed by `run_cli.ts`), and cost start-up time. Now this module is
- * the parser: no argument parsing library is loaded at all.
+ * The command line's one parser, ours alone: an argument library under a
+ * strict check of our own is two parsers that must agree on every line, and
+ * the library would add nothing the check does not do (the help is ours, the
+ * subcommands are routed by `run_cli.ts`) but start-up time, which every
+ * poll and wake pays. So no parsing library is loaded at all.
  *
  * The rules, for every command:
  *  - `--name value` and `--name=value` give a flag its value; `--` ends the
  *    flags (everything after it is positional); `-h` / `--help` asks for the
  *    help and wins over any problem on the line.
  *  - A value flag never takes a flag as its value: the argument after
- *    `--output` is refused when it starts with `--` (another flag, or `--`)
- *    or is `-h` ("--output needs a value"), so `--output --dry-run` cannot
- *    make `--dry-run` a file name and submit for real. A value that starts
- *    with `--` is written inline: `--extra=--exclusive` is the literal value.
+ *    `--output` is not its value when it starts with `--` (another flag, or
+ *    `--`): "--output needs a value", so `--output --dry-run` cannot make
+ *    `--dry-run` a file name and submit for real. Nor is `-h`, which stays
+ *    the help. A value that starts with `--` is written inline:
+ *    `--extra=--exclusive` is the literal value.
  *  - A value may start with a single dash (`--script-arg -v`, a negative
  *    number, `-` for stdin): no command has a short flag but `-h`, so such a
  *    word cannot be a mistyped flag of ours.
@@ -24,7 +23,12 @@ import { BadInputError } from "../errors.ts";
  *  - An unknown flag, a value given to a boolean (`--json=yes`), a missing
  *    or extra positional argument and a missing required flag are refused.
  * Every refusal is one line naming the flag (a `BadInputError`, exit 2).
+ *
+ * @module
  */
+import { BadInputError } from "../errors.ts";
+
+/** One of a command's arguments, as its `args` declare it: read here, shown by `help.ts`. */
 export type ArgDef = StringFlag | BooleanFlag | Positional;
 
 /** A flag that takes a value (`--x V` or `--x=V`). */
