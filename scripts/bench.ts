@@ -63,7 +63,8 @@ async function emptyBinary(work: string): Promise<string> {
   const src = join(root, `.bench-empty-${process.pid}.ts`);
   const out = join(work, "empty");
   writeFileSync(src, "console.log(0);\n");
-  const flags = ["--compile", "--minify", "--bytecode", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"];
+  const flags = ["--compile", "--splitting", "--format=esm", "--minify", "--bytecode"]
+    .concat(["--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"]);
   try {
     const r = await spawn({
       argv: ["bun", "build", ...flags, src, "--outfile", out],

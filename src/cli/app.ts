@@ -1,4 +1,3 @@
-import { defineCommand } from "citty";
 import { VERSION } from "../version.ts";
 import type { CliCommand } from "./command.ts";
 
@@ -74,25 +73,14 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
-/** The program's citty `meta`: the first line of the root help. */
+/** The program's name, version and one line: the first line of the root help. */
 export const META = {
   name: "outerloop",
   version: VERSION,
   description: "measure a benchmark on a baseline and a candidate commit as batch jobs, park, wake, decide.",
 } as const;
 
-/**
- * The program as citty declares it: its meta, and every command as a lazy
- * subcommand (a loader, resolved only for the command that runs).
- */
-export const outerloop = defineCommand({ meta: META, subCommands: subCommands() });
-
-/** The loader of the root's subcommand `name`, or undefined when there is none. */
+/** The loader of the subcommand `name`, or undefined when there is none. */
 export function subCommand(name: string): CommandEntry["load"] | undefined {
-  const entry = COMMANDS.find((c) => c.name === name);
-  return entry === undefined ? undefined : (outerloop.subCommands as Record<string, CommandEntry["load"]>)[entry.name];
-}
-
-function subCommands(): Record<string, CommandEntry["load"]> {
-  return Object.fromEntries(COMMANDS.map((c) => [c.name, c.load]));
+  return COMMANDS.find((c) => c.name === name)?.load;
 }

@@ -1,33 +1,64 @@
-import type { BooleanArgDef, PositionalArgDef, StringArgDef } from "citty";
-import { parseArgs as cittyParse } from "citty";
+/**
+ * The command line's one parser, ours alone: an argument library under a
+ * strict check of our own is two parsers that must agree on every line, and
+ * the library would add nothing the check does not do (the help is ours, the
+ * subcommands are routed by `run_cli.ts`) but start-up time, which every
+ * poll and wake pays. So no parsing library is loaded at all.
+ *
+ * The rules, for every command:
+ *  - `--name value` and `--name=value` give a flag its value; `--` ends the
+ *    flags (everything after it is positional); `-h` / `--help` asks for the
+ *    help and wins over any problem on the line.
+ *  - A value flag never takes a flag as its value: the argument after
+ *    `--output` is not its value when it starts with `--` (another flag, or
+ *    `--`): "--output needs a value", so `--output --dry-run` cannot make
+ *    `--dry-run` a file name and submit for real. Nor is `-h`, which stays
+ *    the help. A value that starts with `--` is written inline:
+ *    `--extra=--exclusive` is the literal value.
+ *  - A value may start with a single dash (`--script-arg -v`, a negative
+ *    number, `-` for stdin): no command has a short flag but `-h`, so such a
+ *    word cannot be a mistyped flag of ours.
+ *  - Every flag is given once, booleans included; only a `repeatable` string
+ *    flag may come again (each value kept, in order).
+ *  - An unknown flag, a value given to a boolean (`--json=yes`), a missing
+ *    or extra positional argument and a missing required flag are refused.
+ * Every refusal is one line naming the flag (a `BadInputError`, exit 2).
+ *
+ * @module
+ */
 import { BadInputError } from "../errors.ts";
 
-/**
- * A command's arguments, declared as citty's `args` (`type`, `description`,
- * `valueHint`, `required`), with what `--help` and the strict check need
- * beside them. citty's own `default` is never used: a flag's absence must
- * stay visible to the parse step (an environment variable may fill it).
- */
+/** One of a command's arguments, as its `args` declare it: read here, shown by `help.ts`. */
 export type ArgDef = StringFlag | BooleanFlag | Positional;
 
 /** A flag that takes a value (`--x V` or `--x=V`). */
-export type StringFlag = StringArgDef & {
+export interface StringFlag {
   readonly type: "string";
   /** One line for `--help`. */
   readonly description: string;
+  /** What the value is, for `--help` and the refusals (`FILE`, `N`). */
+  readonly valueHint?: string;
+  /** The command cannot run without it: its absence is refused. */
+  readonly required?: boolean;
   /** May be given several times; every value is kept in order. Otherwise a second value is refused. */
   readonly repeatable?: boolean;
   /** The environment variable that supplies the default, named in `--help`. */
   readonly env?: string;
-  /** The default, as `--help` shows it. */
+  /** The default, as `--help` shows it (the parse step applies it: an absent flag stays visible there). */
   readonly defaultText?: string;
-};
+}
 
 /** A flag that takes no value. */
-export type BooleanFlag = BooleanArgDef & { readonly type: "boolean"; readonly description: string };
+export interface BooleanFlag {
+  readonly type: "boolean";
+  readonly description: string;
+}
 
 /** A positional argument: always required, in declaration order; its key is its name in `--help` (`RUN_DIR`). */
-export type Positional = PositionalArgDef & { readonly type: "positional"; readonly description: string };
+export interface Positional {
+  readonly type: "positional";
+  readonly description: string;
+}
 
 /** A command's `args`, by kebab-case flag name (without the dashes) or positional name, in `--help` order. */
 export type Args = Readonly<Record<string, ArgDef>>;
@@ -48,32 +79,13 @@ export interface ParsedArgs {
   on(flag: string): boolean;
 }
 
-/**
- * The command line after the strict check: `argv` is the same arguments in a
- * form citty's parser reads exactly as the check did (every value inline as
- * `--x=V`, the positionals after `--`).
- */
-export interface CheckedArgs {
-  readonly help: boolean;
-  readonly raw: readonly string[];
-  readonly argv: readonly string[];
-  /** Every value of each repeatable flag, in order: citty keeps only the last. */
-  readonly repeated: ReadonlyMap<string, readonly string[]>;
-  /** The boolean flags given: read from here, since citty takes `--no-x` for x = false, not for a flag `no-x`. */
-  readonly booleans: ReadonlySet<string>;
+/** Whether `arg`, standing where a flag's value would, is a flag instead: `--x`, `--` or `-h`. */
+function isFlag(arg: string): boolean {
+  return arg.startsWith("--") || arg === "-h";
 }
 
-/**
- * Reads `rawArgs` strictly against `args`, where citty passes anything.
- * Everything a careless or scripted command line can get wrong is refused
- * with one line naming the flag: an unknown flag (a typo like `--acount`
- * must not submit to the default account; citty would take it as an arg), a
- * flag given twice (which would silently take the last), a value missing at
- * the end (citty: ""), a value given to a boolean (citty: true), a missing
- * or extra positional argument, a missing required flag. `--` ends the
- * flags; a value may itself start with `-`. `--help` wins over any problem.
- */
-export function checkArgs(command: string, args: Args, rawArgs: readonly string[]): CheckedArgs {
+/** Reads `rawArgs` (the words after the command's name) against the command's `args`, by the rules above. */
+export function parseArgs(command: string, args: Args, rawArgs: readonly string[]): ParsedArgs {
   const strings = new Map<string, string[]>();
   const booleans = new Set<string>();
   const positionals: string[] = [];
@@ -105,14 +117,16 @@ export function checkArgs(command: string, args: Args, rawArgs: readonly string[
     }
     if (def.type === "boolean") {
       if (eq >= 0) refuse(`--${name} takes no value (got ${JSON.stringify(raw.slice(eq + 1))})`);
+      else if (booleans.has(name)) refuse(`--${name} is given twice: give it once`);
       booleans.add(name);
       continue;
     }
     let value: string;
     if (eq >= 0) value = raw.slice(eq + 1);
-    else if (i + 1 < rawArgs.length) value = rawArgs[++i]!; // a value may itself start with "-"
+    else if (i + 1 < rawArgs.length && !isFlag(rawArgs[i + 1]!)) value = rawArgs[++i]!;
     else {
-      refuse(`--${name} needs a value${def.valueHint ? ` (${def.valueHint})` : ""}`);
+      const inline = i + 1 < rawArgs.length ? `; a value starting with -- goes inline: --${name}=VALUE` : "";
+      refuse(`--${name} needs a value${def.valueHint ? ` (${def.valueHint})` : ""}${inline}`);
       continue;
     }
     const seen = strings.get(name) ?? [];
@@ -137,42 +151,14 @@ export function checkArgs(command: string, args: Args, rawArgs: readonly string[
   }
   if (problem !== null && !help) throw new BadInputError(problem);
 
-  const argv = [
-    ...[...strings].flatMap(([name, values]) => values.map((v) => `--${name}=${v}`)),
-    ...[...booleans].map((name) => `--${name}`),
-    "--",
-    ...positionals,
-  ];
-  const repeated = new Map([...strings].filter(([name]) => (args[name] as StringFlag).repeatable));
-  return { help, raw: [...rawArgs], argv, repeated, booleans };
-}
-
-/** The typed view of citty's parse of a checked command line. */
-export function argsView(parsed: Readonly<Record<string, unknown>>, args: Args, checked: CheckedArgs): ParsedArgs {
-  const positional: Record<string, string> = {};
-  for (const [name, def] of Object.entries(args)) {
-    if (def.type === "positional") positional[name] = String(parsed[name] ?? "");
-  }
-  const flag = (name: string, type: ArgDef["type"]) => Object.hasOwn(args, name) && args[name]!.type === type;
+  const positional = Object.fromEntries(wanted.map((name, i) => [name, positionals[i] ?? ""]));
+  const is = (name: string, type: ArgDef["type"]) => Object.hasOwn(args, name) && args[name]!.type === type;
   return {
-    help: checked.help,
-    raw: checked.raw,
+    help,
+    raw: [...rawArgs],
     positional,
-    value: (name) => {
-      const v = flag(name, "string") ? parsed[name] : undefined;
-      return typeof v === "string" ? v : undefined;
-    },
-    values: (name) => {
-      const v = flag(name, "string") ? parsed[name] : undefined;
-      return checked.repeated.get(name) ?? (typeof v === "string" ? [v] : []);
-    },
-    on: (name) => flag(name, "boolean") && checked.booleans.has(name),
+    value: (name) => (is(name, "string") ? strings.get(name)?.at(-1) : undefined),
+    values: (name) => (is(name, "string") ? strings.get(name) ?? [] : []),
+    on: (name) => is(name, "boolean") && booleans.has(name),
   };
-}
-
-/** Checks `rawArgs` (`checkArgs`), then parses them with citty: the view a command's parse step reads. */
-export function parseArgs(command: string, args: Args, rawArgs: readonly string[]): ParsedArgs {
-  const checked = checkArgs(command, args, rawArgs);
-  if (checked.help) return argsView({ _: [] }, args, checked);
-  return argsView(cittyParse([...checked.argv], args), args, checked);
 }

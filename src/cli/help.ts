@@ -1,11 +1,10 @@
 import type { Args } from "./flags.ts";
 
 /**
- * `--help` text, from a command's citty `meta` and `args`: plain, never
- * coloured, so it reads the same in a terminal, a pipe, a file and a Slurm
- * log (and `NO_COLOR` has nothing to turn off). citty's own `renderUsage`
- * is not used: it colours whenever NO_COLOR, TERM=dumb, CI and TEST are all
- * unset, a pipe included, and resolving the root's usage loads every command.
+ * `--help` text, from a command's `meta` and `args`: plain, never coloured,
+ * so it reads the same in a terminal, a pipe, a file and a Slurm log (and
+ * `NO_COLOR` has nothing to turn off); the root help lists the commands from
+ * `app.ts`'s table, loading none of them.
  */
 
 const WIDTH = 28;
@@ -51,7 +50,7 @@ export function commandHelp(c: HelpSource): string {
   return lines.join("\n") + "\n";
 }
 
-/** The help of the program (the root command's citty `meta`): every command with its summary. */
+/** The help of the program: every command with its summary. */
 export function rootHelp(
   meta: { readonly name: string; readonly version: string; readonly description: string },
   commands: readonly { readonly name: string; readonly summary: string }[],

@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
-import { parseArgs as cittyParse } from "citty";
 import { BadInputError } from "../../src/errors.ts";
-import { type Args, checkArgs, parseArgs } from "../../src/cli/flags.ts";
+import { type Args, parseArgs } from "../../src/cli/flags.ts";
+import { spawn } from "../../src/runtime/spawn.ts";
+import { selfRunArgv } from "../helpers/self_runtime.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const args: Args = {
   RUN_DIR: { type: "positional", description: "a dir" },
@@ -34,7 +38,7 @@ describe("parseArgs()", () => {
     assert.deepEqual(a.raw, ["dir", "--base", "main", "--extra=a", "--extra", "-b", "--json"]);
   });
 
-  it("reads a boolean flag whose name starts with no- as given (citty would take --no-x as x = false)", () => {
+  it("reads a boolean flag whose name starts with no- as given, not as a negation", () => {
     const withNo: Args = { ...args, "no-arrays": { type: "boolean", description: "off" } };
     assert.equal(parseArgs("demo", withNo, ["d", "--base", "m", "--no-arrays"]).on("no-arrays"), true);
     assert.equal(parseArgs("demo", withNo, ["d", "--base", "m"]).on("no-arrays"), false);
@@ -77,28 +81,104 @@ describe("parseArgs()", () => {
   });
 });
 
-describe("checkArgs() layered on citty's parser", () => {
-  it("refuses what citty 0.2.2 passes silently: unknown, repeated, valueless and negated flags", () => {
-    // what citty alone makes of these lines: each would reach a command as a plausible value
-    const citty = (raw: string[]) => ({ ...cittyParse(raw, args) });
-    assert.equal(citty(["d", "--base=a", "--jsn", "--bogus=3"])["bogus"], "3");
-    assert.equal(citty(["d", "--base=a", "--base=b"])["base"], "b");
-    assert.equal(citty(["d", "--base"])["base"], "");
-    assert.equal(citty(["d", "--base=a", "--json=yes"])["json"], true);
-    assert.equal(citty(["d", "--base=a", "--no-json"])["json"], false);
-    for (const raw of [["d", "--base=a", "--jsn"], ["d", "--base=a", "--base=b"], ["d", "--base"]]) {
-      assert.throws(() => checkArgs("demo", args, raw), BadInputError, JSON.stringify(raw));
-    }
+describe("parseArgs(): a value never taken from the next flag", () => {
+  it("refuses a value flag followed by another flag, by --, or by -h asking for help", () => {
+    assert.equal(
+      refusal(["d", "--base", "--json"]),
+      "--base needs a value (REF); a value starting with -- goes inline: --base=VALUE",
+    );
+    assert.match(refusal(["d", "--base", "a", "--extra", "--json"]), /^--extra needs a value;/);
+    assert.match(refusal(["d", "--base", "--", "x"]), /^--base needs a value \(REF\);/);
+    assert.match(refusal(["d", "--base", "--unknown"]), /^--base needs a value/);
+    // -h stays the help: `--base -h` shows it rather than taking "-h" as the ref
+    assert.equal(parse(["d", "--base", "-h"]).help, true);
   });
 
-  it("hands citty a line it reads as the check did: values that look like flags, -5, -- and --no-x", () => {
-    const raw = ["-5", "--base", "--no-x", "--extra", "--", "--extra=--json", "--json"];
-    const checked = checkArgs("demo", args, raw);
-    assert.deepEqual(checked.argv, ["--base=--no-x", "--extra=--", "--extra=--json", "--json", "--", "-5"]);
-    const a = parse(raw);
-    assert.deepEqual(
-      [a.positional["RUN_DIR"], a.value("base"), a.values("extra"), a.on("json")],
-      ["-5", "--no-x", ["--", "--json"], true],
-    );
+  it("takes --x=--y as the literal value, and a value with a single leading dash after a space", () => {
+    const a = parse([
+      "d",
+      "--base=--no-x",
+      "--extra=--",
+      "--extra=--json",
+      "--extra",
+      "-v",
+      "--extra",
+      "-5",
+      "--extra",
+      "-",
+    ]);
+    assert.equal(a.value("base"), "--no-x");
+    assert.deepEqual(a.values("extra"), ["--", "--json", "-v", "-5", "-"]);
+    assert.equal(a.on("json"), false);
+  });
+
+  it("reads -5 as a positional and everything after -- as positional, flags or not", () => {
+    assert.equal(parse(["-5", "--base", "a"]).positional["RUN_DIR"], "-5");
+    const a = parse(["--base", "a", "--", "--json"]);
+    assert.equal(a.positional["RUN_DIR"], "--json");
+    assert.equal(a.on("json"), false);
+  });
+});
+
+describe("parseArgs(): each flag once", () => {
+  it("refuses a boolean given twice", () => {
+    assert.equal(refusal(["d", "--base", "a", "--json", "--json"]), "--json is given twice: give it once");
+  });
+
+  it("keeps the last value of a repeatable flag as its value, and every value in order", () => {
+    const a = parse(["d", "--base", "a", "--extra", "1", "--extra", "2"]);
+    assert.equal(a.value("extra"), "2");
+    assert.deepEqual(a.values("extra"), ["1", "2"]);
+    assert.deepEqual(parse(["d", "--base", "a"]).values("extra"), []);
+  });
+
+  it("reads no flag it does not declare, of either kind", () => {
+    const a = parse(["d", "--base", "a", "--json"]);
+    assert.equal(a.value("json"), undefined);
+    assert.deepEqual(a.values("base"), ["a"]);
+    assert.equal(a.on("toString"), false);
+    assert.equal(a.value("constructor"), undefined);
+  });
+});
+
+describe("outerloop as a process: a refused line reaches no scheduler", () => {
+  const main = join(import.meta.dirname!, "..", "..", "src", "main.ts");
+  const fakebin = join(import.meta.dirname!, "..", "fixtures", "fakebin");
+  /** `outerloop submit …` over the fake scheduler, which appends each call's argv to the log it returns. */
+  async function submit(...flags: string[]) {
+    const log = join(tempDir("flags-sbatch-"), "calls.log");
+    const r = await spawn({
+      argv: [...selfRunArgv(main), "submit", "--compute", "slurm", "--job-name", "j", "--command", "true", ...flags],
+      env: {
+        PATH: `${fakebin}:/usr/bin:/bin`,
+        HOME: tempDir("flags-home-"),
+        OUTERLOOP_FAKE_SLURM_LOG: log,
+        OUTERLOOP_FAKE_SLURM_OUT: "42\\n",
+      },
+      timeoutMs: 60_000,
+    });
+    return { ...r, calls: existsSync(log) ? readFileSync(log, "utf8") : "" };
+  }
+
+  it("refuses --output --dry-run with exit 2, and calls no sbatch", async () => {
+    const r = await submit("--output", "--dry-run");
+    assert.equal(r.exitCode, 2, r.stderr);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /^outerloop: error: --output needs a value \(FILE\); a value starting with -- goes inline/);
+    assert.equal(r.calls, "");
+  });
+
+  it("refuses --dry-run given twice with exit 2, and calls no sbatch", async () => {
+    const r = await submit("--dry-run", "--dry-run");
+    assert.equal(r.exitCode, 2, r.stderr);
+    assert.equal(r.stderr, "outerloop: error: --dry-run is given twice: give it once\n");
+    assert.equal(r.calls, "");
+  });
+
+  it("does call the fake sbatch for the line written right (the fake is on the path it reads)", async () => {
+    const r = await submit("--output", "/dev/null");
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.stdout, "42\n");
+    assert.match(r.calls, /^sbatch \[--parsable\] \[--job-name=j\]/);
   });
 });

@@ -2,6 +2,12 @@ import { OuterloopError } from "../../errors.ts";
 import { evaluateRun } from "../../evaluation/evaluate.ts";
 import { readRunSnapshot } from "../../evaluation/snapshot.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
+import { sayOnStop } from "../../runtime/live_groups.ts";
+
+/** Says `line(signal)` on stdout when a signal stops the command; returns the function that takes it back. */
+export function onStopJson(line: (sig: string) => string): () => void {
+  return sayOnStop(line, 1);
+}
 
 /**
  * The one JSON object a `--json` command prints on stdout when it ends with

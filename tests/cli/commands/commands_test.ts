@@ -126,22 +126,13 @@ describe("the CLI in-process: submit, status, cancel, jobs", () => {
     });
   }
 
-  it("takes an --extra option's value as the next --extra", async () => {
-    const r = await cli([
-      "submit",
-      "--job-name",
-      "j",
-      "--command",
-      "x",
-      "--extra",
-      "--mail-type",
-      "--extra",
-      "END",
-      "--dry-run",
-      "--json",
-    ]);
+  it("takes an --extra value that starts with -- only inline, never from the next flag", async () => {
+    const submit = (...extra: string[]) =>
+      cli(["submit", "--job-name", "j", "--command", "x", ...extra, "--dry-run", "--json"]);
+    const r = await submit("--extra=--mail-type", "--extra", "END");
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout).argv.slice(-3), ["--mail-type", "END", "--wrap=x"]);
+    assertRefused(await submit("--extra", "--mail-type", "--extra", "END"), /error: --extra needs a value \(ARG\)/);
   });
 
   it("refuses a --script that is missing or not a file when submitting, and prints it on a dry run", async () => {

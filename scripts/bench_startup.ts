@@ -1,0 +1,157 @@
+/**
+ * What starting the compiled binary costs, reported not asserted: `outerloop
+ * --version`, and `show` and `resume` of a decided run of 4 pairs on the
+ * local backend (what an agent's poll and a wake pay), each against an empty
+ * program compiled with the same flags (the floor: what any `bun build
+ * --compile` binary pays to start). Builds dist/outerloop first
+ * (scripts/build.sh --native-only; skip with --no-build), then runs the four
+ * in turn, round after round, so every command sees the same noise, and
+ * quotes per command its median wall time and CPU (user + sys, from bash's
+ * `time`, to the millisecond) and the median of each's per-round ratio to the
+ * empty binary's (the figure that holds when the machine's speed drifts).
+ * Targets: --version at most 1.3x, show and resume at most 2x.
+ * `--before BINARY` times another build of outerloop (an older commit's
+ * dist/outerloop) in the same rounds, on the same run dir: before and after
+ * side by side. Writes bench/startup.json and prints a summary.
+ *
+ * Usage: deno run -A scripts/bench_startup.ts [--runs N] [--no-build] [--before BINARY]
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname!, "..");
+const binary = join(root, "dist", "outerloop");
+const runsFlag = process.argv.indexOf("--runs");
+const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 30;
+const beforeFlag = process.argv.indexOf("--before");
+const before = beforeFlag > 0 ? process.argv[beforeFlag + 1]! : null;
+const PAIRS = 4;
+const TARGET: Record<string, number> = { version: 1.3, show_decided: 2, resume_decided: 2 };
+/** The flags scripts/build.sh compiles with, so the floor is built as the binary is. */
+const FLAGS = [
+  "--compile",
+  "--splitting",
+  "--format=esm",
+  "--minify",
+  "--bytecode",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+];
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+const run = (argv: string[], env: NodeJS.ProcessEnv = { PATH: "/usr/bin:/bin" }) =>
+  execFileSync(argv[0]!, argv.slice(1), { env, stdio: "pipe" });
+
+if (!process.argv.includes("--no-build")) {
+  run(["bash", join(root, "scripts", "build.sh"), "--native-only"], process.env);
+}
+if (!existsSync(binary)) throw new Error("dist/outerloop is missing: run `deno task build` first");
+
+const work = mkdtempSync(join(tmpdir(), "outerloop-bench-startup-"));
+try {
+  /** The floor: an empty program compiled as dist/outerloop is. */
+  const empty = join(work, "empty");
+  const src = join(root, `.bench-empty-${process.pid}.ts`);
+  writeFileSync(src, "console.log(0);\n");
+  try {
+    run(["bun", "build", ...FLAGS, src, "--outfile", empty], process.env);
+  } finally {
+    rmSync(src, { force: true });
+  }
+
+  /** A decided run of `PAIRS` pairs on the local backend (a two-commit repo whose candidate scores higher). */
+  const repo = join(work, "repo");
+  mkdirSync(repo);
+  const git = (...args: string[]) =>
+    run(["git", "-C", repo, "-c", "user.name=b", "-c", "user.email=b@x.invalid", ...args]);
+  git("init", "-q", "-b", "main");
+  writeFileSync(join(repo, "b.sh"), `echo '{"s": 1}'\n`);
+  git("add", "-A");
+  git("commit", "-q", "-m", "1");
+  writeFileSync(join(repo, "b.sh"), `echo '{"s": 2}'\n`);
+  git("commit", "-q", "-am", "2");
+  const contract = join(work, "c.json");
+  writeFileSync(contract, JSON.stringify({ name: "b", command: "sh b.sh", metric: "s", repeats: PAIRS }));
+  const runDir = join(work, "runs", "r");
+  const flags = ["--compute", "local", "--repo", repo, "--base", "main~1", "--candidate", "main"];
+  run([binary, "measure", ...flags, "--contract", contract, "--run-dir", runDir]);
+  if (!existsSync(join(runDir, "decision.json"))) throw new Error(`the run in ${runDir} was not decided`);
+
+  const commands: Record<string, string[]> = {
+    empty_compiled: [empty],
+    version: [binary, "--version"],
+    show_decided: [binary, "show", runDir],
+    resume_decided: [binary, "resume", runDir],
+    ...(before === null ? {} : {
+      version_before: [before, "--version"],
+      show_decided_before: [before, "show", runDir],
+      resume_decided_before: [before, "resume", runDir],
+    }),
+  };
+  /**
+   * One run of `argv`, timed by bash's `time` (which reports the child's own
+   * wall, user and sys to the millisecond, without this script's spawn cost).
+   */
+  const timed = (argv: string[]) => {
+    const script = 'TIMEFORMAT="%3R %3U %3S"; { time "$@" >/dev/null 2>&1; } 2>&1';
+    const r = spawnSync("bash", ["-c", script, "bash", ...argv], {
+      env: { PATH: "/usr/bin:/bin", HOME: work },
+      encoding: "utf8",
+    });
+    if (r.status !== 0) throw new Error(`${argv.join(" ")} exited ${r.status}`);
+    const [real, user, sys] = r.stdout.trim().split("\n").at(-1)!.split(" ").map(Number);
+    return { wall: real! * 1000, cpu: (user! + sys!) * 1000 };
+  };
+
+  const wall: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  for (const argv of Object.values(commands)) timed(argv); // warm-up: the page cache
+  for (let i = 0; i < runs; i++) {
+    for (const [name, argv] of Object.entries(commands)) {
+      const t = timed(argv);
+      wall[name]!.push(t.wall);
+      cpu[name]!.push(t.cpu);
+    }
+  }
+  const floor = { wall: wall["empty_compiled"]!, cpu: cpu["empty_compiled"]! };
+  const figures = Object.fromEntries(
+    Object.keys(commands).map((name) => {
+      const wallRatio = round(median(wall[name]!.map((w, i) => w / floor.wall[i]!)));
+      const cpuRatio = round(median(cpu[name]!.map((c, i) => c / floor.cpu[i]!)));
+      return [name, {
+        argv: commands[name]!.map((a) => a.replace(work, "$WORK").replace(root, ".")),
+        wall_median_ms: round(median(wall[name]!), 1),
+        wall_ratio_median: wallRatio,
+        cpu_median_ms: round(median(cpu[name]!), 1),
+        cpu_ratio_median: cpuRatio,
+        ...(TARGET[name] ? { target_ratio: TARGET[name], within: wallRatio <= TARGET[name]! } : {}),
+      }];
+    }),
+  );
+  const results = {
+    date: new Date().toISOString(),
+    runtime: "Bun" in globalThis ? "bun" : "deno",
+    runs,
+    decided_run: `${PAIRS} pairs, local backend`,
+    ...(before === null ? {} : { before }),
+    note: "each round runs every command in turn; a ratio is the median of each round's ratio to the empty " +
+      "compiled binary's run of the same round (wall, or CPU = user + sys). Shared noisy machines: quote " +
+      "medians and ratios, not absolute times",
+    start_up: figures,
+  };
+  writeFileSync(join(root, "bench", "startup.json"), JSON.stringify(results, null, 2) + "\n");
+  for (const [name, f] of Object.entries(figures)) {
+    console.log(
+      `${name.padEnd(22)} wall ${String(f.wall_median_ms).padStart(6)} ms  ${
+        String(f.wall_ratio_median).padStart(5)
+      }x` +
+        `   cpu ${String(f.cpu_median_ms).padStart(6)} ms  ${String(f.cpu_ratio_median).padStart(5)}x` +
+        ("target_ratio" in f ? `   (target ${f.target_ratio}x: ${f.within ? "within" : "over"})` : ""),
+    );
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
