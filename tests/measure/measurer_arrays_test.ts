@@ -204,17 +204,23 @@ describe("a measurer with arrays on", () => {
     assert.equal(sends.get(join(m.evalDir(b), EVAL_FILES.script)), 2);
   });
 
-  it("never sends again a task that started, nor one that failed of its command", async () => {
+  it("sends again a task that started before its node failed; never one that failed of its command", async () => {
     const { compute, again } = setup();
     const measures = look(1);
     await pendingOf(again().results(measures));
     const m = again();
     writeFileSync(join(m.evalDir(measures[0]!), EVAL_FILES.started), "2026-01-01T00:00:00Z node1\n");
-    compute.states = new Map([[m.marker(measures[0]!), "NODE_FAIL"]]);
-    await assert.rejects(again().results(measures), /measure baseline: .*NODE_FAIL/);
-    compute.states = new Map([[m.marker(measures[1]!), "FAILED"]]);
-    await assert.rejects(again().results([measures[1]!]), /measure candidate: .*FAILED/);
-    assert.equal(compute.arrays.length, 1);
+    const dead = m.marker(measures[0]!);
+    compute.states = new Map([[dead, "NODE_FAIL"], [m.marker(measures[1]!), "FAILED"]]);
+    const r = await again().look(measures);
+    assert.deepEqual(r.failed.map((f) => [f.measure, f.kind]), [["candidate", "vanished"]]);
+    assert.match(r.failed[0]!.message, /measure candidate: .*FAILED/);
+    assert.equal(compute.submitted.length, 3, "the baseline sent again, the candidate not");
+    assert.equal(
+      readFileSync(join(m.evalDir(measures[0]!), "attempt-1", EVAL_FILES.started), "utf8"),
+      "2026-01-01T00:00:00Z node1\n",
+      "the attempt that started is kept",
+    );
   });
 
   it("after a crash between the manifest and the sbatch, submits the array once", async () => {
