@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { EVAL_FILES } from "../dispatch/eval_files.ts";
 import { type Provenance, readProvenance } from "../dispatch/provenance.ts";
@@ -14,7 +14,8 @@ import { FORGOTTEN_FILE, RETRIED_FILE } from "./attempts.ts";
  */
 export class EvalDirState {
   readonly dir: string;
-  #marker: { readonly id: string; readonly mtimeMs: number | null } | undefined;
+  #marker: string | undefined;
+  #markerMs: number | null | undefined;
   #exitCode: string | null | undefined;
   #started: boolean | undefined;
   #retried: readonly string[] | undefined;
@@ -27,18 +28,33 @@ export class EvalDirState {
 
   /** The job id recorded at dispatch (`submitted`), or "" when there is none. */
   get marker(): string {
-    return this.#readMarker().id;
+    return this.#marker ??= readOptional(join(this.dir, EVAL_FILES.submitted))?.trim() ?? "";
   }
 
-  /** When the marker was written (epoch ms), from the same open as its text; null without one. */
+  /**
+   * When the marker was written (epoch ms), null without one: asked only of
+   * jobs the listing misses (a stat, no open).
+   */
   get markerMs(): number | null {
-    return this.#readMarker().mtimeMs;
+    if (this.#markerMs === undefined) {
+      try {
+        this.#markerMs = this.marker === "" ? null : statSync(join(this.dir, EVAL_FILES.submitted)).mtimeMs;
+      } catch {
+        this.#markerMs = null;
+      }
+    }
+    return this.#markerMs;
   }
 
-  /** The trimmed `exit-code` (the job is over), or null while it has none. */
+  /**
+   * The trimmed `exit-code` (the job is over), or null while it has none: a
+   * pending measure's is looked for, not opened (a failed read throws, and a
+   * thousand throws cost more than the rest of the pass's own work).
+   */
   get exitCode(): string | null {
     if (this.#exitCode === undefined) {
-      this.#exitCode = readOptional(join(this.dir, EVAL_FILES.exitCode))?.trim() ?? null;
+      const path = join(this.dir, EVAL_FILES.exitCode);
+      this.#exitCode = existsSync(path) ? readOptional(path)?.trim() ?? null : null;
     }
     return this.#exitCode;
   }
@@ -51,7 +67,7 @@ export class EvalDirState {
 
   /** Whether the eval started (its `started` line). */
   get started(): boolean {
-    if (this.#started === undefined) this.#started = readOptional(join(this.dir, EVAL_FILES.started)) !== undefined;
+    if (this.#started === undefined) this.#started = existsSync(join(this.dir, EVAL_FILES.started));
     return this.#started;
   }
 
@@ -74,41 +90,23 @@ export class EvalDirState {
   /** Drops every remembered file: the pass itself changed the dir. */
   forget(): void {
     this.#marker =
+      this.#markerMs =
       this.#exitCode =
       this.#started =
-      this.#retried =
-      this.#forgotten =
-      this.#provenance =
         undefined;
+    this.#retried = this.#forgotten = this.#provenance = undefined;
   }
 
   /** Records the marker the pass itself just wrote, without reading it back. */
   marked(id: string, atMs: number): void {
-    this.#marker = { id, mtimeMs: atMs };
-  }
-
-  #readMarker(): { readonly id: string; readonly mtimeMs: number | null } {
-    if (this.#marker === undefined) this.#marker = readWithMtime(join(this.dir, EVAL_FILES.submitted));
-    return this.#marker;
+    this.#marker = id;
+    this.#markerMs = atMs;
   }
 }
 
-/** A marker file's text and mtime from ONE open; "" and null when it does not exist. */
-export function readWithMtime(path: string): { readonly id: string; readonly mtimeMs: number | null } {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return { id: "", mtimeMs: null };
-  }
-  try {
-    const mtimeMs = fstatSync(fd).mtimeMs;
-    return { id: readFileSync(fd, "utf8").trim(), mtimeMs };
-  } catch {
-    return { id: "", mtimeMs: null };
-  } finally {
-    closeSync(fd);
-  }
+/** A marker file's text, "" when it does not exist. */
+export function readMarker(path: string): string {
+  return readOptional(path)?.trim() ?? "";
 }
 
 function readOptional(path: string): string | undefined {

@@ -34,6 +34,8 @@ export class LookPass {
   readonly #ours: ReadonlySet<string>;
   readonly #dispatch: (ctx: MeasurerContext, units: readonly DispatchUnit[]) => Promise<Sent>;
   #outcomes = new Map<string, Outcome>();
+  /** The measures whose job the listing shows. */
+  readonly #live: ReadonlySet<string>;
   /** Units made undispatched by this pass: their job ended for a cause that is nobody's code. */
   readonly #resent = new Set<DispatchUnit>();
   readonly #pending: string[] = [];
@@ -50,6 +52,7 @@ export class LookPass {
     this.#ctx = ctx;
     this.#measures = measures;
     this.#views = views;
+    this.#live = new Set(views.filter((v) => v.state.kind === "live").map((v) => v.measure.name));
     this.#ours = ours;
     this.#dispatch = dispatch;
   }
@@ -113,6 +116,9 @@ export class LookPass {
       const o = this.#outcomes.get(m.name);
       return o?.kind === "resend" ? [{ m, o }] : [];
     });
+    // a job set aside is over: a unit found live has none (and its lists need no read)
+    const live = u.members.some((m) => this.#live.has(m.name));
+    if (dead.length === 0 && live) return;
     const aside = ctx.setAside(u);
     const stale = u.members.map((m) => ctx.dir(m).marker).find((id) => id !== "" && aside.has(id));
     if (dead.length === 0) {

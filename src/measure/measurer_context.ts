@@ -5,7 +5,7 @@ import { type ArrayManifest, readArrayJobs } from "../dispatch/array_job.ts";
 import { EVAL_FILES, evalDirPath, UNIT_FILES, unitDirPath } from "../dispatch/eval_files.ts";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { type DispatchUnit, dispatchUnits } from "./dispatch_unit.ts";
-import { EvalDirState, readWithMtime } from "./eval_dir_state.ts";
+import { EvalDirState, readMarker } from "./eval_dir_state.ts";
 import { jobName, slot, unitJobName, unitSlot } from "./identity.ts";
 import type { Measure } from "./measure.ts";
 import type { Lanes } from "./placement.ts";
@@ -61,6 +61,10 @@ export class MeasurerContext {
   /** The site's MaxArraySize, asked once per measurer. */
   maxArray: number | null = null;
   readonly #unitOf = new Map<string, DispatchUnit>();
+  /** Each measure's slot and job name, hashed once per measurer (a pass asks for them again and again). */
+  readonly #ids = new WeakMap<Measure, { readonly slot: string; readonly dir: string; jobName?: string }>();
+  readonly #unitIds = new WeakMap<DispatchUnit, { readonly dir: string; jobName?: string }>();
+  #lastUnits: { readonly of: readonly Measure[]; readonly units: DispatchUnit[] } | null = null;
   #dirs = new Map<string, EvalDirState>();
   #unitMarkers = new Map<string, string>();
 
@@ -83,7 +87,9 @@ export class MeasurerContext {
 
   /** The units that run `measures`, remembered for `unit`. */
   units(measures: readonly Measure[]): DispatchUnit[] {
+    if (this.#lastUnits?.of === measures) return this.#lastUnits.units;
     const units = dispatchUnits(measures, this.o.pairing);
+    this.#lastUnits = { of: measures, units };
     for (const u of units) for (const m of u.members) this.#unitOf.set(m.name, u);
     return units;
   }
@@ -94,24 +100,45 @@ export class MeasurerContext {
   }
 
   slot(m: Measure): string {
-    return slot(this.o.image, m);
+    return this.#idsOf(m).slot;
   }
 
   jobName(m: Measure): string {
-    return jobName(this.o.runTag, this.o.image, m);
+    const ids = this.#idsOf(m);
+    return ids.jobName ??= jobName(this.o.runTag, this.o.image, m);
   }
 
   unitJobName(u: DispatchUnit): string {
-    return unitJobName(this.o.runTag, this.o.image, u);
+    if (u.mode === "one") return this.jobName(u.members[0]!);
+    const ids = this.#unitIdsOf(u);
+    return ids.jobName ??= unitJobName(this.o.runTag, this.o.image, u);
   }
 
   evalDir(m: Measure): string {
-    return evalDirPath(this.o.root, this.slot(m));
+    return this.#idsOf(m).dir;
   }
 
   /** A unit's dir: a lone measure's eval dir, or a pair job's own (`pair<i>-<hex>`). */
   unitDir(u: DispatchUnit): string {
-    return unitDirPath(this.o.root, unitSlot(this.o.image, u), u.mode === "one");
+    if (u.mode === "one") return this.evalDir(u.members[0]!);
+    return this.#unitIdsOf(u).dir;
+  }
+
+  #idsOf(m: Measure): { readonly slot: string; readonly dir: string; jobName?: string } {
+    let ids = this.#ids.get(m);
+    if (ids === undefined) {
+      const s = slot(this.o.image, m);
+      this.#ids.set(m, ids = { slot: s, dir: evalDirPath(this.o.root, s) });
+    }
+    return ids;
+  }
+
+  #unitIdsOf(u: DispatchUnit): { readonly dir: string; jobName?: string } {
+    let ids = this.#unitIds.get(u);
+    if (ids === undefined) {
+      this.#unitIds.set(u, ids = { dir: unitDirPath(this.o.root, unitSlot(this.o.image, u), false) });
+    }
+    return ids;
   }
 
   /** The job script a unit's job runs. */
@@ -148,7 +175,7 @@ export class MeasurerContext {
     if (own !== "" || u.mode === "one") return own;
     const path = this.unitMarkerPath(u)!;
     let unitMarker = this.#unitMarkers.get(path);
-    if (unitMarker === undefined) this.#unitMarkers.set(path, unitMarker = readWithMtime(path).id);
+    if (unitMarker === undefined) this.#unitMarkers.set(path, unitMarker = readMarker(path));
     return unitMarker || u.members.map((x) => this.dir(x).marker).find((id) => id !== "") || "";
   }
 
