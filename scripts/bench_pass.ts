@@ -133,11 +133,27 @@ try {
     }
     const paths: string[] = [];
     let probed = 0;
-    for (const line of readFileSync(trace, "utf8").split("\n")) {
-      const m = /(open|access|faccessat2?|openat)\((?:[A-Z_0-9]+, )?"([^"]*)"[^=]*= (-?[0-9]+)/.exec(line);
-      if (!m || !m[2]!.startsWith(s.runDir)) continue;
-      if (m[1]!.startsWith("open") && Number(m[3]) >= 0) paths.push(m[2]!);
+    // strace -f splits a call another thread interrupts: `pid call("path" <unfinished ...>`, then `pid <... call resumed>) = n`
+    const open = new Map<string, { call: string; path: string }>();
+    const count = (call: string, path: string, result: number) => {
+      if (!path.startsWith(s.runDir)) return;
+      if (call.startsWith("open") && result >= 0) paths.push(path);
       else probed++;
+    };
+    for (const line of readFileSync(trace, "utf8").split("\n")) {
+      const call = /^([0-9]+) +(open|openat|access|faccessat2?)\((?:[A-Z_0-9]+, )?"([^"]*)"(.*)$/.exec(line);
+      if (call !== null) {
+        const done = /\) += (-?[0-9]+)/.exec(call[4]!);
+        if (done !== null) count(call[2]!, call[3]!, Number(done[1]));
+        else if (call[4]!.includes("<unfinished")) open.set(call[1]!, { call: call[2]!, path: call[3]! });
+        continue;
+      }
+      const resumed = /^([0-9]+) +<\.\.\. (\w+) resumed>.*\) += (-?[0-9]+)/.exec(line);
+      const was = resumed === null ? undefined : open.get(resumed[1]!);
+      if (resumed !== null && was !== undefined) {
+        open.delete(resumed[1]!);
+        count(was.call, was.path, Number(resumed[3]));
+      }
     }
     rmSync(trace, { force: true });
     callsOf(s);
