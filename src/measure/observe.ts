@@ -18,6 +18,14 @@ import { taskOf } from "./recovery.ts";
  */
 export const NO_RECORD_GRACE_MS = 5 * 60_000;
 
+/**
+ * The end state a pass gives an array task that sacct has no row for once
+ * its array is over: Slurm 22.05 records a task when it starts, so one with
+ * no row never started — it was cancelled while pending (by someone; the
+ * measurer tells outerloop's own cancels apart by id).
+ */
+export const CANCELLED_PENDING = "CANCELLED while pending (sacct has no row for the task)";
+
 /** A measure with what its pass saw, what that makes it, and its eval dir as the pass read it. */
 export interface MeasureView {
   readonly measure: Measure;
@@ -66,21 +74,33 @@ export async function observe(ctx: MeasurerContext, measures: readonly Measure[]
   const listed = new Map(open.map((m) => [m.name, listedOf(m)]));
   const missed = open.filter((m) => listed.get(m.name) === null);
   const unlisted = missed.filter((m) => ctx.dir(m).recheckExitCode() === null && isJobRef(ctx.marker(m)));
+  // a task of an array no longer listed is asked with one finished task of its array (when the look has one):
+  // sacct knowing that one and not this one means it was cancelled while pending (Slurm gives such a task no row)
+  const witnesses = witnessesOf(ctx, measures, unlisted, liveArrays);
   let accounted: Map<string, string> | "unknown" = new Map();
   if (unlisted.length > 0) {
     try {
-      accounted = await ctx.o.compute.statuses(unlisted.map((m) => ctx.marker(m)), ctx.since(unlisted));
+      accounted = await ctx.o.compute.statuses(
+        [...unlisted.map((m) => ctx.marker(m)), ...witnesses.values()],
+        ctx.since(unlisted),
+      );
     } catch (err) {
       log.warn(`cannot ask sacct about jobs the queue no longer lists: ${(err as Error).message}`);
       accounted = "unknown";
     }
     for (const m of unlisted) ctx.dir(m).recheckExitCode();
   }
+  /** A task no longer queued with no row while a finished task of its array has one; or past the grace. */
+  const cancelledPending = (marker: string): string | undefined => {
+    if (accounted === "unknown" || !isTaskId(marker) || liveArrays.has(splitRef(marker).jobId)) return undefined;
+    const witness = witnesses.get(splitRef(marker).jobId);
+    return witness !== undefined && accounted.has(witness) ? CANCELLED_PENDING : undefined;
+  };
   return measures.map((measure) => {
     const dir = ctx.dir(measure);
     const marker = ctx.marker(measure);
     const { jobId: arrayId } = splitRef(marker);
-    const record = accounted === "unknown" ? undefined : accounted.get(marker);
+    const record = accounted === "unknown" ? undefined : accounted.get(marker) ?? cancelledPending(marker);
     // no record yet is not gone: a job submitted moments ago, or a task whose array is still listed
     const unknownWhy = listing === "unknown" || accounted === "unknown" || record !== undefined
       ? undefined
@@ -89,13 +109,41 @@ export async function observe(ctx: MeasurerContext, measures: readonly Measure[]
       : dir.markerMs !== null && ctx.o.now() - dir.markerMs < NO_RECORD_GRACE_MS
       ? "just submitted; not in the queue listing yet"
       : undefined;
+    // past the grace a task with no row never started: it was cancelled while pending
+    const gone = unknownWhy === undefined && isTaskId(marker) ? CANCELLED_PENDING : "GONE";
     const observation: Observation = {
       done: dir.exitCode !== null,
       marker,
       listed: listed.get(measure.name) ?? null,
-      accounted: accounted === "unknown" ? "unknown" : record ?? (unknownWhy === undefined ? "GONE" : "unknown"),
+      accounted: accounted === "unknown" ? "unknown" : record ?? (unknownWhy === undefined ? gone : "unknown"),
       ...(unknownWhy === undefined ? {} : { unknownWhy }),
     };
     return { measure, observation, state: classifyMeasure(observation), dir };
   });
+}
+
+/**
+ * For each array of a task the listing misses while its array is not
+ * listed either, one task of the same array that this look saw finish (its
+ * `A_T` marker): asked in the same sacct, it tells "accounting knows this
+ * array" from "accounting lags".
+ */
+function witnessesOf(
+  ctx: MeasurerContext,
+  measures: readonly Measure[],
+  unlisted: readonly Measure[],
+  liveArrays: ReadonlySet<string>,
+): Map<string, string> {
+  const wanted = new Set(
+    unlisted.map((m) => ctx.marker(m)).filter((r) => isTaskId(r) && !liveArrays.has(splitRef(r).jobId))
+      .map((r) => splitRef(r).jobId),
+  );
+  const out = new Map<string, string>();
+  if (wanted.size === 0) return out;
+  for (const m of measures) {
+    const ref = ctx.marker(m);
+    const array = splitRef(ref).jobId;
+    if (isTaskId(ref) && wanted.has(array) && !out.has(array) && ctx.dir(m).exitCode !== null) out.set(array, ref);
+  }
+  return out;
 }

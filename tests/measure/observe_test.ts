@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import type { Measure } from "../../src/measure/measure.ts";
 import { MeasurerContext } from "../../src/measure/measurer_context.ts";
-import { NO_RECORD_GRACE_MS, observe } from "../../src/measure/observe.ts";
+import { CANCELLED_PENDING, NO_RECORD_GRACE_MS, observe } from "../../src/measure/observe.ts";
 import { FakeCompute } from "../helpers/fake_compute.ts";
 import { tempDir } from "../helpers/temp.ts";
 
@@ -84,5 +84,28 @@ describe("observe()", () => {
     writeFileSync(join(ctx.evalDir(a), EVAL_FILES.exitCode), "0");
     assert.deepEqual((await observe(ctx, [a])).map((v) => v.state.kind), ["done"]);
     assert.deepEqual(compute.calls, []);
+  });
+
+  it("reads a task with no sacct row, its array over, as cancelled while pending once a finished task has one", async () => {
+    const { ctx, compute, mark } = setup();
+    const [a, b] = [measure("a"), measure("b")];
+    mark(a, "30_0", 1000);
+    writeFileSync(join(ctx.evalDir(a), EVAL_FILES.exitCode), "0");
+    mark(b, "30_1", 1000);
+    compute.states = new Map([["30_0", "COMPLETED"]]);
+    const views = await observe(ctx, [a, b]);
+    assert.deepEqual(views[1]!.state, { kind: "vanished", jobId: "30_1", endState: CANCELLED_PENDING });
+    // with no finished task to tell, it is unknown within the grace, and cancelled while pending after it
+    mark(a, "31_0", 1000);
+    mark(b, "31_1", 1000);
+    compute.states = new Map();
+    const [x] = [await observe(ctx, [b])];
+    assert.equal(x[0]!.state.kind, "unknown");
+    mark(b, "31_1", NO_RECORD_GRACE_MS + 1000);
+    assert.deepEqual((await observe(ctx, [b]))[0]!.state, {
+      kind: "vanished",
+      jobId: "31_1",
+      endState: CANCELLED_PENDING,
+    });
   });
 });
