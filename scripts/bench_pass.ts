@@ -124,7 +124,16 @@ try {
   const filesOpened = (s: Shape) => {
     const trace = join(work, "strace.out");
     try {
-      execFileSync(strace!, ["-f", "-e", "trace=open,openat,access,faccessat,faccessat2", "-o", trace, s.binary, "resume", s.runDir], {
+      execFileSync(strace!, [
+        "-f",
+        "-e",
+        "trace=open,openat,access,faccessat,faccessat2",
+        "-o",
+        trace,
+        s.binary,
+        "resume",
+        s.runDir,
+      ], {
         env: env(s),
         stdio: "pipe",
       });
@@ -215,14 +224,16 @@ try {
       "files, and probes (an access(2), or an open of a file that does not exist)",
     binaries: Object.fromEntries(binaries.map((b) => [
       b.label,
-      Object.fromEntries(shapes.filter((s) => s.label === b.label).map((s) => [s.name, {
-        cpu_ms_median: round(median(s.cpuMs)),
-        cpu_ms_min: round(Math.min(...s.cpuMs)),
-        cpu_ms_max: round(Math.max(...s.cpuMs)),
-        wall_ms_median: round(median(s.wallMs)),
-        scheduler_calls_per_pass: s.calls,
-        files_opened: s.files,
-      }])),
+      Object.fromEntries(
+        shapes.filter((s) => s.label === b.label).map((s) => [s.name, {
+          cpu_ms_median: round(median(s.cpuMs)),
+          cpu_ms_min: round(Math.min(...s.cpuMs)),
+          cpu_ms_max: round(Math.max(...s.cpuMs)),
+          wall_ms_median: round(median(s.wallMs)),
+          scheduler_calls_per_pass: s.calls,
+          files_opened: s.files,
+        }]),
+      ),
     ])),
   };
   writeFileSync(join(root, "bench", "pass.json"), JSON.stringify(results, null, 2) + "\n");
