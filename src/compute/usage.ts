@@ -23,7 +23,14 @@ export interface JobUsage {
   readonly allocCpus: number | null;
   /** CPU seconds its processes used (TotalCPU, user + system). */
   readonly totalCpuS: number | null;
-  /** TotalCPU / (Elapsed × AllocCPUS), as `seff` computes it: 1 = every CPU busy the whole time. */
+  /**
+   * TotalCPU / (Elapsed × AllocCPUS), as `seff` computes it: 1 = every CPU
+   * busy the whole time; never above 1. sacct has no elapsed finer than a
+   * whole second (Elapsed, ElapsedRaw, Start and End all count seconds),
+   * while TotalCPU counts milliseconds: a one-CPU job that computed for 1.6 s
+   * within Elapsed `00:00:01` would read 160%. The ratio is capped at 1
+   * (all it asked for, busy) rather than shown above what the job was given.
+   */
   readonly cpuEfficiency: number | null;
 }
 
@@ -128,7 +135,7 @@ export function parseUsage(stdout: string): Map<string, JobUsage> {
       allocCpus,
       totalCpuS,
       cpuEfficiency: totalCpuS !== null && elapsedS !== null && elapsedS > 0 && allocCpus !== null && allocCpus > 0
-        ? totalCpuS / (elapsedS * allocCpus)
+        ? Math.min(1, totalCpuS / (elapsedS * allocCpus)) // whole-second Elapsed: see JobUsage.cpuEfficiency
         : null,
     });
   }

@@ -18,6 +18,12 @@ export interface EvalReading {
   readonly value: number;
   /** The samples' spread; null for a plain number. */
   readonly samples: SampleSpread | null;
+  /**
+   * The result object's other finite numbers by key (every top-level key but
+   * the metric whose value is a finite JSON number): what a guard reads from
+   * the same result.
+   */
+  readonly metrics: Readonly<Record<string, number>>;
 }
 
 /**
@@ -78,10 +84,11 @@ export function readEvalReading(
     fail(dir, `Eval result has no metric ${JSON.stringify(metric)} in ${source}: keys present are ${keys}`);
   }
   const value = obj[metric];
+  const metrics = otherNumbers(obj, metric);
   const where = `Eval metric ${JSON.stringify(metric)} in ${source}`;
   if (Array.isArray(value)) {
     const samples = checkSamples(dir, where, value);
-    return { value: summarize(samples, summary), samples: sampleSpread(samples) };
+    return { value: summarize(samples, summary), samples: sampleSpread(samples), metrics };
   }
   if (typeof value !== "number" || !Number.isFinite(value)) {
     const what = typeof value === "string"
@@ -89,7 +96,16 @@ export function readEvalReading(
       : `${typeof value === "number" ? String(value) : JSON.stringify(value)}, not a finite number`;
     fail(dir, `${where} is ${what}`);
   }
-  return { value, samples: null };
+  return { value, samples: null, metrics };
+}
+
+/** Every finite number of `obj` but `metric`'s, by key (own data properties: a `__proto__` key is a key). */
+function otherNumbers(obj: Record<string, unknown>, metric: string): Readonly<Record<string, number>> {
+  return Object.fromEntries(
+    Object.entries(obj).filter((e): e is [string, number] =>
+      e[0] !== metric && typeof e[1] === "number" && Number.isFinite(e[1])
+    ),
+  );
 }
 
 /** The samples of an array-valued metric, or an EvalError saying what is wrong with them. */

@@ -14,4 +14,5 @@ export { jobName, slot } from "./identity.ts";
 export { planPairs } from "./plan.ts";
 export { type DispatchUnit, dispatchUnits } from "./dispatch_unit.ts";
 export { DispatchedMeasurer } from "./measurer.ts";
+export type { FailureKind, LookOptions, LookResults, MeasureFailure } from "./look_results.ts";
 export { MeasurementPending } from "./pending.ts";

@@ -1,74 +1,67 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { splitRef } from "../compute/array.ts";
 import { EVAL_FILES } from "../dispatch/eval_files.ts";
-import { atomicWriteFile } from "../fs/atomic_write.ts";
+import { RETRIED_FILE } from "./attempts.ts";
 
 /**
- * A job (or array task) that the scheduler ended for a reason of the
- * machine's — its node failed or never booted, or it was preempted — before
- * its eval even started is sent again, as a job of a new array: the measure
- * never ran, so running it now runs it once. Each eval dir keeps the jobs
- * that died so (`retried`, one id per line; the reference's readers ignore
- * it): they are never adopted again as the measure's job, and a measure is
- * retried at most MAX_RETRIES times before its death fails the run as any
- * other does. An eval that started (its `started` file) is never retried:
- * whatever it did may have been done.
+ * A job (or array task, or pair job) that ended for a cause that is nobody's
+ * code — cancelled by someone else, preempted, requeued, its node failed or
+ * never booted — is sent again, as a job of a new array, whether or not its
+ * eval had started (an eval the scheduler stopped recorded exit 143, or
+ * nothing): such an end says nothing about the tree. A measure is sent again
+ * at most MAX_RETRIES times; after that its end is a failure (kind `lost`).
+ * A job outerloop cancelled itself is never sent again, nor failed
+ * (`LookOptions.cancelledByUs`). The attempts that ended are kept
+ * (attempts.ts).
  */
-export const RETRIED_FILE = "retried";
-
-/** How many times one measure is sent again after a transient death. */
 export const MAX_RETRIES = 2;
 
-/** The end states of a job that died of its machine, not of its command. */
-const MACHINE_DEATH = /^(NODE_FAIL|BOOT_FAIL|PREEMPTED)\b/;
+/** The end states that are nobody's code (sacct decorates CANCELLED: `CANCELLED by 1000`). */
+const NOBODYS_CODE = /^(CANCELLED|PREEMPTED|REQUEUED|NODE_FAIL|BOOT_FAIL)\b/;
 
-/** Whether a job that ended in `endState` died of its machine. */
-export function diedOfMachine(endState: string): boolean {
-  return MACHINE_DEATH.test(endState);
+/** Whether a job that ended in `endState` ended for a cause that is nobody's code. */
+export function nobodysCode(endState: string): boolean {
+  return NOBODYS_CODE.test(endState);
 }
 
-/** The jobs of the measure in `evalDir` that died of their machine before it started, oldest first. */
-export function retriedJobs(evalDir: string): string[] {
-  try {
-    return readFileSync(join(evalDir, RETRIED_FILE), "utf8").split("\n").filter((l) => l !== "");
-  } catch {
-    return [];
-  }
+/** Whether `jobId` (a job, an array task `A_T`) was cancelled by outerloop: it, or its whole array, is in `ours`. */
+export function cancelledBy(ours: ReadonlySet<string>, jobId: string): boolean {
+  return ours.has(jobId) || ours.has(splitRef(jobId).jobId);
 }
 
 /**
- * Which retry (1, 2, …) the death of `jobId` in `endState` earns the measure
- * in `ownDir`, whose unit's measures are in `unitDirs` (itself, or a pair's);
- * null when the death fails the run: not of the machine, an eval of the unit
- * started, or no retry left.
+ * Which retry (1, 2, …) the end of `jobId` earns a measure whose dir has
+ * sent `retried` jobs again already; null when it has none left.
+ */
+export function nextRetry(retried: readonly string[], jobId: string): number | null {
+  const tries = retried.filter((j) => j !== jobId).length;
+  return tries < MAX_RETRIES ? tries + 1 : null;
+}
+
+/**
+ * Which retry the end of `jobId` in `endState` earns the measure in
+ * `ownDir` (what `show` says a pass will do); null when the end is a
+ * failure: of the command, or no retry left. `_unitDirs` is kept for its
+ * callers: an eval that started is sent again too now.
  */
 export function retryNumber(
-  unitDirs: readonly string[],
+  _unitDirs: readonly string[],
   ownDir: string,
   jobId: string,
   endState: string,
 ): number | null {
-  if (!diedOfMachine(endState) || unitDirs.some(evalStarted)) return null;
-  const tries = retriedJobs(ownDir).filter((j) => j !== jobId).length;
-  return tries < MAX_RETRIES ? tries + 1 : null;
+  if (!nobodysCode(endState)) return null;
+  let retried: string[] = [];
+  try {
+    retried = readFileSync(join(ownDir, RETRIED_FILE), "utf8").split("\n").filter((l) => l !== "");
+  } catch {
+    // none yet
+  }
+  return nextRetry(retried, jobId);
 }
 
 /** Whether the eval in `evalDir` started (its job script got as far as its first line). */
 export function evalStarted(evalDir: string): boolean {
   return existsSync(join(evalDir, EVAL_FILES.started));
-}
-
-/**
- * Forgets `jobId` as the job of the measures in `evalDirs` (and of their pair
- * job, `unitMarker`): the id joins each dir's `retried`, then the markers go,
- * so the next dispatch sends them again. In this order, a crash between the
- * two leaves a marker whose job is known retried: the next pass forgets it.
- */
-export function forgetDeadJob(evalDirs: readonly string[], unitMarker: string | null, jobId: string): void {
-  for (const dir of evalDirs) {
-    const jobs = retriedJobs(dir);
-    if (!jobs.includes(jobId)) atomicWriteFile(join(dir, RETRIED_FILE), [...jobs, jobId].map((j) => `${j}\n`).join(""));
-  }
-  if (unitMarker !== null) rmSync(unitMarker, { force: true });
-  for (const dir of evalDirs) rmSync(join(dir, EVAL_FILES.submitted), { force: true });
 }

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { lazy, strict } from "../schema/zod.ts";
 import type { Compute } from "../compute/compute.ts";
-import { isJobId } from "../compute/compute.ts";
+import { isJobRef } from "../compute/compute.ts";
 import { isTerminal } from "../compute/states.ts";
 import type { JobUsage } from "../compute/usage.ts";
 import { log } from "../log.ts";
@@ -25,16 +25,20 @@ export interface MeasureJob {
 
 /**
  * The usage of each measure's job, by measure name, from one query bounded
- * by the run's creation. Only finished jobs count (a job sacct still shows
- * running has no final figures yet); a failed query is logged and gives {}:
- * resource use is for people, never a reason to fail a pass.
+ * by the run's creation: a job of its own, an array task (`A_T`: its own
+ * sacct row and `.batch` step), or a pair job — whose measures (same-job:
+ * one after the other; duet: two at a time) all ran in one job, so each
+ * gets that one job's row, the figures of every measure of it together
+ * (`sharedJobs` says which). Only finished jobs count (a job sacct still
+ * shows running has no final figures yet); a failed query is logged and
+ * gives {}: resource use is for people, never a reason to fail a pass.
  */
 export async function measureUsage(
   compute: Compute,
   jobs: readonly MeasureJob[],
   createdAt: string,
 ): Promise<Record<string, JobUsage>> {
-  const known = jobs.filter((j) => isJobId(j.jobId));
+  const known = jobs.filter((j) => isJobRef(j.jobId));
   if (known.length === 0) return {};
   const created = Date.parse(createdAt);
   const since = Number.isNaN(created) ? undefined : new Date(created - SINCE_MARGIN_MS);
@@ -51,6 +55,23 @@ export async function measureUsage(
     if (u !== undefined && (u.state === "" || isTerminal(u.state))) out[j.name] = u;
   }
   return out;
+}
+
+/**
+ * The jobs that ran more than one measure (a pair job), each with its
+ * measures in `usage`'s order: their rows are one job's, not each measure's.
+ */
+export function sharedJobs(usage: Readonly<Record<string, JobUsage>>): Map<string, string[]> {
+  const byJob = new Map<string, string[]>();
+  for (const [name, u] of Object.entries(usage)) byJob.set(u.jobId, [...(byJob.get(u.jobId) ?? []), name]);
+  return new Map([...byJob].filter(([, names]) => names.length > 1));
+}
+
+/** A line for each pair job of `usage` (`sharedJobs`), to print under its resource table. */
+export function sharedJobNotes(usage: Readonly<Record<string, JobUsage>>): string[] {
+  return [...sharedJobs(usage)].map(([job, names]) =>
+    `${names.join(", ")} ran in one job (${job}): each row is that job's use, all ${names.length} measures together`
+  );
 }
 
 /**

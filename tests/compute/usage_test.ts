@@ -205,3 +205,39 @@ describe("LocalCompute.usage()", () => {
     await c.cancelMany([id]); // nothing is ever live: a no-op
   });
 });
+
+describe("parseUsage() of every job shape", () => {
+  it("reads each array task from its own A_T row and A_T.batch step (recorded on the testbed)", async () => {
+    const { slurmFixture } = await import("./_slurm_fixtures.ts");
+    const u = parseUsage(slurmFixture("sacct-usage.txt"));
+    assert.deepEqual([...u.keys()], ["23_0", "23_1", "23_2", "23_3", "23_4"]);
+    assert.deepEqual(u.get("23_0"), {
+      jobId: "23_0",
+      state: "COMPLETED",
+      elapsedS: 6,
+      timelimitS: 300,
+      maxRssBytes: 3280 * 1024,
+      reqMemBytes: 100 * 1024 ** 2,
+      allocCpus: 1,
+      totalCpuS: 0.002,
+      cpuEfficiency: 0.002 / 6,
+    });
+    assert.equal(u.get("23_3")?.state, "FAILED");
+  });
+
+  it("never reads CPU use above what was asked: whole-second Elapsed against millisecond TotalCPU is capped", () => {
+    // a one-CPU job that computed 1.65 s within an Elapsed sacct counts as 1 s (seen as 165%)
+    const u = parseUsage(
+      ["84_0|COMPLETED|00:00:01|00:01:00|00:01.650|1|2G|", "84_0.batch|COMPLETED|00:00:01||00:01.650|1||21056K"]
+        .join("\n"),
+    ).get("84_0")!;
+    assert.equal(u.totalCpuS, 1.65);
+    assert.equal(u.cpuEfficiency, 1);
+    assert.equal(u.maxRssBytes, 21056 * 1024);
+    const busy = parseUsage(
+      "9|COMPLETED|00:00:10|00:01:00|00:05.000|1|2G|\n9.batch|COMPLETED|00:00:10||00:05.000|1||1K",
+    )
+      .get("9")!;
+    assert.equal(busy.cpuEfficiency, 0.5, "below the cap, as seff computes it");
+  });
+});

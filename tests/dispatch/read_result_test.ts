@@ -184,7 +184,7 @@ describe("readEvalReading() on a metric reported as samples", () => {
 
   it("reads a plain number exactly as before, with no samples", () => {
     const run = withResult(`{"ms": 12.5}`);
-    assert.deepEqual(readEvalReading(run, "slot", "ms"), { value: 12.5, samples: null });
+    assert.deepEqual(readEvalReading(run, "slot", "ms"), { value: 12.5, samples: null, metrics: {} });
     assert.equal(readEvalResult(run, "slot", "ms", "min"), 12.5);
   });
 
@@ -193,6 +193,7 @@ describe("readEvalReading() on a metric reported as samples", () => {
     assert.deepEqual(readEvalReading(run, "slot", "ms"), {
       value: 12.1,
       samples: { n: 3, min: 11.9, median: 12.1, max: 30.2 },
+      metrics: {},
     });
     assert.equal(readEvalResult(run, "slot", "ms"), 12.1);
   });
@@ -211,6 +212,7 @@ describe("readEvalReading() on a metric reported as samples", () => {
     assert.deepEqual(readEvalReading(run, "slot", "ms", "mean"), {
       value: 0.1,
       samples: { n: 1, min: 0.1, median: 0.1, max: 0.1 },
+      metrics: {},
     });
   });
 
@@ -242,5 +244,18 @@ describe("readEvalReading() on a metric reported as samples", () => {
       median: (MAX_SAMPLES - 1) / 2,
       max: MAX_SAMPLES - 1,
     });
+  });
+});
+
+describe("readEvalReading()'s other metrics (what a guard reads)", () => {
+  it("keeps every other top-level finite number by key, and nothing else", () => {
+    const run = evalDirWith({
+      [EVAL_FILES.exitCode]: "0",
+      [EVAL_FILES.result]: `{"ms": 3, "mem_mb": 120.5, "name": "x", "n": [1, 2], "bad": null, "__proto__": 7}`,
+    });
+    const r = readEvalReading(run, "slot", "ms");
+    assert.equal(r.value, 3);
+    assert.deepEqual({ ...r.metrics }, { mem_mb: 120.5, ["__proto__"]: 7 });
+    assert.equal(Object.getPrototypeOf(r.metrics), Object.prototype, "a __proto__ key stays a key");
   });
 });

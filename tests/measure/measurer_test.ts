@@ -113,15 +113,28 @@ describe("DispatchedMeasurer.results()", () => {
     assert.ok(!compute.calls.includes("find"));
   });
 
-  it("fails a dispatched measure whose job vanished, and never resubmits it", async () => {
+  it("reports a dispatched measure whose job vanished as failed, never resubmits it, and dispatches the rest", async () => {
     const { m, compute } = setup();
     marker(m, pair[0]!, "42");
+    const r = await m.look(pair);
+    assert.deepEqual(r.failed, [{
+      measure: "baseline",
+      jobId: "42",
+      kind: "vanished",
+      cause: "dispatched job vanished without a result",
+      message: "measure baseline: dispatched job vanished without a result",
+    }]);
+    // the candidate is dispatched all the same; the baseline is not sent again
+    assert.deepEqual(compute.submitted.map((s) => s.script), [join(m.evalDir(pair[1]!), EVAL_FILES.script)]);
+    assert.deepEqual(r.pending, { jobIds: ["1000"], blind: false });
+    assert.deepEqual(r.values, {});
+    // the pass that fails a run on any failure still gets it thrown
     await assert.rejects(
       m.results(pair),
       (e: unknown) =>
         e instanceof EvalError && e.message === "measure baseline: dispatched job vanished without a result",
     );
-    assert.equal(compute.submitted.length, 0);
+    assert.equal(compute.submitted.length, 1);
   });
 
   it("parks on a fresh dispatch that neither the listing nor sacct knows yet, instead of failing it", async () => {
@@ -144,10 +157,15 @@ describe("DispatchedMeasurer.results()", () => {
       message: "measure baseline: job 42 hit its walltime (TIMEOUT) before producing a result; a slower run needs " +
         "more minutes than were declared for its eval: raise eval_minutes in the contract (now 5 minutes)",
     });
-    // a node that failed under a started eval fails it (one that failed before it started is retried: retry.ts)
+    const r = await m.look(pair);
+    assert.equal(r.failed[0]!.kind, "timeout");
+    assert.equal(r.failed[0]!.cause, "ran past eval_minutes (5 minutes)");
+    // a node that failed under a started eval is no fault of its code: sent again (retry.ts), not failed
     writeFileSync(join(m.evalDir(pair[0]!), EVAL_FILES.started), "2026-01-01T00:00:00Z node1\n");
     compute.states = new Map([["42", "NODE_FAIL"]]);
-    await assert.rejects(m.results(pair), /measure baseline: job 42 ended NODE_FAIL without a result/);
+    const again = await m.look(pair);
+    assert.deepEqual(again.failed, []);
+    assert.ok(compute.submitted.some((s) => s.script === join(m.evalDir(pair[0]!), EVAL_FILES.script)));
   });
 
   it("reads a job that finished while squeue was answering as done, not vanished", async () => {
@@ -223,15 +241,14 @@ describe("DispatchedMeasurer.results()", () => {
 
   it("explains an exit 143 from the scheduler's end state", async () => {
     for (
-      const [state, why] of [
+      const [state, why, kind] of [
         [
           "TIMEOUT",
           "was killed at its walltime (exit 143); a slower run needs more minutes than were declared for its eval: " +
           "raise eval_minutes in the contract (now 5 minutes); ",
+          "timeout",
         ],
-        ["CANCELLED by 0", "was cancelled (exit 143)"],
-        ["PREEMPTED", "was preempted (exit 143); nothing about the tree is known"],
-        ["", "was killed by a signal (exit 143)"],
+        ["", "was killed by a signal (exit 143)", "exit"],
       ] as const
     ) {
       const { m, compute } = setup();
@@ -239,13 +256,61 @@ describe("DispatchedMeasurer.results()", () => {
       marker(m, pair[1]!, "99");
       writeFileSync(join(m.evalDir(pair[1]!), EVAL_FILES.exitCode), "143");
       if (state) compute.states = new Map([["99", state]]);
-      await assert.rejects(
-        m.results(pair),
-        (e: unknown) => e instanceof EvalError && e.message.startsWith(`measure candidate ${why}`),
-        state,
-      );
+      const r = await m.look(pair);
+      assert.equal(r.failed.length, 1, state);
+      assert.ok(r.failed[0]!.message.startsWith(`measure candidate ${why}`), r.failed[0]!.message);
+      assert.equal(r.failed[0]!.kind, kind);
+      assert.deepEqual(r.values, { baseline: 10 });
       assert.deepEqual(compute.calls, ["sacct"]);
     }
+  });
+
+  it("sends again an eval the scheduler stopped for a cause that is nobody's code, keeping the attempt", async () => {
+    for (const state of ["CANCELLED by 0", "PREEMPTED", "NODE_FAIL"]) {
+      const { m, compute } = setup();
+      finish(m, pair[0]!, 10);
+      marker(m, pair[1]!, "99");
+      writeFileSync(join(m.evalDir(pair[1]!), EVAL_FILES.exitCode), "143");
+      compute.states = new Map([["99", state]]);
+      const r = await m.look(pair);
+      assert.deepEqual(r.failed, [], state);
+      assert.deepEqual(r.values, { baseline: 10 });
+      assert.deepEqual(compute.submitted.map((s) => s.script), [join(m.evalDir(pair[1]!), EVAL_FILES.script)]);
+      assert.deepEqual(r.pending, { jobIds: ["1000"], blind: false });
+      const attempt = join(m.evalDir(pair[1]!), "attempt-1");
+      assert.equal(readFileSync(join(attempt, EVAL_FILES.exitCode), "utf8"), "143", "the dead attempt is kept");
+      assert.equal(readFileSync(join(attempt, "job"), "utf8"), "99\n");
+      assert.equal(readFileSync(join(m.evalDir(pair[1]!), "retried"), "utf8"), "99\n");
+      assert.equal(m.marker(pair[1]!), "1000");
+    }
+  });
+
+  it("reports a measure whose job outerloop cancelled itself neither failed nor sent again", async () => {
+    const { m, compute } = setup();
+    finish(m, pair[0]!, 10);
+    marker(m, pair[1]!, "99_3");
+    compute.states = new Map([["99_3", "CANCELLED by 0"]]);
+    const r = await m.look(pair, { cancelledByUs: new Set(["99"]) });
+    assert.deepEqual(r.failed, []);
+    assert.deepEqual(r.cancelled, ["candidate"]);
+    assert.equal(r.pending, null);
+    assert.equal(compute.submitted.length, 0);
+    // an exit 143 of a task of an array outerloop cancelled whole: the same
+    writeFileSync(join(m.evalDir(pair[1]!), EVAL_FILES.exitCode), "143");
+    const again = await m.look(pair, { cancelledByUs: new Set(["99"]) });
+    assert.deepEqual([again.failed, again.cancelled, compute.submitted.length], [[], ["candidate"], 0]);
+  });
+
+  it("parks on an exit 143 whose job the scheduler requeued, and blind when sacct cannot explain it", async () => {
+    const { m, compute } = setup();
+    marker(m, pair[0]!, "99");
+    writeFileSync(join(m.evalDir(pair[0]!), EVAL_FILES.exitCode), "143");
+    finish(m, pair[1]!, 12);
+    compute.states = new Map([["99", "PENDING"]]);
+    assert.deepEqual((await m.look(pair)).pending, { jobIds: ["99"], blind: false });
+    compute.states = null;
+    const r = await m.look(pair);
+    assert.deepEqual([r.pending, r.failed, compute.submitted.length], [{ jobIds: [], blind: true }, [], 0]);
   });
 
   it("names the measure when its result is bad", async () => {
