@@ -104,3 +104,29 @@ export function differenceName(sibling: string | null, arm: number, pair = 1): s
   if (sibling !== null && arm === CANDIDATE_ARM) return pairMeasureName(`sib-${sibling}`, pair);
   return measureName({ sibling, arm, pair });
 }
+
+/**
+ * A guard's measure name: the value of `metric` read from the benchmark's
+ * own result on arm `arm` in `pair` — `guard-<metric>-base`,
+ * `guard-<metric>-cand`, `guard-<metric>-cand-k`, with `#i` for pair i ≥ 2.
+ * It never names a measure of its own (no job runs it: the benchmark's
+ * measure of the same arm and pair read it), only a series of the decision's
+ * values. The `guard-` stem cannot collide with the benchmark's names
+ * (`baseline`, `candidate…`) nor with a sibling's (`sib-…`), whatever the
+ * metric is called.
+ */
+export function guardName(metric: string, arm: number, pair = 1): string {
+  return pairMeasureName(`guard-${metric}-${armWord(true, arm)}`, pair);
+}
+
+/** What a guard's name stands for (`guardName`'s inverse), or null for any other name. */
+export function parseGuardName(
+  name: string,
+): { readonly metric: string; readonly arm: number; readonly pair: number } | null {
+  const { name: stem, pair } = splitPairName(name);
+  const m = /^guard-(.+)-(base|cand|cand-(?:[2-9]|[1-9][0-9]+))$/s.exec(stem);
+  if (!m) return null;
+  const word = m[2]!;
+  const arm = word === "base" ? BASE_ARM : word === "cand" ? CANDIDATE_ARM : Number(word.slice(5));
+  return { metric: m[1]!, arm, pair };
+}

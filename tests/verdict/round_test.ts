@@ -6,7 +6,7 @@ import { decideRound, planRound, type RoundDecision } from "../../src/verdict/ro
 import { tQuantile } from "../../src/stats/student_t.ts";
 
 function contract(extra: Record<string, unknown> = {}): Contract {
-  return parseContract({ name: "bench", command: "run", metric: "acc", ...extra }, "test");
+  return parseContract({ name: "bench", command: "run", metric: "acc", direction: "maximize", ...extra }, "test");
 }
 
 /** A seeded uniform (mulberry32) for the K = 1 sweep. */
