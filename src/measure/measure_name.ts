@@ -14,6 +14,8 @@
  * | sibling s, base         | `sib-s-base`      | `sib-s-base#i`      |
  * | sibling s, candidate    | `sib-s-cand`      | `sib-s-cand#i`      |
  * | sibling s, candidate k  | `sib-s-cand-k`    | `sib-s-cand-k#i`    |
+ * | guard g, base (a value) | `guard-g-base`    | `guard-g-base#i`    |
+ * | guard g, candidate (k)  | `guard-g-cand(-k)`| `guard-g-cand(-k)#i`|
  *
  * Pair 1 of a one-candidate run is named exactly as the reference names its
  * measures, byte for byte. A name is never ambiguous: the pair suffix is the
@@ -21,6 +23,10 @@
  * no sibling name can stand in for. The name is part of a measure's
  * determinant, so every pair and arm gets its own slot and job name even when
  * the benchmark has no seed.
+ *
+ * A guard's names are not measures (no job runs them): they key the values
+ * of a guard metric the benchmark's own measure of that arm and pair read
+ * (`guardName`), and `parseMeasureName` does not take them.
  *
  * The differences of `decision.json` (`deltas`, candidate − baseline) are keyed
  * by the candidate side's name, except a sibling's single candidate, which the
