@@ -126,7 +126,7 @@ export function guardLabel(metric: string): Watched {
 }
 
 /** `sibling "a"`, `siblings "a", "c"`, `guard "size"`, `sibling "a" and guard "size"`. */
-function siblingList(watched: readonly Watched[]): string {
+export function siblingList(watched: readonly Watched[]): string {
   const of = (kind: Watched["kind"]) => {
     const names = watched.filter((w) => w.kind === kind).map((w) => JSON.stringify(w.name));
     return names.length === 0 ? [] : [`${kind}${names.length > 1 ? "s" : ""} ${names.join(", ")}`];

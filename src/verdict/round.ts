@@ -119,6 +119,8 @@ export interface CandidateCall {
   readonly estimate: Estimate | null;
   /** The siblings' estimates over the same pairs as `estimate`. */
   readonly siblings: Readonly<Record<string, SiblingEstimate>>;
+  /** The guards' estimates over the same pairs, by metric (a confirmation's); absent or empty before one. */
+  readonly guards?: Readonly<Record<string, SiblingEstimate>>;
   /** One sentence with the numbers. */
   readonly reason: string;
 }

@@ -1,7 +1,8 @@
-import type { Contract } from "../contract/contract.ts";
-import { BASE_ARM, benchmarkName, CANDIDATE_ARM, siblingName } from "../measure/measure_name.ts";
-import { improvement } from "../stats/improvement.ts";
+import type { Contract, Scale } from "../contract/contract.ts";
+import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
 import { siblingCall, type Verdict } from "../stats/look_rule.ts";
+import { STUDENT_T } from "../stats/location_interval.ts";
+import type { RelativeEstimate } from "../stats/relative.ts";
 import type { PairedInterval } from "../stats/paired.ts";
 import { type Screen, SCREEN_RULES, screenCandidates, type ScreenRules } from "../stats/round_screen.ts";
 import { designOf, SPENDING_POWER } from "../stats/sequential.ts";
@@ -15,7 +16,17 @@ import {
   screenCallReason,
   screenReason,
 } from "./round_reasons.ts";
-import { comparedSeries, readRoundSeries, roundInterval, type RoundSeries, valuesAndDeltas } from "./round_series.ts";
+import {
+  comparedSeries,
+  readRoundSeries,
+  roundInterval,
+  type RoundSeries,
+  valuesAndDeltas,
+  watchedOf,
+} from "./round_series.ts";
+import { type JudgedSide, judgedSide } from "./judged_side.ts";
+import type { Watched } from "./reasons.ts";
+import { pairMeasureName } from "../measure/measure_name.ts";
 
 /**
  * Screen, then confirm on fresh seeds: the procedure `decideRound` ships (its
@@ -60,9 +71,15 @@ interface Step {
   readonly pairs: number;
   readonly screen: Screen;
   readonly bench: ReadonlyMap<number, PairedInterval>;
-  readonly sibs: ReadonlyMap<number, PairedInterval[]>;
-  readonly regressed: ReadonlyMap<number, string[]>;
+  /** The benchmark on the scale of min_effect (the log ratio for a relative one). */
+  readonly judged: ReadonlyMap<number, JudgedSide>;
+  /** Each sibling's, then each guard's, on the scale of its tolerance. */
+  readonly sibs: ReadonlyMap<number, JudgedSide[]>;
+  readonly regressed: ReadonlyMap<number, readonly Watched[]>;
 }
+
+/** The screen's words for a judged quantity: Student t, descriptive. */
+const SCREEN_METHOD = "screen, paired Student t (descriptive: the screen chooses, it does not decide)";
 
 function screenStep(
   contract: Contract,
@@ -73,34 +90,46 @@ function screenStep(
   rules: ScreenRules,
 ): Step {
   const bench = new Map<number, PairedInterval>();
-  const sibs = new Map<number, PairedInterval[]>();
-  const regressed = new Map<number, string[]>();
-  const base = series.arms[BASE_ARM]!.bench;
+  const judged = new Map<number, JudgedSide>();
+  const sibs = new Map<number, JudgedSide[]>();
+  const regressed = new Map<number, Watched[]>();
+  const watched = watchedOf(contract);
+  const judge = (arm: number, i: number | null, scale: Scale, threshold: number) =>
+    judgedSide(
+      comparedSeries(contract, series, arm, i, 0, pairs),
+      scale,
+      threshold,
+      contract.confidence,
+      pairMeasureName,
+      STUDENT_T,
+      SCREEN_METHOD,
+    );
+  let threshold = contract.minEffect;
   const inputs = arms.map((arm) => {
     bench.set(arm, roundInterval(comparedSeries(contract, series, arm, null, 0, pairs), contract.confidence, 0));
-    const ivs = contract.siblings.map((_, i) =>
-      roundInterval(comparedSeries(contract, series, arm, i, 0, pairs), contract.confidence, 0)
-    );
+    const main = judge(arm, null, contract.minEffectScale, contract.minEffect);
+    judged.set(arm, main);
+    threshold = main.threshold;
+    const ivs = watched.map((w, i) => judge(arm, i, w.toleranceScale, w.tolerance));
     sibs.set(arm, ivs);
-    const names = contract.siblings.filter((s, i) => ivs[i]!.mean < -s.tolerance).map((s) => s.name);
-    regressed.set(arm, names);
-    const cand = series.arms[arm]!.bench;
-    const improvements = base.slice(0, pairs).map((b, p) => improvement(contract.direction, b, cand[p]!));
-    return { arm, improvements, regressedSiblings: names };
+    const beyond = watched.filter((_, i) => ivs[i]!.judged.mean < -ivs[i]!.threshold);
+    regressed.set(arm, beyond.map((w) => ({ kind: w.kind, name: w.name })));
+    return { arm, improvements: [...main.judgedImprovements], regressedSiblings: beyond.map((w) => w.name) };
   });
-  return { pairs, screen: screenCandidates(inputs, contract.minEffect, last, rules), bench, sibs, regressed };
+  return { pairs, screen: screenCandidates(inputs, threshold, last, rules), bench, judged, sibs, regressed };
 }
 
 /** A screen interval as an estimate: descriptive, since the screen chooses rather than decides. */
-function screenEstimate(iv: PairedInterval): Estimate {
+function screenEstimate(iv: PairedInterval, relative: RelativeEstimate | null): Estimate {
   return {
     n: iv.n,
     mean: iv.mean,
     lower: iv.lower,
     upper: iv.upper,
     confidence: iv.level,
-    method: `screen, paired Student t (descriptive: the screen chooses, it does not decide)`,
+    method: SCREEN_METHOD,
     setAside: [],
+    relative,
   };
 }
 
@@ -112,9 +141,9 @@ function confirmValues(contract: Contract, series: RoundSeries, arm: number, fro
     [benchmarkName(BASE_ARM)]: base.bench.slice(from, to),
     [benchmarkName(CANDIDATE_ARM)]: cand.bench.slice(from, to),
   };
-  contract.siblings.forEach((s, i) => {
-    out[siblingName(s.name, BASE_ARM)] = base.siblings[i]!.slice(from, to);
-    out[siblingName(s.name, CANDIDATE_ARM)] = cand.siblings[i]!.slice(from, to);
+  watchedOf(contract).forEach((w, i) => {
+    out[w.nameOf(BASE_ARM)] = base.siblings[i]!.slice(from, to);
+    out[w.nameOf(CANDIDATE_ARM)] = cand.siblings[i]!.slice(from, to);
   });
   return out;
 }
@@ -133,6 +162,7 @@ function single(contract: Contract, values: PairedValues, options: RoundOptions)
     screen: null,
     estimate: d.benchmark,
     siblings: d.siblings,
+    guards: d.guards,
     reason: d.reasons[0]!,
   };
   return {
@@ -158,8 +188,8 @@ function notALook(n: number, why: string): RangeError {
 /** The verdict of a candidate the screen dropped: reject when its screen shows no improvement or a sibling regressed. */
 function droppedVerdict(contract: Contract, step: Step, arm: number): Verdict {
   const sibs = step.sibs.get(arm)!;
-  const regressed = contract.siblings.some((s, i) => siblingCall(sibs[i]!, s.tolerance) === "regressed");
-  return step.bench.get(arm)!.upper <= 0 || regressed ? "reject" : "inconclusive";
+  const regressed = sibs.some((j) => siblingCall(j.judged, j.threshold) === "regressed");
+  return step.judged.get(arm)!.judged.upper <= 0 || regressed ? "reject" : "inconclusive";
 }
 
 /** Decides a round by screen-then-confirm (see round.ts). */
@@ -214,7 +244,7 @@ export function decideScreenConfirm(
   const calls: CandidateCall[] = all.map((arm) => {
     const step = stepOf(arm);
     const c = step.screen.calls.find((x) => x.arm === arm)!;
-    const screen = screenEstimate(step.bench.get(arm)!);
+    const screen = screenEstimate(step.bench.get(arm)!, step.judged.get(arm)!.relative);
     const base = { arm, pairs: measured.get(arm)!, screen };
     if (arm === chosen && confirmed !== null) {
       const final = confirmed.next.kind === "final";
@@ -225,10 +255,11 @@ export function decideScreenConfirm(
         because: final ? confirmed.outcome : null,
         estimate: confirmed.benchmark,
         siblings: confirmed.siblings,
+        guards: confirmed.guards,
         reason: confirmed.reasons[0]!,
       };
     }
-    const reason = screenCallReason(c, step.screen, rules, contract.minEffect, step.regressed.get(arm) ?? []);
+    const reason = screenCallReason(c, step.screen, rules, contract, step.regressed.get(arm) ?? []);
     if (c.dropped === null) {
       return {
         ...base,
@@ -312,7 +343,7 @@ function confirm(
     );
   }
   roundInterval(comparedSeries(contract, series, arm, null, screenEnd, n), contract.confidence, screenEnd);
-  contract.siblings.forEach((_, i) =>
+  watchedOf(contract).forEach((_, i) =>
     roundInterval(comparedSeries(contract, series, arm, i, screenEnd, n), contract.confidence, screenEnd)
   );
   for (const earlier of at.filter((x) => x < m)) {
