@@ -186,7 +186,7 @@ function notALook(n: number, why: string): RangeError {
 }
 
 /** The verdict of a candidate the screen dropped: reject when its screen shows no improvement or a sibling regressed. */
-function droppedVerdict(contract: Contract, step: Step, arm: number): Verdict {
+function droppedVerdict(step: Step, arm: number): Verdict {
   const sibs = step.sibs.get(arm)!;
   const regressed = sibs.some((j) => siblingCall(j.judged, j.threshold) === "regressed");
   return step.judged.get(arm)!.judged.upper <= 0 || regressed ? "reject" : "inconclusive";
@@ -273,7 +273,7 @@ export function decideScreenConfirm(
     }
     return {
       ...base,
-      verdict: droppedVerdict(contract, step, arm),
+      verdict: droppedVerdict(step, arm),
       standing: "dropped",
       because: c.dropped,
       estimate: null,
