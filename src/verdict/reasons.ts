@@ -1,5 +1,6 @@
 import type { Contract, Scale } from "../contract/contract.ts";
 import type { JudgedSide } from "./judged_side.ts";
+import { adjustmentWords, spendingLooks } from "./interval_label.ts";
 import type { ComparedSeries } from "./finite_interval.ts";
 import { futilityVerdict, type LookKind, type SiblingCall } from "../stats/look_rule.ts";
 import type { IntervalMethod, LocationInterval } from "../stats/location_interval.ts";
@@ -28,10 +29,10 @@ function pairFacts(s: Side): string {
  * with pairs set aside, `… over 9 of 10 pairs (1 outlying pair set aside: pair 3; 98.33% CI …), …`. The
  * estimate reads as in every other surface (`formatEstimate`: to the digits of the interval's width).
  */
-function meanFacts(s: Side, i: LocationInterval): string {
+function meanFacts(s: Side, i: LocationInterval, d?: Design): string {
   const t = formatEstimate(i);
   const better = s.direction === "maximize" ? "higher" : "lower";
-  const ci = `${formatPercent(i.level)} CI ${t.lower} to ${t.upper}`;
+  const ci = ciWords(i.level, t.lower, t.upper, d);
   const k = i.setAside.length;
   if (k === 0) return `${s.metric} mean improvement ${t.mean} over ${i.n} pairs (${ci}), ${better} is better`;
   const pairs = i.setAside.map((p) => p + 1).sort((a, b) => a - b);
@@ -54,7 +55,7 @@ export function thresholdWords(value: number, scale: Scale): string {
  * The ratio's facts, for a quantity judged on the relative scale:
  * `t candidate/baseline ratio 0.882 over 8 pairs (geometric mean; 98.33% CI 0.84 to 0.93), lower is better`.
  */
-function ratioFacts(s: Side, j: JudgedSide): string {
+function ratioFacts(s: Side, j: JudgedSide, d?: Design): string {
   const r = j.relative!;
   const t = formatEstimate(r);
   const better = s.direction === "maximize" ? "higher" : "lower";
@@ -63,12 +64,18 @@ function ratioFacts(s: Side, j: JudgedSide): string {
   return `${s.metric} candidate/baseline ratio ${t.mean} over ${
     r.n - k === r.n ? r.n : `${r.n - k} of ${r.n}`
   } pairs ` +
-    `(geometric mean${aside}; ${formatPercent(r.confidence)} CI ${t.lower} to ${t.upper}), ${better} is better`;
+    `(geometric mean${aside}; ${ciWords(r.confidence, t.lower, t.upper, d)}), ${better} is better`;
 }
 
 /** A quantity's facts on the scale it is judged on. */
-function judgedFacts(s: Side, j: JudgedSide): string {
-  return j.scale === "relative" ? ratioFacts(s, j) : meanFacts(s, j.absolute);
+function judgedFacts(s: Side, j: JudgedSide, d?: Design): string {
+  return j.scale === "relative" ? ratioFacts(s, j, d) : meanFacts(s, j.absolute, d);
+}
+
+/** `95% CI -1 to 2`, or at a look of a sequential design `98.33% CI -1 to 2; the 95% asked for, adjusted for 3 looks`. */
+function ciWords(level: number, lower: string, upper: string, d?: Design): string {
+  const why = d === undefined ? null : adjustmentWords(level, d.confidence, spendingLooks(d));
+  return `${formatPercent(level)} CI ${lower} to ${upper}${why === null ? "" : `; ${why}`}`;
 }
 
 /** The method's name for the reasons and the estimates. */
@@ -172,7 +179,7 @@ export function pairedReason(
   unsure: readonly Watched[],
 ): string {
   const m = thresholdWords(x.contract.minEffect, x.contract.minEffectScale);
-  const facts = judgedFacts(x.main, x.judged);
+  const facts = judgedFacts(x.main, x.judged, x.design);
   const n = x.bench.n;
   const more = `Another batch of ${next} pair${next > 1 ? "s" : ""} is needed`;
   const atMost = x.design.sequential ? `, the most max_repeats allows` : "";
@@ -233,7 +240,7 @@ export function siblingReason(
   const tol = thresholdWords(limit.tolerance, limit.toleranceScale);
   const name = `${who.kind === "sibling" ? "Sibling" : "Guard"} ${JSON.stringify(who.name)}`;
   if (x.look.level === null) return `${name} is not judged on one pair: ${pairFacts(side)}.`;
-  const facts = j.absolute.n === 1 ? pairFacts(side) : judgedFacts(side, j);
+  const facts = j.absolute.n === 1 ? pairFacts(side) : judgedFacts(side, j, x.design);
   const how = call === "held" ? "held within" : call === "regressed" ? "regressed beyond" : "may have regressed beyond";
   return `${name} ${how} its tolerance ${tol}: ${facts}.`;
 }

@@ -297,7 +297,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     assert.equal(
       d.reasons[0],
       "Another batch of 4 pairs is needed: the interval lies neither wholly above min_effect 1 nor wholly at or " +
-        `below 0: acc mean improvement 4.0 over 4 pairs (98.33% CI -2 to 10), higher is better; ${METHOD}.`,
+        `below 0: acc mean improvement 4.0 over 4 pairs (98.33% CI -2 to 10; the 95% asked for, adjusted for 3 looks), higher is better; ${METHOD}.`,
     );
   });
 
@@ -310,7 +310,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
       d.reasons[0],
       "Stopped early after 4 of up to 12 pairs, inconclusive: it cannot reach min_effect 1 (too noisy to tell " +
         "better from worse at this size): acc mean improvement 0.13 over 4 pairs " +
-        "(98.33% CI -1.9 to 2.2), higher is better; predicted from these pairs, the last look would clear " +
+        "(98.33% CI -1.9 to 2.2; the 95% asked for, adjusted for 3 looks), higher is better; predicted from these pairs, the last look would clear " +
         `min_effect with a chance of 1%, below the futility threshold 20%; ${METHOD}.`,
     );
   });
@@ -324,7 +324,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     assert.deepEqual(d.next, { kind: "final" });
     assert.match(
       d.reasons[0]!,
-      /^Stopped early after 3 of up to 12 pairs, rejected \(its mean improvement is at or below 0\): it cannot reach min_effect 1 \(too noisy to tell better from worse at this size\): acc mean improvement -3\.0 over 3 pairs \(98\.75% CI -8 to 2\)/,
+      /^Stopped early after 3 of up to 12 pairs, rejected \(its mean improvement is at or below 0\): it cannot reach min_effect 1 \(too noisy to tell better from worse at this size\): acc mean improvement -3\.0 over 3 pairs \(98\.75% CI -8 to 2; the 95% asked for, adjusted for 4 looks\)/,
     );
   });
 
@@ -482,7 +482,7 @@ describe("decideLook() with a stalled pair (issue 15)", () => {
     assert.ok(Math.abs(d.benchmark.mean - 20.011111111111113) < 1e-12, String(d.benchmark.mean));
     assert.match(
       d.reasons[0]!,
-      /^The candidate improved on the baseline, above min_effect 5: ms mean improvement 20\.0 over 9 of 10 pairs \(1 outlying pair set aside: pair 8; 98\.33% CI 19\.2 to 20\.8\), lower is better; group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on\), look 2 of 3/,
+      /^The candidate improved on the baseline, above min_effect 5: ms mean improvement 20\.0 over 9 of 10 pairs \(1 outlying pair set aside: pair 8; 98\.33% CI 19\.2 to 20\.8; the 95% asked for, adjusted for 3 looks\), lower is better; group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on\), look 2 of 3/,
     );
   });
 
