@@ -7,7 +7,16 @@ import type { PairedInterval } from "../stats/paired.ts";
 import { type Screen, SCREEN_RULES, screenCandidates, type ScreenRules } from "../stats/round_screen.ts";
 import { designOf, SPENDING_POWER } from "../stats/sequential.ts";
 import { decideLook, type Estimate, type LookDecision, type PairedValues } from "./decide.ts";
-import type { CandidateCall, RoundDecision, RoundNext, RoundOptions } from "./round.ts";
+import type {
+  CallWithCrashes,
+  CandidateCall,
+  CrashedArms,
+  RoundDecision,
+  RoundDecisionWithCrashes,
+  RoundNext,
+  RoundOptions,
+} from "./round.ts";
+import { type CandidateVerdict, crashedDecision, crashedReason } from "./crashed.ts";
 import {
   confirmReason,
   nextConfirmReason,
@@ -199,36 +208,112 @@ export function decideScreenConfirm(
   values: PairedValues,
   options: RoundOptions,
 ): RoundDecision {
-  if (k === 1) return single(contract, values, options);
+  // with no crashed arm no call or verdict can be "crashed": the narrow type holds by construction
+  return screenConfirm(contract, k, values, options, new Map()) as RoundDecision;
+}
+
+/** `decideScreenConfirm` given crashed candidates (see `decideRound`). */
+export function decideScreenConfirmWithCrashes(
+  contract: Contract,
+  k: number,
+  values: PairedValues,
+  options: RoundOptions,
+  crashed: CrashedArms,
+): RoundDecisionWithCrashes {
+  return screenConfirm(contract, k, values, options, crashed);
+}
+
+/** A round of one whose candidate crashed: its crash decision, with the round's shape around it. */
+function singleCrashed(
+  contract: Contract,
+  values: PairedValues,
+  crash: { readonly pair: number; readonly cause: string },
+): RoundDecisionWithCrashes {
+  const measure = benchmarkName(CANDIDATE_ARM, crash.pair);
+  const d = crashedDecision(contract, values, { measure, cause: crash.cause });
+  return {
+    candidates: 1,
+    procedure: "screen-confirm",
+    verdict: "crashed",
+    winner: null,
+    calls: [{
+      arm: CANDIDATE_ARM,
+      verdict: "crashed",
+      standing: "dropped",
+      because: "crashed",
+      pairs: crash.pair - 1,
+      screen: null,
+      estimate: null,
+      siblings: {},
+      reason: d.reasons[0]!,
+    }],
+    next: { kind: "final" },
+    values: d.values,
+    deltas: d.deltas,
+    reasons: d.reasons,
+  };
+}
+
+function screenConfirm(
+  contract: Contract,
+  k: number,
+  values: PairedValues,
+  options: RoundOptions,
+  crashed: CrashedArms,
+): RoundDecisionWithCrashes {
+  for (const [arm, c] of crashed) {
+    if (!(Number.isInteger(arm) && arm >= 1 && arm <= k && Number.isInteger(c.pair) && c.pair >= 1)) {
+      throw new RangeError(`A crashed arm is one of 1..${k} with a pair >= 1, got arm ${arm}, pair ${c.pair}`);
+    }
+  }
+  if (k === 1) {
+    const crash = crashed.get(CANDIDATE_ARM);
+    return crash === undefined ? single(contract, values, options) : singleCrashed(contract, values, crash);
+  }
   const rules = options.screen ?? SCREEN_RULES;
   const series = readRoundSeries(contract, k, values);
   const n = series.arms[BASE_ARM]!.bench.length;
   const { first, second } = screenSplit(contract.repeats);
   if (n < first) throw notALook(n, `its screen measures ${first} pairs of every candidate first`);
   const all = Array.from({ length: k }, (_, i) => i + 1);
-  const steps: Step[] = [screenStep(contract, series, all, first, second === 0, rules)];
-  const inReach = steps[0]!.screen.calls.filter((c) => c.dropped === null).map((c) => c.arm);
+  /** Whether `arm` crashed on one of pairs 1..pairs. */
+  const crashedBy = (arm: number, pairs: number) => (crashed.get(arm)?.pair ?? Infinity) <= pairs;
+  const steps: Step[] = [];
+  const firstArms = all.filter((a) => !crashedBy(a, first));
+  if (firstArms.length > 0) steps.push(screenStep(contract, series, firstArms, first, second === 0, rules));
+  const inReach = (steps[0]?.screen.calls ?? []).filter((c) => c.dropped === null).map((c) => c.arm);
   let next: RoundNext | null = null;
   if (inReach.length >= 2) {
+    const going = inReach.filter((a) => !crashedBy(a, n));
     if (n === first) {
-      next = { kind: "more", pairs: second, firstPair: first + 1, arms: inReach, stage: "screen", fresh: false };
+      if (going.length > 0) {
+        next = { kind: "more", pairs: second, firstPair: first + 1, arms: going, stage: "screen", fresh: false };
+      }
     } else if (n < first + second) throw notALook(n, `the screen's second part ends at ${first + second} pairs`);
-    else steps.push(screenStep(contract, series, inReach, first + second, true, rules));
+    else {
+      const secondArms = inReach.filter((a) => !crashedBy(a, first + second));
+      if (secondArms.length > 0) steps.push(screenStep(contract, series, secondArms, first + second, true, rules));
+    }
   }
-  const lastStep = steps[steps.length - 1]!;
-  const chosen = next === null ? lastStep.screen.leader : null;
-  const screenEnd = lastStep.pairs;
-  if (next === null && chosen === null && n > screenEnd) throw notALook(n, `the round ended after ${screenEnd} pairs`);
+  const lastStep = steps[steps.length - 1];
+  const leader = lastStep?.screen.leader ?? null;
+  const screenEnd = lastStep?.pairs ?? first;
+  const chosen = next === null && !(leader !== null && crashedBy(leader, n)) ? leader : null;
+  const chosenCrashed = next === null && leader !== null && crashedBy(leader, n);
+  if (next === null && chosen === null && n > screenEnd && !chosenCrashed) {
+    throw notALook(n, `the round ended after ${screenEnd} pairs`);
+  }
   if (next === null && chosen !== null && n === screenEnd) {
     next = { kind: "more", pairs: contract.repeats, firstPair: n + 1, arms: [chosen], stage: "confirm", fresh: true };
   }
   const confirmed = chosen !== null && n > screenEnd ? confirm(contract, series, chosen, screenEnd, n, options) : null;
 
-  // every candidate measured exactly on the pairs the round asked for
+  // every candidate measured exactly on the pairs the round asked for (a crashed one: those before its crash)
   const measured = new Map<number, number>();
   steps.forEach((s) => s.screen.calls.forEach((c) => measured.set(c.arm, s.pairs)));
   if (next?.kind === "more") next.arms.forEach((a) => measured.set(a, n));
   if (chosen !== null) measured.set(chosen, n);
+  for (const [arm, c] of crashed) measured.set(arm, c.pair - 1);
   for (const a of all) {
     const got = series.arms[a]!.bench.length;
     if (got !== measured.get(a)) {
@@ -240,9 +325,24 @@ export function decideScreenConfirm(
     }
   }
 
-  const stepOf = (arm: number) => [...steps].reverse().find((s) => s.screen.calls.some((c) => c.arm === arm))!;
-  const calls: CandidateCall[] = all.map((arm) => {
+  const stepOf = (arm: number) => [...steps].reverse().find((s) => s.screen.calls.some((c) => c.arm === arm));
+  const calls: CallWithCrashes[] = all.map((arm): CallWithCrashes => {
     const step = stepOf(arm);
+    const crash = crashed.get(arm);
+    if (crash !== undefined) {
+      return {
+        arm,
+        verdict: "crashed",
+        standing: "dropped",
+        because: "crashed",
+        pairs: crash.pair - 1,
+        screen: step === undefined ? null : screenEstimate(step.bench.get(arm)!, step.judged.get(arm)!.relative),
+        estimate: null,
+        siblings: {},
+        reason: crashedReason({ measure: benchmarkName(arm, crash.pair), cause: crash.cause }),
+      };
+    }
+    if (step === undefined) throw new TypeError(`Cannot decide: candidate ${arm} was in no screen look`);
     const c = step.screen.calls.find((x) => x.arm === arm)!;
     const screen = screenEstimate(step.bench.get(arm)!, step.judged.get(arm)!.relative);
     const base = { arm, pairs: measured.get(arm)!, screen };
@@ -305,8 +405,15 @@ export function decideScreenConfirm(
         : nextConfirmReason(next.arms[0]!, next.firstPair, next.pairs),
     );
   }
+  if (crashed.size > 0) reasons.push(...calls.filter((c) => c.verdict === "crashed").map((c) => c.reason));
   const won = confirmed?.verdict === "accept";
-  const verdict: Verdict = won ? "accept" : calls.every((c) => c.verdict === "reject") ? "reject" : "inconclusive";
+  const verdict: CandidateVerdict = won
+    ? "accept"
+    : calls.every((c) => c.verdict === "crashed")
+    ? "crashed"
+    : calls.every((c) => c.verdict === "reject" || c.verdict === "crashed")
+    ? "reject"
+    : "inconclusive";
   return {
     candidates: k,
     procedure: "screen-confirm",
