@@ -291,7 +291,10 @@ describe("the CLI in-process: runs", () => {
     const { repo } = await makeRepo([{ "b.sh": "echo 1" }, { "b.sh": "echo 2" }]);
     const contract = join(tempDir("cli-contract-"), "c.json");
     const { writeFileSync } = await import("node:fs");
-    writeFileSync(contract, JSON.stringify({ name: "b", command: "sh b.sh", metric: "m", gpus: 1 }));
+    writeFileSync(
+      contract,
+      JSON.stringify({ name: "b", command: "sh b.sh", metric: "m", direction: "maximize", gpus: 1 }),
+    );
     const runDir = join(tempDir("cli-measure-"), "r1");
     const env = {
       OUTERLOOP_ACCOUNT: "acct_env",
@@ -321,7 +324,10 @@ describe("the CLI in-process: runs", () => {
     const { repo } = await makeRepo([{ "b.sh": "echo 1" }, { "b.sh": "echo 2" }]);
     const contract = join(tempDir("cli-contract-"), "c.json");
     const { existsSync, writeFileSync } = await import("node:fs");
-    writeFileSync(contract, JSON.stringify({ name: "b", command: "sh b.sh", metric: "m", gpus: 2 }));
+    writeFileSync(
+      contract,
+      JSON.stringify({ name: "b", command: "sh b.sh", metric: "m", direction: "maximize", gpus: 2 }),
+    );
     const runDir = join(tempDir("cli-measure-"), "r");
     const r = await cli([
       "measure",
