@@ -147,3 +147,21 @@ describe("decideLook() with guards read from the benchmark's own result", () => 
     assert.throws(() => decideLook(guarded(0), { baseline: base, candidate: faster }), /"guard-size-base"/);
   });
 });
+
+describe("decideLook() futilityVeto", () => {
+  it("median: no futility stop while the median pair clears min_effect; none: the prediction alone", () => {
+    // a stall on each side among three pairs (+13.7, -9.9 around a clean +1.45): the sd is so large that the
+    // prediction calls it futile; the median pair is +1.45, above min_effect 0
+    const c = parseContract(
+      { name: "b", command: "r", metric: "acc", direction: "maximize", repeats: 3, max_repeats: 9 },
+      "test",
+    );
+    const v = { baseline: [10, 10, 10], candidate: [23.69, 0.13, 11.45] };
+    const none = decideLook(c, v, { futilityVeto: "none" });
+    assert.equal(none.outcome, "futile");
+    const veto = decideLook(c, v, { futilityVeto: "median" });
+    assert.deepEqual([veto.outcome, veto.next], ["undecided", { kind: "more", pairs: 3 }]);
+    // the default is the prediction alone (bench/verdict_stalls.json)
+    assert.equal(decideLook(c, v).outcome, "futile");
+  });
+});
