@@ -12,9 +12,13 @@ import { unsafeSeedEnv } from "./unsafe_env.ts";
 
 /**
  * The benchmark contract file: what to run, which number to read, which way
- * is better, and the suite siblings that must not regress. JSON with the
- * reference's snake_case field names. Unknown keys are refused, naming the
- * key: a typo such as `min_efect` silently ignored would change the verdict.
+ * is better (required: a default once inverted timing verdicts), the suite
+ * siblings and the guards (further metrics of the same result) that must not
+ * regress. JSON with the reference's snake_case field names. Unknown keys are
+ * refused with the key most likely meant (did_you_mean.ts): a typo such as
+ * `min_efect` silently ignored would change the verdict. `min_effect` and a
+ * `tolerance` may be relative ("2%"), judged on the log ratio
+ * (src/stats/relative.ts).
  */
 
 /** A string the program turns into file and job names: checked by `validateName`. */

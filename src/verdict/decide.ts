@@ -185,6 +185,13 @@ function estimate(iv: LocationInterval, method: string, relative: RelativeEstima
  * With one pair and max_repeats 1 the interval is the point [Δ, Δ] and this
  * is exactly the single-pair rule, with the same sentences: a sibling below
  * −tolerance rejects; Δ > min_effect accepts; Δ ≤ 0 rejects; else inconclusive.
+ *
+ * A relative min_effect or tolerance ("2%") is judged by the same rule on the
+ * log improvements of the paired ratio against log(1.02) (judged_side.ts),
+ * so a time minimized and its rate maximized give one verdict. Guards
+ * (`guardName` series, read from the benchmark's own result) are judged as
+ * siblings are. Every estimate carries the candidate/baseline ratio
+ * (`relative`, null for a metric with a value ≤ 0).
  */
 export function decideLook(contract: Contract, values: PairedValues, options: DecideOptions = {}): LookDecision {
   const rho = options.spendingPower ?? SPENDING_POWER;
