@@ -351,7 +351,10 @@ describe("the CLI in-process: runs", () => {
 
 describe("show asks the scheduler as a pass does", () => {
   it("lists 100 pending measures with their reasons from one queue listing", async () => {
-    const siblings = Array.from({ length: 49 }, (_, i) => ({ name: `s${i}`, command: "sh s.sh", metric: "m" }));
+    const siblings = Array.from(
+      { length: 49 },
+      (_, i) => ({ name: `s${i}`, command: "sh s.sh", metric: "m", direction: "maximize" }),
+    );
     const dir = new RunDir(join(tempDir("cli-show-100-"), "run"));
     writeRunRecord(dir, runRecordFixture({}, { siblings }));
     const compute = new FakeCompute();
