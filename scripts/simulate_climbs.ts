@@ -152,6 +152,7 @@ function writeContract(shape: string, rule: "today" | "defaults"): void {
     name: "sim",
     command: `sh bench.sh ${shape}`,
     metric: "score",
+    direction: "maximize",
     seed_env: "BENCH_SEED",
     min_effect: 1,
     eval_minutes: 5,

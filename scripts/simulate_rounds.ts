@@ -98,6 +98,7 @@ const contractOf = (confidence: number): Contract =>
     name: "sim",
     command: "sim",
     metric: "score",
+    direction: "maximize",
     min_effect: MIN_EFFECT,
     repeats: REPEATS,
     max_repeats: MAX_REPEATS,

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { lazy, strict, wholeNumber } from "../schema/zod.ts";
+import { lazy, wholeNumber } from "../schema/zod.ts";
+import { contractObject as strict } from "./did_you_mean.ts";
 import { DEFAULT_CPUS, DEFAULT_MEM, isMemorySize } from "../compute/job_spec.ts";
 import { DEFAULT_ALLOWED_ENV } from "../dispatch/eval_script.ts";
 import { BadInputError } from "../errors.ts";
@@ -11,9 +12,13 @@ import { unsafeSeedEnv } from "./unsafe_env.ts";
 
 /**
  * The benchmark contract file: what to run, which number to read, which way
- * is better, and the suite siblings that must not regress. JSON with the
- * reference's snake_case field names. Unknown keys are refused, naming the
- * key: a typo such as `min_efect` silently ignored would change the verdict.
+ * is better (required: a default once inverted timing verdicts), the suite
+ * siblings and the guards (further metrics of the same result) that must not
+ * regress. JSON with the reference's snake_case field names. Unknown keys are
+ * refused with the key most likely meant (did_you_mean.ts): a typo such as
+ * `min_efect` silently ignored would change the verdict. `min_effect` and a
+ * `tolerance` may be relative ("2%"), judged on the log ratio
+ * (src/stats/relative.ts).
  */
 
 /** A string the program turns into file and job names: checked by `validateName`. */
@@ -97,11 +102,52 @@ const seedEnv = () =>
     })),
     "",
   );
-const direction = z._default(z.enum(["maximize", "minimize"]), "maximize");
+/**
+ * `direction`, required: a contract that left it out was once read as
+ * maximize, and a timing benchmark's verdicts came out inverted. The refusal
+ * says what each value means.
+ */
+export const DIRECTION_FIX = 'add "direction": "minimize" (lower is better: a time, a size, a loss) or ' +
+  '"direction": "maximize" (higher is better: a rate, a score, an accuracy)';
+const direction = () =>
+  z.enum(["maximize", "minimize"], {
+    error: (issue) => issue.input === undefined ? `"direction" is missing; ${DIRECTION_FIX}` : undefined,
+  });
+
+/** Whether a threshold is absolute (in the metric's units) or relative (a factor, judged on the log ratio). */
+export type Scale = "absolute" | "relative";
+
+/** A relative threshold as written: a percentage such as "2%" or "0.5%". */
+const PERCENT = /^(0|[1-9][0-9]*)(\.[0-9]+)?%$/;
+
+/**
+ * `min_effect` and `tolerance`: a number >= 0 in the metric's units, or a
+ * percentage ("2%"), which the verdict judges on the log scale of the paired
+ * ratio (src/stats/relative.ts) so that a time and its rate read one verdict.
+ */
+const threshold = () =>
+  z._default(
+    z.custom<number | string>(
+      (v) => (typeof v === "number" && Number.isFinite(v) && v >= 0) || (typeof v === "string" && PERCENT.test(v)),
+      { error: 'expected a number >= 0 (in the metric\'s units) or a percentage such as "2%" (relative)' },
+    ),
+    0,
+  );
+
+/** A threshold as the contract writes it, read: "2%" is 0.02 relative, 0.5 is 0.5 absolute. */
+export function thresholdOf(written: number | string): { readonly value: number; readonly scale: Scale } {
+  return typeof written === "number"
+    ? { value: written, scale: "absolute" }
+    : { value: Number(written.slice(0, -1)) / 100, scale: "relative" };
+}
+
+/** A threshold back in its written form: the number, or "2%" for relative 0.02. */
+export function thresholdJson(value: number, scale: Scale): number | string {
+  return scale === "absolute" ? value : `${Number((value * 100).toPrecision(12))}%`;
+}
 /** How a metric reported as an array of samples becomes the measure's value (src/stats/samples.ts). */
 const summary = z._default(z.enum(SUMMARIES as [Summary, ...Summary[]]), DEFAULT_SUMMARY);
 const count = (min: number, fallback: number) => z._default(wholeNumber(min), fallback);
-const atLeastZero = () => z._default(z.number().check(z.minimum(0, { error: "expected a number >= 0" })), 0);
 
 const siblingSchema = lazy(() =>
   strict({
@@ -110,8 +156,18 @@ const siblingSchema = lazy(() =>
     metric: nonEmpty(),
     seed_env: seedEnv(),
     gpus: count(0, 0),
-    direction,
-    tolerance: atLeastZero(),
+    direction: direction(),
+    tolerance: threshold(),
+    summary,
+  })
+);
+
+/** A guard: another metric of the benchmark's own result line, judged paired like a sibling (no job of its own). */
+const guardSchema = lazy(() =>
+  strict({
+    metric: nonEmpty(),
+    direction: direction(),
+    tolerance: threshold(),
     summary,
   })
 );
@@ -125,7 +181,7 @@ export const contractSchema = lazy(() =>
     name: nameField("benchmark"),
     command: command(),
     metric: nonEmpty(),
-    direction,
+    direction: direction(),
     summary,
     seed_env: seedEnv(),
     gpus: count(0, 0),
@@ -138,7 +194,7 @@ export const contractSchema = lazy(() =>
     ),
     eval_cpus: count(1, DEFAULT_CPUS),
     baseline: z._default(z.enum(["cached", "measure"]), "measure"),
-    min_effect: atLeastZero(),
+    min_effect: threshold(),
     siblings: z._default(z.array(siblingSchema()), []).check(z.superRefine((sibs, ctx) => {
       const seen = new Set<string>();
       sibs.forEach((sib, i) => {
@@ -153,6 +209,7 @@ export const contractSchema = lazy(() =>
         seen.add(sib.name);
       });
     })),
+    guards: z._default(z.array(guardSchema()), []),
     pairing: z._default(z.enum(["separate", "same-job", "duet"]), DEFAULT_PAIRING),
     repeats: count(1, DEFAULT_REPEATS),
     // its default is `repeats`, which a field default cannot see: filled in by contractFromJson
@@ -165,6 +222,17 @@ export const contractSchema = lazy(() =>
       DEFAULT_CONFIDENCE,
     ),
   }).check(z.superRefine((c, ctx) => {
+    const guardsSeen = new Set<string>();
+    (Array.isArray(c.guards) ? c.guards : []).forEach((g, i) => {
+      const problem = g.metric === c.metric
+        ? `Guard metric ${JSON.stringify(g.metric)} is the benchmark's own metric; a guard watches another metric ` +
+          "of the same result line: name that one"
+        : guardsSeen.has(g.metric)
+        ? `Guard metric ${JSON.stringify(g.metric)} is listed twice; give each guard one entry`
+        : null;
+      guardsSeen.add(g.metric);
+      if (problem !== null) ctx.addIssue({ code: "custom", path: ["guards", i, "metric"], message: problem, input: g });
+    });
     if (c.pairing !== "separate" && c.baseline === "cached") {
       ctx.addIssue({
         code: "custom",
@@ -210,9 +278,25 @@ export interface SiblingContract {
   readonly seedEnv: string;
   readonly gpus: number;
   readonly direction: "maximize" | "minimize";
-  /** How far the sibling may get worse (in its metric's units) before the candidate is rejected. */
+  /** How far the sibling may get worse before the candidate is rejected: in its metric's units, or a fraction (`toleranceScale`). */
   readonly tolerance: number;
+  /** "relative": `tolerance` is a fraction (0.01 for "1%"), judged on the log ratio; "absolute": in the metric's units. */
+  readonly toleranceScale: Scale;
   /** How samples reported as an array become the sibling's value; default median. */
+  readonly summary: Summary;
+}
+
+/**
+ * A guard: a metric of the benchmark's own result line besides `metric`
+ * (`{"t": 1.21, "size": 3.4e6}`), measured by the same jobs and judged
+ * paired exactly like a sibling: reject when it regressed past `tolerance`,
+ * an accept held back while it may have.
+ */
+export interface GuardContract {
+  readonly metric: string;
+  readonly direction: "maximize" | "minimize";
+  readonly tolerance: number;
+  readonly toleranceScale: Scale;
   readonly summary: Summary;
 }
 
@@ -235,9 +319,17 @@ export interface Contract {
   readonly evalCpus: number;
   /** "cached": reuse a stored base-tree measurement when one matches; "measure": always measure. */
   readonly baseline: "cached" | "measure";
-  /** The improvement the candidate must exceed to be accepted; at or below it, inconclusive. */
+  /**
+   * The improvement the candidate must exceed to be accepted; at or below it,
+   * inconclusive. In the metric's units, or — `minEffectScale` "relative" —
+   * a fraction (0.02 for "2%"): a factor 1.02 in the direction's favour.
+   */
   readonly minEffect: number;
+  /** "relative": `minEffect` is a fraction judged on the log ratio (src/stats/relative.ts); "absolute": units. */
+  readonly minEffectScale: Scale;
   readonly siblings: readonly SiblingContract[];
+  /** Extra metrics of the benchmark's own result, judged like siblings; none by default. */
+  readonly guards: readonly GuardContract[];
   /** Pairs (baseline + candidate on one seed) per batch; the verdict is looked at after each batch. */
   readonly repeats: number;
   /** The most pairs a climb may use (≥ repeats); more than `repeats` makes the verdict sequential. */
@@ -286,7 +378,8 @@ export function contractFromJson(c: ContractJson): Contract {
     evalMem: c.eval_mem,
     evalCpus: c.eval_cpus,
     baseline: c.baseline,
-    minEffect: c.min_effect,
+    minEffect: thresholdOf(c.min_effect).value,
+    minEffectScale: thresholdOf(c.min_effect).scale,
     siblings: c.siblings.map((s) => ({
       name: s.name,
       command: s.command,
@@ -294,8 +387,16 @@ export function contractFromJson(c: ContractJson): Contract {
       seedEnv: s.seed_env,
       gpus: s.gpus,
       direction: s.direction,
-      tolerance: s.tolerance,
+      tolerance: thresholdOf(s.tolerance).value,
+      toleranceScale: thresholdOf(s.tolerance).scale,
       summary: s.summary,
+    })),
+    guards: c.guards.map((g) => ({
+      metric: g.metric,
+      direction: g.direction,
+      tolerance: thresholdOf(g.tolerance).value,
+      toleranceScale: thresholdOf(g.tolerance).scale,
+      summary: g.summary,
     })),
     repeats: c.repeats,
     maxRepeats: c.max_repeats ?? c.repeats,
@@ -354,10 +455,10 @@ export function loadContract(path: string): Contract {
 
 /**
  * The contract back in its snake_case file form: what the run record
- * freezes. Every field explicit, except that eval_mem, eval_cpus, repeats,
+ * freezes. Every field explicit, except that guards, eval_mem, eval_cpus, repeats,
  * max_repeats, confidence, pairing and summary (the benchmark's and each
  * sibling's) appear only when they differ from their defaults (2G, 1, 1,
- * repeats, 0.95, separate, median), so the run record of a contract that does
+ * repeats, 0.95, separate, median; guards when there are none), so the run record of a contract that does
  * not use them is byte-identical to one written before they existed (and its
  * run identity the same).
  */
@@ -371,7 +472,7 @@ export function contractToJson(c: Contract): z.input<ReturnType<typeof contractS
     gpus: c.gpus,
     eval_minutes: c.evalMinutes,
     baseline: c.baseline,
-    min_effect: c.minEffect,
+    min_effect: thresholdJson(c.minEffect, c.minEffectScale),
     siblings: c.siblings.map((s) => ({
       name: s.name,
       command: s.command,
@@ -379,10 +480,18 @@ export function contractToJson(c: Contract): z.input<ReturnType<typeof contractS
       seed_env: s.seedEnv,
       gpus: s.gpus,
       direction: s.direction,
-      tolerance: s.tolerance,
+      tolerance: thresholdJson(s.tolerance, s.toleranceScale),
       ...(s.summary === DEFAULT_SUMMARY ? {} : { summary: s.summary }),
     })),
   };
+  if (c.guards.length > 0) {
+    json.guards = c.guards.map((g) => ({
+      metric: g.metric,
+      direction: g.direction,
+      tolerance: thresholdJson(g.tolerance, g.toleranceScale),
+      ...(g.summary === DEFAULT_SUMMARY ? {} : { summary: g.summary }),
+    }));
+  }
   if (c.summary !== DEFAULT_SUMMARY) json.summary = c.summary;
   if (c.evalMem !== DEFAULT_MEM) json.eval_mem = c.evalMem;
   if (c.evalCpus !== DEFAULT_CPUS) json.eval_cpus = c.evalCpus;

@@ -14,6 +14,8 @@
  * | sibling s, base         | `sib-s-base`      | `sib-s-base#i`      |
  * | sibling s, candidate    | `sib-s-cand`      | `sib-s-cand#i`      |
  * | sibling s, candidate k  | `sib-s-cand-k`    | `sib-s-cand-k#i`    |
+ * | guard g, base (a value) | `guard-g-base`    | `guard-g-base#i`    |
+ * | guard g, candidate (k)  | `guard-g-cand(-k)`| `guard-g-cand(-k)#i`|
  *
  * Pair 1 of a one-candidate run is named exactly as the reference names its
  * measures, byte for byte. A name is never ambiguous: the pair suffix is the
@@ -21,6 +23,10 @@
  * no sibling name can stand in for. The name is part of a measure's
  * determinant, so every pair and arm gets its own slot and job name even when
  * the benchmark has no seed.
+ *
+ * A guard's names are not measures (no job runs them): they key the values
+ * of a guard metric the benchmark's own measure of that arm and pair read
+ * (`guardName`), and `parseMeasureName` does not take them.
  *
  * The differences of `decision.json` (`deltas`, candidate − baseline) are keyed
  * by the candidate side's name, except a sibling's single candidate, which the
@@ -103,4 +109,30 @@ export function parseMeasureName(name: string): MeasureRef | null {
 export function differenceName(sibling: string | null, arm: number, pair = 1): string {
   if (sibling !== null && arm === CANDIDATE_ARM) return pairMeasureName(`sib-${sibling}`, pair);
   return measureName({ sibling, arm, pair });
+}
+
+/**
+ * A guard's measure name: the value of `metric` read from the benchmark's
+ * own result on arm `arm` in `pair` — `guard-<metric>-base`,
+ * `guard-<metric>-cand`, `guard-<metric>-cand-k`, with `#i` for pair i ≥ 2.
+ * It never names a measure of its own (no job runs it: the benchmark's
+ * measure of the same arm and pair read it), only a series of the decision's
+ * values. The `guard-` stem cannot collide with the benchmark's names
+ * (`baseline`, `candidate…`) nor with a sibling's (`sib-…`), whatever the
+ * metric is called.
+ */
+export function guardName(metric: string, arm: number, pair = 1): string {
+  return pairMeasureName(`guard-${metric}-${armWord(true, arm)}`, pair);
+}
+
+/** What a guard's name stands for (`guardName`'s inverse), or null for any other name. */
+export function parseGuardName(
+  name: string,
+): { readonly metric: string; readonly arm: number; readonly pair: number } | null {
+  const { name: stem, pair } = splitPairName(name);
+  const m = /^guard-(.+)-(base|cand|cand-(?:[2-9]|[1-9][0-9]+))$/s.exec(stem);
+  if (!m) return null;
+  const word = m[2]!;
+  const arm = word === "base" ? BASE_ARM : word === "cand" ? CANDIDATE_ARM : Number(word.slice(5));
+  return { metric: m[1]!, arm, pair };
 }

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { lazy, strict, wholeNumber } from "../schema/zod.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import type { Decision, Estimate, SiblingEstimate, Verdict } from "../verdict/decide.ts";
+import type { RelativeEstimate } from "../stats/relative.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
 import { usageFromJson, usageJson, usageSchema } from "../plan/run_usage.ts";
@@ -22,7 +23,7 @@ import { type Provenance, provenanceJson } from "../dispatch/provenance.ts";
  * run (left over, or copied in) is refused, never returned.
  */
 
-const estimateShape = {
+const ratioShape = {
   n: wholeNumber(1),
   mean: z.number(),
   lower: z.number(),
@@ -33,16 +34,56 @@ const estimateShape = {
   set_aside: z.optional(z.array(wholeNumber(1))),
 };
 
-/** An estimate in its stored form: `set_aside` only when the method set pairs aside. */
-export function estimateJson<T extends Estimate>(e: T) {
-  const { setAside, ...rest } = e;
+const estimateShape = {
+  ...ratioShape,
+  // the candidate/baseline ratio with its interval (src/stats/relative.ts); null when a value is <= 0 (no
+  // ratio), absent in decisions from before it
+  relative: z.optional(z.nullable(strict(ratioShape))),
+};
+
+/** A ratio estimate in its stored form: `set_aside` only when pairs were set aside. */
+function ratioJson(r: RelativeEstimate) {
+  const { setAside, ...rest } = r;
   return { ...rest, ...(setAside.length === 0 ? {} : { set_aside: [...setAside] }) };
 }
 
-/** An estimate read back; an old file's (no `set_aside`) set nothing aside. */
-function estimateFromJson<T extends { set_aside?: number[] | undefined }>(j: T) {
+/** An estimate in its stored form: `set_aside` only when the method set pairs aside, `relative` when known. */
+export function estimateJson<T extends Estimate>(e: T) {
+  const { setAside, relative, ...rest } = e;
+  return {
+    ...rest,
+    ...(setAside.length === 0 ? {} : { set_aside: [...setAside] }),
+    ...(relative === undefined ? {} : { relative: relative === null ? null : ratioJson(relative) }),
+  };
+}
+
+/** A ratio estimate as stored. */
+interface RatioJson {
+  n: number;
+  mean: number;
+  lower: number;
+  upper: number;
+  confidence: number;
+  method: string;
+  set_aside?: number[] | undefined;
+}
+
+/** A ratio estimate read back. */
+function ratioFromJson(j: RatioJson): RelativeEstimate {
   const { set_aside, ...rest } = j;
   return { ...rest, setAside: set_aside ?? [] };
+}
+
+/** An estimate read back; an old file's (no `set_aside`) set nothing aside, and has no `relative`. */
+function estimateFromJson<T extends RatioJson & { relative?: RatioJson | null | undefined }>(
+  j: T,
+): Omit<T, "set_aside" | "relative"> & { setAside: number[]; relative?: RelativeEstimate | null } {
+  const { set_aside, relative, ...rest } = j;
+  return {
+    ...rest,
+    setAside: set_aside ?? [],
+    ...(relative === undefined ? {} : { relative: relative === null ? null : ratioFromJson(relative) }),
+  };
 }
 
 const decisionSchema = lazy(() =>
@@ -56,6 +97,10 @@ const decisionSchema = lazy(() =>
     decided_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
     direction: z.enum(["maximize", "minimize"]),
     min_effect: z.number().check(z.minimum(0)),
+    // "relative": min_effect is a fraction (0.02 for "2%") judged on the log ratio; absent for an absolute one
+    min_effect_scale: z.optional(z.literal("relative")),
+    // a single pair's candidate/baseline ratio (no interval); null when a value is <= 0; absent before it
+    relative: z.optional(z.nullable(strict(ratioShape))),
     baseline_source: z.enum(["cached", "measured"]),
     // absent in decisions written before runs had an identity: those are checked by their shas alone
     run_identity: z.optional(z.string().check(z.regex(/^[0-9a-f]{40}$/))),
@@ -65,6 +110,10 @@ const decisionSchema = lazy(() =>
     outcome: z.optional(z.string()),
     benchmark: z.optional(strict(estimateShape)),
     siblings: z.optional(
+      z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
+    ),
+    // each guard's estimate and standing, by metric; a repeated design with guards only
+    guards: z.optional(
       z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
     ),
     // what each measured job used, by measure name; only when the scheduler said
@@ -111,6 +160,10 @@ const decisionSchema = lazy(() =>
         screen: z.nullable(strict(estimateShape)),
         estimate: z.nullable(strict(estimateShape)),
         siblings: z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
+        // by metric; absent for a contract without guards, and before them
+        guards: z.optional(
+          z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
+        ),
         reason: z.string(),
       })),
     })),
@@ -136,6 +189,8 @@ export interface RoundCandidateFacts {
   /** The estimate its verdict rests on (its confirmation's); null when it was dropped before one. */
   readonly estimate: Estimate | null;
   readonly siblings: Readonly<Record<string, SiblingEstimate>>;
+  /** Its guards' estimates, by metric; absent without guards. */
+  readonly guards?: Readonly<Record<string, SiblingEstimate>>;
   /** One sentence with its numbers. */
   readonly reason: string;
 }
@@ -187,6 +242,7 @@ export function roundJson(r: RoundFacts) {
       screen: c.screen && estimateJson(c.screen),
       estimate: c.estimate && estimateJson(c.estimate),
       siblings: sibs(c.siblings),
+      ...(c.guards === undefined || Object.keys(c.guards).length === 0 ? {} : { guards: sibs(c.guards) }),
       reason: c.reason,
     })),
   };
@@ -202,6 +258,8 @@ export interface PairedFacts {
   readonly outcome: string;
   readonly benchmark: Estimate;
   readonly siblings: Readonly<Record<string, SiblingEstimate>>;
+  /** The guards' estimates, by metric; absent (and not written) without guards. */
+  readonly guards?: Readonly<Record<string, SiblingEstimate>>;
 }
 
 /** A decision with the facts it was made on, as stored in `decision.json`. */
@@ -215,6 +273,10 @@ export interface DecisionRecord extends Decision {
   /** The benchmark's direction. */
   readonly direction: "maximize" | "minimize";
   readonly minEffect: number;
+  /** "relative": `minEffect` is a fraction judged on the log ratio; absent (and not written) for an absolute one. */
+  readonly minEffectScale?: "absolute" | "relative";
+  /** A single pair's candidate/baseline ratio (a repeated design keeps it in `paired.benchmark.relative`). */
+  readonly relative?: RelativeEstimate | null;
   /** "cached": the baseline value came from the baseline cache; "measured": from this run. */
   readonly baselineSource: "cached" | "measured";
   /** Set for a repeated design (max_repeats > 1); null for a single pair, whose file keeps today's keys. */
@@ -241,6 +303,9 @@ export function pairedFactsJson(p: PairedFacts) {
     outcome: p.outcome,
     benchmark: estimateJson(p.benchmark),
     siblings: Object.fromEntries(Object.entries(p.siblings).map(([k, v]) => [k, estimateJson(v)])),
+    ...(p.guards === undefined || Object.keys(p.guards).length === 0
+      ? {}
+      : { guards: Object.fromEntries(Object.entries(p.guards).map(([k, v]) => [k, estimateJson(v)])) }),
   };
 }
 
@@ -257,6 +322,8 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
     decided_at: d.decidedAt,
     direction: d.direction,
     min_effect: d.minEffect,
+    ...(d.minEffectScale === "relative" ? { min_effect_scale: "relative" as const } : {}),
+    ...(d.relative === undefined ? {} : { relative: d.relative === null ? null : ratioJson(d.relative) }),
     baseline_source: d.baselineSource,
     ...(d.runIdentity === null ? {} : { run_identity: d.runIdentity }),
     ...(p === null ? {} : pairedFactsJson(p)),
@@ -310,6 +377,9 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
       outcome: j.outcome ?? "",
       benchmark: estimateFromJson(j.benchmark),
       siblings: Object.fromEntries(Object.entries(j.siblings ?? {}).map(([k, v]) => [k, estimateFromJson(v)])),
+      ...(j.guards === undefined
+        ? {}
+        : { guards: Object.fromEntries(Object.entries(j.guards).map(([k, v]) => [k, estimateFromJson(v)])) }),
     }
     : null;
   return {
@@ -323,6 +393,8 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     decidedAt: j.decided_at,
     direction: j.direction,
     minEffect: j.min_effect,
+    ...(j.min_effect_scale === undefined ? {} : { minEffectScale: j.min_effect_scale }),
+    ...(j.relative === undefined ? {} : { relative: j.relative === null ? null : ratioFromJson(j.relative) }),
     baselineSource: j.baseline_source,
     paired,
     ...(j.usage === undefined
@@ -373,6 +445,7 @@ function roundFromJson(j: z.output<ReturnType<typeof decisionSchema>>["round"] &
       screen: c.screen && estimateFromJson(c.screen),
       estimate: c.estimate && estimateFromJson(c.estimate),
       siblings: sibs(c.siblings),
+      ...(c.guards === undefined || Object.keys(c.guards).length === 0 ? {} : { guards: sibs(c.guards) }),
       reason: c.reason,
     })),
   };

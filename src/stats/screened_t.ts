@@ -134,10 +134,12 @@ export function futilityBases(
   level: number,
   threshold: Threshold = screenThreshold,
   from: number = SCREEN_FROM,
-  looks: "flagged" | "each" | "none" = "flagged",
+  looks: FutilityLooks = "flagged",
+  fence: number = FUTILITY_FENCE,
 ): LocationInterval[] {
   const now = screenedInterval(improvements, level, threshold, from);
   const n = improvements.length;
+  if (looks === "robust") return robustBases(improvements, level, now, fence);
   if (n >= from || n < 3 || looks === "none") return [now];
   if (looks === "each") {
     const without = (i: number) => STUDENT_T.interval(improvements.filter((_, j) => j !== i), level);
@@ -148,6 +150,31 @@ export function futilityBases(
   return [now, STUDENT_T.interval(improvements.filter((_, i) => !out.includes(i)), level)];
 }
 
+/** What the futility rule asks besides the look's interval (`futilityBases`). */
+export type FutilityLooks = "flagged" | "each" | "none" | "robust";
+
+/** How far from the median (in MADN) a pair lies to be left out of the robust futility basis. */
+export const FUTILITY_FENCE = 5;
+
+/**
+ * The "robust" bases: the look's interval and, at any n ≥ 3 when pairs lie
+ * beyond `fence` MADN of the median, the Student t interval without them.
+ * Only the futility rule reads these (a stop is non-binding), so the fence
+ * may be far tighter than the screen's c_n without touching false accepts.
+ */
+function robustBases(
+  improvements: readonly number[],
+  level: number,
+  now: LocationInterval,
+  fence: number,
+): LocationInterval[] {
+  const n = improvements.length;
+  if (n < 3) return [now];
+  const out = outlyingPairs(improvements, () => fence, 3);
+  if (out.length === 0 || n - out.length < 2) return [now];
+  return [now, STUDENT_T.interval(improvements.filter((_, i) => !out.includes(i)), level)];
+}
+
 /** What `screenedT` may vary (the simulation's alternatives; the defaults are the verdict's). */
 export interface ScreenOptions {
   readonly threshold?: Threshold;
@@ -155,7 +182,9 @@ export interface ScreenOptions {
   readonly thresholdName?: string;
   readonly from?: number;
   /** What futility asks below `from` pairs besides the look's interval (`futilityBases`; default "flagged"). */
-  readonly futilityLooks?: "flagged" | "each" | "none";
+  readonly futilityLooks?: FutilityLooks;
+  /** The robust bases' fence in MADN (default `FUTILITY_FENCE`). */
+  readonly futilityFence?: number;
 }
 
 /** The screened t as a verdict method. */
@@ -167,10 +196,16 @@ export function screenedT(o: ScreenOptions = {}): IntervalMethod {
   return {
     name: "screened Student t",
     detail: `outlying pairs${beyond === "" ? "" : ` (beyond ${beyond})`} set aside from ${from} pairs on` +
-      (looks === "flagged" ? "" : looks === "each" ? "; leave-one-out futility" : "; futility on the look alone"),
+      (looks === "flagged"
+        ? ""
+        : looks === "each"
+        ? "; leave-one-out futility"
+        : looks === "robust"
+        ? ""
+        : "; futility on the look alone"),
     interval: (xs, level) => screenedInterval(xs, level, threshold, from),
     df: (n) => n - 1,
-    futilityBases: (xs, level) => futilityBases(xs, level, threshold, from, looks),
+    futilityBases: (xs, level) => futilityBases(xs, level, threshold, from, looks, o.futilityFence),
   };
 }
 

@@ -12,6 +12,7 @@ import {
   SUGGESTION_POWER,
 } from "../stats/power.ts";
 import { finalLook, sequentialDesign } from "../stats/sequential.ts";
+import { logImprovements } from "../stats/relative.ts";
 import type { CalibrationRecord, SiblingSpread } from "../rundir/calibration_file.ts";
 import { runIdentity, type RunRecord } from "../rundir/run_record.ts";
 import { formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
@@ -115,4 +116,69 @@ export function derivationOf(c: Calibration, confidence: number): string {
     );
   }
   return parts.join("; ") + ".";
+}
+
+/**
+ * The suggestion in its relative form, for a benchmark whose every A/A
+ * value is positive: `calibrate` on the log improvements of the paired
+ * ratio (src/stats/relative.ts) — the scale a relative min_effect and
+ * tolerance are judged on — with each threshold written as a percentage
+ * rounded up to two significant digits (`"2.2%"`). Per sibling too, null for
+ * a sibling with a value ≤ 0. Null for the benchmark (and so the whole
+ * suggestion) when one of its values is ≤ 0: no ratio exists.
+ */
+export interface RelativeSuggestion {
+  readonly minEffect: string;
+  /** By sibling name: its tolerance as a percentage, or null when it has a value ≤ 0. */
+  readonly siblings: Readonly<Record<string, string | null>>;
+}
+
+/** A fraction as a percentage rounded up to two significant digits: 0.02134 → "2.2%", 0.0037 → "0.37%". */
+export function percentUp(fraction: number): string {
+  if (!(fraction > 0)) return "0%";
+  const pct = fraction * 100;
+  const step = 10 ** (Math.floor(Math.log10(pct)) - 1);
+  const up = Math.ceil(pct / step - 1e-9) * step;
+  return `${Number(up.toPrecision(2))}%`;
+}
+
+/** The relative suggestion of an A/A calibration (`calibrationOf`'s inputs), or null when no ratio exists. */
+export function relativeSuggestionOf(
+  r: RunRecord,
+  plan: readonly Measure[],
+  values: Readonly<Record<string, number>>,
+): RelativeSuggestion | null {
+  const c = r.contract;
+  const pairsOf = (sibling: string | null) => {
+    const first: number[] = [];
+    const second: number[] = [];
+    for (const m of plan) {
+      const ref = parseMeasureName(m.name);
+      if (ref === null || ref.sibling !== sibling) continue;
+      if (ref.arm === BASE_ARM) first[ref.pair - 1] = values[m.name]!;
+      if (ref.arm === CANDIDATE_ARM) second[ref.pair - 1] = values[m.name]!;
+    }
+    return { first, second };
+  };
+  const logsOf = (sibling: string | null, direction: Direction) => {
+    const { first, second } = pairsOf(sibling);
+    return logImprovements(direction, first, second);
+  };
+  const main = logsOf(null, c.direction);
+  if (main === null || main.length === 0) return null;
+  const sibLogs = c.siblings.map((s) => [s.name, logsOf(s.name, s.direction)] as const);
+  const cal = calibrate(
+    main,
+    c.confidence,
+    Object.fromEntries(sibLogs.filter(([, xs]) => xs !== null && xs.length > 0) as [string, number[]][]),
+  );
+  return {
+    minEffect: percentUp(Math.expm1(cal.suggestion.minEffect)),
+    siblings: Object.fromEntries(
+      sibLogs.map(([name]) => {
+        const t = cal.suggestion.siblings[name];
+        return [name, t === undefined ? null : percentUp(Math.expm1(t.tolerance))];
+      }),
+    ),
+  };
 }

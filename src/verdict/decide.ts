@@ -1,9 +1,11 @@
-import type { Contract } from "../contract/contract.ts";
+import type { Contract, Scale } from "../contract/contract.ts";
 import {
   type Facts,
+  guardLabel,
   methodOf,
   pairedReason,
   type Prediction,
+  siblingLabel,
   siblingReason,
   type Side,
   singlePairReason,
@@ -13,10 +15,12 @@ import {
   benchmarkName,
   CANDIDATE_ARM,
   differenceName,
+  guardName,
   pairMeasureName,
   siblingName,
 } from "../measure/measure_name.ts";
-import { finiteInterval } from "./finite_interval.ts";
+import { judgedSide } from "./judged_side.ts";
+import type { RelativeEstimate } from "../stats/relative.ts";
 import { FUTILITY_POWER, predictivePower } from "../stats/futility.ts";
 import {
   benchmarkCall,
@@ -28,7 +32,7 @@ import {
 } from "../stats/look_rule.ts";
 import type { IntervalMethod, LocationInterval } from "../stats/location_interval.ts";
 import { REPEATED_METHOD } from "../stats/repeated_method.ts";
-import { improvementsOf } from "./finite_interval.ts";
+import { median } from "../stats/screened_t.ts";
 import { designOf, finalLook, lookAt, nextBatch, SPENDING_POWER } from "../stats/sequential.ts";
 
 /**
@@ -46,8 +50,10 @@ export type { Verdict } from "../stats/look_rule.ts";
 
 /**
  * The measured values, per measure name, pair 1 first: `baseline`,
- * `candidate`, `sib-<name>-base`, `sib-<name>-cand`. A plain number is a
- * single pair's value, which is how a one-pair run passes them.
+ * `candidate`, `sib-<name>-base`, `sib-<name>-cand`, and a guard's
+ * `guard-<metric>-base`, `guard-<metric>-cand` (`guardName`: read from the
+ * benchmark's own result). A plain number is a single pair's value, which is
+ * how a one-pair run passes them.
  */
 export type PairedValues = Readonly<Record<string, number | readonly number[]>>;
 
@@ -70,6 +76,12 @@ export interface Estimate {
    * or too few pairs to trim).
    */
   readonly setAside: readonly number[];
+  /**
+   * The candidate/baseline ratio with its interval on the log scale of the
+   * paired ratio (src/stats/relative.ts); null when a value is ≤ 0 (no ratio),
+   * absent in estimates from before it.
+   */
+  readonly relative?: RelativeEstimate | null;
 }
 
 /** A sibling's estimate and where it stands against its tolerance. */
@@ -101,6 +113,8 @@ export interface LookDecision extends Decision {
   readonly outcome: LookKind;
   readonly benchmark: Estimate;
   readonly siblings: Readonly<Record<string, SiblingEstimate>>;
+  /** Each guard's estimate and standing, by metric (judged as a sibling is). */
+  readonly guards: Readonly<Record<string, SiblingEstimate>>;
 }
 
 /** Tuning of the sequential rule; only the simulation changes these (the defaults are its choice). */
@@ -111,7 +125,19 @@ export interface DecideOptions {
   readonly futilityPower?: number;
   /** The interval method of a look at two pairs or more; default `REPEATED_METHOD` (src/stats/repeated_method.ts). */
   readonly method?: IntervalMethod;
+  /**
+   * "median": no futility stop while the median pair clears min_effect (on the judged scale), so that a
+   * stall, which moves the mean and the sd but not the median, cannot stop a climb; "none": the prediction
+   * alone. Default `FUTILITY_VETO`.
+   */
+  readonly futilityVeto?: "median" | "none";
 }
+
+/**
+ * The futility veto by default: none. The median veto lifts accepts under the stall model of issue 22
+ * (bench/verdict_stalls.json) but raises the pairs a candidate with no effect costs by 40% on clean noise.
+ */
+export const FUTILITY_VETO: "median" | "none" = "none";
 
 /** The values of one measure over the pairs; a `TypeError` naming a missing or non-finite one (a caller bug). */
 function seriesOf(values: PairedValues, name: string): number[] {
@@ -131,9 +157,9 @@ function seriesOf(values: PairedValues, name: string): number[] {
 }
 
 /** The estimate as the decision carries it. */
-function estimate(iv: LocationInterval, method: string): Estimate {
+function estimate(iv: LocationInterval, method: string, relative: RelativeEstimate | null): Estimate {
   const setAside = iv.setAside.map((i) => i + 1);
-  return { n: iv.n, mean: iv.mean, lower: iv.lower, upper: iv.upper, confidence: iv.level, method, setAside };
+  return { n: iv.n, mean: iv.mean, lower: iv.lower, upper: iv.upper, confidence: iv.level, method, setAside, relative };
 }
 
 /**
@@ -159,11 +185,19 @@ function estimate(iv: LocationInterval, method: string): Estimate {
  * With one pair and max_repeats 1 the interval is the point [Δ, Δ] and this
  * is exactly the single-pair rule, with the same sentences: a sibling below
  * −tolerance rejects; Δ > min_effect accepts; Δ ≤ 0 rejects; else inconclusive.
+ *
+ * A relative min_effect or tolerance ("2%") is judged by the same rule on the
+ * log improvements of the paired ratio against log(1.02) (judged_side.ts),
+ * so a time minimized and its rate maximized give one verdict. Guards
+ * (`guardName` series, read from the benchmark's own result) are judged as
+ * siblings are. Every estimate carries the candidate/baseline ratio
+ * (`relative`, null for a metric with a value ≤ 0).
  */
 export function decideLook(contract: Contract, values: PairedValues, options: DecideOptions = {}): LookDecision {
   const rho = options.spendingPower ?? SPENDING_POWER;
   const futilityPower = options.futilityPower ?? FUTILITY_POWER;
   const interval = options.method ?? REPEATED_METHOD;
+  const veto = options.futilityVeto ?? FUTILITY_VETO;
   const design = designOf(contract, rho);
   const side = (metric: string, direction: Side["direction"], base: string, cand: string): Side => ({
     metric,
@@ -177,9 +211,13 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
   const sibSides = contract.siblings.map((s) =>
     side(s.metric, s.direction, siblingName(s.name, BASE_ARM), siblingName(s.name, CANDIDATE_ARM))
   );
+  const guardSides = contract.guards.map((g) =>
+    side(g.metric, g.direction, guardName(g.metric, BASE_ARM), guardName(g.metric, CANDIDATE_ARM))
+  );
   const n = main.base.length;
-  const names = [main, ...sibSides].flatMap((s) => [s.baseName, s.candName]);
-  const series = [main.base, main.cand, ...sibSides.flatMap((s) => [s.base, s.cand])];
+  const all = [main, ...sibSides, ...guardSides];
+  const names = all.flatMap((s) => [s.baseName, s.candName]);
+  const series = all.flatMap((s) => [s.base, s.cand]);
   series.forEach((xs, i) => {
     if (xs.length !== n) {
       throw new TypeError(`Cannot decide: measure "${names[i]}" has ${xs.length} values, "baseline" has ${n}`);
@@ -188,34 +226,42 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
   const look = lookAt(design, n);
   const level = look.level ?? contract.confidence;
   const method = methodOf(design, look, rho, interval);
-  const intervalOf = (s: Side) => finiteInterval(s, level, pairMeasureName, interval);
-  const bench = intervalOf(main);
-  const sibs = contract.siblings.map((sib, i) => {
-    const iv = intervalOf(sibSides[i]!);
-    return { sib, side: sibSides[i]!, iv, call: siblingCall(iv, sib.tolerance) };
-  });
+  const judge = (s: Side, scale: Scale, threshold: number) =>
+    judgedSide(s, scale, threshold, level, pairMeasureName, interval, method);
+  const mainJ = judge(main, contract.minEffectScale, contract.minEffect);
+  const bench = mainJ.absolute;
+  const watched = (s: { tolerance: number; toleranceScale: Scale }, sd: Side) => {
+    const j = judge(sd, s.toleranceScale, s.tolerance);
+    return { side: sd, j, iv: j.absolute, call: siblingCall(j.judged, j.threshold) };
+  };
+  const sibs = contract.siblings.map((sib, i) => ({ sib, ...watched(sib, sibSides[i]!) }));
+  const guards = contract.guards.map((g, i) => ({ guard: g, ...watched(g, guardSides[i]!) }));
   const last = finalLook(design);
   const finalDf = interval.df(last.n);
-  // what the futility rule predicts from the pairs in hand, over the method's bases (the look's interval;
-  // below the screen's 6 pairs also the one without a flagged pair): the most hopeful chance that the last
-  // look accepts, and the most hopeful mean a stop reads (a stalled pair the screen flags cannot make it a reject)
+  // what the futility rule predicts from the pairs in hand, on the judged scale, over the method's bases (the
+  // look's interval; below the screen's 6 pairs also the one without a flagged pair): the most hopeful chance
+  // that the last look accepts, and the most hopeful mean a stop reads (a stalled pair the screen flags cannot
+  // make it a reject)
   let best: Prediction | undefined;
   const predicted = (): Prediction => {
     if (best !== undefined) return best;
-    const bases = interval.futilityBases?.(improvementsOf(main), level) ?? [bench];
-    const chances = bases.map((b) => predictivePower(b, last.n, last.level!, contract.minEffect, finalDf));
+    const bases = interval.futilityBases?.(mainJ.judgedImprovements, level) ?? [mainJ.judged];
+    const chances = bases.map((b) => predictivePower(b, last.n, last.level!, mainJ.threshold, finalDf));
     best = { chance: Math.max(...chances), mean: Math.max(...bases.map((b) => b.mean)) };
     return best;
   };
+  const watchers = [...sibs, ...guards];
   const outcome = judgeLook({
     firstPairOnly: look.level === null,
     batch: nextBatch(design, n),
-    benchmark: benchmarkCall(bench, contract.minEffect),
+    benchmark: benchmarkCall(mainJ.judged, mainJ.threshold),
     get mean() {
       return predicted().mean;
     },
-    siblings: sibs.map((s) => s.call),
-    futile: () => futilityPower > 0 && predicted().chance < futilityPower,
+    siblings: watchers.map((s) => s.call),
+    futile: () =>
+      futilityPower > 0 && predicted().chance < futilityPower &&
+      !(veto === "median" && median(mainJ.judgedImprovements) > mainJ.threshold),
   });
 
   const outValues: Record<string, number> = {};
@@ -226,25 +272,37 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
     contract.siblings.forEach((s, i) => {
       deltas[differenceName(s.name, CANDIDATE_ARM, p + 1)] = sibSides[i]!.cand[p]! - sibSides[i]!.base[p]!;
     });
+    contract.guards.forEach((g, i) => {
+      deltas[guardName(g.metric, CANDIDATE_ARM, p + 1)] = guardSides[i]!.cand[p]! - guardSides[i]!.base[p]!;
+    });
   }
 
-  const facts: Facts = { contract, design, look, main, bench, method, futilityPower, predicted };
-  const regressed = sibs.filter((s) => s.call === "regressed").map((s) => s.sib.name);
-  const unsure = sibs.filter((s) => s.call === "unsure").map((s) => s.sib.name);
+  const facts: Facts = { contract, design, look, main, bench, judged: mainJ, method, futilityPower, predicted };
+  const label = (w: (typeof watchers)[number]) => "sib" in w ? siblingLabel(w.sib.name) : guardLabel(w.guard.metric);
+  const regressed = watchers.filter((s) => s.call === "regressed").map(label);
+  const unsure = watchers.filter((s) => s.call === "unsure").map(label);
   const first = n === 1 && !design.sequential
     ? singlePairReason(outcome.kind, facts, regressed)
     : pairedReason(outcome.kind, outcome.next, facts, regressed, unsure);
-  const siblings: Record<string, SiblingEstimate> = {};
-  for (const s of sibs) siblings[s.sib.name] = { ...estimate(s.iv, method), standing: s.call };
+  const estimates = (ws: typeof watchers, key: (w: (typeof watchers)[number]) => string) => {
+    const out: Record<string, SiblingEstimate> = {};
+    for (const w of ws) out[key(w)] = { ...estimate(w.iv, method, w.j.relative), standing: w.call };
+    return out;
+  };
   return {
     verdict: outcome.verdict,
     values: outValues,
     deltas,
-    reasons: [first, ...sibs.map((s) => siblingReason(s.sib.name, s.sib.tolerance, s.side, s.iv, s.call, facts))],
+    reasons: [
+      first,
+      ...sibs.map((s) => siblingReason(siblingLabel(s.sib.name), s.sib, s.side, s.j, s.call, facts)),
+      ...guards.map((g) => siblingReason(guardLabel(g.guard.metric), g.guard, g.side, g.j, g.call, facts)),
+    ],
     next: outcome.next > 0 ? { kind: "more", pairs: outcome.next } : { kind: "final" },
     outcome: outcome.kind,
-    benchmark: estimate(bench, method),
-    siblings,
+    benchmark: estimate(bench, method, mainJ.relative),
+    siblings: estimates(sibs, (w) => (w as (typeof sibs)[number]).sib.name),
+    guards: estimates(guards, (w) => (w as (typeof guards)[number]).guard.metric),
   };
 }
 

@@ -2,7 +2,8 @@ import type { Contract } from "../contract/contract.ts";
 import type { LookKind, Verdict } from "../stats/look_rule.ts";
 import type { ScreenDrop, ScreenRules } from "../stats/round_screen.ts";
 import { type DecideOptions, type Estimate, type PairedValues, type SiblingEstimate } from "./decide.ts";
-import { decideScreenConfirm, planScreenConfirm } from "./round_screen_confirm.ts";
+import type { CandidateVerdict } from "./crashed.ts";
+import { decideScreenConfirmWithCrashes, planScreenConfirm } from "./round_screen_confirm.ts";
 import { decideSimultaneous, planSimultaneous } from "./round_simultaneous.ts";
 
 /**
@@ -63,6 +64,13 @@ export type RoundProcedure = "screen-confirm" | "bonferroni" | "dunnett";
 /** The procedure `decideRound` uses by default. */
 export const ROUND_PROCEDURE: RoundProcedure = "screen-confirm";
 
+/**
+ * The candidates whose eval crashed, by arm: the pair whose measure crashed
+ * and the cause. A crashed arm's series hold its pairs before the crash
+ * (pair − 1 values each).
+ */
+export type CrashedArms = ReadonlyMap<number, { readonly pair: number; readonly cause: string }>;
+
 /** Tuning; only the simulation changes these. */
 export interface RoundOptions {
   /** Default `ROUND_PROCEDURE`. */
@@ -99,8 +107,8 @@ export type RoundNext =
 /** Where a candidate stands after the look. */
 export type Standing = "in-play" | "dropped" | "decided";
 
-/** Why a candidate left play: a screen rule, the look rule's kind, or another candidate's win. */
-export type LeftBecause = ScreenDrop | LookKind | "dominated" | "another-won";
+/** Why a candidate left play: a screen rule, the look rule's kind, another candidate's win, or its own crash. */
+export type LeftBecause = ScreenDrop | LookKind | "dominated" | "another-won" | "crashed";
 
 /** One candidate's standing, verdict and numbers after the look. */
 export interface CandidateCall {
@@ -119,9 +127,24 @@ export interface CandidateCall {
   readonly estimate: Estimate | null;
   /** The siblings' estimates over the same pairs as `estimate`. */
   readonly siblings: Readonly<Record<string, SiblingEstimate>>;
+  /** The guards' estimates over the same pairs, by metric (a confirmation's); absent or empty before one. */
+  readonly guards?: Readonly<Record<string, SiblingEstimate>>;
   /** One sentence with the numbers. */
   readonly reason: string;
 }
+
+/** A candidate's call in a round that may have crashed candidates: verdict "crashed" for those. */
+export type CallWithCrashes = Omit<CandidateCall, "verdict"> & { readonly verdict: CandidateVerdict };
+
+/**
+ * A round's decision given crashed candidates: the verdict is "crashed" when
+ * every candidate crashed, reject when every candidate was rejected or
+ * crashed (at least one rejected), accept with a winner, else inconclusive.
+ */
+export type RoundDecisionWithCrashes = Omit<RoundDecision, "verdict" | "calls"> & {
+  readonly verdict: CandidateVerdict;
+  readonly calls: readonly CallWithCrashes[];
+};
 
 /** The round's winner: the accepted candidate with the best improvement. */
 export interface RoundWinner {
@@ -174,15 +197,40 @@ export function planRound(contract: Contract, k: number, options: RoundOptions =
  * values must be exactly what the round's earlier looks asked for; anything
  * else is a `RangeError` or `TypeError` naming the measure (a caller bug).
  */
+export function decideRound(contract: Contract, k: number, values: PairedValues, options?: RoundOptions): RoundDecision;
+/**
+ * With crashed candidates (`crashed`): a crashed arm leaves play at once —
+ * standing `dropped`, because `crashed`, verdict "crashed" — with its pairs
+ * before the crash kept, and the others go on exactly as if the screen had
+ * dropped it: a screen look leaves it out of the candidates it compares (and
+ * of the leader's choice), and a crash of the confirmed candidate ends the
+ * round without a winner.
+ *
+ * The guarantee still holds: a crash is the candidate's own event (its code
+ * broke), not a function of any other arm's values, so leaving the arm out
+ * is one more way the screen's choice can fall, and the guarantee holds
+ * whichever candidate the screen chooses; the chosen one is still judged on
+ * fresh pairs that played no part in choosing it, and a crashed one is never
+ * named a winner. Only the screen-confirm procedure takes crashes.
+ */
 export function decideRound(
   contract: Contract,
   k: number,
   values: PairedValues,
-  options: RoundOptions = {},
-): RoundDecision {
+  options: RoundOptions & { readonly crashed: CrashedArms },
+): RoundDecisionWithCrashes;
+export function decideRound(
+  contract: Contract,
+  k: number,
+  values: PairedValues,
+  options: RoundOptions & { readonly crashed?: CrashedArms } = {},
+): RoundDecision | RoundDecisionWithCrashes {
   checkK(k);
   const procedure = options.procedure ?? ROUND_PROCEDURE;
+  if (options.crashed !== undefined && options.crashed.size > 0 && procedure !== "screen-confirm") {
+    throw new RangeError(`Only the screen-confirm procedure takes crashed candidates, not ${procedure}`);
+  }
   return procedure === "screen-confirm"
-    ? decideScreenConfirm(contract, k, values, options)
+    ? decideScreenConfirmWithCrashes(contract, k, values, options, options.crashed ?? new Map())
     : decideSimultaneous(contract, k, values, procedure, options);
 }

@@ -1,3 +1,4 @@
+import { siblingList, thresholdWords, type Watched } from "./reasons.ts";
 import type { Contract } from "../contract/contract.ts";
 import type { Screen, ScreenCall, ScreenRules } from "../stats/round_screen.ts";
 import { formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
@@ -29,7 +30,7 @@ function candidateList(arms: readonly number[]): string {
 export function guaranteeClause(contract: Contract): string {
   const bound = formatPercent((1 - contract.confidence) / 2);
   return `the chance that a round names a winner that does not improve by more than min_effect ` +
-    `${formatNumber(contract.minEffect)} is at most ${bound}, whatever the true effects`;
+    `${thresholdWords(contract.minEffect, contract.minEffectScale)} is at most ${bound}, whatever the true effects`;
 }
 
 /** The round's first sentence. */
@@ -41,19 +42,30 @@ export function roundReason(contract: Contract, k: number): string {
 }
 
 /** Why the screen dropped a candidate, in words (after its mean). */
-function dropWords(c: ScreenCall, screen: Screen, rules: ScreenRules, minEffect: number, siblings: string[]): string {
+function dropWords(
+  c: ScreenCall,
+  screen: Screen,
+  rules: ScreenRules,
+  minEffect: string,
+  siblings: readonly Watched[],
+): string {
   const se = screen.se === null ? "" : formatStat(screen.se);
   switch (c.dropped) {
     case "sibling":
-      return `sibling${siblings.length > 1 ? "s" : ""} ${siblings.map((s) => JSON.stringify(s)).join(", ")} ` +
-        `worse than tolerance`;
+      return `${siblingList(siblings)} worse than tolerance`;
     case "hopeless":
-      return `at or below min_effect ${formatNumber(minEffect)} less ${formatNumber(rules.hope)} se (${se})`;
+      return `at or below min_effect ${minEffect} less ${formatNumber(rules.hope)} se (${se})`;
     case "behind":
       return `more than ${formatNumber(rules.reach)} se (${se}) behind the leader`;
     default:
       return `not the leader at the end of the screen`;
   }
+}
+
+/** min_effect as the screen compares it: the number, or for a relative one log(1 + f) beside its words. */
+function screenThreshold(contract: Contract): string {
+  if (contract.minEffectScale === "absolute") return formatNumber(contract.minEffect);
+  return `${formatNumber(contract.minEffect * 100)}% (log ratio ${formatStat(Math.log1p(contract.minEffect))})`;
 }
 
 /** `Candidate 3`: a name that starts a sentence. */
@@ -71,13 +83,14 @@ export function screenReason(
   firstPair: number,
   lastPair: number,
   rules: ScreenRules,
-  regressed: ReadonlyMap<number, string[]>,
+  regressed: ReadonlyMap<number, readonly Watched[]>,
 ): string {
   const arms = screen.calls.map((c) => c.arm);
   const spread = screen.sd === null
     ? "one pair each: no spread, so only the siblings and the ranking count"
     : `pooled sd ${formatStat(screen.sd)}, se ${formatStat(screen.se!)} per mean`;
-  const head = `Screen on ${pairRange(firstPair, lastPair)} of ${candidateList(arms)} (${spread})`;
+  const logs = contract.minEffectScale === "relative" ? "; means of the log ratio, as min_effect is relative" : "";
+  const head = `Screen on ${pairRange(firstPair, lastPair)} of ${candidateList(arms)} (${spread}${logs})`;
   const lead = screen.calls.find((c) => c.arm === screen.leader);
   const reach = screen.calls.filter((c) => c.dropped === null && c.arm !== screen.leader);
   const dropped = screen.calls.filter((c) => c.dropped !== null);
@@ -92,7 +105,7 @@ export function screenReason(
   if (dropped.length > 0) {
     const why = dropped.map((c) =>
       `${candidateName(c.arm)} (mean ${formatStat(c.mean)}, ${
-        dropWords(c, screen, rules, contract.minEffect, regressed.get(c.arm) ?? [])
+        dropWords(c, screen, rules, screenThreshold(contract), regressed.get(c.arm) ?? [])
       })`
     );
     parts.push(`dropped: ${why.join(", ")}`);
@@ -128,10 +141,12 @@ export function screenCallReason(
   c: ScreenCall,
   screen: Screen,
   rules: ScreenRules,
-  minEffect: number,
-  regressed: string[],
+  contract: Contract,
+  regressed: readonly Watched[],
 ): string {
-  const facts = `mean improvement ${formatStat(c.mean)} over ${c.n} screen pair${c.n > 1 ? "s" : ""}`;
+  const minEffect = screenThreshold(contract);
+  const of = contract.minEffectScale === "relative" ? " (log ratio)" : "";
+  const facts = `mean improvement${of} ${formatStat(c.mean)} over ${c.n} screen pair${c.n > 1 ? "s" : ""}`;
   if (c.dropped === null) {
     return c.arm === screen.leader ? `Leads the screen: ${facts}.` : `In reach of the leader: ${facts}.`;
   }

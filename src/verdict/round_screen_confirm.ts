@@ -1,12 +1,22 @@
-import type { Contract } from "../contract/contract.ts";
-import { BASE_ARM, benchmarkName, CANDIDATE_ARM, siblingName } from "../measure/measure_name.ts";
-import { improvement } from "../stats/improvement.ts";
+import type { Contract, Scale } from "../contract/contract.ts";
+import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
 import { siblingCall, type Verdict } from "../stats/look_rule.ts";
+import { STUDENT_T } from "../stats/location_interval.ts";
+import type { RelativeEstimate } from "../stats/relative.ts";
 import type { PairedInterval } from "../stats/paired.ts";
 import { type Screen, SCREEN_RULES, screenCandidates, type ScreenRules } from "../stats/round_screen.ts";
 import { designOf, SPENDING_POWER } from "../stats/sequential.ts";
 import { decideLook, type Estimate, type LookDecision, type PairedValues } from "./decide.ts";
-import type { CandidateCall, RoundDecision, RoundNext, RoundOptions } from "./round.ts";
+import type {
+  CallWithCrashes,
+  CandidateCall,
+  CrashedArms,
+  RoundDecision,
+  RoundDecisionWithCrashes,
+  RoundNext,
+  RoundOptions,
+} from "./round.ts";
+import { type CandidateVerdict, crashedDecision, crashedReason } from "./crashed.ts";
 import {
   confirmReason,
   nextConfirmReason,
@@ -15,7 +25,17 @@ import {
   screenCallReason,
   screenReason,
 } from "./round_reasons.ts";
-import { comparedSeries, readRoundSeries, roundInterval, type RoundSeries, valuesAndDeltas } from "./round_series.ts";
+import {
+  comparedSeries,
+  readRoundSeries,
+  roundInterval,
+  type RoundSeries,
+  valuesAndDeltas,
+  watchedOf,
+} from "./round_series.ts";
+import { type JudgedSide, judgedSide } from "./judged_side.ts";
+import type { Watched } from "./reasons.ts";
+import { pairMeasureName } from "../measure/measure_name.ts";
 
 /**
  * Screen, then confirm on fresh seeds: the procedure `decideRound` ships (its
@@ -60,9 +80,15 @@ interface Step {
   readonly pairs: number;
   readonly screen: Screen;
   readonly bench: ReadonlyMap<number, PairedInterval>;
-  readonly sibs: ReadonlyMap<number, PairedInterval[]>;
-  readonly regressed: ReadonlyMap<number, string[]>;
+  /** The benchmark on the scale of min_effect (the log ratio for a relative one). */
+  readonly judged: ReadonlyMap<number, JudgedSide>;
+  /** Each sibling's, then each guard's, on the scale of its tolerance. */
+  readonly sibs: ReadonlyMap<number, JudgedSide[]>;
+  readonly regressed: ReadonlyMap<number, readonly Watched[]>;
 }
+
+/** The screen's words for a judged quantity: Student t, descriptive. */
+const SCREEN_METHOD = "screen, paired Student t (descriptive: the screen chooses, it does not decide)";
 
 function screenStep(
   contract: Contract,
@@ -73,34 +99,46 @@ function screenStep(
   rules: ScreenRules,
 ): Step {
   const bench = new Map<number, PairedInterval>();
-  const sibs = new Map<number, PairedInterval[]>();
-  const regressed = new Map<number, string[]>();
-  const base = series.arms[BASE_ARM]!.bench;
+  const judged = new Map<number, JudgedSide>();
+  const sibs = new Map<number, JudgedSide[]>();
+  const regressed = new Map<number, Watched[]>();
+  const watched = watchedOf(contract);
+  const judge = (arm: number, i: number | null, scale: Scale, threshold: number) =>
+    judgedSide(
+      comparedSeries(contract, series, arm, i, 0, pairs),
+      scale,
+      threshold,
+      contract.confidence,
+      pairMeasureName,
+      STUDENT_T,
+      SCREEN_METHOD,
+    );
+  let threshold = contract.minEffect;
   const inputs = arms.map((arm) => {
     bench.set(arm, roundInterval(comparedSeries(contract, series, arm, null, 0, pairs), contract.confidence, 0));
-    const ivs = contract.siblings.map((_, i) =>
-      roundInterval(comparedSeries(contract, series, arm, i, 0, pairs), contract.confidence, 0)
-    );
+    const main = judge(arm, null, contract.minEffectScale, contract.minEffect);
+    judged.set(arm, main);
+    threshold = main.threshold;
+    const ivs = watched.map((w, i) => judge(arm, i, w.toleranceScale, w.tolerance));
     sibs.set(arm, ivs);
-    const names = contract.siblings.filter((s, i) => ivs[i]!.mean < -s.tolerance).map((s) => s.name);
-    regressed.set(arm, names);
-    const cand = series.arms[arm]!.bench;
-    const improvements = base.slice(0, pairs).map((b, p) => improvement(contract.direction, b, cand[p]!));
-    return { arm, improvements, regressedSiblings: names };
+    const beyond = watched.filter((_, i) => ivs[i]!.judged.mean < -ivs[i]!.threshold);
+    regressed.set(arm, beyond.map((w) => ({ kind: w.kind, name: w.name })));
+    return { arm, improvements: [...main.judgedImprovements], regressedSiblings: beyond.map((w) => w.name) };
   });
-  return { pairs, screen: screenCandidates(inputs, contract.minEffect, last, rules), bench, sibs, regressed };
+  return { pairs, screen: screenCandidates(inputs, threshold, last, rules), bench, judged, sibs, regressed };
 }
 
 /** A screen interval as an estimate: descriptive, since the screen chooses rather than decides. */
-function screenEstimate(iv: PairedInterval): Estimate {
+function screenEstimate(iv: PairedInterval, relative: RelativeEstimate | null): Estimate {
   return {
     n: iv.n,
     mean: iv.mean,
     lower: iv.lower,
     upper: iv.upper,
     confidence: iv.level,
-    method: `screen, paired Student t (descriptive: the screen chooses, it does not decide)`,
+    method: SCREEN_METHOD,
     setAside: [],
+    relative,
   };
 }
 
@@ -112,9 +150,9 @@ function confirmValues(contract: Contract, series: RoundSeries, arm: number, fro
     [benchmarkName(BASE_ARM)]: base.bench.slice(from, to),
     [benchmarkName(CANDIDATE_ARM)]: cand.bench.slice(from, to),
   };
-  contract.siblings.forEach((s, i) => {
-    out[siblingName(s.name, BASE_ARM)] = base.siblings[i]!.slice(from, to);
-    out[siblingName(s.name, CANDIDATE_ARM)] = cand.siblings[i]!.slice(from, to);
+  watchedOf(contract).forEach((w, i) => {
+    out[w.nameOf(BASE_ARM)] = base.siblings[i]!.slice(from, to);
+    out[w.nameOf(CANDIDATE_ARM)] = cand.siblings[i]!.slice(from, to);
   });
   return out;
 }
@@ -133,6 +171,7 @@ function single(contract: Contract, values: PairedValues, options: RoundOptions)
     screen: null,
     estimate: d.benchmark,
     siblings: d.siblings,
+    guards: d.guards,
     reason: d.reasons[0]!,
   };
   return {
@@ -156,10 +195,10 @@ function notALook(n: number, why: string): RangeError {
 }
 
 /** The verdict of a candidate the screen dropped: reject when its screen shows no improvement or a sibling regressed. */
-function droppedVerdict(contract: Contract, step: Step, arm: number): Verdict {
+function droppedVerdict(step: Step, arm: number): Verdict {
   const sibs = step.sibs.get(arm)!;
-  const regressed = contract.siblings.some((s, i) => siblingCall(sibs[i]!, s.tolerance) === "regressed");
-  return step.bench.get(arm)!.upper <= 0 || regressed ? "reject" : "inconclusive";
+  const regressed = sibs.some((j) => siblingCall(j.judged, j.threshold) === "regressed");
+  return step.judged.get(arm)!.judged.upper <= 0 || regressed ? "reject" : "inconclusive";
 }
 
 /** Decides a round by screen-then-confirm (see round.ts). */
@@ -169,36 +208,112 @@ export function decideScreenConfirm(
   values: PairedValues,
   options: RoundOptions,
 ): RoundDecision {
-  if (k === 1) return single(contract, values, options);
+  // with no crashed arm no call or verdict can be "crashed": the narrow type holds by construction
+  return screenConfirm(contract, k, values, options, new Map()) as RoundDecision;
+}
+
+/** `decideScreenConfirm` given crashed candidates (see `decideRound`). */
+export function decideScreenConfirmWithCrashes(
+  contract: Contract,
+  k: number,
+  values: PairedValues,
+  options: RoundOptions,
+  crashed: CrashedArms,
+): RoundDecisionWithCrashes {
+  return screenConfirm(contract, k, values, options, crashed);
+}
+
+/** A round of one whose candidate crashed: its crash decision, with the round's shape around it. */
+function singleCrashed(
+  contract: Contract,
+  values: PairedValues,
+  crash: { readonly pair: number; readonly cause: string },
+): RoundDecisionWithCrashes {
+  const measure = benchmarkName(CANDIDATE_ARM, crash.pair);
+  const d = crashedDecision(contract, values, { measure, cause: crash.cause });
+  return {
+    candidates: 1,
+    procedure: "screen-confirm",
+    verdict: "crashed",
+    winner: null,
+    calls: [{
+      arm: CANDIDATE_ARM,
+      verdict: "crashed",
+      standing: "dropped",
+      because: "crashed",
+      pairs: crash.pair - 1,
+      screen: null,
+      estimate: null,
+      siblings: {},
+      reason: d.reasons[0]!,
+    }],
+    next: { kind: "final" },
+    values: d.values,
+    deltas: d.deltas,
+    reasons: d.reasons,
+  };
+}
+
+function screenConfirm(
+  contract: Contract,
+  k: number,
+  values: PairedValues,
+  options: RoundOptions,
+  crashed: CrashedArms,
+): RoundDecisionWithCrashes {
+  for (const [arm, c] of crashed) {
+    if (!(Number.isInteger(arm) && arm >= 1 && arm <= k && Number.isInteger(c.pair) && c.pair >= 1)) {
+      throw new RangeError(`A crashed arm is one of 1..${k} with a pair >= 1, got arm ${arm}, pair ${c.pair}`);
+    }
+  }
+  if (k === 1) {
+    const crash = crashed.get(CANDIDATE_ARM);
+    return crash === undefined ? single(contract, values, options) : singleCrashed(contract, values, crash);
+  }
   const rules = options.screen ?? SCREEN_RULES;
   const series = readRoundSeries(contract, k, values);
   const n = series.arms[BASE_ARM]!.bench.length;
   const { first, second } = screenSplit(contract.repeats);
   if (n < first) throw notALook(n, `its screen measures ${first} pairs of every candidate first`);
   const all = Array.from({ length: k }, (_, i) => i + 1);
-  const steps: Step[] = [screenStep(contract, series, all, first, second === 0, rules)];
-  const inReach = steps[0]!.screen.calls.filter((c) => c.dropped === null).map((c) => c.arm);
+  /** Whether `arm` crashed on one of pairs 1..pairs. */
+  const crashedBy = (arm: number, pairs: number) => (crashed.get(arm)?.pair ?? Infinity) <= pairs;
+  const steps: Step[] = [];
+  const firstArms = all.filter((a) => !crashedBy(a, first));
+  if (firstArms.length > 0) steps.push(screenStep(contract, series, firstArms, first, second === 0, rules));
+  const inReach = (steps[0]?.screen.calls ?? []).filter((c) => c.dropped === null).map((c) => c.arm);
   let next: RoundNext | null = null;
   if (inReach.length >= 2) {
+    const going = inReach.filter((a) => !crashedBy(a, n));
     if (n === first) {
-      next = { kind: "more", pairs: second, firstPair: first + 1, arms: inReach, stage: "screen", fresh: false };
+      if (going.length > 0) {
+        next = { kind: "more", pairs: second, firstPair: first + 1, arms: going, stage: "screen", fresh: false };
+      }
     } else if (n < first + second) throw notALook(n, `the screen's second part ends at ${first + second} pairs`);
-    else steps.push(screenStep(contract, series, inReach, first + second, true, rules));
+    else {
+      const secondArms = inReach.filter((a) => !crashedBy(a, first + second));
+      if (secondArms.length > 0) steps.push(screenStep(contract, series, secondArms, first + second, true, rules));
+    }
   }
-  const lastStep = steps[steps.length - 1]!;
-  const chosen = next === null ? lastStep.screen.leader : null;
-  const screenEnd = lastStep.pairs;
-  if (next === null && chosen === null && n > screenEnd) throw notALook(n, `the round ended after ${screenEnd} pairs`);
+  const lastStep = steps[steps.length - 1];
+  const leader = lastStep?.screen.leader ?? null;
+  const screenEnd = lastStep?.pairs ?? first;
+  const chosen = next === null && !(leader !== null && crashedBy(leader, n)) ? leader : null;
+  const chosenCrashed = next === null && leader !== null && crashedBy(leader, n);
+  if (next === null && chosen === null && n > screenEnd && !chosenCrashed) {
+    throw notALook(n, `the round ended after ${screenEnd} pairs`);
+  }
   if (next === null && chosen !== null && n === screenEnd) {
     next = { kind: "more", pairs: contract.repeats, firstPair: n + 1, arms: [chosen], stage: "confirm", fresh: true };
   }
   const confirmed = chosen !== null && n > screenEnd ? confirm(contract, series, chosen, screenEnd, n, options) : null;
 
-  // every candidate measured exactly on the pairs the round asked for
+  // every candidate measured exactly on the pairs the round asked for (a crashed one: those before its crash)
   const measured = new Map<number, number>();
   steps.forEach((s) => s.screen.calls.forEach((c) => measured.set(c.arm, s.pairs)));
   if (next?.kind === "more") next.arms.forEach((a) => measured.set(a, n));
   if (chosen !== null) measured.set(chosen, n);
+  for (const [arm, c] of crashed) measured.set(arm, c.pair - 1);
   for (const a of all) {
     const got = series.arms[a]!.bench.length;
     if (got !== measured.get(a)) {
@@ -210,11 +325,26 @@ export function decideScreenConfirm(
     }
   }
 
-  const stepOf = (arm: number) => [...steps].reverse().find((s) => s.screen.calls.some((c) => c.arm === arm))!;
-  const calls: CandidateCall[] = all.map((arm) => {
+  const stepOf = (arm: number) => [...steps].reverse().find((s) => s.screen.calls.some((c) => c.arm === arm));
+  const calls: CallWithCrashes[] = all.map((arm): CallWithCrashes => {
     const step = stepOf(arm);
+    const crash = crashed.get(arm);
+    if (crash !== undefined) {
+      return {
+        arm,
+        verdict: "crashed",
+        standing: "dropped",
+        because: "crashed",
+        pairs: crash.pair - 1,
+        screen: step === undefined ? null : screenEstimate(step.bench.get(arm)!, step.judged.get(arm)!.relative),
+        estimate: null,
+        siblings: {},
+        reason: crashedReason({ measure: benchmarkName(arm, crash.pair), cause: crash.cause }),
+      };
+    }
+    if (step === undefined) throw new TypeError(`Cannot decide: candidate ${arm} was in no screen look`);
     const c = step.screen.calls.find((x) => x.arm === arm)!;
-    const screen = screenEstimate(step.bench.get(arm)!);
+    const screen = screenEstimate(step.bench.get(arm)!, step.judged.get(arm)!.relative);
     const base = { arm, pairs: measured.get(arm)!, screen };
     if (arm === chosen && confirmed !== null) {
       const final = confirmed.next.kind === "final";
@@ -225,10 +355,11 @@ export function decideScreenConfirm(
         because: final ? confirmed.outcome : null,
         estimate: confirmed.benchmark,
         siblings: confirmed.siblings,
+        guards: confirmed.guards,
         reason: confirmed.reasons[0]!,
       };
     }
-    const reason = screenCallReason(c, step.screen, rules, contract.minEffect, step.regressed.get(arm) ?? []);
+    const reason = screenCallReason(c, step.screen, rules, contract, step.regressed.get(arm) ?? []);
     if (c.dropped === null) {
       return {
         ...base,
@@ -242,7 +373,7 @@ export function decideScreenConfirm(
     }
     return {
       ...base,
-      verdict: droppedVerdict(contract, step, arm),
+      verdict: droppedVerdict(step, arm),
       standing: "dropped",
       because: c.dropped,
       estimate: null,
@@ -274,8 +405,15 @@ export function decideScreenConfirm(
         : nextConfirmReason(next.arms[0]!, next.firstPair, next.pairs),
     );
   }
+  if (crashed.size > 0) reasons.push(...calls.filter((c) => c.verdict === "crashed").map((c) => c.reason));
   const won = confirmed?.verdict === "accept";
-  const verdict: Verdict = won ? "accept" : calls.every((c) => c.verdict === "reject") ? "reject" : "inconclusive";
+  const verdict: CandidateVerdict = won
+    ? "accept"
+    : calls.every((c) => c.verdict === "crashed")
+    ? "crashed"
+    : calls.every((c) => c.verdict === "reject" || c.verdict === "crashed")
+    ? "reject"
+    : "inconclusive";
   return {
     candidates: k,
     procedure: "screen-confirm",
@@ -312,7 +450,7 @@ function confirm(
     );
   }
   roundInterval(comparedSeries(contract, series, arm, null, screenEnd, n), contract.confidence, screenEnd);
-  contract.siblings.forEach((_, i) =>
+  watchedOf(contract).forEach((_, i) =>
     roundInterval(comparedSeries(contract, series, arm, i, screenEnd, n), contract.confidence, screenEnd)
   );
   for (const earlier of at.filter((x) => x < m)) {

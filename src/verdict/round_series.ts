@@ -1,9 +1,11 @@
-import type { Contract } from "../contract/contract.ts";
+import type { Contract, Scale } from "../contract/contract.ts";
 import {
   BASE_ARM,
   benchmarkName,
   differenceName,
+  guardName,
   pairMeasureName,
+  parseGuardName,
   parseMeasureName,
   siblingName,
 } from "../measure/measure_name.ts";
@@ -19,12 +21,49 @@ import { type ComparedSeries, finiteInterval } from "./finite_interval.ts";
  * round_simultaneous.ts) check each length against what the round asked for.
  */
 
-/** One arm's values: the benchmark's and each contract sibling's, pair 1 first. */
+/** One arm's values: the benchmark's, each contract sibling's, then each guard's, pair 1 first. */
 export interface ArmSeries {
   readonly arm: number;
   readonly bench: readonly number[];
-  /** In the contract's sibling order. */
+  /** In the order of `watchedOf`: the contract's siblings, then its guards. */
   readonly siblings: readonly (readonly number[])[];
+}
+
+/** A quantity that can block or reject a candidate: a sibling, or a guard read from the benchmark's result. */
+export interface Watched {
+  readonly kind: "sibling" | "guard";
+  /** The sibling's name, or the guard's metric. */
+  readonly name: string;
+  readonly metric: string;
+  readonly direction: "maximize" | "minimize";
+  readonly tolerance: number;
+  readonly toleranceScale: Scale;
+  /** The measure name of `arm`'s series in pair `pair`. */
+  nameOf(arm: number, pair?: number): string;
+}
+
+/** The contract's siblings, then its guards: the order of `ArmSeries.siblings`. */
+export function watchedOf(contract: Contract): Watched[] {
+  return [
+    ...contract.siblings.map((s): Watched => ({
+      kind: "sibling",
+      name: s.name,
+      metric: s.metric,
+      direction: s.direction,
+      tolerance: s.tolerance,
+      toleranceScale: s.toleranceScale,
+      nameOf: (arm, pair = 1) => siblingName(s.name, arm, pair),
+    })),
+    ...contract.guards.map((g): Watched => ({
+      kind: "guard",
+      name: g.metric,
+      metric: g.metric,
+      direction: g.direction,
+      tolerance: g.tolerance,
+      toleranceScale: g.toleranceScale,
+      nameOf: (arm, pair = 1) => guardName(g.metric, arm, pair),
+    })),
+  ];
 }
 
 /** Every arm's values; `arms[0]` is the baseline, `arms[k]` candidate k. */
@@ -54,18 +93,21 @@ function seriesOf(values: PairedValues, name: string): number[] {
 export function readRoundSeries(contract: Contract, k: number, values: PairedValues): RoundSeries {
   for (const name of Object.keys(values)) {
     const ref = parseMeasureName(name);
-    const known = ref !== null && ref.pair === 1 && ref.arm <= k &&
-      (ref.sibling === null || contract.siblings.some((s) => s.name === ref.sibling));
+    const guard = parseGuardName(name);
+    const known = ref !== null
+      ? ref.pair === 1 && ref.arm <= k &&
+        (ref.sibling === null || contract.siblings.some((s) => s.name === ref.sibling))
+      : guard !== null && guard.pair === 1 && guard.arm <= k && contract.guards.some((g) => g.metric === guard.metric);
     if (!known) throw new TypeError(`Cannot decide: measure "${name}" is not one of a round of ${k} candidates`);
   }
   const arms: ArmSeries[] = [];
   for (let arm = BASE_ARM; arm <= k; arm++) {
     const bench = seriesOf(values, benchmarkName(arm));
-    const siblings = contract.siblings.map((s) => {
-      const xs = seriesOf(values, siblingName(s.name, arm));
+    const siblings = watchedOf(contract).map((w) => {
+      const xs = seriesOf(values, w.nameOf(arm));
       if (xs.length !== bench.length) {
         throw new TypeError(
-          `Cannot decide: measure "${siblingName(s.name, arm)}" has ${xs.length} values, ` +
+          `Cannot decide: measure "${w.nameOf(arm)}" has ${xs.length} values, ` +
             `"${benchmarkName(arm)}" has ${bench.length}`,
         );
       }
@@ -77,8 +119,9 @@ export function readRoundSeries(contract: Contract, k: number, values: PairedVal
 }
 
 /**
- * The benchmark (sibling null) or a sibling of candidate `arm` against the
- * baseline over pairs from+1..to, as the interval code reads it.
+ * The benchmark (sibling null) or a sibling or guard (its index in
+ * `watchedOf`) of candidate `arm` against the baseline over pairs
+ * from+1..to, as the interval code reads it.
  */
 export function comparedSeries(
   contract: Contract,
@@ -90,12 +133,12 @@ export function comparedSeries(
 ): ComparedSeries {
   const base = series.arms[BASE_ARM]!;
   const cand = series.arms[arm]!;
-  const sib = sibling === null ? null : contract.siblings[sibling]!;
+  const sib = sibling === null ? null : watchedOf(contract)[sibling]!;
   return {
     metric: sib === null ? contract.metric : sib.metric,
     direction: sib === null ? contract.direction : sib.direction,
-    baseName: sib === null ? benchmarkName(BASE_ARM) : siblingName(sib.name, BASE_ARM),
-    candName: sib === null ? benchmarkName(arm) : siblingName(sib.name, arm),
+    baseName: sib === null ? benchmarkName(BASE_ARM) : sib.nameOf(BASE_ARM),
+    candName: sib === null ? benchmarkName(arm) : sib.nameOf(arm),
     base: (sib === null ? base.bench : base.siblings[sibling!]!).slice(from, to),
     cand: (sib === null ? cand.bench : cand.siblings[sibling!]!).slice(from, to),
   };
@@ -123,10 +166,12 @@ export function valuesAndDeltas(
       values[benchmarkName(a.arm, p + 1)] = x;
       if (a.arm !== BASE_ARM) deltas[differenceName(null, a.arm, p + 1)] = x - base.bench[p]!;
     });
-    contract.siblings.forEach((s, i) =>
+    watchedOf(contract).forEach((w, i) =>
       a.siblings[i]!.forEach((x, p) => {
-        values[siblingName(s.name, a.arm, p + 1)] = x;
-        if (a.arm !== BASE_ARM) deltas[differenceName(s.name, a.arm, p + 1)] = x - base.siblings[i]![p]!;
+        values[w.nameOf(a.arm, p + 1)] = x;
+        if (a.arm === BASE_ARM) return;
+        const key = w.kind === "sibling" ? differenceName(w.name, a.arm, p + 1) : w.nameOf(a.arm, p + 1);
+        deltas[key] = x - base.siblings[i]![p]!;
       })
     );
   }

@@ -49,6 +49,13 @@ export function decideSimultaneous(
   options: RoundOptions,
 ): RoundDecision {
   if (k === 1) return { ...decideScreenConfirm(contract, 1, values, options), procedure: family };
+  // the simulation's alternatives judge absolute thresholds and command siblings only
+  if (
+    contract.guards.length > 0 || contract.minEffectScale === "relative" ||
+    contract.siblings.some((s) => s.toleranceScale === "relative")
+  ) {
+    throw new RangeError(`The ${family} procedure judges absolute thresholds and siblings only (no guards)`);
+  }
   const rho = options.decide?.spendingPower ?? SPENDING_POWER;
   const futilityPower = options.decide?.futilityPower ?? FUTILITY_POWER;
   const design = designOf(contract, rho);

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { ContractError, contractToJson, loadContract, parseContract } from "../../src/contract/contract.ts";
 
-const MINIMAL = { name: "bench", command: "python eval.py", metric: "acc" };
-const SIB = { name: "lat", command: "python lat.py", metric: "ms" };
+const MINIMAL = { name: "bench", command: "python eval.py", metric: "acc", direction: "maximize" };
+const SIB = { name: "lat", command: "python lat.py", metric: "ms", direction: "maximize" };
 
 /** Writes `json` (or raw text) to a fresh contract file and returns its path. */
 function contractFile(json: unknown, raw?: string): string {
@@ -31,10 +31,9 @@ function assertRefused(json: unknown, at: string | null, expected: RegExp): void
 }
 
 describe("loadContract() defaults", () => {
-  it("fills every optional field of a contract that gives only name, command and metric", () => {
+  it("fills every optional field of a contract that gives only name, command, metric and direction", () => {
     assert.deepEqual(loadContract(contractFile(MINIMAL)), {
       ...MINIMAL,
-      direction: "maximize",
       summary: "median",
       seedEnv: "",
       gpus: 0,
@@ -43,7 +42,9 @@ describe("loadContract() defaults", () => {
       evalCpus: 1,
       baseline: "measure",
       minEffect: 0,
+      minEffectScale: "absolute",
       siblings: [],
+      guards: [],
       repeats: 1,
       maxRepeats: 1,
       confidence: 0.95,
@@ -54,7 +55,7 @@ describe("loadContract() defaults", () => {
   it("fills every optional field of a sibling", () => {
     const c = loadContract(contractFile({ ...MINIMAL, siblings: [SIB] }));
     assert.deepEqual(c.siblings, [
-      { ...SIB, seedEnv: "", gpus: 0, direction: "maximize", tolerance: 0, summary: "median" },
+      { ...SIB, seedEnv: "", gpus: 0, tolerance: 0, toleranceScale: "absolute", summary: "median" },
     ]);
   });
 
@@ -190,7 +191,20 @@ describe("loadContract() refuses a bad field, naming the file and the field's pa
       /"median"\|"min"\|"mean"/,
     ],
     ["a negative min_effect", { ...MINIMAL, min_effect: -0.1 }, "min_effect", /expected a number >= 0/],
-    ["a string min_effect", { ...MINIMAL, min_effect: "1" }, "min_effect", /expected number, received string/],
+    [
+      "a string min_effect that is not a percentage",
+      { ...MINIMAL, min_effect: "1" },
+      "min_effect",
+      /or a percentage such as "2%"/,
+    ],
+    ["a negative percentage", { ...MINIMAL, min_effect: "-2%" }, "min_effect", /or a percentage such as "2%"/],
+    ["a percentage with a space", { ...MINIMAL, min_effect: "2 %" }, "min_effect", /or a percentage such as "2%"/],
+    [
+      "a sibling tolerance that is neither",
+      { ...MINIMAL, siblings: [{ ...SIB, tolerance: "1pc" }] },
+      "siblings[0].tolerance",
+      /or a percentage such as "2%"/,
+    ],
     ["siblings that are not a list", { ...MINIMAL, siblings: {} }, "siblings", /expected array/],
     [
       "a bad sibling name",
@@ -373,7 +387,29 @@ describe("loadContract() refuses strings no command line, file or identity can h
 
 describe("loadContract() refuses unknown keys, naming them", () => {
   it("refuses a misspelt top-level key such as min_efect", () => {
-    assertRefused({ ...MINIMAL, min_efect: 0.5 }, null, /Unknown key "min_efect"; the known keys are .*min_effect/);
+    assertRefused({ ...MINIMAL, min_efect: 0.5 }, null, /Unknown key "min_efect": did you mean "min_effect"\?/);
+  });
+
+  it("names the one key meant, not the list of every key", () => {
+    const path = contractFile({ ...MINIMAL, max_repeat: 6 });
+    assert.throws(() => loadContract(path), (err: unknown) => {
+      assert.ok(err instanceof ContractError);
+      assert.match(err.message, /Unknown key "max_repeat": did you mean "max_repeats"\?/);
+      assert.doesNotMatch(err.message, /eval_minutes/);
+      return true;
+    });
+  });
+
+  it("names a key no known key is close to alone, with where the keys are listed", () => {
+    assertRefused({ ...MINIMAL, colour: "red" }, null, /Unknown key "colour"; remove it \(the README's contract table/);
+  });
+
+  it("suggests a guard's key inside a guard", () => {
+    assertRefused(
+      { ...MINIMAL, guards: [{ metric: "size", direction: "minimize", tolerence: "1%" }] },
+      "guards[0]",
+      /Unknown key "tolerence": did you mean "tolerance"\?/,
+    );
   });
 
   it("refuses a misspelt sibling key, at the sibling's path", () => {
@@ -513,5 +549,82 @@ describe("the contract's pairing", () => {
 
   it("refuses an unknown pairing", () => {
     assert.throws(() => loadContract(contractFile({ ...MINIMAL, pairing: "paired" })), ContractError);
+  });
+});
+
+describe("direction is required", () => {
+  const { direction: _, ...noDirection } = MINIMAL;
+
+  it("refuses a contract without it, naming the file, the key, both values and what each means (exit 2)", () => {
+    const path = contractFile(noDirection);
+    assert.throws(() => loadContract(path), (err: unknown) => {
+      assert.ok(err instanceof ContractError);
+      assert.equal(err.exit, "bad-input");
+      assert.ok(err.message.includes(JSON.stringify(path)), err.message);
+      assert.match(err.message, /"direction" is missing; add "direction": "minimize" \(lower is better: a time/);
+      assert.match(err.message, /"direction": "maximize" \(higher is better: a rate/);
+      assert.match(err.message, /→ at direction/);
+      return true;
+    });
+  });
+
+  it("refuses a sibling and a guard without it, at their paths", () => {
+    const { direction: _s, ...sib } = SIB;
+    assertRefused({ ...MINIMAL, siblings: [sib] }, "siblings[0].direction", /"direction" is missing/);
+    assertRefused({ ...MINIMAL, guards: [{ metric: "size" }] }, "guards[0].direction", /"direction" is missing/);
+  });
+});
+
+describe("relative min_effect and tolerance", () => {
+  it("reads a percentage as a relative fraction, a number as absolute", () => {
+    const c = parseContract({ ...MINIMAL, min_effect: "2%", siblings: [{ ...SIB, tolerance: "0.5%" }] }, "x");
+    assert.deepEqual([c.minEffect, c.minEffectScale], [0.02, "relative"]);
+    assert.deepEqual([c.siblings[0]!.tolerance, c.siblings[0]!.toleranceScale], [0.005, "relative"]);
+    const a = parseContract({ ...MINIMAL, min_effect: 0.5 }, "x");
+    assert.deepEqual([a.minEffect, a.minEffectScale], [0.5, "absolute"]);
+  });
+
+  it("writes a relative threshold back as written, and round-trips", () => {
+    for (const t of ["2%", "0.5%", "12.5%", "0%", "100%"]) {
+      const c = parseContract({
+        ...MINIMAL,
+        min_effect: t,
+        guards: [{ metric: "size", direction: "minimize", tolerance: t }],
+      }, "x");
+      const json = contractToJson(c);
+      assert.equal(json.min_effect, t);
+      assert.equal(json.guards![0]!.tolerance, t);
+      assert.deepEqual(parseContract(JSON.parse(JSON.stringify(json)), "x"), c);
+    }
+  });
+});
+
+describe("guards", () => {
+  it("reads guards with their defaults, and writes them only when there are some", () => {
+    const c = parseContract(
+      {
+        ...MINIMAL,
+        guards: [{ metric: "size", direction: "minimize", tolerance: "1%" }, { metric: "ok", direction: "maximize" }],
+      },
+      "x",
+    );
+    assert.deepEqual(c.guards, [
+      { metric: "size", direction: "minimize", tolerance: 0.01, toleranceScale: "relative", summary: "median" },
+      { metric: "ok", direction: "maximize", tolerance: 0, toleranceScale: "absolute", summary: "median" },
+    ]);
+    assert.equal(Object.hasOwn(contractToJson(parseContract(MINIMAL, "x")), "guards"), false);
+    assert.deepEqual(parseContract(JSON.parse(JSON.stringify(contractToJson(c))), "x"), c);
+  });
+
+  it("refuses a guard on the benchmark's own metric, a guard listed twice and a bad tolerance", () => {
+    const g = { metric: "size", direction: "minimize" };
+    assertRefused(
+      { ...MINIMAL, guards: [{ ...g, metric: "acc" }] },
+      "guards[0].metric",
+      /is the benchmark's own metric/,
+    );
+    assertRefused({ ...MINIMAL, guards: [g, g] }, "guards[1].metric", /is listed twice/);
+    assertRefused({ ...MINIMAL, guards: [{ ...g, tolerance: -1 }] }, "guards[0].tolerance", /a number >= 0/);
+    assertRefused({ ...MINIMAL, guards: [{ ...g, metric: "" }] }, "guards[0].metric", /non-empty/);
   });
 });

@@ -34,7 +34,10 @@ async function scenario(how: "binary" | "runtime") {
   const flag = join(work, "running");
   const { repo, shas } = makeRepo([bench("10", flag), bench("12", flag)], join(work, "repo"));
   const contract = join(work, "contract.json");
-  writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 5 }));
+  writeFileSync(
+    contract,
+    JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", eval_minutes: 5 }),
+  );
   const climb = join(work, "runs");
   const runDir = join(climb, "run");
   const argv = how === "binary" ? [await ensureBinary()] : selfRunArgv(MAIN);

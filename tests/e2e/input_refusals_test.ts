@@ -20,7 +20,10 @@ describe("outerloop measure refuses hostile input (compiled binary, local backen
   let shas: string[] = [];
   const home = tempDir("e2e-input-home-");
   const contract = join(tempDir("e2e-input-contract-"), "contract.json");
-  writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1 }));
+  writeFileSync(
+    contract,
+    JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", eval_minutes: 1 }),
+  );
   const bench = (score: string) => ({ "bench.sh": `printf '{"score": %s}\\n' "${score}"\n` });
 
   before(async () => {

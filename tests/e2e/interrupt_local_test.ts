@@ -35,7 +35,10 @@ async function scenario(how: "binary" | "runtime", signal: "SIGTERM" | "SIGINT")
   writeFileSync(flag, "");
   const { repo, shas } = makeRepo([bench("10", flag), bench("12", flag)], join(work, "repo"));
   const contract = join(work, "contract.json");
-  writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1 }));
+  writeFileSync(
+    contract,
+    JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", eval_minutes: 1 }),
+  );
   const runDir = join(work, "runs", "run");
   const argv = how === "binary" ? [await ensureBinary()] : selfRunArgv(MAIN);
   mkdirSync(tmp);

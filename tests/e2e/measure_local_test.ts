@@ -38,7 +38,14 @@ describe("outerloop measure (compiled binary, local backend)", () => {
     const file = join(tempDir("contract-"), "contract.json");
     writeFileSync(
       file,
-      JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1, ...extra }),
+      JSON.stringify({
+        name: "toy",
+        command: "sh bench.sh",
+        metric: "score",
+        direction: "maximize",
+        eval_minutes: 1,
+        ...extra,
+      }),
     );
     return file;
   }

@@ -34,7 +34,10 @@ describe("watching a climb (compiled binary, local backend)", () => {
       bench("13"),
     ]);
     const contract = join(tempDir("e2e-watch-contract-"), "contract.json");
-    writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1 }));
+    writeFileSync(
+      contract,
+      JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", eval_minutes: 1 }),
+    );
     climb = join(tempDir("e2e-watch-"), "climb");
     const pairs: [number, number, string[]][] = [[0, 1, []], [1, 2, []], [1, 3, []], [1, 4, ["--wait", "--json"]]];
     for (const [i, [base, cand, more]] of pairs.entries()) {

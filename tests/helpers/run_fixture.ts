@@ -21,7 +21,7 @@ export function runRecordFixture(
     baseSha: "a".repeat(40),
     candidateSha: "b".repeat(40),
     contract: parseContract(
-      { name: "toy", command: "sh bench.sh", metric: "score", seed_env: "SEED", ...contract },
+      { name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", seed_env: "SEED", ...contract },
       "test",
     ),
     contractPath: "/c.json",

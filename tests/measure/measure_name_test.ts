@@ -4,8 +4,10 @@ import {
   BASE_ARM,
   CANDIDATE_ARM,
   differenceName,
+  guardName,
   measureName,
   type MeasureRef,
+  parseGuardName,
   parseMeasureName,
   splitPairName,
 } from "../../src/measure/measure_name.ts";
@@ -63,5 +65,27 @@ describe("differenceName()", () => {
     assert.equal(differenceName("tsp", CANDIDATE_ARM, 3), "sib-tsp#3");
     assert.equal(differenceName(null, 2, 1), "candidate-2");
     assert.equal(differenceName("tsp", 2, 2), "sib-tsp-cand-2#2");
+  });
+});
+
+describe("guardName()", () => {
+  it("names a guard's series by metric, arm and pair, and reads the name back", () => {
+    assert.equal(guardName("size", BASE_ARM), "guard-size-base");
+    assert.equal(guardName("size", CANDIDATE_ARM), "guard-size-cand");
+    assert.equal(guardName("size", 3, 2), "guard-size-cand-3#2");
+    for (
+      const [metric, arm, pair] of [["size", 0, 1], ["a-b-cand", 1, 4], ["x#2", 2, 1], ["val_pass", 12, 3]] as const
+    ) {
+      assert.deepEqual(parseGuardName(guardName(metric, arm, pair)), { metric, arm, pair });
+    }
+  });
+
+  it("never collides with the benchmark's or a sibling's names", () => {
+    for (const name of [guardName("size", 0), guardName("base", 1, 3), guardName("x", 2)]) {
+      assert.equal(parseMeasureName(name), null, name);
+    }
+    assert.equal(parseGuardName("sib-size-base"), null);
+    assert.equal(parseGuardName("baseline#2"), null);
+    assert.equal(parseGuardName("candidate-2"), null);
   });
 });

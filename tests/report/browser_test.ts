@@ -43,7 +43,10 @@ async function localClimb(parent: string): Promise<string> {
   const bench = (score: string) => ({ "bench.sh": 'printf \'{"score": %s}\\n\' "$(cat score)"\n', score });
   const { repo, shas } = makeRepo([bench("10"), bench("12"), bench("11.5"), bench("13")], join(parent, "repo"));
   const contract = join(parent, "contract.json");
-  writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 1 }));
+  writeFileSync(
+    contract,
+    JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", eval_minutes: 1 }),
+  );
   const compute = new LocalCompute({ env: { PATH: "/usr/bin:/bin", HOME: parent } });
   const climb = join(parent, "climb");
   const runs: [number, number, number][] = [[0, 1, 0], [1, 2, 10], [1, 3, 0]];

@@ -94,3 +94,65 @@ describe("decision.json: pairs set aside and samples", () => {
     assert.throws(() => readDecision(new RunDir(dir)), /samples/);
   });
 });
+
+describe("decision.json: the relative figure, guards and a relative min_effect (additive keys)", () => {
+  const ratio = { n: 8, mean: 0.8, lower: 0.75, upper: 0.86, confidence: 0.9833, method: METHOD, setAside: [3] };
+  const withRelative: DecisionRecord = {
+    ...DECISION,
+    minEffect: 0.02,
+    minEffectScale: "relative",
+    paired: {
+      ...DECISION.paired!,
+      benchmark: { ...DECISION.paired!.benchmark, relative: ratio },
+      guards: {
+        size: {
+          n: 8,
+          mean: -0.1,
+          lower: -0.3,
+          upper: 0.1,
+          confidence: 0.9833,
+          method: METHOD,
+          setAside: [],
+          relative: null,
+          standing: "held",
+        },
+      },
+    },
+  };
+
+  it("round-trips relative (with set_aside), guards and min_effect_scale", () => {
+    const dir = tempDir("ol-decision-");
+    writeDecision(new RunDir(dir), withRelative);
+    assert.deepEqual(readDecision(new RunDir(dir)), withRelative);
+    const j = read(dir);
+    assert.equal(j["min_effect"], 0.02);
+    assert.equal(j["min_effect_scale"], "relative");
+    const bench = j["benchmark"] as Record<string, unknown>;
+    const { setAside: _, ...stored } = ratio;
+    assert.deepEqual(bench["relative"], { ...stored, set_aside: [3] });
+    assert.equal(((j["guards"] as Record<string, Record<string, unknown>>)["size"]!)["relative"], null);
+  });
+
+  it("writes none of them for a decision without them, so old files and new ones of old contracts match", () => {
+    const dir = tempDir("ol-decision-");
+    writeDecision(new RunDir(dir), DECISION);
+    const j = read(dir);
+    for (const key of ["min_effect_scale", "relative", "guards"]) assert.equal(Object.hasOwn(j, key), false, key);
+    assert.equal(Object.hasOwn(j["benchmark"] as object, "relative"), false);
+  });
+
+  it("keeps a single pair's ratio at the top level", () => {
+    const dir = tempDir("ol-decision-");
+    const single = { ...DECISION, paired: null, relative: { ...ratio, n: 1, lower: 0.8, upper: 0.8, setAside: [] } };
+    writeDecision(new RunDir(dir), single);
+    assert.deepEqual(readDecision(new RunDir(dir)), single);
+    assert.deepEqual(read(dir)["relative"], {
+      n: 1,
+      mean: 0.8,
+      lower: 0.8,
+      upper: 0.8,
+      confidence: 0.9833,
+      method: METHOD,
+    });
+  });
+});

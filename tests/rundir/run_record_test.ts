@@ -23,6 +23,7 @@ const contract = parseContract({
   name: "bench",
   command: "python eval.py",
   metric: "acc",
+  direction: "maximize",
   seed_env: "SEED",
   siblings: [{ name: "lat", command: "python lat.py", metric: "ms", direction: "minimize", tolerance: 2 }],
 }, "contract.json");

@@ -49,6 +49,7 @@ liveIt(
         name: "ac",
         command: "sh bench.sh",
         metric: "score",
+        direction: "maximize",
         seed_env: "SEED",
         eval_minutes: 3,
         repeats: 4,

@@ -26,7 +26,14 @@ liveIt("calibrate --wait waits through the park and the wake until calibrated, a
   const contract = join(dir, "c.json");
   writeFileSync(
     contract,
-    JSON.stringify({ name: "noisy", command: "sh bench.sh", metric: "t", seed_env: "SEED", eval_minutes: 2 }),
+    JSON.stringify({
+      name: "noisy",
+      command: "sh bench.sh",
+      metric: "t",
+      direction: "maximize",
+      seed_env: "SEED",
+      eval_minutes: 2,
+    }),
   );
   const runDir = join(dir, "runs", "aa");
   const argv = [await ensureBinary(), "calibrate", "--repo", repo, "--base", "main", "--contract", contract]

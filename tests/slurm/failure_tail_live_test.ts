@@ -30,7 +30,10 @@ liveIt(
   async () => {
     const { repo, shas } = makeRepo([ok, crash]);
     const contract = join(tempDir("live-tail-contract-"), "contract.json");
-    writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 2 }));
+    writeFileSync(
+      contract,
+      JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", eval_minutes: 2 }),
+    );
     const runDir = join(tempDir("live-tail-"), "climb", "r1");
     const tag = `tail-${Date.now().toString(36)}`;
     const r = await cli(...testbedMeasureArgv({ repo, shas, contract, runDir }, "--run-tag", tag, "--json"));

@@ -92,7 +92,7 @@ interface FaultCase {
 
 const ONE_PAIR: FaultCase = {
   label: "one job per measure",
-  contract: { name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 2 },
+  contract: { name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", eval_minutes: 2 },
   trials: TRIALS,
   measures: 2,
   jobsPerRun: 2,
@@ -112,7 +112,7 @@ const ARRAYS: FaultCase = {
     metric: "score",
     eval_minutes: 2,
     repeats: 2,
-    siblings: [{ name: "lat", command: "sh bench.sh", metric: "score", tolerance: 5 }],
+    siblings: [{ name: "lat", command: "sh bench.sh", metric: "score", direction: "maximize", tolerance: 5 }],
   },
   trials: Math.max(1, Math.ceil(TRIALS / 2)),
   measures: 8,

@@ -32,7 +32,14 @@ function contract(): string {
   const file = join(tempDir("live-contract-"), "contract.json");
   writeFileSync(
     file,
-    JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", seed_env: "SEED", eval_minutes: 2 }),
+    JSON.stringify({
+      name: "toy",
+      command: "sh bench.sh",
+      metric: "score",
+      direction: "maximize",
+      seed_env: "SEED",
+      eval_minutes: 2,
+    }),
   );
   return file;
 }

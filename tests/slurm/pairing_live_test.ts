@@ -40,6 +40,7 @@ function twoLookSeed(): number {
     name: "pb",
     command: "sh bench.sh",
     metric: "score",
+    direction: "maximize",
     seed_env: "SEED",
     ...TWO_LOOKS,
   }, "test");
@@ -61,7 +62,15 @@ function setup(extra: Record<string, unknown>, seconds = 1, spread = false) {
   const { repo, shas } = makeRepo([bench(false, seconds, spread), bench(true, seconds, spread)]);
   const dir = tempDir("live-pairing-");
   const contract = join(dir, "contract.json");
-  const c = { name: "pb", command: "sh bench.sh", metric: "score", seed_env: "SEED", eval_minutes: 2, ...extra };
+  const c = {
+    name: "pb",
+    command: "sh bench.sh",
+    metric: "score",
+    direction: "maximize",
+    seed_env: "SEED",
+    eval_minutes: 2,
+    ...extra,
+  };
   writeFileSync(contract, JSON.stringify(c));
   const tag = `p${Math.random().toString(36).slice(2, 8)}`;
   const runDir = join(dir, "runs", tag);

@@ -29,6 +29,7 @@ const CONTRACT = {
   name: "rep",
   command: "sh bench.sh",
   metric: "score",
+  direction: "maximize",
   seed_env: "SEED",
   eval_minutes: 2,
   min_effect: 0,

@@ -35,6 +35,7 @@ liveIt(
         name: "rnd",
         command: "sh bench.sh",
         metric: "score",
+        direction: "maximize",
         seed_env: "SEED",
         eval_minutes: 2,
         min_effect: 1,

@@ -96,7 +96,10 @@ liveIt(
     });
     const { repo, shas } = makeRepo([bench("10"), bench("12")], join(work, "repo"));
     const contract = join(work, "contract.json");
-    writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 2 }));
+    writeFileSync(
+      contract,
+      JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", eval_minutes: 2 }),
+    );
     const runDir = join(work, "runs", "secrets");
     const measured = await run(testbedMeasureArgv({ repo, shas, contract, runDir }));
     assert.equal(measured.exitCode, 75, measured.stderr);

@@ -58,7 +58,10 @@ liveIt("show gives a sub-second eval's TotalCPU and MaxRSS as sacct has them", 1
   const bench = { "bench.sh": `printf '{"score": 10}\\n'\n` };
   const { repo, shas } = makeRepo([bench, { ...bench, "x": "1" }]);
   const contract = join(tempDir("live-short-contract-"), "contract.json");
-  writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 2 }));
+  writeFileSync(
+    contract,
+    JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", eval_minutes: 2 }),
+  );
   const runDir = join(tempDir("live-short-"), "climb", "r1");
   const cli = async (...args: string[]): Promise<SpawnResult> =>
     await spawn({ argv: [await ensureBinary(), ...args], timeoutMs: 120_000, output: "separate" });

@@ -36,6 +36,7 @@ liveIt(
         name: "lim",
         command: "sh bench.sh",
         metric: "score",
+        direction: "maximize",
         seed_env: "SEED",
         eval_minutes: 2,
         min_effect: 0,

@@ -73,7 +73,10 @@ function benchRun(seconds: number) {
   const bench = (score: string) => ({ "bench.sh": `sleep ${seconds}\nprintf '{"score": ${score}}\\n'\n` });
   const { repo, shas } = makeRepo([bench("10"), bench("12")], join(work, "repo"));
   const contract = join(work, "contract.json");
-  writeFileSync(contract, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 2 }));
+  writeFileSync(
+    contract,
+    JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", eval_minutes: 2 }),
+  );
   const runDir = join(work, "runs", `${TAG}-${Math.random().toString(36).slice(2, 8)}`);
   const args = ["--compute", "slurm", "--account", "acct_a", "--partition", "cpu", "--repo", repo]
     .concat(["--base", shas[0]!, "--candidate", shas[1]!, "--contract", contract, "--run-dir", runDir]);

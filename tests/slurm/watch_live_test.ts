@@ -32,7 +32,10 @@ const tag = Date.now().toString(36);
 
 function contract(): string {
   const file = join(tempDir("live-watch-contract-"), "contract.json");
-  writeFileSync(file, JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", eval_minutes: 2 }));
+  writeFileSync(
+    file,
+    JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", direction: "maximize", eval_minutes: 2 }),
+  );
   return file;
 }
 
@@ -328,6 +331,7 @@ liveIt("eval_mem and eval_cpus in the contract size every eval job: sacct and sh
     name: "toy",
     command: "sh bench.sh",
     metric: "score",
+    direction: "maximize",
     eval_minutes: 2,
     eval_mem: "300M",
     eval_cpus: 2,

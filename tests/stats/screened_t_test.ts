@@ -105,3 +105,16 @@ describe("futilityBases()", () => {
     assert.deepEqual(bases[1], STUDENT_T.interval([5, 5.2, 4.9], 0.95));
   });
 });
+
+describe("futilityBases() robust", () => {
+  it("adds the interval without the pairs beyond the fence, at any n from 3", () => {
+    const stalled = [1.4, 1.6, -10.5];
+    const bases = futilityBases(stalled, 0.95, screenThreshold, SCREEN_FROM, "robust", 5);
+    assert.equal(bases.length, 2);
+    assert.equal(bases[1]!.n, 2);
+    assert.ok(Math.abs(bases[1]!.mean - 1.5) < 1e-12);
+    const clean = [1.4, 1.6, 1.5, 1.3];
+    assert.equal(futilityBases(clean, 0.95, screenThreshold, SCREEN_FROM, "robust", 5).length, 1);
+    assert.equal(futilityBases([1, 2], 0.95, screenThreshold, SCREEN_FROM, "robust", 5).length, 1);
+  });
+});

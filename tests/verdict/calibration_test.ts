@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { runPlan } from "../../src/plan/run_plan.ts";
 import { formatCalibration } from "../../src/report/calibration_table.ts";
 import type { RunRecord } from "../../src/rundir/run_record.ts";
-import { calibrationOf } from "../../src/verdict/calibration.ts";
+import { calibrationOf, percentUp, relativeSuggestionOf } from "../../src/verdict/calibration.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 
 const NOW = () => Date.parse("2025-01-02T03:04:05.678Z");
@@ -102,5 +102,44 @@ describe("calibrationOf()", () => {
     const table = formatCalibration(c);
     assert.ok(table.includes(`how: ${c.derivation}`), table);
     assert.match(table, /sibling b-cand: \{"tolerance":[0-9.]+\}/);
+  });
+});
+
+describe("relativeSuggestionOf()", () => {
+  const suggestionFor = (direction: "maximize" | "minimize", map: (x: number) => number) => {
+    const r = record(direction, PAIRS.length);
+    const { plan } = runPlan(r).all;
+    const values: Record<string, number> = {};
+    plan.forEach((m, i) => (values[m.name] = map(PAIRS[Math.floor(i / 4)]![i % 4]!)));
+    return relativeSuggestionOf(r, plan, values);
+  };
+
+  it("suggests min_effect and each sibling's tolerance as percentages, judged on the log ratio", () => {
+    const s = suggestionFor("minimize", (x) => x)!;
+    assert.match(s.minEffect, /^[0-9.]+%$/);
+    assert.match(s.siblings["b-cand"]!, /^[0-9.]+%$/);
+    // the A/A log ratios spread about 5% for the benchmark and 1% for the sibling: the suggestions follow
+    assert.ok(Number(s.minEffect.slice(0, -1)) > Number(s.siblings["b-cand"]!.slice(0, -1)));
+  });
+
+  it("gives t minimized and 1/t maximized one suggestion", () => {
+    assert.deepEqual(suggestionFor("maximize", (x) => 1 / x), suggestionFor("minimize", (x) => x));
+  });
+
+  it("is null when a value of the benchmark is at or below 0, and a sibling's null when its value is", () => {
+    assert.equal(suggestionFor("maximize", (x) => x - 10), null);
+    const s = suggestionFor("maximize", (x) => (x > 40 ? x - 50 : x))!;
+    assert.equal(s.siblings["b-cand"], null);
+    assert.match(s.minEffect, /%$/);
+  });
+});
+
+describe("percentUp()", () => {
+  it("rounds a fraction up to two significant digits of a percentage", () => {
+    assert.equal(percentUp(0.02134), "2.2%");
+    assert.equal(percentUp(0.0037), "0.37%");
+    assert.equal(percentUp(0.02), "2%");
+    assert.equal(percentUp(0.1234), "13%");
+    assert.equal(percentUp(0), "0%");
   });
 });

@@ -9,7 +9,7 @@ import { formatDecisionTable, formatMeasureStates } from "../../src/report/verdi
 import { STUDENT_T } from "../../src/stats/location_interval.ts";
 
 function contract(extra: Record<string, unknown> = {}): Contract {
-  return parseContract({ name: "bench", command: "run", metric: "acc", ...extra }, "test");
+  return parseContract({ name: "bench", command: "run", metric: "acc", direction: "maximize", ...extra }, "test");
 }
 
 const pair = (baseline: number, candidate: number) => ({ baseline, candidate });
@@ -68,7 +68,7 @@ describe("decide() on the benchmark alone", () => {
   it("refuses to decide without a finite value for every measure", () => {
     assert.throws(() => decide(contract(), { baseline: 1 }), /measure "candidate" has no finite value/);
     assert.throws(() => decide(contract(), pair(1, NaN)), /measure "candidate" has no finite value \(got NaN\)/);
-    const c = contract({ siblings: [{ name: "lat", command: "x", metric: "ms" }] });
+    const c = contract({ siblings: [{ name: "lat", command: "x", metric: "ms", direction: "maximize" }] });
     assert.throws(() => decide(c, pair(1, 2)), /measure "sib-lat-base" has no finite value/);
   });
 });
@@ -106,7 +106,13 @@ describe("decide() with suite siblings", () => {
 
   it("names every regressed sibling in the main reason, and gives one reason per sibling", () => {
     const c = contract({
-      siblings: ["a", "b", "c"].map((name) => ({ name, command: "x", metric: "m", tolerance: 1 })),
+      siblings: ["a", "b", "c"].map((name) => ({
+        name,
+        command: "x",
+        metric: "m",
+        direction: "maximize",
+        tolerance: 1,
+      })),
     });
     const d = decide(c, {
       ...pair(10, 12),
@@ -135,7 +141,10 @@ describe("decide() with suite siblings", () => {
 
 describe("decideLook() on one pair is today's rule", () => {
   it("decides a list of one value per measure exactly as the plain numbers, reasons included", () => {
-    const c = contract({ min_effect: 0.5, siblings: [{ name: "lat", command: "x", metric: "ms", tolerance: 0.5 }] });
+    const c = contract({
+      min_effect: 0.5,
+      siblings: [{ name: "lat", command: "x", metric: "ms", direction: "maximize", tolerance: 0.5 }],
+    });
     for (const [b, cand, sb, sc] of [[10, 12, 5, 5], [10, 10.25, 5, 5], [10, 9, 5, 6], [10, 12, 5, 4]]) {
       const flat = { baseline: b!, candidate: cand!, "sib-lat-base": sb!, "sib-lat-cand": sc! };
       const lists = { baseline: [b!], candidate: [cand!], "sib-lat-base": [sb!], "sib-lat-cand": [sc!] };
@@ -148,7 +157,8 @@ describe("decideLook() on one pair is today's rule", () => {
     const d = decideLook(contract({ min_effect: 0.5 }), pair(10, 12));
     assert.deepEqual(d.next, { kind: "final" });
     assert.equal(d.outcome, "accepted");
-    assert.deepEqual(d.benchmark, {
+    const { relative, ...absolute } = d.benchmark;
+    assert.deepEqual(absolute, {
       n: 1,
       mean: 2,
       lower: 2,
@@ -157,6 +167,10 @@ describe("decideLook() on one pair is today's rule", () => {
       method: "single pair, no interval",
       setAside: [],
     });
+    // the ratio 12/10 with no interval
+    assert.ok(relative !== null && relative !== undefined);
+    assert.ok(Math.abs(relative.mean - 1.2) < 1e-12);
+    assert.deepEqual([relative.lower, relative.upper, relative.n], [relative.mean, relative.mean, 1]);
   });
 
   it("decide() keeps to the four keys decision.json stores", () => {
@@ -198,12 +212,19 @@ describe("decideLook() on several pairs in one look (repeats = max_repeats)", ()
     for (const d of [max, min]) {
       assert.equal(d.verdict, "reject");
       assert.ok(Math.abs(d.benchmark.upper - (-1.5 + 4.30265273 * 0.5 / Math.sqrt(3))) < 1e-8);
-      assert.match(d.reasons[0]!, /^The candidate did not improve on the baseline \(the interval reaches no higher/);
+      // the whole interval below 0: the words say worse, not merely no better
+      assert.match(d.reasons[0]!, /^The candidate is worse than the baseline \(the whole interval lies below 0\)/);
     }
   });
 
+  it("says the candidate did not improve when the interval's upper end is exactly 0", () => {
+    const d = decideLook(contract({ repeats: 2 }), { baseline: [10, 10], candidate: [10, 10] });
+    assert.equal(d.verdict, "reject");
+    assert.match(d.reasons[0]!, /^The candidate did not improve on the baseline \(the interval reaches no higher/);
+  });
+
   it("names pair i's measures <name>#i in values and deltas, pair by pair", () => {
-    const c = contract({ repeats: 2, siblings: [{ name: "lat", command: "x", metric: "ms" }] });
+    const c = contract({ repeats: 2, siblings: [{ name: "lat", command: "x", metric: "ms", direction: "maximize" }] });
     const d = decideLook(c, { baseline: [1, 2], candidate: [3, 4], "sib-lat-base": [5, 6], "sib-lat-cand": [7, 9] });
     assert.deepEqual(Object.entries(d.values), [
       ["baseline", 1],
@@ -276,7 +297,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     assert.equal(
       d.reasons[0],
       "Another batch of 4 pairs is needed: the interval lies neither wholly above min_effect 1 nor wholly at or " +
-        `below 0: acc mean improvement 4.0 over 4 pairs (98.33% CI -2 to 10), higher is better; ${METHOD}.`,
+        `below 0: acc mean improvement 4.0 over 4 pairs (98.33% CI -2 to 10; the 95% asked for, adjusted for 3 looks), higher is better; ${METHOD}.`,
     );
   });
 
@@ -287,9 +308,10 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     assert.equal(d.outcome, "futile");
     assert.equal(
       d.reasons[0],
-      "Stopped early for futility after 4 of up to 12 pairs, inconclusive: acc mean improvement 0.13 over 4 pairs " +
-        "(98.33% CI -1.9 to 2.2), higher is better; predicted from these pairs, the last look would clear " +
-        `min_effect 1 with a chance of 1%, below the futility threshold 20%; ${METHOD}.`,
+      "Stopped early after 4 of up to 12 pairs, inconclusive: it cannot reach min_effect 1 (too noisy to tell " +
+        "better from worse at this size): acc mean improvement 0.13 over 4 pairs " +
+        "(98.33% CI -1.9 to 2.2; the 95% asked for, adjusted for 3 looks), higher is better; predicted from these pairs, the last look would clear " +
+        `min_effect with a chance of 1%, below the futility threshold 20%; ${METHOD}.`,
     );
   });
 
@@ -302,7 +324,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     assert.deepEqual(d.next, { kind: "final" });
     assert.match(
       d.reasons[0]!,
-      /^Stopped early for futility after 3 of up to 12 pairs, rejected: the candidate did not improve on the baseline \(its mean improvement is at or below 0\): acc mean improvement -3\.0 over 3 pairs \(98\.75% CI -8 to 2\)/,
+      /^Stopped early after 3 of up to 12 pairs, rejected \(its mean improvement is at or below 0\): it cannot reach min_effect 1 \(too noisy to tell better from worse at this size\): acc mean improvement -3\.0 over 3 pairs \(98\.75% CI -8 to 2; the 95% asked for, adjusted for 4 looks\)/,
     );
   });
 
@@ -337,7 +359,10 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
   });
 
   it("holds back an accept while a sibling may have regressed, then ends inconclusive at the last look", () => {
-    const c = seq({ max_repeats: 8, siblings: [{ name: "lat", command: "x", metric: "ms", tolerance: 0.5 }] });
+    const c = seq({
+      max_repeats: 8,
+      siblings: [{ name: "lat", command: "x", metric: "ms", direction: "maximize", tolerance: 0.5 }],
+    });
     const values = (n: number) => ({
       ...climb(Array.from({ length: n }, () => 2.5)),
       "sib-lat-base": Array.from({ length: n }, () => 5),
@@ -357,7 +382,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
   });
 
   it("rejects on a regressed sibling even when the benchmark would accept", () => {
-    const c = seq({ siblings: [{ name: "lat", command: "x", metric: "ms", tolerance: 0.5 }] });
+    const c = seq({ siblings: [{ name: "lat", command: "x", metric: "ms", direction: "maximize", tolerance: 0.5 }] });
     const d = decideLook(c, {
       ...climb([2.5, 2.5, 2.5, 2.5]),
       "sib-lat-base": [5, 5, 5, 5],
@@ -375,7 +400,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     const c = contract({
       repeats: 1,
       max_repeats: 3,
-      siblings: [{ name: "lat", command: "x", metric: "ms", tolerance: 0 }],
+      siblings: [{ name: "lat", command: "x", metric: "ms", direction: "maximize", tolerance: 0 }],
     });
     for (const cand of [100, -100]) {
       const d = decideLook(c, { baseline: 10, candidate: cand, "sib-lat-base": 5, "sib-lat-cand": -50 });
@@ -457,7 +482,7 @@ describe("decideLook() with a stalled pair (issue 15)", () => {
     assert.ok(Math.abs(d.benchmark.mean - 20.011111111111113) < 1e-12, String(d.benchmark.mean));
     assert.match(
       d.reasons[0]!,
-      /^The candidate improved on the baseline, above min_effect 5: ms mean improvement 20\.0 over 9 of 10 pairs \(1 outlying pair set aside: pair 8; 98\.33% CI 19\.2 to 20\.8\), lower is better; group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on\), look 2 of 3/,
+      /^The candidate improved on the baseline, above min_effect 5: ms mean improvement 20\.0 over 9 of 10 pairs \(1 outlying pair set aside: pair 8; 98\.33% CI 19\.2 to 20\.8; the 95% asked for, adjusted for 3 looks\), lower is better; group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on\), look 2 of 3/,
     );
   });
 
@@ -522,6 +547,9 @@ describe("decideLook() with a stalled pair (issue 15)", () => {
     assert.deepEqual([t.outcome, t.verdict], ["futile", "reject"]);
     const d = decideLook(c4, v);
     assert.deepEqual([d.outcome, d.verdict], ["futile", "inconclusive"]);
-    assert.match(d.reasons[0]!, /^Stopped early for futility after 4 of up to 12 pairs, inconclusive: /);
+    assert.match(
+      d.reasons[0]!,
+      /^Stopped early after 4 of up to 12 pairs, inconclusive: it cannot reach min_effect 3 /,
+    );
   });
 });

@@ -8,7 +8,7 @@ import { pairMeasureName } from "../../src/measure/measure_name.ts";
 import { finiteInterval } from "../../src/verdict/finite_interval.ts";
 
 function contract(extra: Record<string, unknown> = {}): Contract {
-  return parseContract({ name: "bench", command: "run", metric: "acc", ...extra }, "test");
+  return parseContract({ name: "bench", command: "run", metric: "acc", direction: "maximize", ...extra }, "test");
 }
 
 /** Asserts `fn` throws an EvalError (exit 3) whose message is `message` or matches it. */
@@ -36,7 +36,7 @@ describe("decide() on values whose difference leaves the doubles", () => {
   });
 
   it("names a sibling's measures and metric, and a later pair's by its number", () => {
-    const c = contract({ siblings: [{ name: "lat", command: "x", metric: "ms" }] });
+    const c = contract({ siblings: [{ name: "lat", command: "x", metric: "ms", direction: "maximize" }] });
     assertEvalError(
       () => decide(c, { baseline: 1, candidate: 2, "sib-lat-base": -1e308, "sib-lat-cand": 1e308 }),
       /the difference of measures "sib-lat-cand" \(1e\+308\) and "sib-lat-base" \(-1e\+308\) overflows to Infinity; .*"ms"$/,

@@ -6,7 +6,7 @@ import { decideRound, planRound, type RoundDecision } from "../../src/verdict/ro
 import { tQuantile } from "../../src/stats/student_t.ts";
 
 function contract(extra: Record<string, unknown> = {}): Contract {
-  return parseContract({ name: "bench", command: "run", metric: "acc", ...extra }, "test");
+  return parseContract({ name: "bench", command: "run", metric: "acc", direction: "maximize", ...extra }, "test");
 }
 
 /** A seeded uniform (mulberry32) for the K = 1 sweep. */
@@ -254,5 +254,57 @@ describe("decideRound() simultaneous procedures", () => {
       stage: "simultaneous",
       fresh: false,
     });
+  });
+});
+
+describe("decideRound() with guards and a relative min_effect", () => {
+  const c = contract({
+    min_effect: "2%",
+    repeats: 4,
+    max_repeats: 8,
+    guards: [{ metric: "size", direction: "minimize", tolerance: "1%" }],
+  });
+  // pairs 1–2: candidate 1 leads (×1.10) but its size grew 5%, beyond the 1% tolerance; candidate 2 gains ×1.05
+  const screen = {
+    baseline: [100, 100],
+    candidate: [110, 110],
+    "candidate-2": [105, 105.5],
+    "guard-size-base": [50, 50],
+    "guard-size-cand": [52.5, 52.5],
+    "guard-size-cand-2": [50, 50],
+  };
+
+  it("drops a candidate whose guard fell beyond tolerance in the screen, naming the guard", () => {
+    const d = decideRound(c, 2, screen);
+    assert.deepEqual(d.calls.map((x) => [x.because, x.verdict]), [["sibling", "reject"], [null, "inconclusive"]]);
+    assert.deepEqual(d.next, { kind: "more", pairs: 4, firstPair: 3, arms: [2], stage: "confirm", fresh: true });
+    assert.match(d.reasons[1]!, /candidate 1 \(mean 0\.09531, guard "size" worse than tolerance\)/);
+    assert.match(d.reasons[1]!, /means of the log ratio, as min_effect is relative/);
+    assert.ok(Math.abs(d.calls[1]!.screen!.relative!.mean - Math.sqrt(1.05 * 1.055)) < 1e-12);
+  });
+
+  it("confirms the leader with its guard on the fresh pairs, and keeps the guard's estimate", () => {
+    const values = {
+      ...screen,
+      baseline: [100, 100, 100, 100, 100, 100],
+      "candidate-2": [105, 105.5, 105, 105.5, 105.2, 105.3],
+      "guard-size-base": [50, 50, 50, 50, 50, 50],
+      "guard-size-cand-2": [50, 50, 50, 50.1, 49.9, 50],
+    };
+    const d = decideRound(c, 2, values);
+    assert.equal(d.verdict, "accept");
+    assert.equal(d.winner!.arm, 2);
+    assert.equal(d.calls[1]!.guards!.size!.standing, "held");
+    assert.ok(d.winner!.estimate.relative!.lower > 1.02);
+    assert.equal(d.values["guard-size-cand-2#6"], 50);
+    assert.ok("guard-size-cand-2#6" in d.deltas);
+  });
+
+  it("refuses a guard the contract does not have", () => {
+    assert.throws(() => decideRound(c, 2, { ...screen, "guard-mem-base": [1, 1] }), /not one of a round/);
+  });
+
+  it("is refused by the simulation's simultaneous procedures", () => {
+    assert.throws(() => decideRound(c, 2, screen, { procedure: "bonferroni" }), /absolute thresholds/);
   });
 });

@@ -27,7 +27,14 @@ function setup() {
       metric: "t",
       seed_env: "SEED",
       direction: "minimize",
-      siblings: [{ name: "echo", command: "sh bench.sh", metric: "t", seed_env: "SEED", tolerance: 0.001 }],
+      siblings: [{
+        name: "echo",
+        command: "sh bench.sh",
+        metric: "t",
+        direction: "maximize",
+        seed_env: "SEED",
+        tolerance: 0.001,
+      }],
     }),
   );
   const compute = new LocalCompute({ env: { PATH: "/usr/bin:/bin", HOME: dir } });
@@ -122,7 +129,10 @@ describe("outerloop calibrate --wait (a fake scheduler, in-process)", () => {
     const { repo } = makeRepo([NOISY]);
     const dir = tempDir("cli-calibrate-wait-");
     const contract = join(dir, "c.json");
-    writeFileSync(contract, JSON.stringify({ name: "noisy", command: "sh bench.sh", metric: "t", seed_env: "SEED" }));
+    writeFileSync(
+      contract,
+      JSON.stringify({ name: "noisy", command: "sh bench.sh", metric: "t", direction: "maximize", seed_env: "SEED" }),
+    );
     const compute = new FakeCompute();
     // each submission (an array's every task too) is listed under its job name until the test ends it
     compute.onSubmit = (spec, id) =>
@@ -221,7 +231,10 @@ describe("outerloop calibrate --pairing", () => {
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /Invalid --pairing "paired": expected one of separate, same-job, duet, all/);
     const gpu = join(contract, "..", "gpu.json");
-    writeFileSync(gpu, JSON.stringify({ name: "g", command: "sh bench.sh", metric: "t", gpus: 1 }));
+    writeFileSync(
+      gpu,
+      JSON.stringify({ name: "g", command: "sh bench.sh", metric: "t", direction: "maximize", gpus: 1 }),
+    );
     const duet = await cli([...args, "--contract", gpu, "--pairing", "duet"], { compute });
     assert.equal(duet.code, 2);
     assert.match(duet.stderr, /--pairing duet cannot calibrate .*: .*calibrate with --pairing same-job/);

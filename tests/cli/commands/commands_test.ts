@@ -282,7 +282,10 @@ describe("the CLI in-process: runs", () => {
     const { repo } = await makeRepo([{ "b.sh": "echo 1" }, { "b.sh": "echo 2" }]);
     const contract = join(tempDir("cli-contract-"), "c.json");
     const { writeFileSync } = await import("node:fs");
-    writeFileSync(contract, JSON.stringify({ name: "b", command: "sh b.sh", metric: "m", gpus: 1 }));
+    writeFileSync(
+      contract,
+      JSON.stringify({ name: "b", command: "sh b.sh", metric: "m", direction: "maximize", gpus: 1 }),
+    );
     const runDir = join(tempDir("cli-measure-"), "r1");
     const env = {
       OUTERLOOP_ACCOUNT: "acct_env",
@@ -312,7 +315,10 @@ describe("the CLI in-process: runs", () => {
     const { repo } = await makeRepo([{ "b.sh": "echo 1" }, { "b.sh": "echo 2" }]);
     const contract = join(tempDir("cli-contract-"), "c.json");
     const { existsSync, writeFileSync } = await import("node:fs");
-    writeFileSync(contract, JSON.stringify({ name: "b", command: "sh b.sh", metric: "m", gpus: 2 }));
+    writeFileSync(
+      contract,
+      JSON.stringify({ name: "b", command: "sh b.sh", metric: "m", direction: "maximize", gpus: 2 }),
+    );
     const runDir = join(tempDir("cli-measure-"), "r");
     const r = await cli([
       "measure",
@@ -336,7 +342,10 @@ describe("the CLI in-process: runs", () => {
 
 describe("show asks the scheduler as a pass does", () => {
   it("lists 100 pending measures with their reasons from one queue listing", async () => {
-    const siblings = Array.from({ length: 49 }, (_, i) => ({ name: `s${i}`, command: "sh s.sh", metric: "m" }));
+    const siblings = Array.from(
+      { length: 49 },
+      (_, i) => ({ name: `s${i}`, command: "sh s.sh", metric: "m", direction: "maximize" }),
+    );
     const dir = new RunDir(join(tempDir("cli-show-100-"), "run"));
     writeRunRecord(dir, runRecordFixture({}, { siblings }));
     const compute = new FakeCompute();

@@ -22,7 +22,7 @@ git(repo, "branch", "x", shas[1]!);
 mkdirSync(join(repo, "sub"));
 const files = tempDir("input-files-");
 const contract = join(files, "c.json");
-writeFileSync(contract, JSON.stringify({ name: "b", command: "sh b.sh", metric: "m" }));
+writeFileSync(contract, JSON.stringify({ name: "b", command: "sh b.sh", metric: "m", direction: "maximize" }));
 const aFile = join(files, "a-file");
 writeFileSync(aFile, "");
 
@@ -235,7 +235,10 @@ describe("measure refuses paths and names it cannot use", () => {
 describe("measure --dry-run", () => {
   it("says what each eval job asks the scheduler for, from the contract", async () => {
     const sized = join(files, "sized.json");
-    writeFileSync(sized, JSON.stringify({ name: "b", command: "c", metric: "m", eval_mem: "8G", eval_cpus: 4 }));
+    writeFileSync(
+      sized,
+      JSON.stringify({ name: "b", command: "c", metric: "m", direction: "maximize", eval_mem: "8G", eval_cpus: 4 }),
+    );
     const r = await measure({ contract: sized, compute: "slurm" }, ["--dry-run"]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^each eval job asks for 60 min, 8G of memory, 4 CPUs$/m);
@@ -246,8 +249,20 @@ describe("measure --dry-run", () => {
   it("says what each pair job asks for: the walltime of its measures for same-job, twice the CPUs and memory for duet", async () => {
     const contract = (pairing: string) => {
       const file = join(files, `${pairing}.json`);
-      const c = { name: "b", command: "c", metric: "m", eval_minutes: 10, eval_cpus: 2, pairing, repeats: 2 };
-      writeFileSync(file, JSON.stringify({ ...c, siblings: [{ name: "s", command: "c", metric: "m" }] }));
+      const c = {
+        name: "b",
+        command: "c",
+        metric: "m",
+        direction: "maximize",
+        eval_minutes: 10,
+        eval_cpus: 2,
+        pairing,
+        repeats: 2,
+      };
+      writeFileSync(
+        file,
+        JSON.stringify({ ...c, siblings: [{ name: "s", command: "c", metric: "m", direction: "maximize" }] }),
+      );
       return file;
     };
     const same = await measure({ contract: contract("same-job"), compute: "slurm" }, ["--dry-run", "--json"]);
@@ -287,13 +302,19 @@ describe("measure refuses a contract file it cannot read as one", () => {
 
   it("refuses a byte-order mark and bytes that are not UTF-8", async () => {
     const bom = join(files, "bom.json");
-    writeFileSync(bom, "\uFEFF" + JSON.stringify({ name: "b", command: "sh b.sh", metric: "m" }));
+    writeFileSync(
+      bom,
+      "\uFEFF" + JSON.stringify({ name: "b", command: "sh b.sh", metric: "m", direction: "maximize" }),
+    );
     assertRefusedUnwritten(
       await measure({ contract: bom }),
       /it starts with a UTF-8 byte-order mark \(EF BB BF\); remove the byte-order mark/,
     );
     const latin1 = join(files, "latin1.json");
-    writeFileSync(latin1, Buffer.from('{"name": "b",\n"command": "caf\xe9", "metric": "m"}', "latin1"));
+    writeFileSync(
+      latin1,
+      Buffer.from('{"name": "b",\n"command": "caf\xe9", "metric": "m", "direction": "maximize"}', "latin1"),
+    );
     assertRefusedUnwritten(
       await measure({ contract: latin1 }),
       /it is not UTF-8 text: byte 0xE9 at offset 29 \(line 2\) is not valid UTF-8; save the file as UTF-8$/m,
@@ -302,7 +323,10 @@ describe("measure refuses a contract file it cannot read as one", () => {
 
   it("refuses a key given twice, naming it and where", async () => {
     const twice = join(files, "twice.json");
-    writeFileSync(twice, '{"name": "b", "command": "sh b.sh", "metric": "m", "min_effect": 1, "min_effect": 0}');
+    writeFileSync(
+      twice,
+      '{"name": "b", "command": "sh b.sh", "metric": "m", "direction": "maximize", "min_effect": 1, "min_effect": 0}',
+    );
     assertRefusedUnwritten(
       await measure({ contract: twice }),
       /Invalid contract ".*twice.json": the key "min_effect" is given twice \(JSON keeps only the last\); give it once$/m,

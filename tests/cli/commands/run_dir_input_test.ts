@@ -101,7 +101,7 @@ describe("a run dir on a read-only file system", () => {
 
         const { repo } = makeRepo([{ "b.sh": "echo 1" }, { "b.sh": "echo 2" }]);
         const contract = join(tempDir("rundir-input-"), "c.json");
-        writeFileSync(contract, JSON.stringify({ name: "b", command: "sh b.sh", metric: "m" }));
+        writeFileSync(contract, JSON.stringify({ name: "b", command: "sh b.sh", metric: "m", direction: "maximize" }));
         for (
           const [runDir, why] of [[emptyDir, `Cannot write in --run-dir ".*empty": ${unwritable}`], [
             join(ro.dir, "new"),
