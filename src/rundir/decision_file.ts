@@ -34,12 +34,20 @@ const ratioShape = {
   set_aside: z.optional(z.array(wholeNumber(1))),
 };
 
-const estimateShape = {
-  ...ratioShape,
-  // the candidate/baseline ratio with its interval (src/stats/relative.ts); null when a value is <= 0 (no
-  // ratio), absent in decisions from before it
-  relative: z.optional(z.nullable(strict(ratioShape))),
-};
+const estimateShape = ratioShape;
+
+/**
+ * The relative figures (src/stats/relative.ts): the candidate/baseline ratio
+ * with its interval for the benchmark, each sibling and each guard; null for
+ * one with a value <= 0 (no ratio). A key of its own beside the estimates, so
+ * an estimate's keys stay what they were.
+ */
+const relativeShape = () =>
+  strict({
+    benchmark: z.nullable(strict(ratioShape)),
+    siblings: z.optional(z.record(z.string(), z.nullable(strict(ratioShape)))),
+    guards: z.optional(z.record(z.string(), z.nullable(strict(ratioShape)))),
+  });
 
 /** A ratio estimate in its stored form: `set_aside` only when pairs were set aside. */
 function ratioJson(r: RelativeEstimate) {
@@ -47,13 +55,55 @@ function ratioJson(r: RelativeEstimate) {
   return { ...rest, ...(setAside.length === 0 ? {} : { set_aside: [...setAside] }) };
 }
 
-/** An estimate in its stored form: `set_aside` only when the method set pairs aside, `relative` when known. */
+/** An estimate in its stored form: `set_aside` only when the method set pairs aside; its ratio is stored apart. */
 export function estimateJson<T extends Estimate>(e: T) {
-  const { setAside, relative, ...rest } = e;
+  const { setAside, relative: _, ...rest } = e;
+  return { ...rest, ...(setAside.length === 0 ? {} : { set_aside: [...setAside] }) };
+}
+
+/** The relative figures of a decision, as `DecisionRecord.relative` holds them. */
+export interface RelativeFacts {
+  readonly benchmark: RelativeEstimate | null;
+  /** By sibling name; absent without siblings. */
+  readonly siblings?: Readonly<Record<string, RelativeEstimate | null>>;
+  /** By guard metric; absent without guards. */
+  readonly guards?: Readonly<Record<string, RelativeEstimate | null>>;
+}
+
+/** `RelativeFacts` in the stored form. */
+function relativeFactsJson(r: RelativeFacts) {
+  const of = (m: Readonly<Record<string, RelativeEstimate | null>>) =>
+    Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v === null ? null : ratioJson(v)]));
   return {
-    ...rest,
-    ...(setAside.length === 0 ? {} : { set_aside: [...setAside] }),
-    ...(relative === undefined ? {} : { relative: relative === null ? null : ratioJson(relative) }),
+    benchmark: r.benchmark === null ? null : ratioJson(r.benchmark),
+    ...(r.siblings === undefined || Object.keys(r.siblings).length === 0 ? {} : { siblings: of(r.siblings) }),
+    ...(r.guards === undefined || Object.keys(r.guards).length === 0 ? {} : { guards: of(r.guards) }),
+  };
+}
+
+/** `RelativeFacts` read back. */
+function relativeFactsFromJson(j: z.output<ReturnType<typeof relativeShape>>): RelativeFacts {
+  const of = (m: Record<string, RatioJson | null>) =>
+    Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v === null ? null : ratioFromJson(v)]));
+  return {
+    benchmark: j.benchmark === null ? null : ratioFromJson(j.benchmark),
+    ...(j.siblings === undefined ? {} : { siblings: of(j.siblings) }),
+    ...(j.guards === undefined ? {} : { guards: of(j.guards) }),
+  };
+}
+
+/**
+ * The relative figures a repeated design's estimates carry (`Estimate.relative`, from `decideLook`), or
+ * undefined when the benchmark's says nothing (an estimate from before them).
+ */
+export function relativeOfPaired(p: PairedFacts): RelativeFacts | undefined {
+  if (p.benchmark.relative === undefined) return undefined;
+  const of = (m: Readonly<Record<string, Estimate>>) =>
+    Object.fromEntries(Object.entries(m).flatMap(([k, v]) => v.relative === undefined ? [] : [[k, v.relative]]));
+  return {
+    benchmark: p.benchmark.relative,
+    ...(Object.keys(p.siblings).length === 0 ? {} : { siblings: of(p.siblings) }),
+    ...(p.guards === undefined || Object.keys(p.guards).length === 0 ? {} : { guards: of(p.guards) }),
   };
 }
 
@@ -74,16 +124,10 @@ function ratioFromJson(j: RatioJson): RelativeEstimate {
   return { ...rest, setAside: set_aside ?? [] };
 }
 
-/** An estimate read back; an old file's (no `set_aside`) set nothing aside, and has no `relative`. */
-function estimateFromJson<T extends RatioJson & { relative?: RatioJson | null | undefined }>(
-  j: T,
-): Omit<T, "set_aside" | "relative"> & { setAside: number[]; relative?: RelativeEstimate | null } {
-  const { set_aside, relative, ...rest } = j;
-  return {
-    ...rest,
-    setAside: set_aside ?? [],
-    ...(relative === undefined ? {} : { relative: relative === null ? null : ratioFromJson(relative) }),
-  };
+/** An estimate read back; an old file's (no `set_aside`) set nothing aside. */
+function estimateFromJson<T extends RatioJson>(j: T): Omit<T, "set_aside"> & { setAside: number[] } {
+  const { set_aside, ...rest } = j;
+  return { ...rest, setAside: set_aside ?? [] };
 }
 
 const decisionSchema = lazy(() =>
@@ -99,8 +143,9 @@ const decisionSchema = lazy(() =>
     min_effect: z.number().check(z.minimum(0)),
     // "relative": min_effect is a fraction (0.02 for "2%") judged on the log ratio; absent for an absolute one
     min_effect_scale: z.optional(z.literal("relative")),
-    // a single pair's candidate/baseline ratio (no interval); null when a value is <= 0; absent before it
-    relative: z.optional(z.nullable(strict(ratioShape))),
+    // the candidate/baseline ratios of the benchmark, siblings and guards (a single pair's with no interval);
+    // absent in decisions from before them
+    relative: z.optional(relativeShape()),
     baseline_source: z.enum(["cached", "measured"]),
     // absent in decisions written before runs had an identity: those are checked by their shas alone
     run_identity: z.optional(z.string().check(z.regex(/^[0-9a-f]{40}$/))),
@@ -148,6 +193,8 @@ const decisionSchema = lazy(() =>
         first_pair: wholeNumber(1),
         last_pair: wholeNumber(1),
         estimate: strict(estimateShape),
+        // the winner's candidate/baseline ratio on the same pairs; absent before it
+        relative: z.optional(z.nullable(strict(ratioShape))),
       })),
       candidates: z.array(strict({
         arm: wholeNumber(1),
@@ -159,6 +206,8 @@ const decisionSchema = lazy(() =>
         pairs: wholeNumber(0),
         screen: z.nullable(strict(estimateShape)),
         estimate: z.nullable(strict(estimateShape)),
+        // the ratio of `estimate`'s pairs, else of the screen's; null for no ratio; absent before it
+        relative: z.optional(z.nullable(strict(ratioShape))),
         siblings: z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
         // by metric; absent for a contract without guards, and before them
         guards: z.optional(
@@ -215,6 +264,17 @@ export interface RoundFacts {
   readonly candidates: readonly RoundCandidateFacts[];
 }
 
+/** A ratio or null in the stored form. */
+function ratioOrNull(r: RelativeEstimate | null) {
+  return r === null ? null : ratioJson(r);
+}
+
+/** A round candidate's `relative`: its estimate's ratio, else its screen's; no key when neither has one. */
+function candidateRelative(c: RoundCandidateFacts) {
+  const r = c.estimate !== null ? c.estimate.relative : c.screen?.relative;
+  return r === undefined ? {} : { relative: ratioOrNull(r) };
+}
+
 /** A round's facts in decision.json's form (`show --json` gives them so too). */
 export function roundJson(r: RoundFacts) {
   const sibs = (s: Readonly<Record<string, SiblingEstimate>>) =>
@@ -230,6 +290,7 @@ export function roundJson(r: RoundFacts) {
       first_pair: r.winner.firstPair,
       last_pair: r.winner.lastPair,
       estimate: estimateJson(r.winner.estimate),
+      ...(r.winner.estimate.relative === undefined ? {} : { relative: ratioOrNull(r.winner.estimate.relative) }),
     },
     candidates: r.candidates.map((c) => ({
       arm: c.arm,
@@ -241,6 +302,7 @@ export function roundJson(r: RoundFacts) {
       pairs: c.pairs,
       screen: c.screen && estimateJson(c.screen),
       estimate: c.estimate && estimateJson(c.estimate),
+      ...candidateRelative(c),
       siblings: sibs(c.siblings),
       ...(c.guards === undefined || Object.keys(c.guards).length === 0 ? {} : { guards: sibs(c.guards) }),
       reason: c.reason,
@@ -275,8 +337,12 @@ export interface DecisionRecord extends Decision {
   readonly minEffect: number;
   /** "relative": `minEffect` is a fraction judged on the log ratio; absent (and not written) for an absolute one. */
   readonly minEffectScale?: "absolute" | "relative";
-  /** A single pair's candidate/baseline ratio (a repeated design keeps it in `paired.benchmark.relative`). */
-  readonly relative?: RelativeEstimate | null;
+  /**
+   * The relative figures; written from here, else from a repeated design's
+   * estimates (`relativeOfPaired`); absent (and not written) when neither
+   * has them. A single pair's: the ratio with no interval.
+   */
+  readonly relative?: RelativeFacts;
   /** "cached": the baseline value came from the baseline cache; "measured": from this run. */
   readonly baselineSource: "cached" | "measured";
   /** Set for a repeated design (max_repeats > 1); null for a single pair, whose file keeps today's keys. */
@@ -312,6 +378,7 @@ export function pairedFactsJson(p: PairedFacts) {
 /** Writes the decision to `<runDir>/decision.json`, atomically: a reader sees no decision or the whole one. */
 export function writeDecision(dir: RunDir, d: DecisionRecord): void {
   const p = d.paired;
+  const relative = d.relative ?? (p === null ? undefined : relativeOfPaired(p));
   const json = {
     verdict: d.verdict,
     values: { ...d.values },
@@ -323,7 +390,7 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
     direction: d.direction,
     min_effect: d.minEffect,
     ...(d.minEffectScale === "relative" ? { min_effect_scale: "relative" as const } : {}),
-    ...(d.relative === undefined ? {} : { relative: d.relative === null ? null : ratioJson(d.relative) }),
+    ...(relative === undefined ? {} : { relative: relativeFactsJson(relative) }),
     baseline_source: d.baselineSource,
     ...(d.runIdentity === null ? {} : { run_identity: d.runIdentity }),
     ...(p === null ? {} : pairedFactsJson(p)),
@@ -394,7 +461,7 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     direction: j.direction,
     minEffect: j.min_effect,
     ...(j.min_effect_scale === undefined ? {} : { minEffectScale: j.min_effect_scale }),
-    ...(j.relative === undefined ? {} : { relative: j.relative === null ? null : ratioFromJson(j.relative) }),
+    ...(j.relative === undefined ? {} : { relative: relativeFactsFromJson(j.relative) }),
     baselineSource: j.baseline_source,
     paired,
     ...(j.usage === undefined
@@ -419,6 +486,14 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
   };
 }
 
+/** An estimate read back with the ratio stored beside it (none when the file has no `relative` there). */
+function withRelative<T extends object>(
+  e: T,
+  r: RatioJson | null | undefined,
+): T & { relative?: RelativeEstimate | null } {
+  return r === undefined ? e : { ...e, relative: r === null ? null : ratioFromJson(r) };
+}
+
 function roundFromJson(j: z.output<ReturnType<typeof decisionSchema>>["round"] & object): RoundFacts {
   const sibs = (s: typeof j.candidates[number]["siblings"]) =>
     Object.fromEntries(Object.entries(s).map(([k, v]) => [k, estimateFromJson(v)]));
@@ -432,7 +507,7 @@ function roundFromJson(j: z.output<ReturnType<typeof decisionSchema>>["round"] &
       sha: j.winner.sha,
       firstPair: j.winner.first_pair,
       lastPair: j.winner.last_pair,
-      estimate: estimateFromJson(j.winner.estimate),
+      estimate: withRelative(estimateFromJson(j.winner.estimate), j.winner.relative),
     },
     candidates: j.candidates.map((c) => ({
       arm: c.arm,
@@ -442,8 +517,9 @@ function roundFromJson(j: z.output<ReturnType<typeof decisionSchema>>["round"] &
       standing: c.standing,
       because: c.because,
       pairs: c.pairs,
-      screen: c.screen && estimateFromJson(c.screen),
-      estimate: c.estimate && estimateFromJson(c.estimate),
+      screen: c.screen &&
+        (c.estimate === null ? withRelative(estimateFromJson(c.screen), c.relative) : estimateFromJson(c.screen)),
+      estimate: c.estimate && withRelative(estimateFromJson(c.estimate), c.relative),
       siblings: sibs(c.siblings),
       ...(c.guards === undefined || Object.keys(c.guards).length === 0 ? {} : { guards: sibs(c.guards) }),
       reason: c.reason,

@@ -95,8 +95,19 @@ describe("decision.json: pairs set aside and samples", () => {
   });
 });
 
-describe("decision.json: the relative figure, guards and a relative min_effect (additive keys)", () => {
+describe("decision.json: the relative figures, guards and a relative min_effect (additive keys)", () => {
   const ratio = { n: 8, mean: 0.8, lower: 0.75, upper: 0.86, confidence: 0.9833, method: METHOD, setAside: [3] };
+  const { setAside: _, ...storedRatio } = ratio;
+  const guard = {
+    n: 8,
+    mean: -0.1,
+    lower: -0.3,
+    upper: 0.1,
+    confidence: 0.9833,
+    method: METHOD,
+    setAside: [],
+    standing: "held" as const,
+  };
   const withRelative: DecisionRecord = {
     ...DECISION,
     minEffect: 0.02,
@@ -104,33 +115,32 @@ describe("decision.json: the relative figure, guards and a relative min_effect (
     paired: {
       ...DECISION.paired!,
       benchmark: { ...DECISION.paired!.benchmark, relative: ratio },
-      guards: {
-        size: {
-          n: 8,
-          mean: -0.1,
-          lower: -0.3,
-          upper: 0.1,
-          confidence: 0.9833,
-          method: METHOD,
-          setAside: [],
-          relative: null,
-          standing: "held",
-        },
-      },
+      siblings: { lat: { ...DECISION.paired!.siblings["lat"]!, relative: null } },
+      guards: { size: { ...guard, relative: null } },
     },
   };
 
-  it("round-trips relative (with set_aside), guards and min_effect_scale", () => {
+  it("writes the ratios beside the estimates (the estimates' keys unchanged), guards and min_effect_scale", () => {
     const dir = tempDir("ol-decision-");
     writeDecision(new RunDir(dir), withRelative);
-    assert.deepEqual(readDecision(new RunDir(dir)), withRelative);
     const j = read(dir);
     assert.equal(j["min_effect"], 0.02);
     assert.equal(j["min_effect_scale"], "relative");
-    const bench = j["benchmark"] as Record<string, unknown>;
-    const { setAside: _, ...stored } = ratio;
-    assert.deepEqual(bench["relative"], { ...stored, set_aside: [3] });
-    assert.equal(((j["guards"] as Record<string, Record<string, unknown>>)["size"]!)["relative"], null);
+    assert.deepEqual(j["relative"], {
+      benchmark: { ...storedRatio, set_aside: [3] },
+      siblings: { lat: null },
+      guards: { size: null },
+    });
+    assert.equal(Object.hasOwn(j["benchmark"] as object, "relative"), false);
+    assert.deepEqual(Object.keys(j["guards"] as Record<string, unknown>), ["size"]);
+    const back = readDecision(new RunDir(dir))!;
+    assert.deepEqual(back.relative, { benchmark: ratio, siblings: { lat: null }, guards: { size: null } });
+    assert.deepEqual(back.paired!.guards, { size: guard });
+    assert.equal(back.minEffectScale, "relative");
+    // written again from what was read: the same file
+    const again = tempDir("ol-decision-");
+    writeDecision(new RunDir(again), back);
+    assert.deepEqual(read(again), j);
   });
 
   it("writes none of them for a decision without them, so old files and new ones of old contracts match", () => {
@@ -138,21 +148,16 @@ describe("decision.json: the relative figure, guards and a relative min_effect (
     writeDecision(new RunDir(dir), DECISION);
     const j = read(dir);
     for (const key of ["min_effect_scale", "relative", "guards"]) assert.equal(Object.hasOwn(j, key), false, key);
-    assert.equal(Object.hasOwn(j["benchmark"] as object, "relative"), false);
   });
 
-  it("keeps a single pair's ratio at the top level", () => {
+  it("keeps a single pair's ratio, with no interval", () => {
     const dir = tempDir("ol-decision-");
-    const single = { ...DECISION, paired: null, relative: { ...ratio, n: 1, lower: 0.8, upper: 0.8, setAside: [] } };
+    const point = { ...ratio, n: 1, lower: 0.8, upper: 0.8, setAside: [] };
+    const single = { ...DECISION, paired: null, relative: { benchmark: point } };
     writeDecision(new RunDir(dir), single);
     assert.deepEqual(readDecision(new RunDir(dir)), single);
     assert.deepEqual(read(dir)["relative"], {
-      n: 1,
-      mean: 0.8,
-      lower: 0.8,
-      upper: 0.8,
-      confidence: 0.9833,
-      method: METHOD,
+      benchmark: { n: 1, mean: 0.8, lower: 0.8, upper: 0.8, confidence: 0.9833, method: METHOD },
     });
   });
 });
