@@ -75,7 +75,7 @@ function valueDisagreements(d: DecisionRecord, p: PassPlan, onDisk: Readonly<Rec
 /** Where the decision's verdict and differences are not what its values give. */
 function outcomeDisagreements(
   d: DecisionRecord,
-  verdict: DecisionRecord["verdict"],
+  verdict: string,
   deltas: Readonly<Record<string, number>>,
 ): string[] {
   const out: string[] = [];

@@ -1,6 +1,8 @@
 import type { Measure } from "../measure/measure.ts";
+import { BASE_ARM, parseMeasureName } from "../measure/measure_name.ts";
+import { type CrashedDecision, crashedDecision } from "../verdict/crashed.ts";
 import { decideLook, type DecideOptions, type LookDecision } from "../verdict/decide.ts";
-import type { RoundDecision } from "../verdict/round.ts";
+import type { CrashedArms, RoundDecisionWithCrashes } from "../verdict/round.ts";
 import { pairedValues, type PassPlan, RoundSteps, type RunPlan } from "./run_plan.ts";
 
 /**
@@ -25,7 +27,18 @@ export type LookStep =
     readonly of: number;
     readonly decision: LookDecision;
   }
-  | { readonly kind: "round"; readonly plan: PassPlan; readonly decision: RoundDecision };
+  | { readonly kind: "round"; readonly plan: PassPlan; readonly decision: RoundDecisionWithCrashes }
+  /** A single candidate whose measure crashed: final, and nothing it measured is judged. */
+  | { readonly kind: "crashed"; readonly plan: PassPlan; readonly decision: CrashedDecision };
+
+/**
+ * The candidates' measures that crashed, by measure name, with the cause in
+ * one line (a baseline's failure is the run's, never in here). A crashed
+ * measure counts as in for its look: the look waits for the others, then a
+ * single candidate's run is decided "crashed" and a round's crashed arm
+ * leaves play at the pair it crashed on (verdict/round.ts).
+ */
+export type CrashedMeasures = ReadonlyMap<string, string>;
 
 /** Where the run's looks stand. */
 export interface Advance {
@@ -43,7 +56,7 @@ export interface Advance {
 
 /** Whether a look's decision asks for more pairs. */
 export function asksForMore(s: LookStep): boolean {
-  return s.decision.next.kind === "more";
+  return s.kind !== "crashed" && s.decision.next.kind === "more";
 }
 
 /**
@@ -110,4 +123,34 @@ export function decideAt(
   const p = plan.look(pairs);
   const decision = decideLook(plan.record.contract, pairedValues(p.plan, { ...p.cached, ...values }), options);
   return { kind: "look", plan: p, index: index + 1, of: looks.length, decision };
+}
+
+/** The candidates of `p` with a crashed measure: each arm's first crashed pair and its cause. */
+function crashedArms(p: PassPlan, crashed: CrashedMeasures): CrashedArms {
+  const arms = new Map<number, { pair: number; cause: string }>();
+  for (const m of p.plan) {
+    const cause = crashed.get(m.name);
+    const ref = parseMeasureName(m.name);
+    if (cause === undefined || ref === null || ref.arm === BASE_ARM) continue;
+    const earlier = arms.get(ref.arm);
+    if (earlier === undefined || ref.pair < earlier.pair) arms.set(ref.arm, { pair: ref.pair, cause });
+  }
+  return arms;
+}
+
+/** `values` without what a crashed arm measured from the pair it crashed on: its series hold the pairs before. */
+function beforeCrashes(
+  p: PassPlan,
+  values: Readonly<Record<string, number>>,
+  arms: CrashedArms,
+): Record<string, number> {
+  if (arms.size === 0) return { ...values };
+  const out: Record<string, number> = {};
+  for (const m of p.plan) {
+    const ref = parseMeasureName(m.name);
+    const crash = ref === null ? undefined : arms.get(ref.arm);
+    if (crash !== undefined && ref!.pair >= crash.pair) continue;
+    if (Object.hasOwn(values, m.name)) out[m.name] = values[m.name]!;
+  }
+  return out;
 }

@@ -6,7 +6,13 @@ import type { CachedBaseline } from "./baseline_source.ts";
 import type { PairedValues } from "../verdict/decide.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import { type Design, designOf } from "../stats/sequential.ts";
-import { decideRound, planRound, type RoundDecision, type RoundNext } from "../verdict/round.ts";
+import {
+  type CrashedArms,
+  decideRound,
+  planRound,
+  type RoundDecisionWithCrashes,
+  type RoundNext,
+} from "../verdict/round.ts";
 
 /**
  * The run's measures for pairs 1 … `seeds.length`, rebuilt from its record
@@ -90,12 +96,17 @@ function passPlan(
   return { plan, seeds, cached, toMeasure: plan.filter((m) => !Object.hasOwn(cached, m.name)) };
 }
 
-/** Flat values by measure name (`baseline#2`) → the series per pair-1 name that `decideLook` reads. */
+/**
+ * Flat values by measure name (`baseline#2`) → the series per pair-1 name
+ * that `decideLook` reads. A measure without a value (a crashed arm's, from
+ * its crash on) ends its series there.
+ */
 export function pairedValues(plan: readonly Measure[], values: Readonly<Record<string, number>>): PairedValues {
   const series: Record<string, number[]> = {};
   for (const m of plan) {
     const { name } = splitPairName(m.name);
-    (series[name] ??= []).push(values[m.name]!);
+    const xs = series[name] ??= [];
+    if (Object.hasOwn(values, m.name)) xs.push(values[m.name]!);
   }
   return series;
 }
@@ -192,9 +203,14 @@ export class RoundSteps {
     return roundPlan(this.#r, this.#cache, this.#batches);
   }
 
-  /** The round's decision at the batches so far, from every value of `plan`; a "more" adds its batch. */
-  advance(values: Readonly<Record<string, number>>): RoundDecision {
-    const d = decideRound(this.#r.contract, this.#r.candidates.length, pairedValues(this.plan.plan, values));
+  /**
+   * The round's decision at the batches so far, from every value of `plan`
+   * (a crashed arm's up to its crash: `crashed`); a "more" adds its batch.
+   */
+  advance(values: Readonly<Record<string, number>>, crashed: CrashedArms = new Map()): RoundDecisionWithCrashes {
+    const d = decideRound(this.#r.contract, this.#r.candidates.length, pairedValues(this.plan.plan, values), {
+      crashed,
+    });
     if (d.next.kind === "more") this.#batches.push(batchOf(d.next));
     return d;
   }

@@ -186,6 +186,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
 
 /** The log line of a look (a round's batches) that asked for more pairs. */
 function logStep(step: LookStep): void {
+  if (step.kind === "crashed") return;
   const next = step.decision.next;
   if (next.kind !== "more") return;
   if (step.kind === "look") {

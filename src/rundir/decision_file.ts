@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import type { CandidateVerdict } from "../verdict/crashed.ts";
 import { lazy, strict, wholeNumber } from "../schema/zod.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import type { Decision, Estimate, SiblingEstimate, Verdict } from "../verdict/decide.ts";
@@ -130,12 +131,49 @@ function estimateFromJson<T extends RatioJson>(j: T): Omit<T, "set_aside"> & { s
   return { ...rest, setAside: set_aside ?? [] };
 }
 
+/** A crashed candidate's crash as decision.json keeps it. */
+const crashSchema = () =>
+  strict({
+    measure: z.string(),
+    job_id: z.nullable(z.string()),
+    kind: z.string(),
+    cause: z.string(),
+    message: z.string(),
+  });
+
+/**
+ * Which measure of a candidate crashed and why: the measurer's failure of it
+ * (measure/look_results.ts `MeasureFailure`), kept so every surface names the
+ * same measure, job and cause.
+ */
+export interface CrashFacts {
+  readonly measure: string;
+  readonly jobId: string | null;
+  /** How it failed: `exit`, `no-metric`, `timeout`, `vanished`, `lost`, `pair-hosts`. */
+  readonly kind: string;
+  /** One line. */
+  readonly cause: string;
+  /** The whole message, the output's tail included. */
+  readonly message: string;
+}
+
+/** A crash in its stored form. */
+export function crashJson(c: CrashFacts) {
+  return { measure: c.measure, job_id: c.jobId, kind: c.kind, cause: c.cause, message: c.message };
+}
+
+function crashFromJson(j: { measure: string; job_id: string | null; kind: string; cause: string; message: string }) {
+  return { measure: j.measure, jobId: j.job_id, kind: j.kind, cause: j.cause, message: j.message };
+}
+
 const decisionSchema = lazy(() =>
   strict({
-    verdict: z.enum(["accept", "reject", "inconclusive"]),
+    verdict: z.enum(["accept", "reject", "inconclusive", "crashed"]),
     values: z.record(z.string(), z.number()),
     deltas: z.record(z.string(), z.number()),
     reasons: z.array(z.string()),
+    // a candidate that crashed (verdict "crashed"): which measure, its job, how and why
+    crash: z.optional(crashSchema()),
     base_sha: shaSchema(),
     candidate_sha: shaSchema(),
     decided_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
@@ -200,7 +238,7 @@ const decisionSchema = lazy(() =>
         arm: wholeNumber(1),
         ref: z.string(),
         sha: shaSchema(),
-        verdict: z.enum(["accept", "reject", "inconclusive"]),
+        verdict: z.enum(["accept", "reject", "inconclusive", "crashed"]),
         standing: z.enum(["in-play", "dropped", "decided"]),
         because: z.nullable(z.string()),
         pairs: wholeNumber(0),
@@ -214,6 +252,8 @@ const decisionSchema = lazy(() =>
           z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
         ),
         reason: z.string(),
+        // a candidate that crashed (verdict "crashed") only
+        crash: z.optional(crashSchema()),
       })),
     })),
   })
@@ -225,8 +265,8 @@ export interface RoundCandidateFacts {
   readonly arm: number;
   readonly ref: string;
   readonly sha: string;
-  /** accept only for the winner. */
-  readonly verdict: Verdict;
+  /** accept only for the winner; "crashed" for a candidate whose eval crashed. */
+  readonly verdict: CandidateVerdict;
   /** in-play (never at a final decision), dropped (by the screen, or another's win), decided. */
   readonly standing: "in-play" | "dropped" | "decided";
   /** Why it left play (a screen rule, the look rule's kind, another candidate's win); null when it did not. */
@@ -242,6 +282,8 @@ export interface RoundCandidateFacts {
   readonly guards?: Readonly<Record<string, SiblingEstimate>>;
   /** One sentence with its numbers. */
   readonly reason: string;
+  /** The crash, for a candidate that crashed; absent otherwise. */
+  readonly crash?: CrashFacts;
 }
 
 /** What a round of K ≥ 2 candidates adds to its decision (verdict/round.ts). */
@@ -306,6 +348,7 @@ export function roundJson(r: RoundFacts) {
       siblings: sibs(c.siblings),
       ...(c.guards === undefined || Object.keys(c.guards).length === 0 ? {} : { guards: sibs(c.guards) }),
       reason: c.reason,
+      ...(c.crash === undefined ? {} : { crash: crashJson(c.crash) }),
     })),
   };
 }
@@ -325,7 +368,11 @@ export interface PairedFacts {
 }
 
 /** A decision with the facts it was made on, as stored in `decision.json`. */
-export interface DecisionRecord extends Decision {
+export interface DecisionRecord extends Omit<Decision, "verdict"> {
+  /** The verdict; "crashed" when the candidate's eval crashed (a round: every candidate did). */
+  readonly verdict: CandidateVerdict;
+  /** A single candidate's crash (verdict "crashed"); absent otherwise (a round keeps each candidate's). */
+  readonly crash?: CrashFacts;
   readonly baseSha: string;
   readonly candidateSha: string;
   /** `runIdentity` of the run it decided; null in decisions from before runs had one. */
@@ -384,6 +431,7 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
     values: { ...d.values },
     deltas: { ...d.deltas },
     reasons: [...d.reasons],
+    ...(d.crash === undefined ? {} : { crash: crashJson(d.crash) }),
     base_sha: d.baseSha,
     candidate_sha: d.candidateSha,
     decided_at: d.decidedAt,
@@ -454,6 +502,7 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     values: j.values,
     deltas: j.deltas,
     reasons: j.reasons,
+    ...(j.crash === undefined ? {} : { crash: crashFromJson(j.crash) }),
     baseSha: j.base_sha,
     candidateSha: j.candidate_sha,
     runIdentity: j.run_identity ?? null,
@@ -523,6 +572,7 @@ function roundFromJson(j: z.output<ReturnType<typeof decisionSchema>>["round"] &
       siblings: sibs(c.siblings),
       ...(c.guards === undefined || Object.keys(c.guards).length === 0 ? {} : { guards: sibs(c.guards) }),
       reason: c.reason,
+      ...(c.crash === undefined ? {} : { crash: crashFromJson(c.crash) }),
     })),
   };
 }
