@@ -29,7 +29,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 figure { margin: 8px 0 20px; display: flex; flex-wrap: wrap; gap: 12px 28px; align-items: flex-start; }
 figure > .plot { flex: 0 1 auto; max-width: 100%; }
 svg.chart { max-width: 100%; height: auto; font-size: 12px; font-family: inherit; }
-.table-wrap { max-height: 460px; overflow: auto; flex: 1 1 260px; min-width: 0; max-width: 100%; }
+.table-wrap { overflow-x: auto; flex: 1 1 260px; min-width: 0; max-width: 100%; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; max-width: 100%; }
 th, td { padding: 3px 6px; border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top; }
 td { overflow-wrap: anywhere; }
@@ -63,9 +63,9 @@ export interface Cell {
 }
 
 /**
- * A data table with a caption (for screen readers and as its heading),
- * scrolling inside its box when long, so a 300-run climb keeps its chart in
- * view. It fits its box's width: headers wrap between words, text cells
+ * A data table with a caption (for screen readers and as its heading), at
+ * its full height: a reader scrolls the page, never a small box inside it
+ * (a 300-run climb's table runs on below its chart). It fits its box's width: headers wrap between words, text cells
  * anywhere (so a sha or a long sentence cannot hold a column open), numbers
  * stay on one line — they are short, printed to the digits the data supports
  * (text/numbers.ts).

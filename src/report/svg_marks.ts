@@ -155,3 +155,28 @@ export function whisker(
 /** The legend's item for the whiskers. */
 export const WHISKER_LEGEND = `<li><svg width="22" height="10" aria-hidden="true"><path d="M2 5H20M2 2V8M20 2V8" ` +
   `fill="none" stroke="${COLORS.neutral}" stroke-width="1.2"/></svg>samples: min to max (the marker is the value)</li>`;
+
+/**
+ * The mark where an interval is cut at a chart's edge (its end lies off the
+ * axis, `axis_focus.ts`): a small arrowhead on the edge pointing off the
+ * plot, in the interval's colour, its tooltip the true end. `extra` carries
+ * its data attributes.
+ */
+export function clipMark(
+  x: number,
+  y: number,
+  toward: "up" | "down",
+  color: string,
+  extra: Readonly<Record<string, string | number | null | undefined>>,
+  tooltip: string,
+): string {
+  const r = (n: number) => Math.round(n * 10) / 10;
+  const tip = toward === "up" ? y - 2 : y + 2, back = toward === "up" ? y + 6 : y - 6;
+  const d = `M${r(x - 5)} ${r(back)}L${r(x)} ${r(tip)}L${r(x + 5)} ${r(back)}Z`;
+  const a = attrs({ class: "clipped", ...extra, d, fill: color, stroke: color, "stroke-width": 1 });
+  return `<path${a}><title>${escapeHtml(tooltip)}</title></path>`;
+}
+
+/** The legend's item for a cut interval. */
+export const CLIP_LEGEND = `<li><svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">` +
+  `<path d="M3 12L8 4L13 12Z" fill="${COLORS.neutral}"/></svg>interval cut at the edge (its end in the tooltip)</li>`;

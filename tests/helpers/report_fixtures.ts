@@ -283,3 +283,125 @@ export function roundSummaryRun(over: Partial<RunSummary> = {}, refs = ["c1", "c
     ...over,
   });
 }
+
+/** One candidate of `timingRound`: its improvement estimate on its pairs, and whether it won or was dropped. */
+interface TimingArm {
+  readonly mean: number;
+  readonly lower: number;
+  readonly upper: number;
+  readonly n: number;
+  readonly winner?: boolean;
+}
+
+/**
+ * A round of a timing benchmark (minimize `parse_seconds`, baseline 1.25 s):
+ * every arm's estimate as given; the winner (if any) accepted on its
+ * confirmation, every other arm dropped by the screen on its two pairs.
+ */
+function timingRound(tag: string, createdAt: string, arms: readonly TimingArm[]): RunSummary {
+  const est = (a: TimingArm) => ({
+    estimate: {
+      n: a.n,
+      mean: a.mean,
+      interval: { lower: a.lower, upper: a.upper, confidence: 0.95 },
+      setAside: [],
+    },
+    firstPair: a.winner ? 3 : 1,
+    lastPair: a.winner ? 2 + a.n : a.n,
+    difference: -a.mean,
+    baseline: 1.25,
+    candidate: 1.25 - a.mean,
+  });
+  const winner = arms.findIndex((a) => a.winner === true);
+  const w = winner < 0 ? null : est(arms[winner]!);
+  return makeRun({
+    tag,
+    runDir: `/runs/${tag}`,
+    createdAt,
+    decidedAt: createdAt.replace(":00:00Z", ":40:00Z"),
+    benchmark: "parser",
+    metric: "parse_seconds",
+    direction: "minimize",
+    minEffect: 0.02,
+    verdict: w === null ? "reject" : "accept",
+    values: { baseline: 1.25 },
+    differences: {},
+    pairs: [],
+    improvement: w?.estimate ?? null,
+    difference: w === null ? null : w.difference,
+    reasons: [w === null ? "No candidate of the round improved." : `Candidate ${winner + 1} wins the round.`],
+    round: {
+      baseRef: "main",
+      open: false,
+      n: w === null ? 2 : 2 + w.estimate.n,
+      winner: w === null ? null : winner + 1,
+      next: null,
+      arms: arms.map((a, i) => ({
+        arm: i + 1,
+        measure: i === 0 ? "candidate" : `candidate-${i + 1}`,
+        ref: `c${i + 1}`,
+        sha: String(i + 1).repeat(40),
+        verdict: a.winner ? "accept" : "inconclusive",
+        standing: a.winner ? "decided" : "dropped",
+        because: a.winner ? "accepted" : "behind",
+        winner: a.winner === true,
+        pairs: a.winner ? 2 + a.n : 2,
+        screen: a.winner ? { ...est({ ...a, n: 2 }), firstPair: 1, lastPair: 2 } : est(a),
+        confirmation: a.winner ? est(a) : null,
+        siblings: [],
+        reason: a.winner ? "The candidate improved on the baseline." : "Dropped by the screen: behind the leader.",
+      })),
+    },
+  });
+}
+
+/**
+ * A climb of a timing benchmark as an automated loop makes it: rounds of
+ * three or four candidates whose winners gain 0.04 to 0.09 s (min_effect
+ * 0.02 s), beside runs of one; the candidates the screen dropped carry
+ * two-pair screen intervals about ±14 s wide — a hundred times the winners'.
+ */
+export function timingClimb(): Climb {
+  const wide = (mean: number): TimingArm => ({ mean, lower: mean - 14, upper: mean + 14, n: 2 });
+  const one = (tag: string, createdAt: string, verdict: RunSummary["verdict"], mean: number, half: number) =>
+    makeRun({
+      tag,
+      runDir: `/runs/${tag}`,
+      createdAt,
+      decidedAt: createdAt.replace(":00:00Z", ":20:00Z"),
+      benchmark: "parser",
+      metric: "parse_seconds",
+      direction: "minimize",
+      minEffect: 0.02,
+      verdict,
+      values: { baseline: 1.25, candidate: 1.25 - mean },
+      differences: { candidate: -mean },
+      pairs: [{ baseline: 1.25, candidate: 1.25 - mean }],
+      improvement: {
+        n: 10,
+        mean,
+        interval: { lower: mean - half, upper: mean + half, confidence: 0.95 },
+        setAside: [],
+      },
+      difference: -mean,
+    });
+  return [
+    one("r1", "2026-02-01T10:00:00Z", "accept", 0.05, 0.02),
+    timingRound("r2", "2026-02-01T11:00:00Z", [wide(-0.3), {
+      mean: 0.04,
+      lower: 0.025,
+      upper: 0.055,
+      n: 6,
+      winner: true,
+    }, wide(0.8)]),
+    timingRound("r3", "2026-02-01T12:00:00Z", [wide(0.5), wide(-1.2), {
+      mean: 0.09,
+      lower: 0.06,
+      upper: 0.12,
+      n: 6,
+      winner: true,
+    }, wide(0.2)]),
+    one("r4", "2026-02-01T13:00:00Z", "reject", -0.01, 0.02),
+    timingRound("r5", "2026-02-01T14:00:00Z", [wide(0.1), wide(-0.6), wide(0.3)]),
+  ];
+}
