@@ -22,6 +22,7 @@ import { badge, dataTable, factsList, htmlPage } from "./html_page.ts";
 import { benchmarkValues, type Climb, isCalibration } from "./model.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
+import { calibrationCells } from "./calibration_pairs.ts";
 
 /**
  * `outerloop report DIR --html FILE`: a climb as a self-contained page — how
@@ -42,7 +43,11 @@ function tallyHtml(climb: Climb): string {
   return tally(climb).map(([k, n]) => badge(`${n} ${k}`, k.endsWith(" (disputed)") ? "disputed" : k)).join(" ");
 }
 
-/** Every run in one table: what `outerloop runs` prints, plus the values; a benchmark column when there are several. */
+/**
+ * Every run in one table: what `outerloop runs` prints, plus the values; a
+ * benchmark column when there are several. A calibration's row gives its sd,
+ * suggested min_effect, A/A mean and interval.
+ */
 function runsTable(climb: Climb): string {
   const several = severalMetrics(climb);
   const num = (text: string) => ({ text, num: true });
@@ -54,24 +59,35 @@ function runsTable(climb: Climb): string {
     const v = benchmarkValues(r);
     const imp = improvementCells(r);
     const round = r.round;
+    const cal = isCalibration(r) ? calibrationCells(r.calibration) : null;
+    const one = round === null && cal === null;
     const main = [
       { text: String(i + 1) },
       { text: r.tag },
       ...(several ? [{ text: benchmarkLabel(r) }] : []),
       { text: formatTime(r.createdAt), wrap: "words" as const },
       {
-        text: round === null
+        text: cal !== null
+          ? `${shortSha(r.baseSha)} (A/A)`
+          : round === null
           ? `${shortSha(r.baseSha)} → ${shortSha(r.candidateSha)}`
           : `${shortSha(r.baseSha)} → ${roundWhat(round)}`,
         wrap: "words" as const,
       },
-      { text: round === null ? outcome(r) : roundVerdictWords(r) || r.state, wrap: "words" as const },
-      num(round === null ? formatValue(v.baseline) : ""),
-      num(round === null ? formatValue(v.candidate) : ""),
-      num(round === null ? differenceCells(r).mean : ""),
-      num(round === null ? imp.mean : ""),
-      { text: round === null ? imp.interval : "", wrap: "words" as const },
-      num(round === null ? pairsCell(r) : ""),
+      {
+        text: cal !== null
+          ? [r.state, cal.words].filter((t) => t !== "").join(": ")
+          : round === null
+          ? outcome(r)
+          : roundVerdictWords(r) || r.state,
+        wrap: "words" as const,
+      },
+      num(one ? formatValue(v.baseline) : ""),
+      num(one ? formatValue(v.candidate) : ""),
+      num(one ? differenceCells(r).mean : ""),
+      num(cal?.mean ?? (one ? imp.mean : "")),
+      { text: cal?.interval ?? (one ? imp.interval : ""), wrap: "words" as const },
+      num(cal?.n ?? (one ? pairsCell(r) : "")),
       num(formatDuration(r.wallSeconds)),
       { text: [r.failure ?? "", ...r.disputes].filter((t) => t !== "").join("; ") },
     ];

@@ -12,7 +12,8 @@ import { escapeHtml, uniqueId } from "./html_escape.ts";
 import { badge, factsList, htmlPage } from "./html_page.ts";
 import { differenceFigure } from "./html_run_difference.ts";
 import { samplesTable, valueFigures } from "./html_run_values.ts";
-import type { RunSummary } from "./model.ts";
+import { isCalibration, type RunSummary } from "./model.ts";
+import { calibrationSection } from "./html_calibration.ts";
 import { pairList } from "./set_aside.ts";
 import { roundSection } from "./html_round.ts";
 
@@ -24,7 +25,7 @@ import { roundSection } from "./html_round.ts";
  * measured value with the spread of its samples, when it reported several.
  * A disputed decision
  * is marked as such, never shown as fact. A round has a page of its own
- * (html_round.ts).
+ * (html_round.ts), and so has a calibration (html_calibration.ts).
  * Pure: the same run gives the same bytes, with no clock and no network.
  */
 
@@ -71,6 +72,7 @@ function estimateFacts(run: RunSummary): [string, string][] {
  */
 export function runSection(run: RunSummary, ids: Set<string> = new Set()): string {
   if (run.round !== null) return roundSection(run, ids);
+  if (isCalibration(run)) return calibrationSection(run, shaHtml, uniqueId("calibration", run.tag, ids));
   const out = [header(run)];
   if (run.disputes.length > 0) {
     out.push(

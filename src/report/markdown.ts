@@ -22,7 +22,9 @@ import { pairList } from "./set_aside.ts";
 import { roundMarkdown } from "./markdown_round.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
-import { benchmarkValues, type Climb, type RunSummary } from "./model.ts";
+import { benchmarkValues, type Climb, isCalibration, type RunSummary } from "./model.ts";
+import { calibrationMarkdown } from "./markdown_calibration.ts";
+import { calibrationCells } from "./calibration_pairs.ts";
 
 /**
  * `outerloop report … --md`: a compact Markdown summary to paste into a pull
@@ -86,10 +88,12 @@ function samplesTable(r: RunSummary): string {
  * mean of the kept pairs), the spread of each measure's samples when it
  * reported several, the benchmark's improvement and difference with their
  * intervals, the failure of a failed run, and the reasons. A round has a
- * report of its own (markdown_round.ts).
+ * report of its own (markdown_round.ts), and so has a calibration
+ * (markdown_calibration.ts).
  */
 export function runMarkdown(r: RunSummary): string {
   if (r.round !== null) return roundMarkdown(r);
+  if (isCalibration(r)) return calibrationMarkdown(r);
   const out = [
     `### ${mdCode(r.benchmark)}: ${outcome(r)}`,
     "",
@@ -141,6 +145,8 @@ export function runMarkdown(r: RunSummary): string {
  * and ref, its verdict (`(winner)`, or where it was dropped), and the
  * estimate shown for it — the confirmation's for the screen's choice, else
  * the screen's — with the means of both sides over that estimate's pairs.
+ * A calibration's row shows its sd and suggested min_effect beside its
+ * state, and its A/A mean, interval and pairs in the improvement columns.
  */
 export function climbMarkdown(climb: Climb): string {
   const benchmarks = [...new Set(climb.map((r) => r.benchmark))];
@@ -157,22 +163,30 @@ export function climbMarkdown(climb: Climb): string {
     const v = benchmarkValues(r);
     const imp = improvementCells(r);
     const round = r.round;
-    const verdict = round === null ? outcome(r) : roundVerdictWords(r) || r.state;
+    const cal = isCalibration(r) ? calibrationCells(r.calibration) : null;
+    const verdict = cal !== null
+      ? [r.state, cal.words].filter((t) => t !== "").join(": ")
+      : round === null
+      ? outcome(r)
+      : roundVerdictWords(r) || r.state;
+    const one = round === null && cal === null;
     const main = [
       String(index + 1),
       mdPipes(mdCode(r.tag)),
       ...(several ? [mdPipes(mdCode(benchmarkLabel(r)))] : []),
       formatTime(r.createdAt),
-      round === null
+      cal !== null
+        ? `${mdCode(shortSha(r.baseSha))} (A/A)`
+        : round === null
         ? `${mdCode(shortSha(r.baseSha))} -> ${mdCode(shortSha(r.candidateSha))}`
         : `${mdCode(shortSha(r.baseSha))} -> ${roundWhat(round)}`,
       r.failure ? `${mdCell(verdict)}: ${mdCell(r.failure)}` : mdCell(verdict),
-      round === null ? formatValue(v.baseline) : "",
-      round === null ? formatValue(v.candidate) : "",
-      round === null ? differenceCells(r).mean : "",
-      round === null ? imp.mean : "",
-      round === null ? imp.interval : "",
-      round === null ? pairsCell(r) : "",
+      one ? formatValue(v.baseline) : "",
+      one ? formatValue(v.candidate) : "",
+      one ? differenceCells(r).mean : "",
+      cal?.mean ?? (one ? imp.mean : ""),
+      cal?.interval ?? (one ? imp.interval : ""),
+      cal?.n ?? (one ? pairsCell(r) : ""),
       formatDuration(r.wallSeconds),
     ];
     // a round: one row per candidate under its row, the estimate shown for it (the confirmation's, else the screen's)

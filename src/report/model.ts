@@ -1,5 +1,6 @@
 import { BASE_ARM, parseMeasureName } from "../measure/measure_name.ts";
 import { differenceRange } from "../stats/difference.ts";
+import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 import type { SampleSpread } from "../stats/samples.ts";
 import { type RoundSummary, shownEstimate } from "./round_model.ts";
 
@@ -110,6 +111,14 @@ export interface RunSummary {
   readonly pairs: readonly PairValues[];
   /** A round of K ≥ 2 candidates against one baseline: every candidate's standing and estimates; null for one candidate. */
   readonly round: RoundSummary | null;
+  /**
+   * A calibration's result (calibration.json, rundir/calibration_file.ts):
+   * the A/A pairs with their seeds, the spread, the A/A interval and whether
+   * it excludes 0, the power table, the suggested contract keys and how they
+   * were derived. Null (or absent) for a measure run and for a calibration
+   * that is still measuring.
+   */
+  readonly calibration?: CalibrationRecord | null;
   /** The decision's reasons, full sentences. */
   readonly reasons: readonly string[];
   /** When the run was decided (ISO 8601), null while open. */

@@ -1,3 +1,4 @@
+import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 import { benchmarkValues, type Climb, type ImprovementEstimate, type RunSummary } from "./model.ts";
 import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
 
@@ -94,6 +95,14 @@ import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
  * baseline) by `improvement` with `lower` / `upper` / `confidence`, now also
  * present for a single pair (n 1, no interval); `kind` and `disputes` are
  * new. Keys are only ever added from here on.
+ *
+ * `calibration` (added in issue 21) is null but for a calibration that
+ * measured every pair: `{ "n": 6, "mean": 0.0011, "lower": -0.0084,
+ * "upper": 0.0106, "confidence": 0.95, "sd": 0.0089, "biased": false,
+ * "suggestion": { "min_effect": 0.03, "repeats": 4, "max_repeats": 12 } }` —
+ * the A/A pairs, the mean and interval of a pair's improvement of its second
+ * measure over its first (positive = better), its sd, whether the interval
+ * excludes 0, and the contract keys it suggests.
  */
 export interface RunsListing {
   readonly runs: readonly RunListingEntry[];
@@ -133,6 +142,20 @@ export interface RunListingEntry {
   readonly disputes: readonly string[];
   /** A round's candidates and winner; null for one candidate. */
   readonly round: RoundListing | null;
+  /** A calibration's result; null for a measure run and for a calibration still measuring. */
+  readonly calibration: CalibrationListing | null;
+}
+
+/** `calibration` of `RunListingEntry`; see `RunsListing`. */
+export interface CalibrationListing {
+  readonly n: number;
+  readonly mean: number;
+  readonly lower: number;
+  readonly upper: number;
+  readonly confidence: number;
+  readonly sd: number;
+  readonly biased: boolean;
+  readonly suggestion: { readonly min_effect: number; readonly repeats: number; readonly max_repeats: number };
 }
 
 /** `round` of `RunListingEntry`; see `RunsListing`. */
@@ -204,6 +227,25 @@ export function runEntry(r: RunSummary): RunListingEntry {
         return w === undefined ? null : { arm: w.arm, measure: w.measure, ref: w.ref, sha: w.sha };
       })(),
       candidates: r.round.arms.map(candidateEntry),
+    },
+    calibration: calibrationJson(r.calibration ?? null),
+  };
+}
+
+/** A calibration's listing: its A/A improvement's mean and interval, sd, bias and suggested keys. */
+function calibrationJson(c: CalibrationRecord | null): CalibrationListing | null {
+  return c === null ? null : {
+    n: c.n,
+    mean: c.mean,
+    lower: c.lower,
+    upper: c.upper,
+    confidence: c.confidence,
+    sd: c.sd,
+    biased: c.biased,
+    suggestion: {
+      min_effect: c.suggestion.minEffect,
+      repeats: c.suggestion.repeats,
+      max_repeats: c.suggestion.maxRepeats,
     },
   };
 }

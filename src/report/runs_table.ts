@@ -10,7 +10,8 @@ import {
   severalMetrics,
   shortSha,
 } from "./format.ts";
-import type { Climb, RunSummary } from "./model.ts";
+import { type Climb, isCalibration, type RunSummary } from "./model.ts";
+import { calibrationCells } from "./calibration_pairs.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
 import { armCells, armDifferenceCells } from "./format.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
@@ -50,7 +51,10 @@ function stateCell(r: RunSummary): string {
  * standing (`winner`, `dropped at pair 2: …`, `decided: …`, `in play`), its
  * verdict and the difference, improvement and interval of the estimate shown
  * for it (the confirmation's for the screen's choice, else the screen's)
- * with its n. An empty climb gives the header alone.
+ * with its n. A calibration (`base (A/A)`) shows in the verdict column its
+ * sd and suggested min_effect (`biased:` first when its A/A interval
+ * excludes 0), its A/A mean and interval in the improvement columns and its
+ * pairs as n. An empty climb gives the header alone.
  */
 export function formatRunsTable(climb: Climb): string {
   const several = severalMetrics(climb);
@@ -74,6 +78,24 @@ export function formatRunsTable(climb: Climb): string {
   for (const r of climb) {
     const imp = improvementCells(r);
     const round = r.round;
+    if (isCalibration(r)) {
+      const c = calibrationCells(r.calibration);
+      rows.push([
+        oneLine(r.tag),
+        ...(several ? [oneLine(benchmarkLabel(r))] : []),
+        formatTime(r.createdAt),
+        `${shortSha(r.baseSha)} (A/A)`,
+        stateCell(r),
+        c.words,
+        "",
+        c.mean,
+        c.interval,
+        c.n,
+        formatDuration(r.wallSeconds),
+      ]);
+      after.push(r.failure !== null && r.failure !== "" ? [`  failed: ${oneLine(r.failure)}`] : []);
+      continue;
+    }
     rows.push([
       oneLine(r.tag),
       ...(several ? [oneLine(benchmarkLabel(r))] : []),

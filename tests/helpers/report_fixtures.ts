@@ -405,3 +405,66 @@ export function timingClimb(): Climb {
     timingRound("r5", "2026-02-01T14:00:00Z", [wide(0.1), wide(-0.6), wide(0.3)]),
   ];
 }
+
+/**
+ * A calibration run (`outerloop calibrate`: the base against itself) of a
+ * timing benchmark (minimize `t`) on 6 A/A pairs with its calibration.json
+ * as read (`calibration`); `biased` moves every second measure 0.05 lower,
+ * so its interval excludes 0. Its contract's min_effect (0.5) is not the
+ * suggestion (0.03).
+ */
+export function calibrationRun(biased = false, over: Partial<RunSummary> = {}): RunSummary {
+  const first = [1.2, 1.22, 1.19, 1.21, 1.2, 1.23];
+  const shift = [0.01, -0.012, 0.004, -0.006, 0.009, -0.003].map((d) => d - (biased ? 0.05 : 0));
+  const values: Record<string, number> = {};
+  first.forEach((v, i) => {
+    const s = i === 0 ? "" : `#${i + 1}`;
+    values[`baseline${s}`] = v;
+    values[`candidate${s}`] = v + shift[i]!;
+  });
+  const differences = first.map((v, i) => values[`candidate${i === 0 ? "" : `#${i + 1}`}`]! - v);
+  const improvements = differences.map((d) => -d);
+  const mean = improvements.reduce((a, b) => a + b, 0) / improvements.length;
+  const half = 0.0095;
+  return makeRun({
+    tag: "cal",
+    runDir: "/runs/cal",
+    kind: "calibrate",
+    benchmark: "parser",
+    metric: "t",
+    direction: "minimize",
+    minEffect: 0.5,
+    candidateSha: BASE,
+    state: "calibrated",
+    verdict: null,
+    values,
+    differences: {},
+    improvement: null,
+    difference: null,
+    pairs: [],
+    reasons: [],
+    calibration: {
+      baseSha: BASE,
+      runIdentity: "a".repeat(40),
+      calibratedAt: "2025-03-01T10:12:05Z",
+      benchmark: "parser",
+      metric: "t",
+      direction: "minimize",
+      confidence: 0.95,
+      n: 6,
+      mean,
+      lower: mean - half,
+      upper: mean + half,
+      sd: 0.0089,
+      biased,
+      detectable: [{ pairs: 3, effect: 0.031 }, { pairs: 5, effect: 0.019 }, { pairs: 10, effect: 0.012 }],
+      siblings: {},
+      suggestion: { minEffect: 0.03, repeats: 4, maxRepeats: 12, siblings: {} },
+      derivation: "min_effect 0.03: the smallest systematic difference this A/A check finds with 80% power.",
+      seeds: [11, 12, 13, 14, 15, 16],
+      values,
+      differences,
+    },
+    ...over,
+  });
+}

@@ -26,7 +26,7 @@ import {
   type RunningBrowser,
 } from "../helpers/browser.ts";
 import { Cdp, loadPage } from "../helpers/cdp.ts";
-import { climbFixture, nastyRun, repeatRun, timingClimb } from "../helpers/report_fixtures.ts";
+import { calibrationRun, climbFixture, nastyRun, repeatRun, timingClimb } from "../helpers/report_fixtures.ts";
 import { formatSigned } from "../../src/report/format.ts";
 import { LocalCompute } from "../../src/compute/local.ts";
 import { cli } from "../helpers/cli.ts";
@@ -665,6 +665,55 @@ describe("the HTML report in a real browser", () => {
       assert.ok(seen.title.left >= seen.svg.left && seen.title.right <= seen.svg.right, "the label fits across");
       assert.ok(seen.title.top >= seen.svg.top && seen.title.bottom <= seen.svg.bottom, "the label fits down");
       assert.deepEqual(seen.scrolling, [], "no table scrolls, either way: every one at its full height");
+      assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
+    },
+  );
+
+  browserIt(
+    "shows a biased calibration at 1200 px: its A/A pairs and interval where their numbers are, clear of zero, the warning, every table fitting",
+    120_000,
+    async () => {
+      const run = calibrationRun(true);
+      const c = run.calibration!;
+      const expression = `(() => {
+        const centre = (el) => { const b = el.getBoundingClientRect(); return b.left + b.width / 2; };
+        const svg = document.querySelector('svg[id^="calibration-"]');
+        const iv = svg.querySelector("line.interval").getBoundingClientRect();
+        return {
+          zero: centre(svg.querySelector("line.zero")),
+          dots: [...svg.querySelectorAll('[data-point="pair"]')].map((e) => ({ x: centre(e), value: Number(e.dataset.value) })),
+          mean: centre(svg.querySelector('[data-point="mean"]')),
+          interval: [iv.left, iv.right],
+          minEffect: svg.querySelectorAll(".min-effect, .accept-side").length,
+          warning: document.querySelector(".bias")?.textContent ?? "",
+          scrolling: [...document.querySelectorAll(".table-wrap")]
+            .filter((w) => w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight).map((w) => w.querySelector("caption")?.textContent),
+          overflowing: [...document.querySelectorAll("td, th")].filter((x) => x.scrollWidth > x.clientWidth).map((x) => x.textContent),
+        };
+      })()`;
+      const page = await show("calibration", renderRunHtml(run), expression, READING_WIDTH);
+      assert.deepEqual(page.errors, []);
+      const seen = page.value as {
+        zero: number;
+        dots: { x: number; value: number }[];
+        mean: number;
+        interval: [number, number];
+        minEffect: number;
+        warning: string;
+        scrolling: string[];
+        overflowing: string[];
+      };
+      const perUnit = (seen.dots[0]!.x - seen.zero) / seen.dots[0]!.value;
+      const screenX = (v: number) => seen.zero + perUnit * v;
+      assert.equal(seen.dots.length, 6);
+      for (const d of seen.dots) assert.ok(Math.abs(d.x - screenX(d.value)) < 1.5, `a pair at ${d.x}`);
+      assert.ok(Math.abs(seen.mean - screenX(c.mean)) < 1.5, "the mean where its number is");
+      assert.ok(Math.abs(seen.interval[0] - screenX(c.lower)) < 1.5, "the A/A interval from its lower end");
+      assert.ok(Math.abs(seen.interval[1] - screenX(c.upper)) < 1.5, "to its upper end");
+      assert.ok(seen.interval[0] > seen.zero + 20, "clear of zero, as a biased calibration's is");
+      assert.equal(seen.minEffect, 0, "no min_effect drawn");
+      assert.match(seen.warning, /excludes 0/);
+      assert.deepEqual(seen.scrolling, [], "no table scrolls");
       assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
     },
   );

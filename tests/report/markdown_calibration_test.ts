@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { climbMarkdown, runMarkdown } from "../../src/report/markdown.ts";
+import { calibrationRun, makeRun } from "../helpers/report_fixtures.ts";
+
+describe("runMarkdown() of a calibration", () => {
+  const md = runMarkdown(calibrationRun());
+
+  it("tabulates every A/A pair's seed, measures and improvement, then the mean, sd and interval against 0", () => {
+    const c = calibrationRun().calibration!;
+    assert.match(md, /^### `parser`: calibrated\n/);
+    assert.match(md, /\| pair \| seed \| first \| second \| improvement \(second over first\) \|/);
+    assert.match(md, /\| 2 \| 12 \| 1\.22 \| 1\.208 \| \+0\.012 \|/);
+    assert.match(md, new RegExp(`over 6 pairs: mean \\+?${c.mean.toPrecision(4).replace(/0+$/, "")}`));
+    assert.match(md, /sd 0\.0089, A\/A interval \[-0\.\d+, \+0\.\d+\] 95%: it contains 0, as an A\/A run should\./);
+    assert.doesNotMatch(md, /Warning/);
+  });
+
+  it("has the power table, the suggested keys ready to paste and how they were derived", () => {
+    assert.match(md, /Fixed designs, one look at 95% \(false accepts at most 2\.5%\)/);
+    assert.match(md, /\| pairs \| beyond min_effect \| at min_effect 0\.03 \|/);
+    assert.match(md, /\| 5 \| 0\.019 \| 0\.049 \|/);
+    assert.match(md, /```json\n\{"min_effect":0\.03,"repeats":4,"max_repeats":12\}\n```/);
+    assert.match(md, /How: min_effect 0\.03: the smallest systematic difference/);
+  });
+
+  it("never shows the contract's min_effect as the calibration's", () => {
+    assert.doesNotMatch(md, /min_effect 0\.5/);
+  });
+
+  it("warns first when the A/A interval excludes 0", () => {
+    const biased = runMarkdown(calibrationRun(true));
+    assert.match(biased, /^### `parser`: calibrated \(biased\)\n/);
+    assert.match(
+      biased,
+      /\*\*Warning:\*\* the A\/A interval excludes 0: the two sides of a pair differ systematically/,
+    );
+    assert.ok(biased.indexOf("**Warning:**") < biased.indexOf("| pair |"), "before the pairs");
+  });
+
+  it("says a calibration that is still measuring has no result yet", () => {
+    const open = runMarkdown(calibrationRun(false, { state: "parked", calibration: null, wallSeconds: null }));
+    assert.match(open, /No calibration yet: the run is parked\./);
+  });
+});
+
+describe("climbMarkdown() with a calibration", () => {
+  it("gives the calibration's row its sd, suggested min_effect, A/A mean, interval and pairs", () => {
+    const md = climbMarkdown([makeRun(), calibrationRun()]);
+    const row = md.split("\n").find((l) => l.includes("`cal`")) ?? "";
+    assert.match(row, /`0123456789` \(A\/A\) \| calibrated: sd 0\.0089, suggests min_effect 0\.03 \|/);
+    assert.match(row, /\| A\/A \[-0\.\d+, \+0\.\d+\] 95% \| 6 \|/);
+    const header = md.split("\n").find((l) => l.startsWith("| #")) ?? "";
+    assert.equal(row.split(" | ").length, header.split(" | ").length, "as many cells as the header");
+  });
+});
