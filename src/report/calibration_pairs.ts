@@ -116,3 +116,10 @@ export function calibrationCells(c: CalibrationRecord | null | undefined): {
     n: String(c.n),
   };
 }
+
+/** What a calibration without its result says: still measuring (or failed, cancelled), or its file not read. */
+export function noCalibrationWords(state: string): string {
+  return state === "calibrated"
+    ? "The run is calibrated, but its calibration.json was not read into this report."
+    : `No calibration yet: the run is ${state}.`;
+}

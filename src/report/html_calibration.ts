@@ -10,6 +10,7 @@ import {
   aaPairs,
   BIAS_WARNING,
   derivationWords,
+  noCalibrationWords,
   powerHeader,
   powerHeading,
   powerRows,
@@ -61,7 +62,7 @@ export function calibrationSection(run: RunSummary, shaHtml: (sha: string) => st
     out.push(`<p class="failure"><strong>Failed:</strong> ${escapeHtml(run.failure)}</p>`);
   }
   if (c === null) {
-    out.push(`<p class="note">No calibration yet: the run is ${escapeHtml(run.state)}.</p>`);
+    out.push(`<p class="note">${escapeHtml(noCalibrationWords(run.state))}</p>`);
     return out.join("\n");
   }
   if (c.biased) out.push(`<p class="failure bias"><strong>Warning:</strong> ${escapeHtml(BIAS_WARNING)}.</p>`);

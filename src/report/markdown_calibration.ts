@@ -7,6 +7,7 @@ import {
   aaPairs,
   BIAS_WARNING,
   derivationWords,
+  noCalibrationWords,
   powerHeader,
   powerHeading,
   powerRows,
@@ -39,7 +40,7 @@ export function calibrationMarkdown(r: RunSummary): string {
   ];
   if (r.failure !== null && r.failure !== "") out.push("", `**Failed:** ${mdText(r.failure)}`);
   if (c === null) {
-    out.push("", `No calibration yet: the run is ${r.state}.`);
+    out.push("", noCalibrationWords(r.state));
     return out.join("\n") + "\n";
   }
   if (c.biased) out.push("", `**Warning:** ${BIAS_WARNING}.`);

@@ -41,6 +41,8 @@ describe("runMarkdown() of a calibration", () => {
   it("says a calibration that is still measuring has no result yet", () => {
     const open = runMarkdown(calibrationRun(false, { state: "parked", calibration: null, wallSeconds: null }));
     assert.match(open, /No calibration yet: the run is parked\./);
+    const unread = runMarkdown(calibrationRun(false, { calibration: null }));
+    assert.match(unread, /The run is calibrated, but its calibration\.json was not read into this report\./);
   });
 });
 
