@@ -1,7 +1,13 @@
 import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
 import { differenceRange } from "../stats/difference.ts";
-import { benchmarkValues, differenceInterval, type ImprovementInterval, type RunSummary } from "./model.ts";
-import { type ArmEstimate, pairRange } from "./round_model.ts";
+import {
+  benchmarkValues,
+  type CrashSummary,
+  differenceInterval,
+  type ImprovementInterval,
+  type RunSummary,
+} from "./model.ts";
+import { type ArmEstimate, pairRange, type RoundArm } from "./round_model.ts";
 
 /**
  * The words and numbers every report shares — the text table, the Markdown
@@ -139,11 +145,30 @@ export function outcome(run: RunSummary): string {
   return run.disputes.length > 0 ? `${run.verdict} (disputed)` : run.verdict;
 }
 
+/**
+ * The verdict (or state) with what a reader needs beside it: a crashed
+ * candidate's cause (`crashed: eval exited with code 1`), else `outcome`.
+ */
+export function verdictWords(run: RunSummary): string {
+  return run.verdict === "crashed" ? crashWords(run.crash) : outcome(run);
+}
+
+/** `crashed: <cause>`, or `crashed` when the cause is unknown. */
+export function crashWords(crash: CrashSummary | null | undefined): string {
+  return crash === null || crash === undefined || crash.cause === "" ? "crashed" : `crashed: ${crash.cause}`;
+}
+
+/** A round candidate's verdict for a table: a crash with its cause, else the verdict; `none` while it has none. */
+export function armVerdictWords(a: RoundArm, none = ""): string {
+  return a.verdict === "crashed" ? crashWords(a.crash) : a.verdict ?? none;
+}
+
 /** The order a tally lists outcomes in: verdicts, then the states of runs without one. */
 const TALLY_ORDER = [
   "accept",
   "reject",
   "inconclusive",
+  "crashed",
   "calibrated",
   "parked",
   "measuring",

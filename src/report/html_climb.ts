@@ -1,6 +1,7 @@
 import {
   armCells,
   armDifferenceCells,
+  armVerdictWords,
   benchmarkLabel,
   betterWords,
   differenceCells,
@@ -9,11 +10,11 @@ import {
   formatValue,
   improvementCells,
   metricKey,
-  outcome,
   pairsCell,
   severalMetrics,
   shortSha,
   tally,
+  verdictWords,
 } from "./format.ts";
 import { climbImprovementFigure } from "./html_climb_improvements.ts";
 import { climbValueFigure, type NumberedRun } from "./html_climb_values.ts";
@@ -78,7 +79,7 @@ function runsTable(climb: Climb): string {
         text: cal !== null
           ? [r.state, cal.words].filter((t) => t !== "").join(": ")
           : round === null
-          ? outcome(r)
+          ? verdictWords(r)
           : roundVerdictWords(r) || r.state,
         wrap: "words" as const,
       },
@@ -95,8 +96,8 @@ function runsTable(climb: Climb): string {
     const arms = (round?.arms ?? []).map((a) => {
       const e = shownEstimate(a);
       const cells = armCells(e);
-      const verdict = `${a.verdict ?? "in play"}${
-        a.winner ? " (winner)" : a.standing === "dropped" ? ` (${standingWords(a)})` : ""
+      const verdict = `${armVerdictWords(a, "in play")}${
+        a.winner ? " (winner)" : a.standing === "dropped" && a.verdict !== "crashed" ? ` (${standingWords(a)})` : ""
       }`;
       return [
         { text: "" },

@@ -1,5 +1,5 @@
 import { seriesFrame } from "./chart_frames.ts";
-import { armCells, formatSigned, improvementCells, outcome } from "./format.ts";
+import { armCells, armVerdictWords, formatSigned, improvementCells, outcome, verdictWords } from "./format.ts";
 import { cutToDomain, focusExtent } from "./axis_focus.ts";
 import type { ImprovementInterval, RunSummary } from "./model.ts";
 import { shownEstimate } from "./round_model.ts";
@@ -47,7 +47,8 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
     for (const r of runs) parts.push(thresholdTick(xs(r.number - 0.35), xs(r.number + 0.35), ys(r.run.minEffect)));
   }
   for (const p of points) {
-    const ink = p.kind === "dropped" ? COLORS.dropped : COLORS.ink;
+    const greyed = p.kind === "dropped" || p.kind === "crashed";
+    const ink = greyed ? COLORS.dropped : COLORS.ink;
     const g: string[] = [];
     if (p.iv !== null) {
       const cut = cutToDomain(p.iv.lower, p.iv.upper, ys.domain);
@@ -97,7 +98,7 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
       const tip = off === null ? p.tip : `${p.tip} (off the chart, ${off} it: drawn at its edge)`;
       g.push(marker(p.kind, at.x, at.y, extra, tip, p.kind === "winner" ? 6 : 5));
     }
-    parts.push(p.kind === "dropped" ? `<g class="arm dropped" opacity="0.75">${g.join("")}</g>` : g.join(""));
+    parts.push(greyed ? `<g class="arm ${p.kind}" opacity="0.75">${g.join("")}</g>` : g.join(""));
   }
   const rounds = runs.some((r) => r.run.round !== null);
   const desc = `The improvement of ${metric} (positive = better) for each run, with its interval where the run ` +
@@ -126,7 +127,13 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
       const arms = (r.run.round?.arms ?? []).map((a): Cell[] => {
         const e = shownEstimate(a);
         const c = armCells(e);
-        const mark = a.winner ? " (winner)" : a.standing === "dropped" ? " (dropped)" : "";
+        const mark = a.winner
+          ? " (winner)"
+          : a.verdict === "crashed"
+          ? ` (${armVerdictWords(a)})`
+          : a.standing === "dropped"
+          ? " (dropped)"
+          : "";
         return [
           { text: `↳ ${a.measure}${mark}`, wrap: "words" },
           num(c.mean),
@@ -140,6 +147,7 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
   );
   const kinds: MarkKind[] = ["accept", "reject", "inconclusive", "open"];
   if (rounds) kinds.push(...(["winner", "dropped"] as const).filter((k) => points.some((p) => p.kind === k)));
+  if (points.some((p) => p.kind === "crashed")) kinds.push("crashed");
   const cut = parts.some((part) => part.includes('class="clipped"'));
   return figure(svg, f.width, table, legendHtml(kinds, [MIN_EFFECT_LEGEND, ...(cut ? [CLIP_LEGEND] : [])]));
 }
@@ -155,7 +163,7 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
 function axisExtent(points: readonly Point[], include: readonly number[]): number[] {
   const core: number[] = [...include], soft: number[] = [];
   for (const p of points) {
-    if (p.mean !== null) (p.kind === "dropped" ? soft : core).push(p.mean);
+    if (p.mean !== null) (p.kind === "dropped" || p.kind === "crashed" ? soft : core).push(p.mean);
     if (p.iv !== null) (p.kind === "accept" || p.kind === "winner" ? core : soft).push(p.iv.lower, p.iv.upper);
   }
   return focusExtent(core, soft);
@@ -186,7 +194,7 @@ function pointsOf(r: NumberedRun): Point[] {
     const cells = improvementCells(r.run);
     const iv = r.run.improvement?.interval ?? null;
     const tip = `run ${r.number} (${r.run.tag}): improvement ${cells.mean}` +
-      (iv ? `, ${cells.interval}, n = ${r.run.improvement?.n}` : "") + `, ${outcome(r.run)}`;
+      (iv ? `, ${cells.interval}, n = ${r.run.improvement?.n}` : "") + `, ${verdictWords(r.run)}`;
     return [{
       run: r.run,
       number: r.number,
@@ -205,10 +213,16 @@ function pointsOf(r: NumberedRun): Point[] {
   return round.arms.map((a, i) => {
     const e = shownEstimate(a);
     const cells = armCells(e);
-    const kind: MarkKind = a.winner ? "winner" : a.standing === "dropped" ? "dropped" : candidateMark(a.verdict);
+    const kind: MarkKind = a.winner
+      ? "winner"
+      : a.verdict === "crashed"
+      ? "crashed"
+      : a.standing === "dropped"
+      ? "dropped"
+      : candidateMark(a.verdict);
     const tip = `run ${r.number} (${r.run.tag}), ${a.measure} (${a.ref}): improvement ${cells.mean}` +
       (cells.interval === "" ? "" : `, ${cells.interval}`) + (e === null ? "" : `, n = ${e.estimate.n}`) +
-      `, ${a.verdict ?? "in play"}${a.winner ? ", the winner" : a.standing === "dropped" ? ", dropped" : ""}`;
+      `, ${armVerdictWords(a, "in play")}${a.winner ? ", the winner" : a.standing === "dropped" ? ", dropped" : ""}`;
     return {
       run: r.run,
       number: r.number,

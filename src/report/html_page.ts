@@ -21,6 +21,10 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
   text-transform: uppercase; letter-spacing: .04em; font-size: 13px; vertical-align: middle; }
 .badge-accept { background: ${COLORS.accept}; } .badge-reject { background: ${COLORS.reject}; }
 .badge-inconclusive { background: ${COLORS.inconclusive}; } .badge-open { background: ${COLORS.neutral}; }
+.badge-crashed { background: #fff; color: #424a53; border: 2px solid #424a53; }
+.failure.crashed { border-left-color: #424a53; background: #f6f8fa; }
+pre.log { background: #f6f8fa; border: 1px solid #d8dee4; padding: 8px 12px; overflow-x: auto; font-size: 12px;
+  white-space: pre-wrap; overflow-wrap: anywhere; }
 .badge-disputed { background: #fff; color: ${COLORS.reject}; border: 2px dashed ${COLORS.reject}; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
 .facts dt { color: #57606a; } .facts dd { margin: 0; overflow-wrap: anywhere; }
@@ -95,10 +99,11 @@ export function figure(svg: string, width: number, table: string, legend: string
 
 /**
  * A verdict (or a state) as a badge coloured by `kind` (default: the text
- * itself): green, red, amber or grey; a disputed verdict dashed red on white.
+ * itself): green, red, amber or grey; a disputed verdict dashed red on white,
+ * a crashed candidate dark grey on white (neither a reject nor a failed run).
  */
 export function badge(text: string, kind: string = text): string {
-  const colour = ["accept", "reject", "inconclusive", "disputed"].includes(kind) ? kind : "open";
+  const colour = ["accept", "reject", "inconclusive", "disputed", "crashed"].includes(kind) ? kind : "open";
   return `<span class="badge badge-${colour}">${escapeHtml(text)}</span>`;
 }
 

@@ -15,6 +15,7 @@ import { samplesTable, valueFigures } from "./html_run_values.ts";
 import { isCalibration, type RunSummary } from "./model.ts";
 import { calibrationSection } from "./html_calibration.ts";
 import { pairList } from "./set_aside.ts";
+import { crashHtml } from "./crash_section.ts";
 import { roundSection } from "./html_round.ts";
 
 /**
@@ -83,6 +84,7 @@ export function runSection(run: RunSummary, ids: Set<string> = new Set()): strin
   if (run.failure !== null && run.failure !== "") {
     out.push(`<p class="failure"><strong>Failed:</strong> ${escapeHtml(run.failure)}</p>`);
   }
+  out.push(...crashHtml(run));
   if (run.reasons.length > 0) {
     out.push(`<h2>Why</h2><ul class="reasons">${run.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join("")}</ul>`);
   }

@@ -2,6 +2,7 @@ import { formatMeasured } from "../text/numbers.ts";
 import {
   armCells,
   armDifferenceCells,
+  armVerdictWords,
   benchmarkLabel,
   betterWords,
   differenceCells,
@@ -15,6 +16,7 @@ import {
   severalMetrics,
   shortSha,
   tally,
+  verdictWords,
 } from "./format.ts";
 import { mdCell, mdCode, mdPipes, mdTable, mdText } from "./markdown_escape.ts";
 import { pairLabel, pairRows } from "./measures.ts";
@@ -25,6 +27,7 @@ import { shownEstimate, standingWords } from "./round_model.ts";
 import { benchmarkValues, type Climb, isCalibration, type RunSummary } from "./model.ts";
 import { calibrationMarkdown } from "./markdown_calibration.ts";
 import { calibrationCells } from "./calibration_pairs.ts";
+import { crashMarkdown } from "./crash_section.ts";
 
 /**
  * `outerloop report … --md`: a compact Markdown summary to paste into a pull
@@ -107,6 +110,7 @@ export function runMarkdown(r: RunSummary): string {
     );
   }
   if (r.failure !== null && r.failure !== "") out.push("", `**Failed:** ${mdText(r.failure)}`);
+  out.push(...crashMarkdown(r));
   const aside = r.improvement?.setAside ?? [];
   const { rows, others } = pairRows(r.values, r.differences, r.difference, aside);
   if (rows.length > 0) {
@@ -167,7 +171,7 @@ export function climbMarkdown(climb: Climb): string {
     const verdict = cal !== null
       ? [r.state, cal.words].filter((t) => t !== "").join(": ")
       : round === null
-      ? outcome(r)
+      ? verdictWords(r)
       : roundVerdictWords(r) || r.state;
     const one = round === null && cal === null;
     const main = [
@@ -200,8 +204,8 @@ export function climbMarkdown(climb: Climb): string {
         "",
         `-> ${mdCode(shortSha(a.sha))} (${mdPipes(mdCode(a.ref))})`,
         mdCell(
-          `${a.verdict ?? "in play"}${
-            a.winner ? " (winner)" : a.standing === "dropped" ? ` (${standingWords(a)})` : ""
+          `${armVerdictWords(a, "in play")}${
+            a.winner ? " (winner)" : a.standing === "dropped" && a.verdict !== "crashed" ? ` (${standingWords(a)})` : ""
           }`,
         ),
         formatValue(e?.baseline),

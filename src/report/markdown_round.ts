@@ -3,6 +3,7 @@ import { formatMeasured } from "../text/numbers.ts";
 import {
   armCells,
   armDifferenceCells,
+  armVerdictWords,
   betterWords,
   estimateCells,
   formatDuration,
@@ -13,6 +14,7 @@ import {
 } from "./format.ts";
 import { mdCell, mdCode, mdPipes, mdTable, mdText } from "./markdown_escape.ts";
 import type { RunSummary } from "./model.ts";
+import { crashMarkdown } from "./crash_section.ts";
 import { type ArmEstimate, pairRange, type RoundArm, type RoundSummary, standingWords } from "./round_model.ts";
 import { roundSentence, roundWhat, winnerOf } from "./round_words.ts";
 
@@ -36,7 +38,7 @@ function candidateRows(run: RunSummary, round: RoundSummary): string[][] {
       mdPipes(mdCode(a.ref)),
       mdCode(shortSha(a.sha)),
       mdCell(standingWords(a)),
-      a.verdict ?? "",
+      mdCell(armVerdictWords(a)),
       stage,
       pairRange(e.firstPair, e.lastPair),
       imp.mean,
@@ -54,7 +56,7 @@ function candidateRows(run: RunSummary, round: RoundSummary): string[][] {
         mdPipes(mdCode(a.ref)),
         mdCode(shortSha(a.sha)),
         mdCell(standingWords(a)),
-        a.verdict ?? "",
+        mdCell(armVerdictWords(a)),
         "",
         "",
         "",
@@ -119,6 +121,7 @@ export function roundMarkdown(run: RunSummary): string {
     );
   }
   if (run.failure !== null && run.failure !== "") out.push("", `**Failed:** ${mdText(run.failure)}`);
+  out.push(...crashMarkdown(run));
   const sentence = roundSentence(round);
   out.push("", `**${mdText(sentence.charAt(0).toUpperCase() + sentence.slice(1))}.**`);
   const header = [

@@ -14,8 +14,23 @@ import { type RoundSummary, shownEstimate } from "./round_model.ts";
 /** Where a run stands. */
 export type RunState = "parked" | "measuring" | "interrupted" | "decided" | "calibrated" | "failed" | "cancelled";
 
-/** A decided run's outcome; null while the run is open, failed or cancelled. */
-export type RunVerdict = "accept" | "reject" | "inconclusive" | null;
+/**
+ * A decided run's outcome; null while the run is open, failed or cancelled.
+ * `crashed`: the candidate's eval crashed — it exited non-zero, printed no
+ * (or no readable) metric, or ran past eval_minutes — a verdict on the
+ * candidate (its code), not a failure of the run; `crash` says why.
+ */
+export type RunVerdict = "accept" | "reject" | "inconclusive" | "crashed" | null;
+
+/** Why a candidate crashed: the measure whose eval crashed, the cause in one line and the end of its log. */
+export interface CrashSummary {
+  /** The measure whose eval crashed: `candidate#2`, `candidate-3`, `sib-lat-cand`. */
+  readonly measure: string;
+  /** The cause, one line: `eval exited with code 1`, `no metric "t" in its output`, `ran past eval_minutes 10`. */
+  readonly cause: string;
+  /** The last lines of its eval's log, as written; "" when there is none. */
+  readonly logTail: string;
+}
 
 /**
  * The benchmark's estimate of the **improvement** — how much better the
@@ -125,6 +140,8 @@ export interface RunSummary {
   readonly decidedAt: string | null;
   /** Decided (or failed, or cancelled) minus created, in seconds; null while open. */
   readonly wallSeconds: number | null;
+  /** Why the candidate crashed (its verdict `crashed`); null (or absent) otherwise. A round's are per candidate. */
+  readonly crash?: CrashSummary | null;
   /** Why the run failed, one line; null unless failed. */
   readonly failure: string | null;
   /** How a decided run's decision.json disagrees with the results beside it (views/decision_check.ts); [] when it follows. */

@@ -1,4 +1,4 @@
-import type { ImprovementEstimate, RunVerdict } from "./model.ts";
+import type { CrashSummary, ImprovementEstimate, RunVerdict } from "./model.ts";
 
 /**
  * A round as the reports see it: K candidates measured against one shared
@@ -38,8 +38,10 @@ export interface RoundArm {
   readonly measure: string;
   readonly ref: string;
   readonly sha: string;
-  /** Its verdict; null while it is in play (or the round is not decided). */
+  /** Its verdict; null while it is in play (or the round is not decided); `crashed` with `crash` saying why. */
   readonly verdict: RunVerdict;
+  /** Why its eval crashed (verdict `crashed`): it left play, the others went on; null (or absent) otherwise. */
+  readonly crash?: CrashSummary | null;
   readonly standing: ArmStanding;
   /** Why it left play, the decision's word (`hopeless`, `behind`, `accepted`, …); null while in play. */
   readonly because: string | null;
@@ -115,6 +117,7 @@ const BECAUSE: Readonly<Record<string, string>> = {
   undecided: "undecided at the last look",
   futile: "stopped for futility",
   "first-pair": "one pair",
+  crashed: "its eval crashed",
 };
 
 /** `because` for people: "too far below min_effect", …; the word itself when unknown, "" for none. */

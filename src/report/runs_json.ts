@@ -1,5 +1,5 @@
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
-import { benchmarkValues, type Climb, type ImprovementEstimate, type RunSummary } from "./model.ts";
+import { benchmarkValues, type Climb, type CrashSummary, type ImprovementEstimate, type RunSummary } from "./model.ts";
 import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
 
 /**
@@ -103,6 +103,13 @@ import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
  * the A/A pairs, the mean and interval of a pair's improvement of its second
  * measure over its first (positive = better), its sd, whether the interval
  * excludes 0, and the contract keys it suggests.
+ *
+ * `verdict` may be `crashed` (added in issue 21), for a run and for a round's
+ * candidate: its eval crashed — exited non-zero, printed no readable metric,
+ * or ran past eval_minutes. That is a verdict on the candidate, not a failed
+ * run; `crash` (null otherwise, on the run and on each candidate) says
+ * `{ "measure": "candidate#2", "cause": "eval exited with code 1",
+ * "log_tail": "…" }`: which measure crashed, why, and the end of its log.
  */
 export interface RunsListing {
   readonly runs: readonly RunListingEntry[];
@@ -144,6 +151,15 @@ export interface RunListingEntry {
   readonly round: RoundListing | null;
   /** A calibration's result; null for a measure run and for a calibration still measuring. */
   readonly calibration: CalibrationListing | null;
+  /** Why the candidate crashed (verdict `crashed`); null otherwise. */
+  readonly crash: CrashListing | null;
+}
+
+/** `crash` of a run or a round candidate; see `RunsListing`. */
+export interface CrashListing {
+  readonly measure: string;
+  readonly cause: string;
+  readonly log_tail: string;
 }
 
 /** `calibration` of `RunListingEntry`; see `RunsListing`. */
@@ -186,6 +202,8 @@ export interface RoundCandidateEntry {
   readonly candidate: number | null;
   readonly difference: number | null;
   readonly improvement: ImprovementJson | null;
+  /** Why its eval crashed (verdict `crashed`); null otherwise. */
+  readonly crash: CrashListing | null;
 }
 
 /** The listing of a climb (already oldest first: see `toClimb`). Serialize with `JSON.stringify`. */
@@ -229,7 +247,13 @@ export function runEntry(r: RunSummary): RunListingEntry {
       candidates: r.round.arms.map(candidateEntry),
     },
     calibration: calibrationJson(r.calibration ?? null),
+    crash: crashJson(r.crash),
   };
+}
+
+/** A crash's listing; null without one. */
+function crashJson(c: CrashSummary | null | undefined): CrashListing | null {
+  return c === null || c === undefined ? null : { measure: c.measure, cause: c.cause, log_tail: c.logTail };
 }
 
 /** A calibration's listing: its A/A improvement's mean and interval, sd, bias and suggested keys. */
@@ -281,5 +305,6 @@ function candidateEntry(a: RoundArm): RoundCandidateEntry {
     candidate: e?.candidate ?? null,
     difference: e?.difference ?? null,
     improvement: improvementJson(e?.estimate ?? null),
+    crash: crashJson(a.crash),
   };
 }

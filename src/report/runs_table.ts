@@ -5,15 +5,15 @@ import {
   formatDuration,
   formatTime,
   improvementCells,
-  outcome,
   pairsCell,
   severalMetrics,
   shortSha,
+  verdictWords,
 } from "./format.ts";
 import { type Climb, isCalibration, type RunSummary } from "./model.ts";
 import { calibrationCells } from "./calibration_pairs.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
-import { armCells, armDifferenceCells } from "./format.ts";
+import { armCells, armDifferenceCells, armVerdictWords } from "./format.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
 
 /**
@@ -104,7 +104,7 @@ export function formatRunsTable(climb: Climb): string {
         ? `${shortSha(r.baseSha)} -> ${shortSha(r.candidateSha)}`
         : `${shortSha(r.baseSha)} -> ${roundWhat(round)}`,
       stateCell(r),
-      round === null ? (r.verdict === null ? "" : outcome(r)) : oneLine(roundVerdictWords(r)),
+      round === null ? (r.verdict === null ? "" : oneLine(verdictWords(r))) : oneLine(roundVerdictWords(r)),
       round === null ? differenceCells(r).mean : "",
       round === null ? imp.mean : "",
       round === null ? imp.interval : "",
@@ -121,7 +121,7 @@ export function formatRunsTable(climb: Climb): string {
         "",
         oneLine(`-> ${shortSha(a.sha)} (${a.ref})`),
         oneLine(standingWords(a)),
-        a.verdict ?? "",
+        oneLine(armVerdictWords(a)),
         armDifferenceCells(e, r.direction).mean,
         cells.mean,
         cells.interval,

@@ -10,7 +10,8 @@ import type { RunVerdict } from "./model.ts";
  * own, is a purple diamond); a pair's difference is a blue dot (hollow when
  * the estimate set the pair aside as outlying) and a mean is a black bar; in
  * a round, the winner is a green diamond, a screen's estimate a hollow grey
- * diamond and a candidate the screen dropped a greyed dot; the
+ * diamond and a candidate the screen dropped a greyed dot, one whose eval
+ * crashed a greyed cross; the
  * spread of a measure's samples is a thin whisker from their min to their max
  * beside its marker, in the marker's colour. Colours are SVG attributes, not CSS, so a chart copied out of
  * the page keeps them. Every marker carries `data-point` and a `<title>`
@@ -30,7 +31,8 @@ export type MarkKind =
   | "mean"
   | "winner"
   | "screen"
-  | "dropped";
+  | "dropped"
+  | "crashed";
 
 type Shape = "circle" | "diamond" | "square" | "cross" | "bar";
 
@@ -74,6 +76,7 @@ export const MARKS: Readonly<Record<MarkKind, MarkStyle>> = {
     label: "screen estimate (it chooses, it does not decide)",
   },
   dropped: { shape: "circle", color: COLORS.dropped, hollow: false, label: "dropped by the screen (greyed)" },
+  crashed: { shape: "cross", color: COLORS.dropped, hollow: false, label: "crashed: its eval failed (greyed)" },
 };
 
 /** The candidate's marker for a verdict. */

@@ -468,3 +468,54 @@ export function calibrationRun(biased = false, over: Partial<RunSummary> = {}): 
     ...over,
   });
 }
+
+/** The crash of `crashedRun` and `crashedRound`: eval exited 1, its log ending in a traceback with `<`, `|` and backticks. */
+export const CRASH = {
+  measure: "candidate#2",
+  cause: "eval exited with code 1",
+  logTail: 'Traceback (most recent call last):\n  File "bench.py", line 3, in <module>\nValueError: bad | `input`\n',
+} as const;
+
+/** A run of one candidate whose eval crashed on pair 2 (verdict `crashed`): the baseline measured, no estimate. */
+export function crashedRun(over: Partial<RunSummary> = {}): RunSummary {
+  return makeRun({
+    tag: "r-crash",
+    verdict: "crashed",
+    values: { baseline: 10, candidate: 12, "baseline#2": 10.1 },
+    differences: {},
+    improvement: null,
+    difference: null,
+    pairs: [{ baseline: 10, candidate: 12 }],
+    reasons: ["The candidate crashed: eval exited with code 1 (candidate#2)."],
+    crash: CRASH,
+    ...over,
+  });
+}
+
+/**
+ * `roundSummaryRun` whose third candidate crashed on the screen's second
+ * pair: verdict `crashed`, dropped, its screen estimate from pair 1 alone
+ * (when `estimate`) or none; the others went on to their verdicts.
+ */
+export function crashedRound(estimate = true): RunSummary {
+  const r = roundSummaryRun({ tag: "r-round-crash" });
+  const arms = r.round!.arms.map((a) =>
+    a.arm !== 3 ? a : {
+      ...a,
+      verdict: "crashed" as const,
+      because: "crashed",
+      pairs: 1,
+      screen: estimate
+        ? {
+          ...a.screen!,
+          estimate: { n: 1, mean: -1, interval: null, setAside: [] },
+          lastPair: 1,
+        }
+        : null,
+      crash: { ...CRASH, measure: "candidate-3#2" },
+      reason: "It crashed: eval exited with code 1 (candidate-3#2).",
+    }
+  );
+  const values = Object.fromEntries(Object.entries(r.values).filter(([k]) => k !== "candidate-3#2"));
+  return { ...r, values, round: { ...r.round!, arms } };
+}

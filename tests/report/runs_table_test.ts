@@ -105,6 +105,7 @@ describe("runsJson()", () => {
       "disputes",
       "round",
       "calibration",
+      "crash",
     ];
     for (const entry of json.runs) assert.deepEqual(Object.keys(entry), keys);
   });
