@@ -1,4 +1,5 @@
 import {
+  anyRelative,
   armCells,
   armDifferenceCells,
   armVerdictWords,
@@ -6,6 +7,7 @@ import {
   betterWords,
   differenceCells,
   formatDuration,
+  formatRelative,
   formatTime,
   formatValue,
   improvementCells,
@@ -55,7 +57,12 @@ function runsTable(climb: Climb): string {
   const header = ["run", "tag", ...(several ? ["benchmark"] : []), "created (UTC)", "base → candidate", "verdict"]
     .map((text) => ({ text }));
   header.push(num("baseline"), num("candidate"), num("difference"), num("improvement"));
-  header.push({ text: "improvement interval" }, num("n"), num("wall"), { text: "failure or dispute" });
+  const relatives = anyRelative(climb);
+  const rel = <T>(cell: T) => (relatives ? [cell] : []);
+  header.push({ text: "improvement interval" }, ...rel({ text: "relative" }), num("n"), num("wall"));
+  // the failure or dispute column only when a run has one: a 1200 px page has no width to spare
+  const notes = climb.some((r) => (r.failure ?? "") !== "" || r.disputes.length > 0);
+  if (notes) header.push({ text: "failure or dispute" });
   const rows = climb.flatMap((r, i) => {
     const v = benchmarkValues(r);
     const imp = improvementCells(r);
@@ -88,9 +95,10 @@ function runsTable(climb: Climb): string {
       num(one ? differenceCells(r).mean : ""),
       num(cal?.mean ?? (one ? imp.mean : "")),
       { text: cal?.interval ?? (one ? imp.interval : ""), wrap: "words" as const },
+      ...rel({ text: one ? formatRelative(r.relative, r.direction, true) : "", wrap: "words" as const }),
       num(cal?.n ?? (one ? pairsCell(r) : "")),
       num(formatDuration(r.wallSeconds)),
-      { text: [r.failure ?? "", ...r.disputes].filter((t) => t !== "").join("; ") },
+      ...(notes ? [{ text: [r.failure ?? "", ...r.disputes].filter((t) => t !== "").join("; ") }] : []),
     ];
     // a round: one row per candidate under its row, with the estimate shown for it
     const arms = (round?.arms ?? []).map((a) => {
@@ -111,9 +119,10 @@ function runsTable(climb: Climb): string {
         num(armDifferenceCells(e, r.direction).mean),
         num(cells.mean),
         { text: cells.interval, wrap: "words" as const },
+        ...rel({ text: formatRelative(e?.relative, r.direction, true), wrap: "words" as const }),
         num(e === null ? "" : String(e.estimate.n)),
         num(""),
-        { text: "" },
+        ...(notes ? [{ text: "" }] : []),
       ];
     });
     return [main, ...arms];

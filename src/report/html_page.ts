@@ -44,6 +44,7 @@ caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
 .legend { list-style: none; padding: 0; margin: 4px 0 0; display: flex; flex-wrap: wrap; gap: 4px 16px; color: #57606a; }
 .legend li { display: flex; align-items: center; gap: 6px; }
 .note { color: #57606a; font-style: italic; }
+h1 .relative { font-size: 16px; font-weight: 600; color: #57606a; margin-left: 6px; }
 `;
 
 /** A whole HTML document: `title` escaped, `body` already HTML. */

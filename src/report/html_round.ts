@@ -6,9 +6,11 @@ import {
   betterWords,
   estimateCells,
   formatDuration,
+  formatRelative,
   formatTime,
   formatValue,
   outcome,
+  relativeFact,
   shortSha,
 } from "./format.ts";
 import { crashHtml } from "./crash_section.ts";
@@ -61,7 +63,13 @@ function header(run: RunSummary, round: RoundSummary): string {
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
   const kind = run.disputes.length > 0 ? "disputed" : outcome(run);
   const who = w === undefined ? (run.verdict === null ? "" : " no winner") : ` winner ${w.measure}`;
-  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${escapeHtml(who)}</h1>` +
+  const relative = formatRelative(run.relative, run.direction);
+  if (relative !== "") {
+    facts.splice(facts.findIndex(([k]) => k === "state") + 2, 0, ["winner's relative change", relativeFact(run)]);
+  }
+  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${escapeHtml(who)}${
+    relative === "" ? "" : ` <span class="relative">${escapeHtml(relative)}</span>`
+  }</h1>` +
     `<p>A round of ${roundWhat(round)} against one baseline: ${escapeHtml(run.metric)}, ` +
     `${betterWords(run.direction)}; min_effect ${formatMeasured(run.minEffect)}</p>${factsList(facts)}</header>`;
 }

@@ -3,9 +3,11 @@ import {
   betterWords,
   differenceCells,
   formatDuration,
+  formatRelative,
   formatTime,
   improvementCells,
   outcome,
+  relativeFact,
   shortSha,
 } from "./format.ts";
 import { escapeHtml, uniqueId } from "./html_escape.ts";
@@ -48,7 +50,10 @@ function header(run: RunSummary): string {
   if (run.wallSeconds !== null) facts.push(["wall time", formatDuration(run.wallSeconds)]);
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
   const kind = run.disputes.length > 0 ? "disputed" : outcome(run);
-  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}</h1>` +
+  const relative = formatRelative(run.relative, run.direction);
+  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${
+    relative === "" ? "" : ` <span class="relative">${escapeHtml(relative)}</span>`
+  }</h1>` +
     `<p>${escapeHtml(run.metric)}, ${betterWords(run.direction)}; min_effect ${formatMeasured(run.minEffect)}</p>` +
     `${factsList(facts)}</header>`;
 }
@@ -61,9 +66,11 @@ function estimateFacts(run: RunSummary): [string, string][] {
   const aside = e.setAside.length === 0 ? "" : `, ${pairList(e.setAside)} set aside as outlying`;
   const pairs = e.interval === null ? "one pair, no interval" : `n = ${e.n}${aside}`;
   const text = (c: typeof imp) => [c.mean, c.interval, pairs].filter((t) => t !== "").join(", ");
+  const relative = relativeFact(run);
   return [
     ["improvement (positive = better)", text(imp)],
     ["difference (candidate − baseline)", text(diff)],
+    ...(relative === "" ? [] : [["relative (candidate / baseline)", relative] as [string, string]]),
   ];
 }
 

@@ -1,5 +1,6 @@
 import { formatMeasured } from "../text/numbers.ts";
 import {
+  anyRelative,
   armCells,
   armDifferenceCells,
   armVerdictWords,
@@ -8,11 +9,13 @@ import {
   differenceCells,
   formatDuration,
   formatPairDifference,
+  formatRelative,
   formatTime,
   formatValue,
   improvementCells,
   outcome,
   pairsCell,
+  relativeFact,
   severalMetrics,
   shortSha,
   tally,
@@ -60,8 +63,10 @@ function estimateSentence(r: RunSummary): string {
   }
   const k = e.setAside.length;
   const over = k === 0 ? `${e.n} pairs` : `${e.n - k} of ${e.n} pairs (${pairList(e.setAside)} set aside as outlying)`;
+  const relative = relativeFact(r);
   return `Improvement (positive = better) over ${over}: mean ${imp.mean}, interval ${imp.interval}; ` +
-    `difference (candidate − baseline): mean ${diff.mean}, interval ${diff.interval}.`;
+    `difference (candidate − baseline): mean ${diff.mean}, interval ${diff.interval}` +
+    (relative === "" ? "." : `; relative (candidate / baseline): ${relative}.`);
 }
 
 /**
@@ -97,8 +102,9 @@ function samplesTable(r: RunSummary): string {
 export function runMarkdown(r: RunSummary): string {
   if (r.round !== null) return roundMarkdown(r);
   if (isCalibration(r)) return calibrationMarkdown(r);
+  const relative = formatRelative(r.relative, r.direction);
   const out = [
-    `### ${mdCode(r.benchmark)}: ${outcome(r)}`,
+    `### ${mdCode(r.benchmark)}: ${outcome(r)}${relative === "" ? "" : `, ${relative}`}`,
     "",
     `Metric ${mdCode(r.metric)} (${betterWords(r.direction)}), min_effect ${formatMeasured(r.minEffect)}. ` +
     runFacts(r),
@@ -160,9 +166,12 @@ export function climbMarkdown(climb: Climb): string {
     (climb.length > 0 ? ` (${tally(climb).map(([k, n]) => `${n} ${k}`).join(", ")})` : "");
   if (climb.length === 0) return head + "\n";
   const header = ["#", "tag", ...(several ? ["benchmark"] : []), "created (UTC)", "base -> candidate", "verdict"];
-  header.push("baseline", "candidate", "difference", "improvement", "improvement interval", "n", "wall");
-  const first = header.indexOf("baseline");
-  const right = new Set([0, first, first + 1, first + 2, first + 3, first + 5, first + 6]);
+  const relatives = anyRelative(climb);
+  const rel = (text: string) => (relatives ? [text] : []);
+  header.push("baseline", "candidate", "difference", "improvement", "improvement interval", ...rel("relative"));
+  header.push("n", "wall");
+  const numbers = ["#", "baseline", "candidate", "difference", "improvement", "n", "wall"];
+  const right = new Set(numbers.map((h) => header.indexOf(h)));
   const rows = climb.flatMap((r, index) => {
     const v = benchmarkValues(r);
     const imp = improvementCells(r);
@@ -190,6 +199,7 @@ export function climbMarkdown(climb: Climb): string {
       one ? differenceCells(r).mean : "",
       cal?.mean ?? (one ? imp.mean : ""),
       cal?.interval ?? (one ? imp.interval : ""),
+      ...rel(one ? formatRelative(r.relative, r.direction) : ""),
       cal?.n ?? (one ? pairsCell(r) : ""),
       formatDuration(r.wallSeconds),
     ];
@@ -213,6 +223,7 @@ export function climbMarkdown(climb: Climb): string {
         armDifferenceCells(e, r.direction).mean,
         cells.mean,
         cells.interval,
+        ...rel(formatRelative(e?.relative, r.direction)),
         e === null ? "" : String(e.estimate.n),
         "",
       ];

@@ -7,6 +7,7 @@ import {
   betterWords,
   estimateCells,
   formatDuration,
+  formatRelative,
   formatTime,
   formatValue,
   outcome,
@@ -103,8 +104,11 @@ export function roundMarkdown(run: RunSummary): string {
   const verdict = run.verdict === null
     ? run.state
     : `${outcome(run)}, ${w === undefined ? "no winner" : `winner ${mdCode(w.measure)}`}`;
+  const relative = formatRelative(run.relative, run.direction);
   const out = [
-    `### ${mdCode(run.benchmark)}: ${verdict} (a round of ${roundWhat(round)})`,
+    `### ${mdCode(run.benchmark)}: ${verdict}${relative === "" ? "" : `, ${relative}`} (a round of ${
+      roundWhat(round)
+    })`,
     "",
     `Metric ${mdCode(run.metric)} (${betterWords(run.direction)}), min_effect ${formatMeasured(run.minEffect)}. ` +
     `Run ${mdCode(run.tag)}: base ${mdCode(shortSha(run.baseSha))} (${mdCode(round.baseRef)}) against ` +

@@ -55,6 +55,22 @@ export interface ImprovementEstimate {
   readonly setAside: readonly number[];
 }
 
+/**
+ * The **relative** change: the estimate of the candidate / baseline ratio
+ * (computed on the log scale of the paired ratios, so measuring t minimized
+ * and 1/t maximized give mirrored figures), with its interval. Only for a
+ * metric that is positive; reports print it as timing users read it
+ * (format.ts `formatRelative`).
+ */
+export interface RelativeEstimate {
+  /** The ratio candidate / baseline: 0.882 is 11.8% lower, 1.166 is 16.6% higher. */
+  readonly mean: number;
+  /** Its interval's ends and level; null for a single pair, which has none. */
+  readonly lower: number | null;
+  readonly upper: number | null;
+  readonly confidence: number | null;
+}
+
 /** A confidence interval of the mean improvement (positive = better). */
 export interface ImprovementInterval {
   readonly lower: number;
@@ -109,6 +125,12 @@ export interface RunSummary {
    * `round`.
    */
   readonly improvement: ImprovementEstimate | null;
+  /**
+   * The benchmark's relative change (candidate / baseline) beside the
+   * improvement, at its level: a round's is its winner's. Null (or absent)
+   * until decided and for a metric that is not positive.
+   */
+  readonly relative?: RelativeEstimate | null;
   /**
    * The benchmark's mean difference over the pairs, candidate − baseline: the
    * improvement's mean through the direction (so the two agree to the last

@@ -1,4 +1,4 @@
-import type { CrashSummary, ImprovementEstimate, RunVerdict } from "./model.ts";
+import type { CrashSummary, ImprovementEstimate, RelativeEstimate, RunVerdict } from "./model.ts";
 
 /**
  * A round as the reports see it: K candidates measured against one shared
@@ -20,6 +20,8 @@ export interface ArmEstimate {
   /** The round's pairs it rests on, first and last (1-based). */
   readonly firstPair: number;
   readonly lastPair: number;
+  /** Its relative change (candidate / baseline) on the same pairs; null (or absent) for a metric that is not positive. */
+  readonly relative?: RelativeEstimate | null;
   /** Its mean as a difference (candidate − baseline): the mean through the direction. */
   readonly difference: number;
   /** The baseline's and the candidate's mean over those pairs; null where a value is missing. */

@@ -1,5 +1,12 @@
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
-import { benchmarkValues, type Climb, type CrashSummary, type ImprovementEstimate, type RunSummary } from "./model.ts";
+import {
+  benchmarkValues,
+  type Climb,
+  type CrashSummary,
+  type ImprovementEstimate,
+  type RelativeEstimate,
+  type RunSummary,
+} from "./model.ts";
 import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
 
 /**
@@ -104,6 +111,11 @@ import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
  * measure over its first (positive = better), its sd, whether the interval
  * excludes 0, and the contract keys it suggests.
  *
+ * `relative` (added in issue 22), on a run and on each round candidate, is
+ * the relative change beside `improvement`: the ratio candidate / baseline
+ * (`mean`, and `lower` / `upper` / `confidence` null for a single pair), null
+ * until decided and for a metric that is not positive.
+ *
  * `verdict` may be `crashed` (added in issue 21), for a run and for a round's
  * candidate: its eval crashed — exited non-zero, printed no readable metric,
  * or ran past eval_minutes. That is a verdict on the candidate, not a failed
@@ -153,6 +165,16 @@ export interface RunListingEntry {
   readonly calibration: CalibrationListing | null;
   /** Why the candidate crashed (verdict `crashed`); null otherwise. */
   readonly crash: CrashListing | null;
+  /** The relative change, candidate / baseline; null until decided and for a metric that is not positive. */
+  readonly relative: RelativeJson | null;
+}
+
+/** `relative` of a run or a round candidate: the ratio candidate / baseline and its interval; see `RunsListing`. */
+export interface RelativeJson {
+  readonly mean: number;
+  readonly lower: number | null;
+  readonly upper: number | null;
+  readonly confidence: number | null;
 }
 
 /** `crash` of a run or a round candidate; see `RunsListing`. */
@@ -204,6 +226,8 @@ export interface RoundCandidateEntry {
   readonly improvement: ImprovementJson | null;
   /** Why its eval crashed (verdict `crashed`); null otherwise. */
   readonly crash: CrashListing | null;
+  /** Its relative change on the estimate's pairs; null for a metric that is not positive. */
+  readonly relative: RelativeJson | null;
 }
 
 /** The listing of a climb (already oldest first: see `toClimb`). Serialize with `JSON.stringify`. */
@@ -248,7 +272,15 @@ export function runEntry(r: RunSummary): RunListingEntry {
     },
     calibration: calibrationJson(r.calibration ?? null),
     crash: crashJson(r.crash),
+    relative: relativeJson(r.relative),
   };
+}
+
+/** A relative estimate's listing; null without one. */
+function relativeJson(r: RelativeEstimate | null | undefined): RelativeJson | null {
+  return r === null || r === undefined
+    ? null
+    : { mean: r.mean, lower: r.lower, upper: r.upper, confidence: r.confidence };
 }
 
 /** A crash's listing; null without one. */
@@ -306,5 +338,6 @@ function candidateEntry(a: RoundArm): RoundCandidateEntry {
     difference: e?.difference ?? null,
     improvement: improvementJson(e?.estimate ?? null),
     crash: crashJson(a.crash),
+    relative: relativeJson(e?.relative),
   };
 }

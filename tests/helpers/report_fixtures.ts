@@ -284,6 +284,12 @@ export function roundSummaryRun(over: Partial<RunSummary> = {}, refs = ["c1", "c
   });
 }
 
+/** The relative change (candidate / baseline) of a time saved `mean` [lower, upper] s on a 1.25 s baseline; null past 1.25 s. */
+function ratioOf(mean: number, lower: number, upper: number) {
+  const r = (saved: number) => (1.25 - saved) / 1.25;
+  return upper >= 1.25 ? null : { mean: r(mean), lower: r(upper), upper: r(lower), confidence: 0.95 };
+}
+
 /** One candidate of `timingRound`: its improvement estimate on its pairs, and whether it won or was dropped. */
 interface TimingArm {
   readonly mean: number;
@@ -311,6 +317,7 @@ function timingRound(tag: string, createdAt: string, arms: readonly TimingArm[])
     difference: -a.mean,
     baseline: 1.25,
     candidate: 1.25 - a.mean,
+    relative: ratioOf(a.mean, a.lower, a.upper),
   });
   const winner = arms.findIndex((a) => a.winner === true);
   const w = winner < 0 ? null : est(arms[winner]!);
@@ -328,6 +335,7 @@ function timingRound(tag: string, createdAt: string, arms: readonly TimingArm[])
     differences: {},
     pairs: [],
     improvement: w?.estimate ?? null,
+    relative: w?.relative ?? null,
     difference: w === null ? null : w.difference,
     reasons: [w === null ? "No candidate of the round improved." : `Candidate ${winner + 1} wins the round.`],
     round: {
@@ -360,6 +368,8 @@ function timingRound(tag: string, createdAt: string, arms: readonly TimingArm[])
  * three or four candidates whose winners gain 0.04 to 0.09 s (min_effect
  * 0.02 s), beside runs of one; the candidates the screen dropped carry
  * two-pair screen intervals about ±14 s wide — a hundred times the winners'.
+ * Every estimate carries its relative change, but the dropped candidates'
+ * (whose intervals reach past the baseline's whole time).
  */
 export function timingClimb(): Climb {
   const wide = (mean: number): TimingArm => ({ mean, lower: mean - 14, upper: mean + 14, n: 2 });
@@ -383,6 +393,7 @@ export function timingClimb(): Climb {
         interval: { lower: mean - half, upper: mean + half, confidence: 0.95 },
         setAside: [],
       },
+      relative: ratioOf(mean, mean - half, mean + half),
       difference: -mean,
     });
   return [

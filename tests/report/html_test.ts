@@ -256,3 +256,29 @@ function whiskerEnds(e: { attrs: Readonly<Record<string, string>> }): [number, n
   const m = /^M(-?[\d.]+) -?[\d.]+H(-?[\d.]+)/.exec(e.attrs["d"] ?? "");
   return [Number(m?.[1]), Number(m?.[2])];
 }
+
+describe("renderRunHtml() and renderClimbHtml() with a relative figure (issue 22)", () => {
+  const relative = { mean: 0.9, lower: 0.85, upper: 0.95, confidence: 0.95 };
+  const run = repeatRun({ direction: "minimize", relative });
+
+  it("puts it in the headline beside the verdict and among the facts with its level", () => {
+    const html = renderRunHtml(run);
+    assert.match(
+      html,
+      /<h1>pi <span class="badge badge-accept">accept<\/span> <span class="relative">1\.111× faster \[1\.05, 1\.18\] \(-10\.0% time\)<\/span><\/h1>/,
+    );
+    assert.equal(factText(html, "relative (candidate / baseline)"), "1.111× faster [1.05, 1.18] (-10.0% time), 95%");
+  });
+
+  it("shows nothing when the run has none", () => {
+    const html = renderRunHtml(repeatRun());
+    assert.doesNotMatch(html, /class="relative"|relative \(candidate/);
+  });
+
+  it("gives the climb's table a relative column when a run has one", () => {
+    assert.doesNotMatch(renderClimbHtml(climbFixture()), /<th[^>]*>relative<\/th>/);
+    const html = renderClimbHtml([makeRun(), { ...run, tag: "r2" }]);
+    assert.match(html, /<th scope="col">improvement interval<\/th><th scope="col">relative<\/th>/);
+    assert.match(html, /<td class="words">1\.111× faster \[1\.05, 1\.18\]<\/td>/, "a brief cell: the factor");
+  });
+});

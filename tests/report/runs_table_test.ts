@@ -106,6 +106,7 @@ describe("runsJson()", () => {
       "round",
       "calibration",
       "crash",
+      "relative",
     ];
     for (const entry of json.runs) assert.deepEqual(Object.keys(entry), keys);
   });
