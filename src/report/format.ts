@@ -1,6 +1,6 @@
 import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
-import { differenceRange } from "../stats/difference.ts";
 import {
+  armDifferenceInterval,
   benchmarkValues,
   type CrashSummary,
   differenceInterval,
@@ -266,12 +266,7 @@ export function armCells(e: ArmEstimate | null): EstimateCells {
 export function armDifferenceCells(e: ArmEstimate | null, direction: RunSummary["direction"]): EstimateCells {
   if (e === null) return { mean: "", interval: "" };
   const of = [e.baseline, e.candidate].filter((x): x is number => x !== null);
-  const i = e.estimate.interval;
-  const iv = i === null ? null : (() => {
-    const [lower, upper] = differenceRange(direction, i.lower, i.upper);
-    return { lower, upper, confidence: i.confidence };
-  })();
-  return estimateCells(e.difference, iv, of);
+  return estimateCells(e.difference, armDifferenceInterval(e, direction), of);
 }
 
 /**

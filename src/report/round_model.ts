@@ -1,4 +1,4 @@
-import type { CrashSummary, ImprovementEstimate, RelativeEstimate, RunVerdict } from "./model.ts";
+import type { CrashSummary, ImprovementEstimate, ImprovementInterval, RelativeEstimate, RunVerdict } from "./model.ts";
 
 /**
  * A round as the reports see it: K candidates measured against one shared
@@ -22,6 +22,8 @@ export interface ArmEstimate {
   readonly lastPair: number;
   /** Its relative change (candidate / baseline) on the same pairs; null (or absent) for a metric that is not positive. */
   readonly relative?: RelativeEstimate | null;
+  /** Its difference interval (candidate − baseline) at its level; null for one pair; absent until the views fill it. */
+  readonly differenceInterval?: ImprovementInterval | null;
   /** Its mean as a difference (candidate − baseline): the mean through the direction. */
   readonly difference: number;
   /** The baseline's and the candidate's mean over those pairs; null where a value is missing. */

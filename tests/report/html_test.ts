@@ -282,3 +282,18 @@ describe("renderRunHtml() and renderClimbHtml() with a relative figure (issue 22
     assert.match(html, /<td class="words">1\.111× faster \[1\.05, 1\.18\]<\/td>/, "a brief cell: the factor");
   });
 });
+
+describe("renderRunHtml() reads the differences it draws (issue 20: renderers format, never compute)", () => {
+  it("plots each pair's difference and the difference interval as the model gives them", () => {
+    const run = repeatRun();
+    // numbers no subtraction of the pair's values would give: the chart must read them, not work them out
+    const pairs = run.pairs.map((p, i) => ({ ...p, difference: 0.25 * (i + 1) }));
+    const html = renderRunHtml({ ...run, pairs, differenceInterval: { lower: 0.2, upper: 1.4, confidence: 0.9 } });
+    const svg = svgById(html, "diff-");
+    const dots = elements(svg, (e) => e.attrs["data-point"] === "pair").map((e) => Number(e.attrs["data-value"]));
+    assert.deepEqual(dots, [0.25, 0.5, 0.75, 1, 1.25]);
+    const iv = elements(svg, (e) => e.attrs["class"] === "interval")[0]!;
+    assert.deepEqual([iv.attrs["data-lower"], iv.attrs["data-upper"]], ["0.2", "1.4"]);
+    assert.match(factText(html, "difference (candidate − baseline)"), /\[\+0\.2, \+1\.4\] 90%/);
+  });
+});
