@@ -26,7 +26,15 @@ import {
   type RunningBrowser,
 } from "../helpers/browser.ts";
 import { Cdp, loadPage } from "../helpers/cdp.ts";
-import { calibrationRun, climbFixture, nastyRun, repeatRun, timingClimb } from "../helpers/report_fixtures.ts";
+import {
+  calibrationRun,
+  climbFixture,
+  crashedRound,
+  crashedRun,
+  nastyRun,
+  repeatRun,
+  timingClimb,
+} from "../helpers/report_fixtures.ts";
 import { formatSigned } from "../../src/report/format.ts";
 import { LocalCompute } from "../../src/compute/local.ts";
 import { cli } from "../helpers/cli.ts";
@@ -60,10 +68,12 @@ async function localClimb(parent: string): Promise<string> {
 }
 
 /**
- * Where screenshots go: kept after the test, unlike the rest of its temp dir — in `OUTERLOOP_ARTIFACTS`
- * (CI keeps that dir as its artifacts; scripts/test.sh sets it outside the suite's own temp dir).
+ * Where screenshots go, when a person or CI asks for them: `OUTERLOOP_ARTIFACTS` (CI keeps that dir as its
+ * artifacts). Without it none is kept. One file per page and runtime, overwritten by the next run, never
+ * piling up run after run.
  */
-const SHOTS = join(process.env["OUTERLOOP_ARTIFACTS"] || join(tmpdir(), "outerloop-artifacts"), "report-shots");
+const ARTIFACTS = process.env["OUTERLOOP_ARTIFACTS"] ?? "";
+const SHOTS = ARTIFACTS === "" ? null : join(ARTIFACTS, "report-shots");
 const COUNT_POINTS = "document.querySelectorAll('[data-point]').length";
 
 /** The width the reports must fit: a laptop's browser window. */
@@ -381,10 +391,12 @@ describe("the HTML report in a real browser", () => {
     const file = join(dir, `${name}.html`);
     writeFileSync(file, html);
     const page = await loadPage(cdp as Cdp, pathToFileURL(file).href, expression, width);
-    mkdirSync(SHOTS, { recursive: true });
-    const shot = join(SHOTS, `${name}-${runtimeName()}-${process.pid}.png`);
-    writeFileSync(shot, page.png);
-    process.stderr.write(`screenshot: ${shot}\n`);
+    if (SHOTS !== null) {
+      mkdirSync(SHOTS, { recursive: true });
+      const shot = join(SHOTS, `${name}-${runtimeName()}.png`);
+      writeFileSync(shot, page.png);
+      process.stderr.write(`screenshot: ${shot}\n`);
+    }
     assert.deepEqual(page.png.slice(0, 8), Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     assert.ok(page.png.length > 10_000, `a real picture, not a blank page (${page.png.length} bytes)`);
     return { ...page, url: pathToFileURL(file).href };
@@ -715,6 +727,45 @@ describe("the HTML report in a real browser", () => {
       assert.match(seen.warning, /excludes 0/);
       assert.deepEqual(seen.scrolling, [], "no table scrolls");
       assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
+    },
+  );
+
+  browserIt(
+    "shows crashed candidates at 1200 px: the cause and the log's end on the page, greyed in the charts, every table fitting",
+    120_000,
+    async () => {
+      const expression = `(() => ({
+        crashed: [...document.querySelectorAll("p.crashed")].map((p) => p.textContent),
+        logs: [...document.querySelectorAll("pre.log")].map((p) => p.textContent),
+        greyed: [...document.querySelectorAll('g.arm [data-point="improvement"]')]
+          .filter((e) => e.closest("g.arm").getAttribute("opacity") !== null && e.dataset.arm === "3")
+          .map((e) => getComputedStyle(e).stroke),
+        scrolling: [...document.querySelectorAll(".table-wrap")]
+          .filter((w) => w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight).map((w) => w.querySelector("caption")?.textContent),
+        overflowing: [...document.querySelectorAll("td, th")].filter((x) => x.scrollWidth > x.clientWidth).map((x) => x.textContent),
+      }))()`;
+      type Seen = { crashed: string[]; logs: string[]; greyed: string[]; scrolling: string[]; overflowing: string[] };
+      const round = await show("crashed-round", renderRunHtml(crashedRound()), expression, READING_WIDTH);
+      assert.deepEqual(round.errors, []);
+      const seen = round.value as Seen;
+      assert.deepEqual(seen.crashed, [
+        "Crashed: candidate-3 (c3) crashed: eval exited with code 1 (measure candidate-3#2).",
+      ]);
+      assert.match(seen.logs[0] ?? "", /ValueError: bad \| `input`$/);
+      assert.deepEqual(seen.greyed, ["rgb(140, 149, 159)"], "the crashed candidate's marker greyed");
+      assert.deepEqual(seen.scrolling, []);
+      assert.deepEqual(seen.overflowing, []);
+      const climb = await show(
+        "crashed-climb",
+        renderClimbHtml([repeatRun(), crashedRun({ tag: "r2" }), crashedRound()]),
+        expression,
+        READING_WIDTH,
+      );
+      assert.deepEqual(climb.errors, []);
+      const c = climb.value as Seen;
+      assert.deepEqual(c.greyed, ["rgb(140, 149, 159)"], "greyed in the climb's chart too");
+      assert.deepEqual(c.scrolling, []);
+      assert.deepEqual(c.overflowing, []);
     },
   );
 

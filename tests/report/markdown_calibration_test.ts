@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { climbMarkdown, runMarkdown } from "../../src/report/markdown.ts";
 import { calibrationRun, makeRun } from "../helpers/report_fixtures.ts";
+import { runRecordFixture } from "../helpers/run_fixture.ts";
+import { runPlan } from "../../src/plan/run_plan.ts";
+import { calibrationOf } from "../../src/verdict/calibration.ts";
 
 describe("runMarkdown() of a calibration", () => {
   const md = runMarkdown(calibrationRun());
@@ -54,5 +57,44 @@ describe("climbMarkdown() with a calibration", () => {
     assert.match(row, /\| A\/A \[-0\.\d+, \+0\.\d+\] 95% \| 6 \|/);
     const header = md.split("\n").find((l) => l.startsWith("| #")) ?? "";
     assert.equal(row.split(" | ").length, header.split(" | ").length, "as many cells as the header");
+  });
+});
+
+describe("runMarkdown() of a calibration made by calibrationOf()", () => {
+  /** A real calibration of `toy` with a sibling, in `direction`, its values mirrored by `sign`. */
+  function calibrated(direction: "maximize" | "minimize", sign: 1 | -1) {
+    const pairs = [[10, 10.5, 50, 50.4], [9, 9.4, 48, 47.5], [11, 10.2, 52, 52.1], [10.4, 10.1, 49, 49.8]];
+    const r = runRecordFixture({ kind: "calibrate", candidateSha: "a".repeat(40) }, {
+      direction,
+      repeats: pairs.length,
+      max_repeats: pairs.length,
+      siblings: [{ name: "mem", command: "sh sib.sh", metric: "cost", direction, tolerance: 0.01 }],
+    });
+    const { plan, seeds } = runPlan(r).all;
+    const values: Record<string, number> = {};
+    plan.forEach((m, i) => (values[m.name] = sign * pairs[Math.floor(i / 4)]![i % 4]!));
+    const c = calibrationOf(r, plan, values, seeds, () => Date.parse("2025-01-02T03:04:05Z"));
+    return calibrationRun(false, { direction, values, calibration: c });
+  }
+
+  it("shows each sibling's spread and suggested tolerance, and the derivation calibrate wrote", () => {
+    const run = calibrated("minimize", 1);
+    const md = runMarkdown(run);
+    assert.match(md, /- sibling `mem` \(`cost`, lower is better\): mean [-+]?[\d.]+, sd [\d.]+, A\/A interval \[/);
+    assert.match(md, /Suggested sibling tolerances: `mem: \{"tolerance":[\d.]+\}`\./);
+    assert.ok(md.includes(`How: ${run.calibration!.derivation}`));
+    assert.equal((md.match(/^\| \d \| \d+ \|/gm) ?? []).length, 4, "a row per A/A pair");
+  });
+
+  it("prints the same improvements, spread and keys for t minimized and -t maximized", () => {
+    const strip = (md: string) =>
+      md.split("\n").filter((l) => !/^\| \d \| \d+ \|/.test(l)).join("\n").replace(/lower|higher/g, "x");
+    assert.equal(strip(runMarkdown(calibrated("minimize", 1))), strip(runMarkdown(calibrated("maximize", -1))));
+    const improvements = (md: string) =>
+      [...md.matchAll(/^\| \d \| \d+ \| [^|]+ \| [^|]+ \| ([^|]+) \|$/gm)].map((m) => m[1]);
+    assert.deepEqual(
+      improvements(runMarkdown(calibrated("minimize", 1))),
+      improvements(runMarkdown(calibrated("maximize", -1))),
+    );
   });
 });
