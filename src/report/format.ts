@@ -1,7 +1,14 @@
 import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
-import { differenceRange } from "../stats/difference.ts";
-import { benchmarkValues, differenceInterval, type ImprovementInterval, type RunSummary } from "./model.ts";
-import { type ArmEstimate, pairRange } from "./round_model.ts";
+import {
+  armDifferenceInterval,
+  benchmarkValues,
+  type CrashSummary,
+  differenceInterval,
+  type ImprovementInterval,
+  type RelativeEstimate,
+  type RunSummary,
+} from "./model.ts";
+import { type ArmEstimate, pairRange, type RoundArm, shownEstimate } from "./round_model.ts";
 
 /**
  * The words and numbers every report shares — the text table, the Markdown
@@ -139,11 +146,92 @@ export function outcome(run: RunSummary): string {
   return run.disputes.length > 0 ? `${run.verdict} (disputed)` : run.verdict;
 }
 
+/**
+ * The verdict (or state) with what a reader needs beside it: a crashed
+ * candidate's cause (`crashed: eval exited with code 1`), else `outcome`.
+ */
+export function verdictWords(run: RunSummary): string {
+  return run.verdict === "crashed" ? crashWords(run.crash) : outcome(run);
+}
+
+/** `crashed: <cause>`, or `crashed` when the cause is unknown. */
+export function crashWords(crash: CrashSummary | null | undefined): string {
+  return crash === null || crash === undefined || crash.cause === "" ? "crashed" : `crashed: ${crash.cause}`;
+}
+
+/** A round candidate's verdict for a table: a crash with its cause, else the verdict; `none` while it has none. */
+export function armVerdictWords(a: RoundArm, none = ""): string {
+  return a.verdict === "crashed" ? crashWords(a.crash) : a.verdict ?? none;
+}
+
+/**
+ * A relative estimate (the candidate / baseline ratio) as timing users read
+ * it. Minimizing (a time): the speed-up factor baseline / candidate and the
+ * change of the time, `1.13× faster [1.09, 1.19] (-11.8% time)`, or
+ * `1.05× slower [1.02, 1.08] (+5.0% time)`; maximizing (a rate, a score): the
+ * change in percent, `+16.6% [+12.3%, +21.0%]`. Digits as the interval
+ * supports (`formatEstimate`); no interval for a single pair. `brief`
+ * (a table's cell) leaves out the time's change. A pure formatter of the
+ * ratio it is given; "" for none.
+ */
+export function formatRelative(
+  r: RelativeEstimate | null | undefined,
+  direction: RunSummary["direction"],
+  brief = false,
+): string {
+  if (r === null || r === undefined || !(r.mean > 0)) return "";
+  const ends = r.lower !== null && r.upper !== null && r.lower > 0 && r.upper > 0 ? [r.lower, r.upper] as const : null;
+  const percent = (x: number) => (x - 1) * 100;
+  const pct = ratioEstimate(percent(r.mean), ends && [percent(ends[0]), percent(ends[1])], 1, true);
+  if (direction === "maximize") return ends === null ? `${pct.mean}%` : `${pct.mean}% [${pct.lower}%, ${pct.upper}%]`;
+  const faster = r.mean <= 1;
+  // faster: the factor baseline / candidate (its interval's ends swap); slower: the ratio itself
+  const f = (x: number) => (faster ? 1 / x : x);
+  const factor = ratioEstimate(f(r.mean), ends && [f(ends[faster ? 1 : 0]), f(ends[faster ? 0 : 1])], 3, false);
+  const word = faster ? "faster" : "slower";
+  const head = ends === null ? `${factor.mean}× ${word}` : `${factor.mean}× ${word} [${factor.lower}, ${factor.upper}]`;
+  return brief ? head : `${head} (${pct.mean}% time)`;
+}
+
+/**
+ * A relative figure's mean and interval: the ends to the digits the
+ * interval supports (`formatEstimate`), the mean to at least `least`
+ * decimals (a factor `1.134`, a percentage `16.6`) and never fewer than its
+ * ends; without ends, the mean alone.
+ */
+function ratioEstimate(
+  mean: number,
+  ends: readonly [number, number] | null,
+  least: number,
+  signed: boolean,
+): { mean: string; lower: string; upper: string } {
+  const sign = (x: number, t: string) => (signed && x > 0 && !/^[0.]+$/.test(t) ? `+${t}` : t);
+  if (ends === null) return { mean: sign(mean, mean.toFixed(least)), lower: "", upper: "" };
+  const t = formatEstimate({ mean, lower: ends[0], upper: ends[1] }, signed);
+  const decimals = Math.max(least, /\.(\d+)$/.exec(t.lower)?.[1]?.length ?? 0);
+  return { mean: sign(mean, mean.toFixed(decimals)), lower: t.lower, upper: t.upper };
+}
+
+/** The run's relative figure with its level, for a facts list: `1.134× faster [1.09, 1.19] (-11.8% time), 95%`; "" for none. */
+export function relativeFact(run: RunSummary): string {
+  const text = formatRelative(run.relative, run.direction);
+  const level = run.relative?.confidence ?? null;
+  return text === "" || level === null || run.relative?.lower === null ? text : `${text}, ${formatPercent(level)}`;
+}
+
+/** Whether any run of a climb, or any round candidate's estimate shown, has a relative figure: the tables then show a column of them. */
+export function anyRelative(climb: readonly RunSummary[]): boolean {
+  return climb.some((r) =>
+    (r.relative ?? null) !== null || (r.round?.arms ?? []).some((a) => (shownEstimate(a)?.relative ?? null) !== null)
+  );
+}
+
 /** The order a tally lists outcomes in: verdicts, then the states of runs without one. */
 const TALLY_ORDER = [
   "accept",
   "reject",
   "inconclusive",
+  "crashed",
   "calibrated",
   "parked",
   "measuring",
@@ -178,12 +266,7 @@ export function armCells(e: ArmEstimate | null): EstimateCells {
 export function armDifferenceCells(e: ArmEstimate | null, direction: RunSummary["direction"]): EstimateCells {
   if (e === null) return { mean: "", interval: "" };
   const of = [e.baseline, e.candidate].filter((x): x is number => x !== null);
-  const i = e.estimate.interval;
-  const iv = i === null ? null : (() => {
-    const [lower, upper] = differenceRange(direction, i.lower, i.upper);
-    return { lower, upper, confidence: i.confidence };
-  })();
-  return estimateCells(e.difference, iv, of);
+  return estimateCells(e.difference, armDifferenceInterval(e, direction), of);
 }
 
 /**

@@ -1,19 +1,22 @@
 import {
+  anyRelative,
   armCells,
   armDifferenceCells,
+  armVerdictWords,
   benchmarkLabel,
   betterWords,
   differenceCells,
   formatDuration,
+  formatRelative,
   formatTime,
   formatValue,
   improvementCells,
   metricKey,
-  outcome,
   pairsCell,
   severalMetrics,
   shortSha,
   tally,
+  verdictWords,
 } from "./format.ts";
 import { climbImprovementFigure } from "./html_climb_improvements.ts";
 import { climbValueFigure, type NumberedRun } from "./html_climb_values.ts";
@@ -22,6 +25,7 @@ import { badge, dataTable, factsList, htmlPage } from "./html_page.ts";
 import { benchmarkValues, type Climb, isCalibration } from "./model.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
+import { calibrationCells } from "./calibration_pairs.ts";
 
 /**
  * `outerloop report DIR --html FILE`: a climb as a self-contained page — how
@@ -42,45 +46,66 @@ function tallyHtml(climb: Climb): string {
   return tally(climb).map(([k, n]) => badge(`${n} ${k}`, k.endsWith(" (disputed)") ? "disputed" : k)).join(" ");
 }
 
-/** Every run in one table: what `outerloop runs` prints, plus the values; a benchmark column when there are several. */
+/**
+ * Every run in one table: what `outerloop runs` prints, plus the values; a
+ * benchmark column when there are several. A calibration's row gives its sd,
+ * suggested min_effect, A/A mean and interval.
+ */
 function runsTable(climb: Climb): string {
   const several = severalMetrics(climb);
   const num = (text: string) => ({ text, num: true });
   const header = ["run", "tag", ...(several ? ["benchmark"] : []), "created (UTC)", "base → candidate", "verdict"]
     .map((text) => ({ text }));
   header.push(num("baseline"), num("candidate"), num("difference"), num("improvement"));
-  header.push({ text: "improvement interval" }, num("n"), num("wall"), { text: "failure or dispute" });
+  const relatives = anyRelative(climb);
+  const rel = <T>(cell: T) => (relatives ? [cell] : []);
+  header.push({ text: "improvement interval" }, ...rel({ text: "relative" }), num("n"), num("wall"));
+  // the failure or dispute column only when a run has one: a 1200 px page has no width to spare
+  const notes = climb.some((r) => (r.failure ?? "") !== "" || r.disputes.length > 0);
+  if (notes) header.push({ text: "failure or dispute" });
   const rows = climb.flatMap((r, i) => {
     const v = benchmarkValues(r);
     const imp = improvementCells(r);
     const round = r.round;
+    const cal = isCalibration(r) ? calibrationCells(r.calibration) : null;
+    const one = round === null && cal === null;
     const main = [
       { text: String(i + 1) },
       { text: r.tag },
       ...(several ? [{ text: benchmarkLabel(r) }] : []),
       { text: formatTime(r.createdAt), wrap: "words" as const },
       {
-        text: round === null
+        text: cal !== null
+          ? `${shortSha(r.baseSha)} (A/A)`
+          : round === null
           ? `${shortSha(r.baseSha)} → ${shortSha(r.candidateSha)}`
           : `${shortSha(r.baseSha)} → ${roundWhat(round)}`,
         wrap: "words" as const,
       },
-      { text: round === null ? outcome(r) : roundVerdictWords(r) || r.state, wrap: "words" as const },
-      num(round === null ? formatValue(v.baseline) : ""),
-      num(round === null ? formatValue(v.candidate) : ""),
-      num(round === null ? differenceCells(r).mean : ""),
-      num(round === null ? imp.mean : ""),
-      { text: round === null ? imp.interval : "", wrap: "words" as const },
-      num(round === null ? pairsCell(r) : ""),
+      {
+        text: cal !== null
+          ? [r.state, cal.words].filter((t) => t !== "").join(": ")
+          : round === null
+          ? verdictWords(r)
+          : roundVerdictWords(r) || r.state,
+        wrap: "words" as const,
+      },
+      num(one ? formatValue(v.baseline) : ""),
+      num(one ? formatValue(v.candidate) : ""),
+      num(one ? differenceCells(r).mean : ""),
+      num(cal?.mean ?? (one ? imp.mean : "")),
+      { text: cal?.interval ?? (one ? imp.interval : ""), wrap: "words" as const },
+      ...rel({ text: one ? formatRelative(r.relative, r.direction, true) : "", wrap: "words" as const }),
+      num(cal?.n ?? (one ? pairsCell(r) : "")),
       num(formatDuration(r.wallSeconds)),
-      { text: [r.failure ?? "", ...r.disputes].filter((t) => t !== "").join("; ") },
+      ...(notes ? [{ text: [r.failure ?? "", ...r.disputes].filter((t) => t !== "").join("; ") }] : []),
     ];
     // a round: one row per candidate under its row, with the estimate shown for it
     const arms = (round?.arms ?? []).map((a) => {
       const e = shownEstimate(a);
       const cells = armCells(e);
-      const verdict = `${a.verdict ?? "in play"}${
-        a.winner ? " (winner)" : a.standing === "dropped" ? ` (${standingWords(a)})` : ""
+      const verdict = `${armVerdictWords(a, "in play")}${
+        a.winner ? " (winner)" : a.standing === "dropped" && a.verdict !== "crashed" ? ` (${standingWords(a)})` : ""
       }`;
       return [
         { text: "" },
@@ -94,9 +119,10 @@ function runsTable(climb: Climb): string {
         num(armDifferenceCells(e, r.direction).mean),
         num(cells.mean),
         { text: cells.interval, wrap: "words" as const },
+        ...rel({ text: formatRelative(e?.relative, r.direction, true), wrap: "words" as const }),
         num(e === null ? "" : String(e.estimate.n)),
         num(""),
-        { text: "" },
+        ...(notes ? [{ text: "" }] : []),
       ];
     });
     return [main, ...arms];

@@ -1,12 +1,13 @@
 import { seriesFrame } from "./chart_frames.ts";
-import { armCells, improvementCells, outcome } from "./format.ts";
+import { armCells, armVerdictWords, formatSigned, improvementCells, outcome, verdictWords } from "./format.ts";
+import { cutToDomain, focusExtent } from "./axis_focus.ts";
 import type { ImprovementInterval, RunSummary } from "./model.ts";
 import { shownEstimate } from "./round_model.ts";
 import type { NumberedRun } from "./html_climb_values.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { improvementLine, placePoint } from "./layout.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
-import { candidateMark, COLORS, legendHtml, marker, type MarkKind } from "./svg_marks.ts";
+import { candidateMark, CLIP_LEGEND, clipMark, COLORS, legendHtml, marker, type MarkKind } from "./svg_marks.ts";
 import { MIN_EFFECT_LEGEND, thresholdMarks, thresholdTick } from "./svg_threshold.ts";
 import { formatMeasured } from "../text/numbers.ts";
 
@@ -30,13 +31,10 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
   const shared = new Set(runs.map((r) => r.run.minEffect)).size === 1 ? first : undefined;
   const f = seriesFrame({
     count,
-    height: 260,
+    height: 300,
     xTitle: "run (oldest first)",
     yTitle: `${metric}: improvement (positive = better)`,
-    values: points.flatMap((p) => [p.mean, p.iv?.lower ?? null, p.iv?.upper ?? null]).filter((v): v is number =>
-      v !== null
-    ),
-    include: [0, ...runs.map((r) => r.run.minEffect)],
+    values: axisExtent(points, [0, ...runs.map((r) => r.run.minEffect)]),
   });
   const { area, xs, ys } = f;
   const threshold = shared ? thresholdMarks(improvementLine(shared.minEffect, ys), area, "y") : null;
@@ -49,14 +47,43 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
     for (const r of runs) parts.push(thresholdTick(xs(r.number - 0.35), xs(r.number + 0.35), ys(r.run.minEffect)));
   }
   for (const p of points) {
-    const ink = p.kind === "dropped" ? COLORS.dropped : COLORS.ink;
+    const greyed = p.kind === "dropped" || p.kind === "crashed";
+    const ink = greyed ? COLORS.dropped : COLORS.ink;
     const g: string[] = [];
     if (p.iv !== null) {
-      const [lo, hi] = [placePoint(p.x, p.iv.lower, xs, ys, area), placePoint(p.x, p.iv.upper, xs, ys, area)];
-      g.push(svgLine(lo.x, lo.y, hi.x, hi.y, ink, { "stroke-width": 1.5 }));
-      for (const end of [lo, hi]) g.push(svgLine(end.x - 4, end.y, end.x + 4, end.y, ink));
+      const cut = cutToDomain(p.iv.lower, p.iv.upper, ys.domain);
+      const [lo, hi] = [placePoint(p.x, cut.lower, xs, ys, area), placePoint(p.x, cut.upper, xs, ys, area)];
+      const ends = { "data-lower": p.iv.lower, "data-upper": p.iv.upper, "data-arm": p.arm ?? undefined };
+      g.push(svgLine(lo.x, lo.y, hi.x, hi.y, ink, { "stroke-width": 1.5, class: "interval", ...ends }));
+      const who = `${p.arm === null ? "" : `${p.measure}'s `}interval`;
+      for (
+        const [end, isCut, value, word] of [[lo, cut.lowerCut, p.iv.lower, "lower"], [
+          hi,
+          cut.upperCut,
+          p.iv.upper,
+          "upper",
+        ]] as const
+      ) {
+        if (!isCut) {
+          g.push(svgLine(end.x - 4, end.y, end.x + 4, end.y, ink));
+          continue;
+        }
+        const tip = `run ${p.number}: ${who} cut at the chart's edge; its ${word} end is ${formatSigned(value)}`;
+        g.push(
+          clipMark(
+            end.x,
+            end.y,
+            word === "upper" ? "up" : "down",
+            ink,
+            { "data-clipped": word, "data-value": value },
+            tip,
+          ),
+        );
+      }
     }
     if (p.mean !== null) {
+      const [d0, d1] = ys.domain;
+      const off = p.mean < d0 ? "below" : p.mean > d1 ? "above" : null;
       const at = placePoint(p.x, p.mean, xs, ys, area);
       const extra = {
         "data-point": "improvement",
@@ -66,10 +93,12 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
         "data-arm": p.arm ?? undefined,
         "data-winner": p.kind === "winner" ? "true" : undefined,
         "data-dropped": p.kind === "dropped" ? "true" : undefined,
+        "data-clipped": off === null ? undefined : "mean",
       };
-      g.push(marker(p.kind, at.x, at.y, extra, p.tip, p.kind === "winner" ? 6 : 5));
+      const tip = off === null ? p.tip : `${p.tip} (off the chart, ${off} it: drawn at its edge)`;
+      g.push(marker(p.kind, at.x, at.y, extra, tip, p.kind === "winner" ? 6 : 5));
     }
-    parts.push(p.kind === "dropped" ? `<g class="arm dropped" opacity="0.75">${g.join("")}</g>` : g.join(""));
+    parts.push(greyed ? `<g class="arm ${p.kind}" opacity="0.75">${g.join("")}</g>` : g.join(""));
   }
   const rounds = runs.some((r) => r.run.round !== null);
   const desc = `The improvement of ${metric} (positive = better) for each run, with its interval where the run ` +
@@ -98,7 +127,13 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
       const arms = (r.run.round?.arms ?? []).map((a): Cell[] => {
         const e = shownEstimate(a);
         const c = armCells(e);
-        const mark = a.winner ? " (winner)" : a.standing === "dropped" ? " (dropped)" : "";
+        const mark = a.winner
+          ? " (winner)"
+          : a.verdict === "crashed"
+          ? ` (${armVerdictWords(a)})`
+          : a.standing === "dropped"
+          ? " (dropped)"
+          : "";
         return [
           { text: `↳ ${a.measure}${mark}`, wrap: "words" },
           num(c.mean),
@@ -112,12 +147,35 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
   );
   const kinds: MarkKind[] = ["accept", "reject", "inconclusive", "open"];
   if (rounds) kinds.push(...(["winner", "dropped"] as const).filter((k) => points.some((p) => p.kind === k)));
-  return figure(svg, f.width, table, legendHtml(kinds, [MIN_EFFECT_LEGEND]));
+  if (points.some((p) => p.kind === "crashed")) kinds.push("crashed");
+  const cut = parts.some((part) => part.includes('class="clipped"'));
+  return figure(svg, f.width, table, legendHtml(kinds, [MIN_EFFECT_LEGEND, ...(cut ? [CLIP_LEGEND] : [])]));
+}
+
+/**
+ * The values the axis is scaled to (`axis_focus.ts`): what a person
+ * compares in full — `include` (zero and min_effect), every run's and every
+ * winner's mean, and the intervals of the accepted runs and the winners; the
+ * rest — a dropped candidate's mean, every other interval (a screen on two
+ * pairs, a run stopped early) — only as far as the focus reaches: beyond it,
+ * an interval is cut at the edge with a mark and a mean drawn on the edge.
+ */
+function axisExtent(points: readonly Point[], include: readonly number[]): number[] {
+  const core: number[] = [...include], soft: number[] = [];
+  for (const p of points) {
+    if (p.mean !== null) (p.kind === "dropped" || p.kind === "crashed" ? soft : core).push(p.mean);
+    if (p.iv !== null) (p.kind === "accept" || p.kind === "winner" ? core : soft).push(p.iv.lower, p.iv.upper);
+  }
+  return focusExtent(core, soft);
 }
 
 /** One improvement drawn on the chart: a run's, or one candidate's of a round, beside its siblings in the round. */
 interface Point {
   readonly run: RunSummary;
+  /** The run's number in the climb. */
+  readonly number: number;
+  /** A round's candidate's measure name; "" for a run of one. */
+  readonly measure: string;
   /** Where along the run axis: the run's number, a round's candidate offset from it. */
   readonly x: number;
   readonly mean: number | null;
@@ -136,9 +194,11 @@ function pointsOf(r: NumberedRun): Point[] {
     const cells = improvementCells(r.run);
     const iv = r.run.improvement?.interval ?? null;
     const tip = `run ${r.number} (${r.run.tag}): improvement ${cells.mean}` +
-      (iv ? `, ${cells.interval}, n = ${r.run.improvement?.n}` : "") + `, ${outcome(r.run)}`;
+      (iv ? `, ${cells.interval}, n = ${r.run.improvement?.n}` : "") + `, ${verdictWords(r.run)}`;
     return [{
       run: r.run,
+      number: r.number,
+      measure: "",
       x: r.number,
       mean: r.run.improvement?.mean ?? null,
       iv,
@@ -153,12 +213,20 @@ function pointsOf(r: NumberedRun): Point[] {
   return round.arms.map((a, i) => {
     const e = shownEstimate(a);
     const cells = armCells(e);
-    const kind: MarkKind = a.winner ? "winner" : a.standing === "dropped" ? "dropped" : candidateMark(a.verdict);
+    const kind: MarkKind = a.winner
+      ? "winner"
+      : a.verdict === "crashed"
+      ? "crashed"
+      : a.standing === "dropped"
+      ? "dropped"
+      : candidateMark(a.verdict);
     const tip = `run ${r.number} (${r.run.tag}), ${a.measure} (${a.ref}): improvement ${cells.mean}` +
       (cells.interval === "" ? "" : `, ${cells.interval}`) + (e === null ? "" : `, n = ${e.estimate.n}`) +
-      `, ${a.verdict ?? "in play"}${a.winner ? ", the winner" : a.standing === "dropped" ? ", dropped" : ""}`;
+      `, ${armVerdictWords(a, "in play")}${a.winner ? ", the winner" : a.standing === "dropped" ? ", dropped" : ""}`;
     return {
       run: r.run,
+      number: r.number,
+      measure: a.measure,
       x: r.number + (i - (k - 1) / 2) * step,
       mean: e?.estimate.mean ?? null,
       iv: e?.estimate.interval ?? null,

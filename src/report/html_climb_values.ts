@@ -1,5 +1,5 @@
 import { seriesFrame } from "./chart_frames.ts";
-import { betterWords, formatValue, outcome } from "./format.ts";
+import { betterWords, formatValue, outcome, verdictWords } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { placePoint } from "./layout.ts";
 import { benchmarkValues, type RunSummary } from "./model.ts";
@@ -81,9 +81,13 @@ export function climbValueFigure(runs: readonly NumberedRun[], count: number, id
       { text: p.run.tag },
       num(formatValue(p.baseline)),
       num(formatValue(p.candidate)),
-      { text: p.run.round === null ? outcome(p.run) : roundVerdictWords(p.run) || p.run.state },
+      { text: p.run.round === null ? verdictWords(p.run) : roundVerdictWords(p.run) || p.run.state },
     ]),
   );
-  const legend = legendHtml(["baseline", "accept", "reject", "inconclusive", "open"], [ACCEPT_LEGEND]);
+  const crashed = points.some((p) => p.candidate !== null && p.run.verdict === "crashed");
+  const legend = legendHtml(
+    ["baseline", "accept", "reject", "inconclusive", "open", ...(crashed ? ["crashed" as const] : [])],
+    [ACCEPT_LEGEND],
+  );
   return figure(svg, f.width, table, legend);
 }

@@ -21,6 +21,10 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
   text-transform: uppercase; letter-spacing: .04em; font-size: 13px; vertical-align: middle; }
 .badge-accept { background: ${COLORS.accept}; } .badge-reject { background: ${COLORS.reject}; }
 .badge-inconclusive { background: ${COLORS.inconclusive}; } .badge-open { background: ${COLORS.neutral}; }
+.badge-crashed { background: #fff; color: #424a53; border: 2px solid #424a53; }
+.failure.crashed { border-left-color: #424a53; background: #f6f8fa; }
+pre.log { background: #f6f8fa; border: 1px solid #d8dee4; padding: 8px 12px; overflow-x: auto; font-size: 12px;
+  white-space: pre-wrap; overflow-wrap: anywhere; }
 .badge-disputed { background: #fff; color: ${COLORS.reject}; border: 2px dashed ${COLORS.reject}; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
 .facts dt { color: #57606a; } .facts dd { margin: 0; overflow-wrap: anywhere; }
@@ -29,7 +33,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 figure { margin: 8px 0 20px; display: flex; flex-wrap: wrap; gap: 12px 28px; align-items: flex-start; }
 figure > .plot { flex: 0 1 auto; max-width: 100%; }
 svg.chart { max-width: 100%; height: auto; font-size: 12px; font-family: inherit; }
-.table-wrap { max-height: 460px; overflow: auto; flex: 1 1 260px; min-width: 0; max-width: 100%; }
+.table-wrap { overflow-x: auto; flex: 1 1 260px; min-width: 0; max-width: 100%; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; max-width: 100%; }
 th, td { padding: 3px 6px; border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top; }
 td { overflow-wrap: anywhere; }
@@ -40,6 +44,7 @@ caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
 .legend { list-style: none; padding: 0; margin: 4px 0 0; display: flex; flex-wrap: wrap; gap: 4px 16px; color: #57606a; }
 .legend li { display: flex; align-items: center; gap: 6px; }
 .note { color: #57606a; font-style: italic; }
+h1 .relative { font-size: 16px; font-weight: 600; color: #57606a; margin-left: 6px; }
 `;
 
 /** A whole HTML document: `title` escaped, `body` already HTML. */
@@ -63,9 +68,9 @@ export interface Cell {
 }
 
 /**
- * A data table with a caption (for screen readers and as its heading),
- * scrolling inside its box when long, so a 300-run climb keeps its chart in
- * view. It fits its box's width: headers wrap between words, text cells
+ * A data table with a caption (for screen readers and as its heading), at
+ * its full height: a reader scrolls the page, never a small box inside it
+ * (a 300-run climb's table runs on below its chart). It fits its box's width: headers wrap between words, text cells
  * anywhere (so a sha or a long sentence cannot hold a column open), numbers
  * stay on one line — they are short, printed to the digits the data supports
  * (text/numbers.ts).
@@ -95,10 +100,11 @@ export function figure(svg: string, width: number, table: string, legend: string
 
 /**
  * A verdict (or a state) as a badge coloured by `kind` (default: the text
- * itself): green, red, amber or grey; a disputed verdict dashed red on white.
+ * itself): green, red, amber or grey; a disputed verdict dashed red on white,
+ * a crashed candidate dark grey on white (neither a reject nor a failed run).
  */
 export function badge(text: string, kind: string = text): string {
-  const colour = ["accept", "reject", "inconclusive", "disputed"].includes(kind) ? kind : "open";
+  const colour = ["accept", "reject", "inconclusive", "disputed", "crashed"].includes(kind) ? kind : "open";
   return `<span class="badge badge-${colour}">${escapeHtml(text)}</span>`;
 }
 

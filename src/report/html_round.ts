@@ -1,7 +1,19 @@
 import { BASE_ARM, benchmarkName, parseMeasureName, siblingName } from "../measure/measure_name.ts";
 import { formatMeasured } from "../text/numbers.ts";
 import { rowsFrame } from "./chart_frames.ts";
-import { betterWords, estimateCells, formatDuration, formatTime, formatValue, outcome, shortSha } from "./format.ts";
+import {
+  armVerdictWords,
+  betterWords,
+  estimateCells,
+  formatDuration,
+  formatRelative,
+  formatTime,
+  formatValue,
+  outcome,
+  relativeFact,
+  shortSha,
+} from "./format.ts";
+import { crashHtml } from "./crash_section.ts";
 import { escapeHtml, uniqueId } from "./html_escape.ts";
 import { badge, type Cell, dataTable, factsList, figure } from "./html_page.ts";
 import { roundCandidatesFigure } from "./html_round_candidates.ts";
@@ -51,7 +63,13 @@ function header(run: RunSummary, round: RoundSummary): string {
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
   const kind = run.disputes.length > 0 ? "disputed" : outcome(run);
   const who = w === undefined ? (run.verdict === null ? "" : " no winner") : ` winner ${w.measure}`;
-  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${escapeHtml(who)}</h1>` +
+  const relative = formatRelative(run.relative, run.direction);
+  if (relative !== "") {
+    facts.splice(facts.findIndex(([k]) => k === "state") + 2, 0, ["winner's relative change", relativeFact(run)]);
+  }
+  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${escapeHtml(who)}${
+    relative === "" ? "" : ` <span class="relative">${escapeHtml(relative)}</span>`
+  }</h1>` +
     `<p>A round of ${roundWhat(round)} against one baseline: ${escapeHtml(run.metric)}, ` +
     `${betterWords(run.direction)}; min_effect ${formatMeasured(run.minEffect)}</p>${factsList(facts)}</header>`;
 }
@@ -64,7 +82,7 @@ function candidatesTable(round: RoundSummary): string {
     { text: a.ref },
     { text: shortSha(a.sha), wrap: "never" },
     { text: standingWords(a), wrap: "words" },
-    { text: a.verdict ?? "", wrap: "words" },
+    { text: armVerdictWords(a), wrap: "words" },
     { text: a.reason, wrap: "words" },
   ]);
   return dataTable("Every candidate of the round", header, rows);
@@ -98,6 +116,7 @@ function siblingsTable(round: RoundSummary): string {
 /** A candidate's marker among the values: the winner's, greyed when dropped, else by its verdict. */
 function valueMark(a: RoundArm): MarkKind {
   if (a.winner) return "winner";
+  if (a.verdict === "crashed") return "crashed";
   return a.standing === "dropped" ? "dropped" : candidateMark(a.verdict);
 }
 
@@ -178,6 +197,7 @@ export function roundSection(run: RunSummary, ids: Set<string> = new Set()): str
   if (run.failure !== null && run.failure !== "") {
     out.push(`<p class="failure"><strong>Failed:</strong> ${escapeHtml(run.failure)}</p>`);
   }
+  out.push(...crashHtml(run));
   if (run.reasons.length > 0) {
     out.push(`<h2>Why</h2><ul class="reasons">${run.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join("")}</ul>`);
   }

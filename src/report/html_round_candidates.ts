@@ -1,5 +1,5 @@
 import { rowsFrame } from "./chart_frames.ts";
-import { armCells } from "./format.ts";
+import { armCells, armVerdictWords } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { minEffectLine } from "./layout.ts";
 import type { RunSummary } from "./model.ts";
@@ -14,7 +14,8 @@ import { MIN_EFFECT_LEGEND, thresholdMarks } from "./svg_threshold.ts";
  * the screen's for every candidate, and the confirmation's (on fresh pairs)
  * for the screen's choice — against zero and min_effect, its accepting side
  * shaded. The winner's confirmation is a green diamond labelled "winner"; a
- * candidate the screen dropped is drawn greyed; a screen estimate of a
+ * candidate the screen dropped is drawn greyed, and so is one whose eval
+ * crashed (a greyed cross); a screen estimate of a
  * candidate still in the running is a hollow diamond (the screen chooses, it
  * does not decide). Beside it, the same numbers as a table.
  */
@@ -41,8 +42,9 @@ function rowsOf(round: RoundSummary): Row[] {
   });
 }
 
-/** The marker of a row: the winner, a dropped candidate (greyed), a screen estimate, or the verdict's. */
+/** The marker of a row: a crashed candidate or a dropped one (greyed), the winner, a screen estimate, or the verdict's. */
 function markOf(r: Row): MarkKind {
+  if (r.arm.verdict === "crashed") return "crashed";
   if (r.arm.standing === "dropped") return "dropped";
   if (r.stage === "screen") return "screen";
   return r.arm.winner ? "winner" : candidateMark(r.arm.verdict);
@@ -73,7 +75,8 @@ export function roundCandidatesFigure(run: RunSummary, round: RoundSummary, id: 
   ];
   rows.forEach((r, i) => {
     const y = f.rowY(i);
-    const dropped = r.arm.standing === "dropped";
+    // a crashed candidate left play as a dropped one did: greyed alike, told apart by its marker
+    const dropped = r.arm.standing === "dropped" || r.arm.verdict === "crashed";
     const ink = dropped ? COLORS.dropped : r.stage === "screen" ? "#57606a" : COLORS.ink;
     const data = {
       "data-arm": r.arm.arm,
@@ -94,9 +97,9 @@ export function roundCandidatesFigure(run: RunSummary, round: RoundSummary, id: 
     }
     const tip = `${r.arm.measure} (${r.arm.ref}), ${r.stage} on ${pairRange(r.e.firstPair, r.e.lastPair)}: ` +
       `improvement ${[cells.mean, cells.interval].filter((t) => t !== "").join(" ")}` +
-      `${r.arm.verdict === null ? "" : `, ${r.arm.verdict}`}${dropped ? ", dropped" : ""}${
-        r.arm.winner ? ", winner" : ""
-      }`;
+      `${r.arm.verdict === null ? "" : `, ${armVerdictWords(r.arm)}`}${
+        r.arm.standing === "dropped" ? ", dropped" : ""
+      }${r.arm.winner ? ", winner" : ""}`;
     const winner = data["data-winner"] !== undefined;
     g.push(
       marker(
@@ -123,7 +126,7 @@ export function roundCandidatesFigure(run: RunSummary, round: RoundSummary, id: 
   const title = "Candidates: improvement over the baseline (positive = better)";
   const desc = `The improvement of ${run.metric} (positive = better) of each of ${round.arms.length} candidates ` +
     `over the baseline, with its interval: on the screen's pairs, and for the screen's choice on the fresh ` +
-    `pairs of its confirmation. Greyed: dropped by the screen. The dashed line is min_effect; the shaded side ` +
+    `pairs of its confirmation. Greyed: dropped by the screen, or crashed. The dashed line is min_effect; the shaded side ` +
     `of it improves by more.`;
   const svg = svgChart({ id, width: f.width, height: f.height, title, desc }, parts.join(""));
   const num = (text: string): Cell => ({ text, num: true });

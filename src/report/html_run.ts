@@ -3,17 +3,21 @@ import {
   betterWords,
   differenceCells,
   formatDuration,
+  formatRelative,
   formatTime,
   improvementCells,
   outcome,
+  relativeFact,
   shortSha,
 } from "./format.ts";
 import { escapeHtml, uniqueId } from "./html_escape.ts";
 import { badge, factsList, htmlPage } from "./html_page.ts";
 import { differenceFigure } from "./html_run_difference.ts";
 import { samplesTable, valueFigures } from "./html_run_values.ts";
-import type { RunSummary } from "./model.ts";
+import { isCalibration, type RunSummary } from "./model.ts";
+import { calibrationSection } from "./html_calibration.ts";
 import { pairList } from "./set_aside.ts";
+import { crashHtml } from "./crash_section.ts";
 import { roundSection } from "./html_round.ts";
 
 /**
@@ -24,7 +28,7 @@ import { roundSection } from "./html_round.ts";
  * measured value with the spread of its samples, when it reported several.
  * A disputed decision
  * is marked as such, never shown as fact. A round has a page of its own
- * (html_round.ts).
+ * (html_round.ts), and so has a calibration (html_calibration.ts).
  * Pure: the same run gives the same bytes, with no clock and no network.
  */
 
@@ -46,7 +50,10 @@ function header(run: RunSummary): string {
   if (run.wallSeconds !== null) facts.push(["wall time", formatDuration(run.wallSeconds)]);
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
   const kind = run.disputes.length > 0 ? "disputed" : outcome(run);
-  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}</h1>` +
+  const relative = formatRelative(run.relative, run.direction);
+  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${
+    relative === "" ? "" : ` <span class="relative">${escapeHtml(relative)}</span>`
+  }</h1>` +
     `<p>${escapeHtml(run.metric)}, ${betterWords(run.direction)}; min_effect ${formatMeasured(run.minEffect)}</p>` +
     `${factsList(facts)}</header>`;
 }
@@ -59,9 +66,11 @@ function estimateFacts(run: RunSummary): [string, string][] {
   const aside = e.setAside.length === 0 ? "" : `, ${pairList(e.setAside)} set aside as outlying`;
   const pairs = e.interval === null ? "one pair, no interval" : `n = ${e.n}${aside}`;
   const text = (c: typeof imp) => [c.mean, c.interval, pairs].filter((t) => t !== "").join(", ");
+  const relative = relativeFact(run);
   return [
     ["improvement (positive = better)", text(imp)],
     ["difference (candidate − baseline)", text(diff)],
+    ...(relative === "" ? [] : [["relative (candidate / baseline)", relative] as [string, string]]),
   ];
 }
 
@@ -71,6 +80,7 @@ function estimateFacts(run: RunSummary): [string, string][] {
  */
 export function runSection(run: RunSummary, ids: Set<string> = new Set()): string {
   if (run.round !== null) return roundSection(run, ids);
+  if (isCalibration(run)) return calibrationSection(run, shaHtml, uniqueId("calibration", run.tag, ids));
   const out = [header(run)];
   if (run.disputes.length > 0) {
     out.push(
@@ -81,6 +91,7 @@ export function runSection(run: RunSummary, ids: Set<string> = new Set()): strin
   if (run.failure !== null && run.failure !== "") {
     out.push(`<p class="failure"><strong>Failed:</strong> ${escapeHtml(run.failure)}</p>`);
   }
+  out.push(...crashHtml(run));
   if (run.reasons.length > 0) {
     out.push(`<h2>Why</h2><ul class="reasons">${run.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join("")}</ul>`);
   }

@@ -2,7 +2,7 @@ import { rowsFrame } from "./chart_frames.ts";
 import { betterWords, differenceCells, formatPairDifference, formatSigned, formatValue } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { minEffectLine } from "./layout.ts";
-import { differenceInterval, type RunSummary } from "./model.ts";
+import { differenceInterval, pairDifference, type RunSummary } from "./model.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
 import { COLORS, legendHtml, marker, type MarkKind } from "./svg_marks.ts";
 import { meanOfPairs, pairList } from "./set_aside.ts";
@@ -38,7 +38,7 @@ function differences(run: RunSummary): Difference[] {
   const setAside = run.improvement?.setAside ?? [];
   if (run.pairs.length > 0) {
     return run.pairs.map((p, i) => {
-      const value = p.candidate - p.baseline;
+      const value = pairDifference(run, i + 1) ?? Number.NaN;
       const text = formatPairDifference(value, p.baseline, p.candidate);
       const aside = setAside.includes(i + 1);
       const tip = `pair ${i + 1}${aside ? ", set aside as outlying" : ""}: ${formatValue(p.candidate)} − ` +

@@ -1,20 +1,25 @@
 import { formatMeasured } from "../text/numbers.ts";
 import {
+  anyRelative,
   armCells,
   armDifferenceCells,
+  armVerdictWords,
   benchmarkLabel,
   betterWords,
   differenceCells,
   formatDuration,
   formatPairDifference,
+  formatRelative,
   formatTime,
   formatValue,
   improvementCells,
   outcome,
   pairsCell,
+  relativeFact,
   severalMetrics,
   shortSha,
   tally,
+  verdictWords,
 } from "./format.ts";
 import { mdCell, mdCode, mdPipes, mdTable, mdText } from "./markdown_escape.ts";
 import { pairLabel, pairRows } from "./measures.ts";
@@ -22,7 +27,10 @@ import { pairList } from "./set_aside.ts";
 import { roundMarkdown } from "./markdown_round.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
-import { benchmarkValues, type Climb, type RunSummary } from "./model.ts";
+import { benchmarkValues, type Climb, isCalibration, type RunSummary } from "./model.ts";
+import { calibrationMarkdown } from "./markdown_calibration.ts";
+import { calibrationCells } from "./calibration_pairs.ts";
+import { crashMarkdown } from "./crash_section.ts";
 
 /**
  * `outerloop report … --md`: a compact Markdown summary to paste into a pull
@@ -55,8 +63,10 @@ function estimateSentence(r: RunSummary): string {
   }
   const k = e.setAside.length;
   const over = k === 0 ? `${e.n} pairs` : `${e.n - k} of ${e.n} pairs (${pairList(e.setAside)} set aside as outlying)`;
+  const relative = relativeFact(r);
   return `Improvement (positive = better) over ${over}: mean ${imp.mean}, interval ${imp.interval}; ` +
-    `difference (candidate − baseline): mean ${diff.mean}, interval ${diff.interval}.`;
+    `difference (candidate − baseline): mean ${diff.mean}, interval ${diff.interval}` +
+    (relative === "" ? "." : `; relative (candidate / baseline): ${relative}.`);
 }
 
 /**
@@ -86,12 +96,15 @@ function samplesTable(r: RunSummary): string {
  * mean of the kept pairs), the spread of each measure's samples when it
  * reported several, the benchmark's improvement and difference with their
  * intervals, the failure of a failed run, and the reasons. A round has a
- * report of its own (markdown_round.ts).
+ * report of its own (markdown_round.ts), and so has a calibration
+ * (markdown_calibration.ts).
  */
 export function runMarkdown(r: RunSummary): string {
   if (r.round !== null) return roundMarkdown(r);
+  if (isCalibration(r)) return calibrationMarkdown(r);
+  const relative = formatRelative(r.relative, r.direction);
   const out = [
-    `### ${mdCode(r.benchmark)}: ${outcome(r)}`,
+    `### ${mdCode(r.benchmark)}: ${outcome(r)}${relative === "" ? "" : `, ${relative}`}`,
     "",
     `Metric ${mdCode(r.metric)} (${betterWords(r.direction)}), min_effect ${formatMeasured(r.minEffect)}. ` +
     runFacts(r),
@@ -103,6 +116,7 @@ export function runMarkdown(r: RunSummary): string {
     );
   }
   if (r.failure !== null && r.failure !== "") out.push("", `**Failed:** ${mdText(r.failure)}`);
+  out.push(...crashMarkdown(r));
   const aside = r.improvement?.setAside ?? [];
   const { rows, others } = pairRows(r.values, r.differences, r.difference, aside);
   if (rows.length > 0) {
@@ -141,6 +155,8 @@ export function runMarkdown(r: RunSummary): string {
  * and ref, its verdict (`(winner)`, or where it was dropped), and the
  * estimate shown for it — the confirmation's for the screen's choice, else
  * the screen's — with the means of both sides over that estimate's pairs.
+ * A calibration's row shows its sd and suggested min_effect beside its
+ * state, and its A/A mean, interval and pairs in the improvement columns.
  */
 export function climbMarkdown(climb: Climb): string {
   const benchmarks = [...new Set(climb.map((r) => r.benchmark))];
@@ -150,29 +166,41 @@ export function climbMarkdown(climb: Climb): string {
     (climb.length > 0 ? ` (${tally(climb).map(([k, n]) => `${n} ${k}`).join(", ")})` : "");
   if (climb.length === 0) return head + "\n";
   const header = ["#", "tag", ...(several ? ["benchmark"] : []), "created (UTC)", "base -> candidate", "verdict"];
-  header.push("baseline", "candidate", "difference", "improvement", "improvement interval", "n", "wall");
-  const first = header.indexOf("baseline");
-  const right = new Set([0, first, first + 1, first + 2, first + 3, first + 5, first + 6]);
+  const relatives = anyRelative(climb);
+  const rel = (text: string) => (relatives ? [text] : []);
+  header.push("baseline", "candidate", "difference", "improvement", "improvement interval", ...rel("relative"));
+  header.push("n", "wall");
+  const numbers = ["#", "baseline", "candidate", "difference", "improvement", "n", "wall"];
+  const right = new Set(numbers.map((h) => header.indexOf(h)));
   const rows = climb.flatMap((r, index) => {
     const v = benchmarkValues(r);
     const imp = improvementCells(r);
     const round = r.round;
-    const verdict = round === null ? outcome(r) : roundVerdictWords(r) || r.state;
+    const cal = isCalibration(r) ? calibrationCells(r.calibration) : null;
+    const verdict = cal !== null
+      ? [r.state, cal.words].filter((t) => t !== "").join(": ")
+      : round === null
+      ? verdictWords(r)
+      : roundVerdictWords(r) || r.state;
+    const one = round === null && cal === null;
     const main = [
       String(index + 1),
       mdPipes(mdCode(r.tag)),
       ...(several ? [mdPipes(mdCode(benchmarkLabel(r)))] : []),
       formatTime(r.createdAt),
-      round === null
+      cal !== null
+        ? `${mdCode(shortSha(r.baseSha))} (A/A)`
+        : round === null
         ? `${mdCode(shortSha(r.baseSha))} -> ${mdCode(shortSha(r.candidateSha))}`
         : `${mdCode(shortSha(r.baseSha))} -> ${roundWhat(round)}`,
       r.failure ? `${mdCell(verdict)}: ${mdCell(r.failure)}` : mdCell(verdict),
-      round === null ? formatValue(v.baseline) : "",
-      round === null ? formatValue(v.candidate) : "",
-      round === null ? differenceCells(r).mean : "",
-      round === null ? imp.mean : "",
-      round === null ? imp.interval : "",
-      round === null ? pairsCell(r) : "",
+      one ? formatValue(v.baseline) : "",
+      one ? formatValue(v.candidate) : "",
+      one ? differenceCells(r).mean : "",
+      cal?.mean ?? (one ? imp.mean : ""),
+      cal?.interval ?? (one ? imp.interval : ""),
+      ...rel(one ? formatRelative(r.relative, r.direction) : ""),
+      cal?.n ?? (one ? pairsCell(r) : ""),
       formatDuration(r.wallSeconds),
     ];
     // a round: one row per candidate under its row, the estimate shown for it (the confirmation's, else the screen's)
@@ -186,8 +214,8 @@ export function climbMarkdown(climb: Climb): string {
         "",
         `-> ${mdCode(shortSha(a.sha))} (${mdPipes(mdCode(a.ref))})`,
         mdCell(
-          `${a.verdict ?? "in play"}${
-            a.winner ? " (winner)" : a.standing === "dropped" ? ` (${standingWords(a)})` : ""
+          `${armVerdictWords(a, "in play")}${
+            a.winner ? " (winner)" : a.standing === "dropped" && a.verdict !== "crashed" ? ` (${standingWords(a)})` : ""
           }`,
         ),
         formatValue(e?.baseline),
@@ -195,6 +223,7 @@ export function climbMarkdown(climb: Climb): string {
         armDifferenceCells(e, r.direction).mean,
         cells.mean,
         cells.interval,
+        ...rel(formatRelative(e?.relative, r.direction)),
         e === null ? "" : String(e.estimate.n),
         "",
       ];

@@ -3,9 +3,11 @@ import { formatMeasured } from "../text/numbers.ts";
 import {
   armCells,
   armDifferenceCells,
+  armVerdictWords,
   betterWords,
   estimateCells,
   formatDuration,
+  formatRelative,
   formatTime,
   formatValue,
   outcome,
@@ -13,6 +15,7 @@ import {
 } from "./format.ts";
 import { mdCell, mdCode, mdPipes, mdTable, mdText } from "./markdown_escape.ts";
 import type { RunSummary } from "./model.ts";
+import { crashMarkdown } from "./crash_section.ts";
 import { type ArmEstimate, pairRange, type RoundArm, type RoundSummary, standingWords } from "./round_model.ts";
 import { roundSentence, roundWhat, winnerOf } from "./round_words.ts";
 
@@ -36,7 +39,7 @@ function candidateRows(run: RunSummary, round: RoundSummary): string[][] {
       mdPipes(mdCode(a.ref)),
       mdCode(shortSha(a.sha)),
       mdCell(standingWords(a)),
-      a.verdict ?? "",
+      mdCell(armVerdictWords(a)),
       stage,
       pairRange(e.firstPair, e.lastPair),
       imp.mean,
@@ -54,7 +57,7 @@ function candidateRows(run: RunSummary, round: RoundSummary): string[][] {
         mdPipes(mdCode(a.ref)),
         mdCode(shortSha(a.sha)),
         mdCell(standingWords(a)),
-        a.verdict ?? "",
+        mdCell(armVerdictWords(a)),
         "",
         "",
         "",
@@ -101,8 +104,11 @@ export function roundMarkdown(run: RunSummary): string {
   const verdict = run.verdict === null
     ? run.state
     : `${outcome(run)}, ${w === undefined ? "no winner" : `winner ${mdCode(w.measure)}`}`;
+  const relative = formatRelative(run.relative, run.direction);
   const out = [
-    `### ${mdCode(run.benchmark)}: ${verdict} (a round of ${roundWhat(round)})`,
+    `### ${mdCode(run.benchmark)}: ${verdict}${relative === "" ? "" : `, ${relative}`} (a round of ${
+      roundWhat(round)
+    })`,
     "",
     `Metric ${mdCode(run.metric)} (${betterWords(run.direction)}), min_effect ${formatMeasured(run.minEffect)}. ` +
     `Run ${mdCode(run.tag)}: base ${mdCode(shortSha(run.baseSha))} (${mdCode(round.baseRef)}) against ` +
@@ -119,6 +125,7 @@ export function roundMarkdown(run: RunSummary): string {
     );
   }
   if (run.failure !== null && run.failure !== "") out.push("", `**Failed:** ${mdText(run.failure)}`);
+  out.push(...crashMarkdown(run));
   const sentence = roundSentence(round);
   out.push("", `**${mdText(sentence.charAt(0).toUpperCase() + sentence.slice(1))}.**`);
   const header = [

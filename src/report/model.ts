@@ -1,7 +1,13 @@
-import { BASE_ARM, parseMeasureName } from "../measure/measure_name.ts";
-import { differenceRange } from "../stats/difference.ts";
+import { benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
+import {
+  derivedArmDifferenceInterval,
+  derivedDifferenceInterval,
+  derivedMeans,
+  derivedPairDifference,
+} from "./model_fallbacks.ts";
+import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 import type { SampleSpread } from "../stats/samples.ts";
-import { type RoundSummary, shownEstimate } from "./round_model.ts";
+import type { ArmEstimate, RoundSummary } from "./round_model.ts";
 
 /**
  * The plain data every report is rendered from: one `RunSummary` per run dir,
@@ -13,8 +19,23 @@ import { type RoundSummary, shownEstimate } from "./round_model.ts";
 /** Where a run stands. */
 export type RunState = "parked" | "measuring" | "interrupted" | "decided" | "calibrated" | "failed" | "cancelled";
 
-/** A decided run's outcome; null while the run is open, failed or cancelled. */
-export type RunVerdict = "accept" | "reject" | "inconclusive" | null;
+/**
+ * A decided run's outcome; null while the run is open, failed or cancelled.
+ * `crashed`: the candidate's eval crashed — it exited non-zero, printed no
+ * (or no readable) metric, or ran past eval_minutes — a verdict on the
+ * candidate (its code), not a failure of the run; `crash` says why.
+ */
+export type RunVerdict = "accept" | "reject" | "inconclusive" | "crashed" | null;
+
+/** Why a candidate crashed: the measure whose eval crashed, the cause in one line and the end of its log. */
+export interface CrashSummary {
+  /** The measure whose eval crashed: `candidate#2`, `candidate-3`, `sib-lat-cand`. */
+  readonly measure: string;
+  /** The cause, one line: `eval exited with code 1`, `no metric "t" in its output`, `ran past eval_minutes 10`. */
+  readonly cause: string;
+  /** The last lines of its eval's log, as written; "" when there is none. */
+  readonly logTail: string;
+}
 
 /**
  * The benchmark's estimate of the **improvement** — how much better the
@@ -39,6 +60,22 @@ export interface ImprovementEstimate {
   readonly setAside: readonly number[];
 }
 
+/**
+ * The **relative** change: the estimate of the candidate / baseline ratio
+ * (computed on the log scale of the paired ratios, so measuring t minimized
+ * and 1/t maximized give mirrored figures), with its interval. Only for a
+ * metric that is positive; reports print it as timing users read it
+ * (format.ts `formatRelative`).
+ */
+export interface RelativeEstimate {
+  /** The ratio candidate / baseline: 0.882 is 11.8% lower, 1.166 is 16.6% higher. */
+  readonly mean: number;
+  /** Its interval's ends and level; null for a single pair, which has none. */
+  readonly lower: number | null;
+  readonly upper: number | null;
+  readonly confidence: number | null;
+}
+
 /** A confidence interval of the mean improvement (positive = better). */
 export interface ImprovementInterval {
   readonly lower: number;
@@ -51,6 +88,8 @@ export interface ImprovementInterval {
 export interface PairValues {
   readonly baseline: number;
   readonly candidate: number;
+  /** Its difference, candidate − baseline (decision.json's delta once decided); absent until the views fill it. */
+  readonly difference?: number;
 }
 
 /** One run, as read from its files. */
@@ -94,6 +133,26 @@ export interface RunSummary {
    */
   readonly improvement: ImprovementEstimate | null;
   /**
+   * The benchmark's difference interval (candidate − baseline) at the
+   * improvement interval's level: the decision's difference estimate, on the
+   * side of zero its pairs lie. Null without an interval; absent until the
+   * views fill it (`differenceInterval` then derives it).
+   */
+  readonly differenceInterval?: ImprovementInterval | null;
+  /**
+   * The benchmark's baseline and candidate value as a climb plots them: the
+   * means over the pairs (a round's, its winner's over its estimate's pairs;
+   * without a winner, the baseline's over every pair and no candidate); a
+   * side not measured yet null. Absent until the views fill it.
+   */
+  readonly means?: { readonly baseline: number | null; readonly candidate: number | null };
+  /**
+   * The benchmark's relative change (candidate / baseline) beside the
+   * improvement, at its level: a round's is its winner's. Null (or absent)
+   * until decided and for a metric that is not positive.
+   */
+  readonly relative?: RelativeEstimate | null;
+  /**
    * The benchmark's mean difference over the pairs, candidate − baseline: the
    * improvement's mean through the direction (so the two agree to the last
    * bit), or the one pair's difference. Null until decided.
@@ -110,12 +169,22 @@ export interface RunSummary {
   readonly pairs: readonly PairValues[];
   /** A round of K ≥ 2 candidates against one baseline: every candidate's standing and estimates; null for one candidate. */
   readonly round: RoundSummary | null;
+  /**
+   * A calibration's result (calibration.json, rundir/calibration_file.ts):
+   * the A/A pairs with their seeds, the spread, the A/A interval and whether
+   * it excludes 0, the power table, the suggested contract keys and how they
+   * were derived. Null (or absent) for a measure run and for a calibration
+   * that is still measuring.
+   */
+  readonly calibration?: CalibrationRecord | null;
   /** The decision's reasons, full sentences. */
   readonly reasons: readonly string[];
   /** When the run was decided (ISO 8601), null while open. */
   readonly decidedAt: string | null;
   /** Decided (or failed, or cancelled) minus created, in seconds; null while open. */
   readonly wallSeconds: number | null;
+  /** Why the candidate crashed (its verdict `crashed`); null (or absent) otherwise. A round's are per candidate. */
+  readonly crash?: CrashSummary | null;
   /** Why the run failed, one line; null unless failed. */
   readonly failure: string | null;
   /** How a decided run's decision.json disagrees with the results beside it (views/decision_check.ts); [] when it follows. */
@@ -153,53 +222,42 @@ export function toClimb(runs: readonly RunSummary[]): Climb {
 
 /**
  * The benchmark's baseline and candidate value for a run, for plotting a
- * climb: the mean over the pairs when `pairs` is known (a run with repeats
- * has one value per pair), else `values.baseline` / `values.candidate`.
- * A side not measured yet is null. A round's are its winner's means over
- * the pairs its estimate rests on; without a winner, the baseline's mean over
- * every pair and no candidate.
+ * climb: the model's `means` (derived, model_fallbacks.ts, only while the
+ * views leave them unset).
  */
 export function benchmarkValues(run: RunSummary): { baseline: number | null; candidate: number | null } {
-  if (run.round !== null) {
-    const w = run.round.arms.find((a) => a.winner);
-    const e = w === undefined ? null : shownEstimate(w);
-    if (e !== null) return { baseline: e.baseline, candidate: e.candidate };
-    const base = Object.entries(run.values).filter(([k]) => {
-      const ref = parseMeasureName(k);
-      return ref !== null && ref.sibling === null && ref.arm === BASE_ARM;
-    }).map(([, v]) => v);
-    const mean = base.length === 0 ? null : finiteOrNull(base.reduce((s, x) => s + x, 0) / base.length);
-    return { baseline: mean, candidate: null };
-  }
-  if (run.pairs.length > 0) {
-    const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-    return {
-      baseline: finiteOrNull(mean(run.pairs.map((p) => p.baseline))),
-      candidate: finiteOrNull(mean(run.pairs.map((p) => p.candidate))),
-    };
-  }
-  return { baseline: finiteOrNull(run.values["baseline"]), candidate: finiteOrNull(run.values["candidate"]) };
+  return run.means ?? derivedMeans(run);
 }
 
 /**
- * The benchmark's difference interval (candidate − baseline) at the
- * improvement interval's level: the improvement's interval through the
- * direction — the same for `maximize`, [−upper, −lower] for `minimize` —
- * so it lies on the side of zero its pairs' differences do. Null without an
+ * The benchmark's difference interval (candidate − baseline): the model's
+ * `differenceInterval` (derived from the improvement's through the direction,
+ * model_fallbacks.ts, only while the views leave it unset). Null without an
  * interval.
  */
 export function differenceInterval(run: RunSummary): ImprovementInterval | null {
-  const i = run.improvement?.interval ?? null;
-  if (i === null) return null;
-  const [lower, upper] = differenceRange(run.direction, i.lower, i.upper);
-  return { lower, upper, confidence: i.confidence };
+  return run.differenceInterval !== undefined
+    ? run.differenceInterval
+    : derivedDifferenceInterval(run.direction, run.improvement?.interval ?? null);
+}
+
+/** A round candidate's difference interval: its estimate's `differenceInterval` (derived only while unset). */
+export function armDifferenceInterval(e: ArmEstimate, direction: RunSummary["direction"]): ImprovementInterval | null {
+  return e.differenceInterval !== undefined ? e.differenceInterval : derivedArmDifferenceInterval(e, direction);
+}
+
+/**
+ * Pair i's difference (1-based), candidate − baseline: the pair's
+ * `difference`, else the run's recorded one (decision.json's delta), else
+ * (only while the views leave both unset) from its two values.
+ */
+export function pairDifference(run: RunSummary, i: number): number | null {
+  const p = run.pairs[i - 1];
+  if (p === undefined) return null;
+  return p.difference ?? run.differences[benchmarkName(CANDIDATE_ARM, i)] ?? derivedPairDifference(p);
 }
 
 /** Whether the run is a calibration (an A/A run: no candidate, no verdict); it stays out of a climb's charts. */
 export function isCalibration(run: RunSummary): boolean {
   return run.kind === "calibrate";
-}
-
-function finiteOrNull(v: number | undefined): number | null {
-  return v !== undefined && Number.isFinite(v) ? v : null;
 }

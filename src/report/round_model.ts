@@ -1,4 +1,4 @@
-import type { ImprovementEstimate, RunVerdict } from "./model.ts";
+import type { CrashSummary, ImprovementEstimate, ImprovementInterval, RelativeEstimate, RunVerdict } from "./model.ts";
 
 /**
  * A round as the reports see it: K candidates measured against one shared
@@ -20,6 +20,10 @@ export interface ArmEstimate {
   /** The round's pairs it rests on, first and last (1-based). */
   readonly firstPair: number;
   readonly lastPair: number;
+  /** Its relative change (candidate / baseline) on the same pairs; null (or absent) for a metric that is not positive. */
+  readonly relative?: RelativeEstimate | null;
+  /** Its difference interval (candidate − baseline) at its level; null for one pair; absent until the views fill it. */
+  readonly differenceInterval?: ImprovementInterval | null;
   /** Its mean as a difference (candidate − baseline): the mean through the direction. */
   readonly difference: number;
   /** The baseline's and the candidate's mean over those pairs; null where a value is missing. */
@@ -38,8 +42,10 @@ export interface RoundArm {
   readonly measure: string;
   readonly ref: string;
   readonly sha: string;
-  /** Its verdict; null while it is in play (or the round is not decided). */
+  /** Its verdict; null while it is in play (or the round is not decided); `crashed` with `crash` saying why. */
   readonly verdict: RunVerdict;
+  /** Why its eval crashed (verdict `crashed`): it left play, the others went on; null (or absent) otherwise. */
+  readonly crash?: CrashSummary | null;
   readonly standing: ArmStanding;
   /** Why it left play, the decision's word (`hopeless`, `behind`, `accepted`, …); null while in play. */
   readonly because: string | null;
@@ -115,6 +121,7 @@ const BECAUSE: Readonly<Record<string, string>> = {
   undecided: "undecided at the last look",
   futile: "stopped for futility",
   "first-pair": "one pair",
+  crashed: "its eval crashed",
 };
 
 /** `because` for people: "too far below min_effect", …; the word itself when unknown, "" for none. */

@@ -1,6 +1,6 @@
 import { renderColumns } from "../text/columns.ts";
 import { escapeControls } from "../text/terminal.ts";
-import { armEstimateText } from "./format.ts";
+import { armEstimateText, armVerdictWords } from "./format.ts";
 import { pairRange, type RoundSummary, standingWords } from "./round_model.ts";
 import { roundSentence } from "./round_words.ts";
 
@@ -37,7 +37,7 @@ export function formatRoundTable(round: RoundSummary, baseSha: string): string {
       standingWords(a),
       a.screen === null ? "" : armEstimateText(a.screen),
       a.confirmation === null ? "" : armEstimateText(a.confirmation),
-      a.verdict ?? "",
+      armVerdictWords(a),
     ]),
   ];
   const header = ["arm", "ref", "sha", "state", "screen (improvement)", "confirmation (improvement)", "verdict"];

@@ -1,4 +1,12 @@
-import { benchmarkValues, type Climb, type ImprovementEstimate, type RunSummary } from "./model.ts";
+import type { CalibrationRecord } from "../rundir/calibration_file.ts";
+import {
+  benchmarkValues,
+  type Climb,
+  type CrashSummary,
+  type ImprovementEstimate,
+  type RelativeEstimate,
+  type RunSummary,
+} from "./model.ts";
 import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
 
 /**
@@ -94,6 +102,26 @@ import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
  * baseline) by `improvement` with `lower` / `upper` / `confidence`, now also
  * present for a single pair (n 1, no interval); `kind` and `disputes` are
  * new. Keys are only ever added from here on.
+ *
+ * `calibration` (added in issue 21) is null but for a calibration that
+ * measured every pair: `{ "n": 6, "mean": 0.0011, "lower": -0.0084,
+ * "upper": 0.0106, "confidence": 0.95, "sd": 0.0089, "biased": false,
+ * "suggestion": { "min_effect": 0.03, "repeats": 4, "max_repeats": 12 } }` —
+ * the A/A pairs, the mean and interval of a pair's improvement of its second
+ * measure over its first (positive = better), its sd, whether the interval
+ * excludes 0, and the contract keys it suggests.
+ *
+ * `relative` (added in issue 22), on a run and on each round candidate, is
+ * the relative change beside `improvement`: the ratio candidate / baseline
+ * (`mean`, and `lower` / `upper` / `confidence` null for a single pair), null
+ * until decided and for a metric that is not positive.
+ *
+ * `verdict` may be `crashed` (added in issue 21), for a run and for a round's
+ * candidate: its eval crashed — exited non-zero, printed no readable metric,
+ * or ran past eval_minutes. That is a verdict on the candidate, not a failed
+ * run; `crash` (null otherwise, on the run and on each candidate) says
+ * `{ "measure": "candidate#2", "cause": "eval exited with code 1",
+ * "log_tail": "…" }`: which measure crashed, why, and the end of its log.
  */
 export interface RunsListing {
   readonly runs: readonly RunListingEntry[];
@@ -133,6 +161,39 @@ export interface RunListingEntry {
   readonly disputes: readonly string[];
   /** A round's candidates and winner; null for one candidate. */
   readonly round: RoundListing | null;
+  /** A calibration's result; null for a measure run and for a calibration still measuring. */
+  readonly calibration: CalibrationListing | null;
+  /** Why the candidate crashed (verdict `crashed`); null otherwise. */
+  readonly crash: CrashListing | null;
+  /** The relative change, candidate / baseline; null until decided and for a metric that is not positive. */
+  readonly relative: RelativeJson | null;
+}
+
+/** `relative` of a run or a round candidate: the ratio candidate / baseline and its interval; see `RunsListing`. */
+export interface RelativeJson {
+  readonly mean: number;
+  readonly lower: number | null;
+  readonly upper: number | null;
+  readonly confidence: number | null;
+}
+
+/** `crash` of a run or a round candidate; see `RunsListing`. */
+export interface CrashListing {
+  readonly measure: string;
+  readonly cause: string;
+  readonly log_tail: string;
+}
+
+/** `calibration` of `RunListingEntry`; see `RunsListing`. */
+export interface CalibrationListing {
+  readonly n: number;
+  readonly mean: number;
+  readonly lower: number;
+  readonly upper: number;
+  readonly confidence: number;
+  readonly sd: number;
+  readonly biased: boolean;
+  readonly suggestion: { readonly min_effect: number; readonly repeats: number; readonly max_repeats: number };
 }
 
 /** `round` of `RunListingEntry`; see `RunsListing`. */
@@ -163,6 +224,10 @@ export interface RoundCandidateEntry {
   readonly candidate: number | null;
   readonly difference: number | null;
   readonly improvement: ImprovementJson | null;
+  /** Why its eval crashed (verdict `crashed`); null otherwise. */
+  readonly crash: CrashListing | null;
+  /** Its relative change on the estimate's pairs; null for a metric that is not positive. */
+  readonly relative: RelativeJson | null;
 }
 
 /** The listing of a climb (already oldest first: see `toClimb`). Serialize with `JSON.stringify`. */
@@ -206,6 +271,39 @@ export function runEntry(r: RunSummary): RunListingEntry {
       })(),
       candidates: r.round.arms.map(candidateEntry),
     },
+    calibration: calibrationJson(r.calibration ?? null),
+    crash: crashJson(r.crash),
+    relative: relativeJson(r.relative),
+  };
+}
+
+/** A relative estimate's listing; null without one. */
+function relativeJson(r: RelativeEstimate | null | undefined): RelativeJson | null {
+  return r === null || r === undefined
+    ? null
+    : { mean: r.mean, lower: r.lower, upper: r.upper, confidence: r.confidence };
+}
+
+/** A crash's listing; null without one. */
+function crashJson(c: CrashSummary | null | undefined): CrashListing | null {
+  return c === null || c === undefined ? null : { measure: c.measure, cause: c.cause, log_tail: c.logTail };
+}
+
+/** A calibration's listing: its A/A improvement's mean and interval, sd, bias and suggested keys. */
+function calibrationJson(c: CalibrationRecord | null): CalibrationListing | null {
+  return c === null ? null : {
+    n: c.n,
+    mean: c.mean,
+    lower: c.lower,
+    upper: c.upper,
+    confidence: c.confidence,
+    sd: c.sd,
+    biased: c.biased,
+    suggestion: {
+      min_effect: c.suggestion.minEffect,
+      repeats: c.suggestion.repeats,
+      max_repeats: c.suggestion.maxRepeats,
+    },
   };
 }
 
@@ -240,5 +338,7 @@ function candidateEntry(a: RoundArm): RoundCandidateEntry {
     candidate: e?.candidate ?? null,
     difference: e?.difference ?? null,
     improvement: improvementJson(e?.estimate ?? null),
+    crash: crashJson(a.crash),
+    relative: relativeJson(e?.relative),
   };
 }

@@ -5,14 +5,15 @@ import {
   formatDuration,
   formatTime,
   improvementCells,
-  outcome,
   pairsCell,
   severalMetrics,
   shortSha,
+  verdictWords,
 } from "./format.ts";
-import type { Climb, RunSummary } from "./model.ts";
+import { type Climb, isCalibration, type RunSummary } from "./model.ts";
+import { calibrationCells } from "./calibration_pairs.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
-import { armCells, armDifferenceCells } from "./format.ts";
+import { armCells, armDifferenceCells, armVerdictWords } from "./format.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
 
 /**
@@ -51,7 +52,10 @@ function stateCell(r: RunSummary): string {
  * standing (`winner`, `dropped at pair 2: …`, `decided: …`, `in play`), its
  * verdict and the difference, improvement and interval of the estimate shown
  * for it (the confirmation's for the screen's choice, else the screen's)
- * with its n. An empty climb gives the header alone.
+ * with its n. A calibration (`base (A/A)`) shows in the verdict column its
+ * sd and suggested min_effect (`biased:` first when its A/A interval
+ * excludes 0), its A/A mean and interval in the improvement columns and its
+ * pairs as n. An empty climb gives the header alone.
  */
 export function formatRunsTable(climb: Climb): string {
   const several = severalMetrics(climb);
@@ -75,6 +79,24 @@ export function formatRunsTable(climb: Climb): string {
   for (const r of climb) {
     const imp = improvementCells(r);
     const round = r.round;
+    if (isCalibration(r)) {
+      const c = calibrationCells(r.calibration);
+      rows.push([
+        oneLine(r.tag),
+        ...(several ? [oneLine(benchmarkLabel(r))] : []),
+        formatTime(r.createdAt),
+        `${shortSha(r.baseSha)} (A/A)`,
+        stateCell(r),
+        c.words,
+        "",
+        c.mean,
+        c.interval,
+        c.n,
+        formatDuration(r.wallSeconds),
+      ]);
+      after.push(r.failure !== null && r.failure !== "" ? [`  failed: ${oneLine(r.failure)}`] : []);
+      continue;
+    }
     rows.push([
       oneLine(r.tag),
       ...(several ? [oneLine(benchmarkLabel(r))] : []),
@@ -83,7 +105,7 @@ export function formatRunsTable(climb: Climb): string {
         ? `${shortSha(r.baseSha)} -> ${shortSha(r.candidateSha)}`
         : `${shortSha(r.baseSha)} -> ${roundWhat(round)}`,
       stateCell(r),
-      round === null ? (r.verdict === null ? "" : outcome(r)) : oneLine(roundVerdictWords(r)),
+      round === null ? (r.verdict === null ? "" : oneLine(verdictWords(r))) : oneLine(roundVerdictWords(r)),
       round === null ? differenceCells(r).mean : "",
       round === null ? imp.mean : "",
       round === null ? imp.interval : "",
@@ -100,7 +122,7 @@ export function formatRunsTable(climb: Climb): string {
         "",
         oneLine(`-> ${shortSha(a.sha)} (${a.ref})`),
         oneLine(standingWords(a)),
-        a.verdict ?? "",
+        oneLine(armVerdictWords(a)),
         armDifferenceCells(e, r.direction).mean,
         cells.mean,
         cells.interval,

@@ -1,5 +1,5 @@
 import { attrs, escapeHtml } from "./html_escape.ts";
-import { type PlotArea, px } from "./layout.ts";
+import { labelWidth, type PlotArea, px } from "./layout.ts";
 import type { LinearScale } from "./scale.ts";
 import { formatTick, type Ticks } from "./ticks.ts";
 
@@ -48,9 +48,17 @@ export function svgText(
   x: number,
   y: number,
   text: string,
-  opts: { anchor?: "start" | "middle" | "end"; color?: string; weight?: "bold"; rotate?: number; size?: number } = {},
+  opts: {
+    anchor?: "start" | "middle" | "end";
+    color?: string;
+    weight?: "bold";
+    rotate?: number;
+    size?: number;
+    cls?: string;
+  } = {},
 ): string {
   const a = attrs({
+    class: opts.cls,
     x: px(x),
     y: px(y),
     "text-anchor": opts.anchor ?? "start",
@@ -100,9 +108,22 @@ export function leftAxis(ticks: Ticks, ys: LinearScale, area: PlotArea, title: s
       svgText(area.left - 8, y + 4, formatTick(v, ticks.step), { anchor: "end", color: MUTED });
   });
   parts.push(svgLine(area.left, area.top, area.left, area.bottom, MUTED));
-  const mid = (area.top + area.bottom) / 2;
-  parts.push(svgText(16, mid, title, { anchor: "middle", rotate: -90 }));
+  parts.push(yTitle(title, area));
   return `<g class="axis y-axis">${parts.join("")}</g>`;
+}
+
+/**
+ * The vertical axis's title: turned upright beside the axis when it fits the
+ * plot's height, else (a long metric name on a short chart) along the top,
+ * above the plot, where the chart's whole width is free — never cut by the
+ * chart's edge.
+ */
+function yTitle(title: string, area: PlotArea): string {
+  const room = area.bottom - area.top + 2 * Math.min(area.top, 20);
+  if (labelWidth(title) <= room) {
+    return svgText(16, (area.top + area.bottom) / 2, title, { anchor: "middle", rotate: -90, cls: "y-title" });
+  }
+  return svgText(4, Math.max(12, area.top - 12), title, { cls: "y-title" });
 }
 
 /**

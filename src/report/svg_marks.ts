@@ -10,7 +10,8 @@ import type { RunVerdict } from "./model.ts";
  * own, is a purple diamond); a pair's difference is a blue dot (hollow when
  * the estimate set the pair aside as outlying) and a mean is a black bar; in
  * a round, the winner is a green diamond, a screen's estimate a hollow grey
- * diamond and a candidate the screen dropped a greyed dot; the
+ * diamond and a candidate the screen dropped a greyed dot, one whose eval
+ * crashed a greyed cross; the
  * spread of a measure's samples is a thin whisker from their min to their max
  * beside its marker, in the marker's colour. Colours are SVG attributes, not CSS, so a chart copied out of
  * the page keeps them. Every marker carries `data-point` and a `<title>`
@@ -30,7 +31,8 @@ export type MarkKind =
   | "mean"
   | "winner"
   | "screen"
-  | "dropped";
+  | "dropped"
+  | "crashed";
 
 type Shape = "circle" | "diamond" | "square" | "cross" | "bar";
 
@@ -74,6 +76,7 @@ export const MARKS: Readonly<Record<MarkKind, MarkStyle>> = {
     label: "screen estimate (it chooses, it does not decide)",
   },
   dropped: { shape: "circle", color: COLORS.dropped, hollow: false, label: "dropped by the screen (greyed)" },
+  crashed: { shape: "cross", color: COLORS.dropped, hollow: false, label: "crashed: its eval failed (greyed)" },
 };
 
 /** The candidate's marker for a verdict. */
@@ -155,3 +158,28 @@ export function whisker(
 /** The legend's item for the whiskers. */
 export const WHISKER_LEGEND = `<li><svg width="22" height="10" aria-hidden="true"><path d="M2 5H20M2 2V8M20 2V8" ` +
   `fill="none" stroke="${COLORS.neutral}" stroke-width="1.2"/></svg>samples: min to max (the marker is the value)</li>`;
+
+/**
+ * The mark where an interval is cut at a chart's edge (its end lies off the
+ * axis, `axis_focus.ts`): a small arrowhead on the edge pointing off the
+ * plot, in the interval's colour, its tooltip the true end. `extra` carries
+ * its data attributes.
+ */
+export function clipMark(
+  x: number,
+  y: number,
+  toward: "up" | "down",
+  color: string,
+  extra: Readonly<Record<string, string | number | null | undefined>>,
+  tooltip: string,
+): string {
+  const r = (n: number) => Math.round(n * 10) / 10;
+  const tip = toward === "up" ? y - 2 : y + 2, back = toward === "up" ? y + 6 : y - 6;
+  const d = `M${r(x - 5)} ${r(back)}L${r(x)} ${r(tip)}L${r(x + 5)} ${r(back)}Z`;
+  const a = attrs({ class: "clipped", ...extra, d, fill: color, stroke: color, "stroke-width": 1 });
+  return `<path${a}><title>${escapeHtml(tooltip)}</title></path>`;
+}
+
+/** The legend's item for a cut interval. */
+export const CLIP_LEGEND = `<li><svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">` +
+  `<path d="M3 12L8 4L13 12Z" fill="${COLORS.neutral}"/></svg>interval cut at the edge (its end in the tooltip)</li>`;

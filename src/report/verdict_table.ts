@@ -4,6 +4,8 @@ import type { Decision, Estimate } from "../verdict/decide.ts";
 import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
 import type { PairedFacts } from "../rundir/decision_file.ts";
 import { setAsideWords } from "./set_aside.ts";
+import { formatRelative } from "./format.ts";
+import type { RelativeEstimate } from "./model.ts";
 
 /**
  * Plain-text tables for people (stderr, `show`): no colours and no box
@@ -50,13 +52,16 @@ function differenceFor(decision: Decision, measure: string): string {
  * `disputed`: decision.json does not follow from the results beside it — the
  * improvement estimate of a repeated design and the pairs it set aside as
  * outlying, and every reason. A round's candidates (`round`, report/round_table.ts) go
- * right before the verdict.
+ * right before the verdict. `relative`, when given, is the benchmark's
+ * relative change (candidate / baseline) on the line after the improvement,
+ * as timing users read it (format.ts `formatRelative`).
  */
 export function formatDecisionTable(
   decision: Decision,
   paired: PairedFacts | null = null,
   disputed = false,
   round?: string,
+  relative: { readonly estimate: RelativeEstimate; readonly direction: "maximize" | "minimize" } | null = null,
 ): string {
   const rows = Object.entries(decision.values).map(([name, value]) => {
     return [name, formatMeasured(value), differenceFor(decision, name)];
@@ -64,6 +69,11 @@ export function formatDecisionTable(
   const table = renderColumns(["measure", "value", "difference"], rows, new Set([1, 2]));
   const reasons = decision.reasons.map((r) => `  - ${r}`);
   const estimate = paired === null ? [] : [`improvement (positive = better): ${estimateText(paired.benchmark)}`];
+  const ratio = relative === null ? "" : formatRelative(relative.estimate, relative.direction);
+  if (ratio !== "") {
+    const level = relative!.estimate.confidence;
+    estimate.push(`relative (candidate / baseline): ${ratio}${level === null ? "" : `, ${formatPercent(level)}`}`);
+  }
   const verdict = `verdict: ${decision.verdict}${disputed ? " (disputed)" : ""}`;
   const candidates = round === undefined ? [] : ["", round.trimEnd()];
   return [table, ...candidates, "", verdict, ...estimate, ...setAsideLines(paired), ...reasons].join("\n") + "\n";

@@ -283,3 +283,250 @@ export function roundSummaryRun(over: Partial<RunSummary> = {}, refs = ["c1", "c
     ...over,
   });
 }
+
+/** The relative change (candidate / baseline) of a time saved `mean` [lower, upper] s on a 1.25 s baseline; null past 1.25 s. */
+function ratioOf(mean: number, lower: number, upper: number) {
+  const r = (saved: number) => (1.25 - saved) / 1.25;
+  return upper >= 1.25 ? null : { mean: r(mean), lower: r(upper), upper: r(lower), confidence: 0.95 };
+}
+
+/** One candidate of `timingRound`: its improvement estimate on its pairs, and whether it won or was dropped. */
+interface TimingArm {
+  readonly mean: number;
+  readonly lower: number;
+  readonly upper: number;
+  readonly n: number;
+  readonly winner?: boolean;
+}
+
+/**
+ * A round of a timing benchmark (minimize `parse_seconds`, baseline 1.25 s):
+ * every arm's estimate as given; the winner (if any) accepted on its
+ * confirmation, every other arm dropped by the screen on its two pairs.
+ */
+function timingRound(tag: string, createdAt: string, arms: readonly TimingArm[]): RunSummary {
+  const est = (a: TimingArm) => ({
+    estimate: {
+      n: a.n,
+      mean: a.mean,
+      interval: { lower: a.lower, upper: a.upper, confidence: 0.95 },
+      setAside: [],
+    },
+    firstPair: a.winner ? 3 : 1,
+    lastPair: a.winner ? 2 + a.n : a.n,
+    difference: -a.mean,
+    baseline: 1.25,
+    candidate: 1.25 - a.mean,
+    relative: ratioOf(a.mean, a.lower, a.upper),
+  });
+  const winner = arms.findIndex((a) => a.winner === true);
+  const w = winner < 0 ? null : est(arms[winner]!);
+  return makeRun({
+    tag,
+    runDir: `/runs/${tag}`,
+    createdAt,
+    decidedAt: createdAt.replace(":00:00Z", ":40:00Z"),
+    benchmark: "parser",
+    metric: "parse_seconds",
+    direction: "minimize",
+    minEffect: 0.02,
+    verdict: w === null ? "reject" : "accept",
+    values: { baseline: 1.25 },
+    differences: {},
+    pairs: [],
+    improvement: w?.estimate ?? null,
+    relative: w?.relative ?? null,
+    difference: w === null ? null : w.difference,
+    reasons: [w === null ? "No candidate of the round improved." : `Candidate ${winner + 1} wins the round.`],
+    round: {
+      baseRef: "main",
+      open: false,
+      n: w === null ? 2 : 2 + w.estimate.n,
+      winner: w === null ? null : winner + 1,
+      next: null,
+      arms: arms.map((a, i) => ({
+        arm: i + 1,
+        measure: i === 0 ? "candidate" : `candidate-${i + 1}`,
+        ref: `c${i + 1}`,
+        sha: String(i + 1).repeat(40),
+        verdict: a.winner ? "accept" : "inconclusive",
+        standing: a.winner ? "decided" : "dropped",
+        because: a.winner ? "accepted" : "behind",
+        winner: a.winner === true,
+        pairs: a.winner ? 2 + a.n : 2,
+        screen: a.winner ? { ...est({ ...a, n: 2 }), firstPair: 1, lastPair: 2 } : est(a),
+        confirmation: a.winner ? est(a) : null,
+        siblings: [],
+        reason: a.winner ? "The candidate improved on the baseline." : "Dropped by the screen: behind the leader.",
+      })),
+    },
+  });
+}
+
+/**
+ * A climb of a timing benchmark as an automated loop makes it: rounds of
+ * three or four candidates whose winners gain 0.04 to 0.09 s (min_effect
+ * 0.02 s), beside runs of one; the candidates the screen dropped carry
+ * two-pair screen intervals about ±14 s wide — a hundred times the winners'.
+ * Every estimate carries its relative change, but the dropped candidates'
+ * (whose intervals reach past the baseline's whole time).
+ */
+export function timingClimb(): Climb {
+  const wide = (mean: number): TimingArm => ({ mean, lower: mean - 14, upper: mean + 14, n: 2 });
+  const one = (tag: string, createdAt: string, verdict: RunSummary["verdict"], mean: number, half: number) =>
+    makeRun({
+      tag,
+      runDir: `/runs/${tag}`,
+      createdAt,
+      decidedAt: createdAt.replace(":00:00Z", ":20:00Z"),
+      benchmark: "parser",
+      metric: "parse_seconds",
+      direction: "minimize",
+      minEffect: 0.02,
+      verdict,
+      values: { baseline: 1.25, candidate: 1.25 - mean },
+      differences: { candidate: -mean },
+      pairs: [{ baseline: 1.25, candidate: 1.25 - mean }],
+      improvement: {
+        n: 10,
+        mean,
+        interval: { lower: mean - half, upper: mean + half, confidence: 0.95 },
+        setAside: [],
+      },
+      relative: ratioOf(mean, mean - half, mean + half),
+      difference: -mean,
+    });
+  return [
+    one("r1", "2026-02-01T10:00:00Z", "accept", 0.05, 0.02),
+    timingRound("r2", "2026-02-01T11:00:00Z", [wide(-0.3), {
+      mean: 0.04,
+      lower: 0.025,
+      upper: 0.055,
+      n: 6,
+      winner: true,
+    }, wide(0.8)]),
+    timingRound("r3", "2026-02-01T12:00:00Z", [wide(0.5), wide(-1.2), {
+      mean: 0.09,
+      lower: 0.06,
+      upper: 0.12,
+      n: 6,
+      winner: true,
+    }, wide(0.2)]),
+    one("r4", "2026-02-01T13:00:00Z", "reject", -0.01, 0.02),
+    timingRound("r5", "2026-02-01T14:00:00Z", [wide(0.1), wide(-0.6), wide(0.3)]),
+  ];
+}
+
+/**
+ * A calibration run (`outerloop calibrate`: the base against itself) of a
+ * timing benchmark (minimize `t`) on 6 A/A pairs with its calibration.json
+ * as read (`calibration`); `biased` moves every second measure 0.05 lower,
+ * so its interval excludes 0. Its contract's min_effect (0.5) is not the
+ * suggestion (0.03).
+ */
+export function calibrationRun(biased = false, over: Partial<RunSummary> = {}): RunSummary {
+  const first = [1.2, 1.22, 1.19, 1.21, 1.2, 1.23];
+  const shift = [0.01, -0.012, 0.004, -0.006, 0.009, -0.003].map((d) => d - (biased ? 0.05 : 0));
+  const values: Record<string, number> = {};
+  first.forEach((v, i) => {
+    const s = i === 0 ? "" : `#${i + 1}`;
+    values[`baseline${s}`] = v;
+    values[`candidate${s}`] = v + shift[i]!;
+  });
+  const differences = first.map((v, i) => values[`candidate${i === 0 ? "" : `#${i + 1}`}`]! - v);
+  const improvements = differences.map((d) => -d);
+  const mean = improvements.reduce((a, b) => a + b, 0) / improvements.length;
+  const half = 0.0095;
+  return makeRun({
+    tag: "cal",
+    runDir: "/runs/cal",
+    kind: "calibrate",
+    benchmark: "parser",
+    metric: "t",
+    direction: "minimize",
+    minEffect: 0.5,
+    candidateSha: BASE,
+    state: "calibrated",
+    verdict: null,
+    values,
+    differences: {},
+    improvement: null,
+    difference: null,
+    pairs: [],
+    reasons: [],
+    calibration: {
+      baseSha: BASE,
+      runIdentity: "a".repeat(40),
+      calibratedAt: "2025-03-01T10:12:05Z",
+      benchmark: "parser",
+      metric: "t",
+      direction: "minimize",
+      confidence: 0.95,
+      n: 6,
+      mean,
+      lower: mean - half,
+      upper: mean + half,
+      sd: 0.0089,
+      biased,
+      detectable: [{ pairs: 3, effect: 0.031 }, { pairs: 5, effect: 0.019 }, { pairs: 10, effect: 0.012 }],
+      siblings: {},
+      suggestion: { minEffect: 0.03, repeats: 4, maxRepeats: 12, siblings: {} },
+      derivation: "min_effect 0.03: the smallest systematic difference this A/A check finds with 80% power.",
+      seeds: [11, 12, 13, 14, 15, 16],
+      values,
+      differences,
+    },
+    ...over,
+  });
+}
+
+/** The crash of `crashedRun` and `crashedRound`: eval exited 1, its log ending in a traceback with `<`, `|` and backticks. */
+export const CRASH = {
+  measure: "candidate#2",
+  cause: "eval exited with code 1",
+  logTail: 'Traceback (most recent call last):\n  File "bench.py", line 3, in <module>\nValueError: bad | `input`\n',
+} as const;
+
+/** A run of one candidate whose eval crashed on pair 2 (verdict `crashed`): the baseline measured, no estimate. */
+export function crashedRun(over: Partial<RunSummary> = {}): RunSummary {
+  return makeRun({
+    tag: "r-crash",
+    verdict: "crashed",
+    values: { baseline: 10, candidate: 12, "baseline#2": 10.1 },
+    differences: {},
+    improvement: null,
+    difference: null,
+    pairs: [{ baseline: 10, candidate: 12 }],
+    reasons: ["The candidate crashed: eval exited with code 1 (candidate#2)."],
+    crash: CRASH,
+    ...over,
+  });
+}
+
+/**
+ * `roundSummaryRun` whose third candidate crashed on the screen's second
+ * pair: verdict `crashed`, dropped, its screen estimate from pair 1 alone
+ * (when `estimate`) or none; the others went on to their verdicts.
+ */
+export function crashedRound(estimate = true): RunSummary {
+  const r = roundSummaryRun({ tag: "r-round-crash" });
+  const arms = r.round!.arms.map((a) =>
+    a.arm !== 3 ? a : {
+      ...a,
+      verdict: "crashed" as const,
+      because: "crashed",
+      pairs: 1,
+      screen: estimate
+        ? {
+          ...a.screen!,
+          estimate: { n: 1, mean: -1, interval: null, setAside: [] },
+          lastPair: 1,
+        }
+        : null,
+      crash: { ...CRASH, measure: "candidate-3#2" },
+      reason: "It crashed: eval exited with code 1 (candidate-3#2).",
+    }
+  );
+  const values = Object.fromEntries(Object.entries(r.values).filter(([k]) => k !== "candidate-3#2"));
+  return { ...r, values, round: { ...r.round!, arms } };
+}

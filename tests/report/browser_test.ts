@@ -26,7 +26,16 @@ import {
   type RunningBrowser,
 } from "../helpers/browser.ts";
 import { Cdp, loadPage } from "../helpers/cdp.ts";
-import { climbFixture, nastyRun, repeatRun } from "../helpers/report_fixtures.ts";
+import {
+  calibrationRun,
+  climbFixture,
+  crashedRound,
+  crashedRun,
+  nastyRun,
+  repeatRun,
+  timingClimb,
+} from "../helpers/report_fixtures.ts";
+import { formatSigned } from "../../src/report/format.ts";
 import { LocalCompute } from "../../src/compute/local.ts";
 import { cli } from "../helpers/cli.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
@@ -62,10 +71,12 @@ async function localClimb(parent: string): Promise<string> {
 }
 
 /**
- * Where screenshots go: kept after the test, unlike the rest of its temp dir — in `OUTERLOOP_ARTIFACTS`
- * (CI keeps that dir as its artifacts; scripts/test.sh sets it outside the suite's own temp dir).
+ * Where screenshots go, when a person or CI asks for them: `OUTERLOOP_ARTIFACTS` (CI keeps that dir as its
+ * artifacts). Without it none is kept. One file per page and runtime, overwritten by the next run, never
+ * piling up run after run.
  */
-const SHOTS = join(process.env["OUTERLOOP_ARTIFACTS"] || join(tmpdir(), "outerloop-artifacts"), "report-shots");
+const ARTIFACTS = process.env["OUTERLOOP_ARTIFACTS"] ?? "";
+const SHOTS = ARTIFACTS === "" ? null : join(ARTIFACTS, "report-shots");
 const COUNT_POINTS = "document.querySelectorAll('[data-point]').length";
 
 /** The width the reports must fit: a laptop's browser window. */
@@ -93,8 +104,8 @@ const WHAT_A_READER_SEES = `(() => {
     mean: mean ? centre(mean) : null,
     overflowing: [...document.querySelectorAll("td, th")].filter((c) => c.scrollWidth > c.clientWidth)
       .map((c) => c.textContent + " (" + c.scrollWidth + " > " + c.clientWidth + ")"),
-    scrolling: [...document.querySelectorAll(".table-wrap")].filter((w) => w.scrollWidth > w.clientWidth)
-      .map((w) => w.querySelector("caption")?.textContent + " (" + w.scrollWidth + " > " + w.clientWidth + ")"),
+    scrolling: [...document.querySelectorAll(".table-wrap")].filter((w) => w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight)
+      .map((w) => w.querySelector("caption")?.textContent + " (" + w.scrollWidth + "×" + w.scrollHeight + " > " + w.clientWidth + "×" + w.clientHeight + ")"),
     facts: Object.fromEntries([...document.querySelectorAll(".facts dt")].map((dt) => [dt.textContent, dt.nextElementSibling.textContent])),
     rows: table ? [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.cells].map((c) => c.textContent)) : [],
   };
@@ -138,7 +149,7 @@ const WHAT_A_READER_SEES_OF_A_STALL = `(() => {
     // a legend item's words, beside its marker's picture
     legend: [...document.querySelectorAll(".legend li")].map((li) => [...li.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("")),
     overflowing: [...document.querySelectorAll("td, th")].filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent),
-    scrolling: [...document.querySelectorAll(".table-wrap")].filter((w) => w.scrollWidth > w.clientWidth)
+    scrolling: [...document.querySelectorAll(".table-wrap")].filter((w) => w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight)
       .map((w) => w.querySelector("caption")?.textContent),
   };
 })()`;
@@ -185,8 +196,8 @@ const WHAT_A_READER_SEES_OF_A_ROUND = `(() => {
     legend: [...document.querySelectorAll(".legend li")].map((li) => li.textContent),
     overflowing: [...document.querySelectorAll("td, th")].filter((c) => c.scrollWidth > c.clientWidth)
       .map((c) => c.textContent + " (" + c.scrollWidth + " > " + c.clientWidth + ")"),
-    scrolling: [...document.querySelectorAll(".table-wrap")].filter((w) => w.scrollWidth > w.clientWidth)
-      .map((w) => w.querySelector("caption")?.textContent + " (" + w.scrollWidth + " > " + w.clientWidth + ")"),
+    scrolling: [...document.querySelectorAll(".table-wrap")].filter((w) => w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight)
+      .map((w) => w.querySelector("caption")?.textContent + " (" + w.scrollWidth + "×" + w.scrollHeight + " > " + w.clientWidth + "×" + w.clientHeight + ")"),
   };
 })()`;
 
@@ -217,6 +228,70 @@ interface RoundView {
   legend: string[];
   overflowing: string[];
   scrolling: string[];
+}
+
+/**
+ * What a reader sees of a climb's improvement chart: where (in screen
+ * pixels, y downward) zero and min_effect are, each marker's value and
+ * centre (a winner's, an accepted run's, a dropped candidate's), each mark
+ * of an interval cut at the edge with its tooltip, the plot's and the
+ * y-axis title's boxes, and every table box that scrolls (either way).
+ */
+const WHAT_A_READER_SEES_OF_A_CLIMB = `(() => {
+  const middle = (el) => { const b = el.getBoundingClientRect(); return b.top + b.height / 2; };
+  const box = (el) => { const b = el.getBoundingClientRect(); return { left: b.left, right: b.right, top: b.top, bottom: b.bottom }; };
+  const svg = document.querySelector('svg[id^="improvement-"]');
+  const title = svg.querySelector("text.y-title");
+  return {
+    zero: middle(svg.querySelector("line.zero")),
+    minEffect: middle(svg.querySelector("line.min-effect")),
+    points: [...svg.querySelectorAll('[data-point="improvement"]')].map((e) => ({
+      run: e.dataset.run, arm: e.dataset.arm ?? null, value: Number(e.dataset.value), y: middle(e),
+      winner: e.dataset.winner === "true", dropped: e.dataset.dropped === "true", verdict: e.dataset.verdict,
+      clipped: e.dataset.clipped === "mean", tip: e.querySelector("title").textContent,
+    })),
+    cuts: [...svg.querySelectorAll("path.clipped")].map((e) => ({
+      end: e.dataset.clipped, value: Number(e.dataset.value), y: middle(e), tip: e.querySelector("title").textContent,
+    })),
+    svg: box(svg),
+    // a vertical grid line runs from the plot's top to its bottom
+    plot: box(svg.querySelector("g.x-axis line")),
+    title: title ? { text: title.textContent, ...box(title) } : null,
+    scrolling: [...document.querySelectorAll(".table-wrap")]
+      .filter((w) => w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight)
+      .map((w) => w.querySelector("caption")?.textContent),
+    overflowing: [...document.querySelectorAll("td, th")].filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent),
+  };
+})()`;
+
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** What `WHAT_A_READER_SEES_OF_A_CLIMB` returns. */
+interface ClimbView {
+  zero: number;
+  minEffect: number;
+  points: {
+    run: string;
+    arm: string | null;
+    value: number;
+    y: number;
+    winner: boolean;
+    dropped: boolean;
+    verdict: string;
+    clipped: boolean;
+    tip: string;
+  }[];
+  cuts: { end: string; value: number; y: number; tip: string }[];
+  svg: Box;
+  plot: Box;
+  title: ({ text: string } & Box) | null;
+  scrolling: string[];
+  overflowing: string[];
 }
 
 describe("decideBrowser()", () => {
@@ -319,10 +394,12 @@ describe("the HTML report in a real browser", () => {
     const file = join(dir, `${name}.html`);
     writeFileSync(file, html);
     const page = await loadPage(cdp as Cdp, pathToFileURL(file).href, expression, width);
-    mkdirSync(SHOTS, { recursive: true });
-    const shot = join(SHOTS, `${name}-${runtimeName()}-${process.pid}.png`);
-    writeFileSync(shot, page.png);
-    process.stderr.write(`screenshot: ${shot}\n`);
+    if (SHOTS !== null) {
+      mkdirSync(SHOTS, { recursive: true });
+      const shot = join(SHOTS, `${name}-${runtimeName()}.png`);
+      writeFileSync(shot, page.png);
+      process.stderr.write(`screenshot: ${shot}\n`);
+    }
     assert.deepEqual(page.png.slice(0, 8), Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     assert.ok(page.png.length > 10_000, `a real picture, not a blank page (${page.png.length} bytes)`);
     return { ...page, url: pathToFileURL(file).href };
@@ -553,6 +630,147 @@ describe("the HTML report in a real browser", () => {
     assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
     assert.deepEqual(seen.scrolling, [], "no table wider than its box");
   });
+
+  browserIt(
+    "shows a climb of rounds readably at 1200 px: the axis scaled to the winners, accepted runs and min_effect, wide screen intervals cut at the edge with their true ends, the y label whole, tables at full height",
+    120_000,
+    async () => {
+      const climb = timingClimb();
+      const page = await show("timing-climb", renderClimbHtml(climb), WHAT_A_READER_SEES_OF_A_CLIMB, READING_WIDTH);
+      assert.deepEqual(page.errors, []);
+      const seen = page.value as ClimbView;
+      // the scale on screen, from zero and the farthest winner (positive = better = up, so y falls)
+      const winners = seen.points.filter((p) => p.winner);
+      assert.equal(winners.length, 2, "the two rounds' winners");
+      const far = winners.reduce((a, b) => (Math.abs(b.value) > Math.abs(a.value) ? b : a));
+      const perUnit = (seen.zero - far.y) / far.value;
+      assert.ok(perUnit > 0, "higher improvements higher up");
+      const screenY = (v: number) => seen.zero - perUnit * v;
+      assert.ok(Math.abs(seen.minEffect - screenY(0.02)) < 1.5, "min_effect where its number is");
+      // what a person compares lies apart (on a ±15 axis the winners sat 0.4 px apart): winners +0.04 and +0.09, min_effect, zero
+      const [w2, w3] = [winners.find((p) => p.run === "r2")!, winners.find((p) => p.run === "r3")!];
+      assert.ok(w2.y - w3.y > 25, `the winners' markers ${w2.y - w3.y} px apart`);
+      assert.ok(seen.zero - seen.minEffect > 10, `min_effect ${seen.zero - seen.minEffect} px above zero`);
+      for (const p of seen.points.filter((x) => x.winner || x.verdict === "accept" || x.arm === null)) {
+        assert.ok(!p.clipped, `${p.run}: not cut`);
+        assert.ok(
+          Math.abs(p.y - screenY(p.value)) < 1.5,
+          `${p.run} ${p.arm}: at ${p.y}, its number says ${screenY(p.value)}`,
+        );
+      }
+      // the dropped candidates' ±14 s screen intervals: cut at the plot's edge, each with its true end in its tooltip
+      const dropped = climb.flatMap((r) => r.round?.arms.filter((a) => a.standing === "dropped") ?? []);
+      assert.equal(seen.cuts.length, 2 * dropped.length, "both ends of every dropped candidate's interval are cut");
+      for (const a of dropped) {
+        const iv = a.screen!.estimate.interval!;
+        for (const [end, value] of [["lower", iv.lower], ["upper", iv.upper]] as const) {
+          const cut = seen.cuts.find((c) => c.end === end && c.value === value);
+          assert.ok(cut, `${a.measure}: its ${end} end ${value} marked as cut`);
+          assert.match(cut.tip, new RegExp(`${end} end is ${formatSigned(value).replace("+", "\\+")}$`));
+          const edge = end === "upper" ? seen.plot.top : seen.plot.bottom;
+          assert.ok(cut.y > seen.svg.top && cut.y < seen.svg.bottom, "the mark inside the chart");
+          assert.ok(Math.abs(cut.y - edge) < 4, `${a.measure}: its ${end} mark at the plot's edge`);
+        }
+      }
+      const clipped = seen.points.filter((p) => p.clipped);
+      for (const p of clipped) assert.ok(p.dropped && /off the chart/.test(p.tip), `${p.run} ${p.arm}: ${p.tip}`);
+      // the y-axis label: whole, inside the chart
+      assert.ok(seen.title, "a y-axis title");
+      assert.equal(seen.title.text, "parse_seconds: improvement (positive = better)");
+      assert.ok(seen.title.left >= seen.svg.left && seen.title.right <= seen.svg.right, "the label fits across");
+      assert.ok(seen.title.top >= seen.svg.top && seen.title.bottom <= seen.svg.bottom, "the label fits down");
+      assert.deepEqual(seen.scrolling, [], "no table scrolls, either way: every one at its full height");
+      assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
+    },
+  );
+
+  browserIt(
+    "shows a biased calibration at 1200 px: its A/A pairs and interval where their numbers are, clear of zero, the warning, every table fitting",
+    120_000,
+    async () => {
+      const run = calibrationRun(true);
+      const c = run.calibration!;
+      const expression = `(() => {
+        const centre = (el) => { const b = el.getBoundingClientRect(); return b.left + b.width / 2; };
+        const svg = document.querySelector('svg[id^="calibration-"]');
+        const iv = svg.querySelector("line.interval").getBoundingClientRect();
+        return {
+          zero: centre(svg.querySelector("line.zero")),
+          dots: [...svg.querySelectorAll('[data-point="pair"]')].map((e) => ({ x: centre(e), value: Number(e.dataset.value) })),
+          mean: centre(svg.querySelector('[data-point="mean"]')),
+          interval: [iv.left, iv.right],
+          minEffect: svg.querySelectorAll(".min-effect, .accept-side").length,
+          warning: document.querySelector(".bias")?.textContent ?? "",
+          scrolling: [...document.querySelectorAll(".table-wrap")]
+            .filter((w) => w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight).map((w) => w.querySelector("caption")?.textContent),
+          overflowing: [...document.querySelectorAll("td, th")].filter((x) => x.scrollWidth > x.clientWidth).map((x) => x.textContent),
+        };
+      })()`;
+      const page = await show("calibration", renderRunHtml(run), expression, READING_WIDTH);
+      assert.deepEqual(page.errors, []);
+      const seen = page.value as {
+        zero: number;
+        dots: { x: number; value: number }[];
+        mean: number;
+        interval: [number, number];
+        minEffect: number;
+        warning: string;
+        scrolling: string[];
+        overflowing: string[];
+      };
+      const perUnit = (seen.dots[0]!.x - seen.zero) / seen.dots[0]!.value;
+      const screenX = (v: number) => seen.zero + perUnit * v;
+      assert.equal(seen.dots.length, 6);
+      for (const d of seen.dots) assert.ok(Math.abs(d.x - screenX(d.value)) < 1.5, `a pair at ${d.x}`);
+      assert.ok(Math.abs(seen.mean - screenX(c.mean)) < 1.5, "the mean where its number is");
+      assert.ok(Math.abs(seen.interval[0] - screenX(c.lower)) < 1.5, "the A/A interval from its lower end");
+      assert.ok(Math.abs(seen.interval[1] - screenX(c.upper)) < 1.5, "to its upper end");
+      assert.ok(seen.interval[0] > seen.zero + 20, "clear of zero, as a biased calibration's is");
+      assert.equal(seen.minEffect, 0, "no min_effect drawn");
+      assert.match(seen.warning, /excludes 0/);
+      assert.deepEqual(seen.scrolling, [], "no table scrolls");
+      assert.deepEqual(seen.overflowing, [], "no cell wider than its column");
+    },
+  );
+
+  browserIt(
+    "shows crashed candidates at 1200 px: the cause and the log's end on the page, greyed in the charts, every table fitting",
+    120_000,
+    async () => {
+      const expression = `(() => ({
+        crashed: [...document.querySelectorAll("p.crashed")].map((p) => p.textContent),
+        logs: [...document.querySelectorAll("pre.log")].map((p) => p.textContent),
+        greyed: [...document.querySelectorAll('g.arm [data-point="improvement"]')]
+          .filter((e) => e.closest("g.arm").getAttribute("opacity") !== null && e.dataset.arm === "3")
+          .map((e) => getComputedStyle(e).stroke),
+        scrolling: [...document.querySelectorAll(".table-wrap")]
+          .filter((w) => w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight).map((w) => w.querySelector("caption")?.textContent),
+        overflowing: [...document.querySelectorAll("td, th")].filter((x) => x.scrollWidth > x.clientWidth).map((x) => x.textContent),
+      }))()`;
+      type Seen = { crashed: string[]; logs: string[]; greyed: string[]; scrolling: string[]; overflowing: string[] };
+      const round = await show("crashed-round", renderRunHtml(crashedRound()), expression, READING_WIDTH);
+      assert.deepEqual(round.errors, []);
+      const seen = round.value as Seen;
+      assert.deepEqual(seen.crashed, [
+        "Crashed: candidate-3 (c3) crashed: eval exited with code 1 (measure candidate-3#2).",
+      ]);
+      assert.match(seen.logs[0] ?? "", /ValueError: bad \| `input`$/);
+      assert.deepEqual(seen.greyed, ["rgb(140, 149, 159)"], "the crashed candidate's marker greyed");
+      assert.deepEqual(seen.scrolling, []);
+      assert.deepEqual(seen.overflowing, []);
+      const climb = await show(
+        "crashed-climb",
+        renderClimbHtml([repeatRun(), crashedRun({ tag: "r2" }), crashedRound()]),
+        expression,
+        READING_WIDTH,
+      );
+      assert.deepEqual(climb.errors, []);
+      const c = climb.value as Seen;
+      assert.deepEqual(c.greyed, ["rgb(140, 149, 159)"], "greyed in the climb's chart too");
+      assert.deepEqual(c.scrolling, []);
+      assert.deepEqual(c.overflowing, []);
+    },
+  );
 
   browserIt("renders hostile names as text: no element, script or error comes out of them", 120_000, async () => {
     const page = await show("escaped", renderRunHtml(nastyRun()));

@@ -256,3 +256,44 @@ function whiskerEnds(e: { attrs: Readonly<Record<string, string>> }): [number, n
   const m = /^M(-?[\d.]+) -?[\d.]+H(-?[\d.]+)/.exec(e.attrs["d"] ?? "");
   return [Number(m?.[1]), Number(m?.[2])];
 }
+
+describe("renderRunHtml() and renderClimbHtml() with a relative figure (issue 22)", () => {
+  const relative = { mean: 0.9, lower: 0.85, upper: 0.95, confidence: 0.95 };
+  const run = repeatRun({ direction: "minimize", relative });
+
+  it("puts it in the headline beside the verdict and among the facts with its level", () => {
+    const html = renderRunHtml(run);
+    assert.match(
+      html,
+      /<h1>pi <span class="badge badge-accept">accept<\/span> <span class="relative">1\.111× faster \[1\.05, 1\.18\] \(-10\.0% time\)<\/span><\/h1>/,
+    );
+    assert.equal(factText(html, "relative (candidate / baseline)"), "1.111× faster [1.05, 1.18] (-10.0% time), 95%");
+  });
+
+  it("shows nothing when the run has none", () => {
+    const html = renderRunHtml(repeatRun());
+    assert.doesNotMatch(html, /class="relative"|relative \(candidate/);
+  });
+
+  it("gives the climb's table a relative column when a run has one", () => {
+    assert.doesNotMatch(renderClimbHtml(climbFixture()), /<th[^>]*>relative<\/th>/);
+    const html = renderClimbHtml([makeRun(), { ...run, tag: "r2" }]);
+    assert.match(html, /<th scope="col">improvement interval<\/th><th scope="col">relative<\/th>/);
+    assert.match(html, /<td class="words">1\.111× faster \[1\.05, 1\.18\]<\/td>/, "a brief cell: the factor");
+  });
+});
+
+describe("renderRunHtml() reads the differences it draws (issue 20: renderers format, never compute)", () => {
+  it("plots each pair's difference and the difference interval as the model gives them", () => {
+    const run = repeatRun();
+    // numbers no subtraction of the pair's values would give: the chart must read them, not work them out
+    const pairs = run.pairs.map((p, i) => ({ ...p, difference: 0.25 * (i + 1) }));
+    const html = renderRunHtml({ ...run, pairs, differenceInterval: { lower: 0.2, upper: 1.4, confidence: 0.9 } });
+    const svg = svgById(html, "diff-");
+    const dots = elements(svg, (e) => e.attrs["data-point"] === "pair").map((e) => Number(e.attrs["data-value"]));
+    assert.deepEqual(dots, [0.25, 0.5, 0.75, 1, 1.25]);
+    const iv = elements(svg, (e) => e.attrs["class"] === "interval")[0]!;
+    assert.deepEqual([iv.attrs["data-lower"], iv.attrs["data-upper"]], ["0.2", "1.4"]);
+    assert.match(factText(html, "difference (candidate − baseline)"), /\[\+0\.2, \+1\.4\] 90%/);
+  });
+});

@@ -173,3 +173,32 @@ describe("runMarkdown() of a run with a pair set aside and samples (issue 15)", 
     assert.doesNotMatch(runMarkdown(repeatRun()), /Samples/);
   });
 });
+
+describe("runMarkdown() and climbMarkdown() with a relative figure (issue 22)", () => {
+  const relative = { mean: 1.09, lower: 1.055, upper: 1.125, confidence: 0.95 };
+
+  it("puts it in the heading and the estimate's sentence, as a change in percent when maximizing", () => {
+    const md = runMarkdown(repeatRun({ relative }));
+    assert.match(md, /^### `pi`: accept, \+9\.0% \[\+5\.5%, \+12\.5%\]\n/);
+    assert.match(md, /; relative \(candidate \/ baseline\): \+9\.0% \[\+5\.5%, \+12\.5%\], 95%\.$/m);
+  });
+
+  it("reads a time as a speed-up", () => {
+    const md = runMarkdown(
+      repeatRun({ direction: "minimize", relative: { ...relative, mean: 0.9, lower: 0.85, upper: 0.95 } }),
+    );
+    assert.match(md, /^### `pi`: accept, 1\.111× faster \[1\.05, 1\.18\] \(-10\.0% time\)\n/);
+  });
+
+  it("gives the climb a relative column only when some run has one, with nothing for a run without", () => {
+    assert.doesNotMatch(climbMarkdown(climbFixture()), /relative/);
+    const md = climbMarkdown([makeRun(), repeatRun({ tag: "r2", relative })]);
+    const rows = tableRows(md);
+    const header = cells(rows[0]!);
+    const col = header.indexOf("relative");
+    assert.equal(header[col - 1], "improvement interval");
+    assert.equal(cells(rows[2]!)[col], "");
+    assert.equal(cells(rows[3]!)[col], "+9.0% [+5.5%, +12.5%]");
+    for (const r of rows) assert.equal(cells(r).length, header.length);
+  });
+});

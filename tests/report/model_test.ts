@@ -13,8 +13,14 @@ import {
   tally,
 } from "../../src/report/format.ts";
 import { groupMeasures, pairLabel, pairRows, parseMeasure } from "../../src/report/measures.ts";
-import { benchmarkValues, differenceInterval, toClimb } from "../../src/report/model.ts";
-import { makeRun, repeatRun } from "../helpers/report_fixtures.ts";
+import {
+  armDifferenceInterval,
+  benchmarkValues,
+  differenceInterval,
+  pairDifference,
+  toClimb,
+} from "../../src/report/model.ts";
+import { makeRun, repeatRun, roundSummaryRun } from "../helpers/report_fixtures.ts";
 
 describe("toClimb()", () => {
   it("sorts runs oldest first, then by tag and run dir, and leaves its input alone", () => {
@@ -198,5 +204,40 @@ describe("pairRows()", () => {
   it("leaves a side that is not measured yet null, and its difference with it", () => {
     const { rows } = pairRows({ baseline: 1 }, {});
     assert.deepEqual(rows.map((r) => [r.base, r.candidate, r.difference]), [[1, null, null]]);
+  });
+});
+
+describe("the model's accessors read what the views filled (issue 20: renderers format, never compute)", () => {
+  it("benchmarkValues() gives the run's means when filled, and derives them only when unset", () => {
+    const run = repeatRun();
+    assert.deepEqual(benchmarkValues({ ...run, means: { baseline: 7, candidate: 8 } }), { baseline: 7, candidate: 8 });
+    assert.deepEqual(benchmarkValues({ ...run, means: { baseline: null, candidate: null } }), {
+      baseline: null,
+      candidate: null,
+    });
+    assert.ok(Math.abs(benchmarkValues(run).baseline! - 10.1) < 1e-12, "derived: the pairs' mean");
+  });
+
+  it("differenceInterval() gives the run's when filled (null included), and derives it only when unset", () => {
+    const run = repeatRun();
+    const filled = { lower: -3, upper: -2, confidence: 0.9 };
+    assert.deepEqual(differenceInterval({ ...run, differenceInterval: filled }), filled);
+    assert.equal(differenceInterval({ ...run, differenceInterval: null }), null);
+    assert.deepEqual(differenceInterval(run), { lower: 0.55, upper: 1.25, confidence: 0.95 });
+  });
+
+  it("armDifferenceInterval() gives a round candidate's when filled, else its improvement's through the direction", () => {
+    const e = roundSummaryRun().round!.arms[1]!.confirmation!;
+    assert.deepEqual(armDifferenceInterval({ ...e, differenceInterval: null }, "minimize"), null);
+    assert.deepEqual(armDifferenceInterval(e, "minimize"), { lower: -2.4, upper: -1.4, confidence: 0.975 });
+  });
+
+  it("pairDifference() gives the pair's difference, else the run's recorded one, else its values'", () => {
+    const run = repeatRun();
+    const pairs = run.pairs.map((p, i) => (i === 0 ? { ...p, difference: 5 } : p));
+    assert.equal(pairDifference({ ...run, pairs }, 1), 5);
+    assert.equal(pairDifference({ ...run, differences: { "candidate#2": 9 } }, 2), 9);
+    assert.ok(Math.abs(pairDifference({ ...run, differences: {} }, 3)! - 1.1) < 1e-12);
+    assert.equal(pairDifference(run, 9), null);
   });
 });

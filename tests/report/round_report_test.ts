@@ -209,3 +209,43 @@ describe("the HTML page of a climb with a round beside a run of one", () => {
     assert.match(html, /accept: winner candidate-2/);
   });
 });
+
+describe("a round with relative figures (issue 22)", () => {
+  const winner = { mean: 1.19, lower: 1.14, upper: 1.24, confidence: 0.975 };
+  const r = roundSummaryRun({ relative: winner });
+  const arms = r.round!.arms.map((a) =>
+    a.arm === 2
+      ? { ...a, confirmation: { ...a.confirmation!, relative: winner } }
+      : a.arm === 1
+      ? { ...a, screen: { ...a.screen!, relative: { mean: 1.01, lower: 0.97, upper: 1.05, confidence: 0.95 } } }
+      : a
+  );
+  const run = { ...r, round: { ...r.round!, arms } };
+
+  it("heads the round's pages with the winner's relative change", () => {
+    assert.match(
+      runMarkdown(run),
+      /^### `pi`: accept, winner `candidate-2`, \+19\.0% \[\+14%, \+24%\] \(a round/,
+    );
+    assert.match(
+      renderRunHtml(run),
+      /winner candidate-2 <span class="relative">\+19\.0% \[\+14%, \+24%\]<\/span><\/h1>/,
+    );
+  });
+
+  it("gives each candidate's row in the climb its relative change, empty where it has none", () => {
+    const md = climbMarkdown([makeRun(), run]);
+    const rows = mdRows(md).map(mdCells);
+    const col = rows[0]!.indexOf("relative");
+    assert.ok(col > 0);
+    // the round's own row (its winner's figure is in the heading), then each candidate's
+    assert.deepEqual(rows.slice(-4).map((c) => c[col]), ["", "+1.0% [-3.0%, +5.0%]", "+19.0% [+14%, +24%]", ""]);
+  });
+
+  it("lists it in --json for the run and each candidate", () => {
+    const [, entry] = runsJson([makeRun(), run]).runs;
+    assert.deepEqual(entry!.relative, { mean: 1.19, lower: 1.14, upper: 1.24, confidence: 0.975 });
+    assert.deepEqual(entry!.round!.candidates.map((c) => c.relative?.mean ?? null), [1.01, 1.19, null]);
+    assert.equal(runsJson([makeRun()]).runs[0]!.relative, null);
+  });
+});

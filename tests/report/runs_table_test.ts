@@ -3,7 +3,8 @@ import { describe, it } from "node:test";
 import { runsJson } from "../../src/report/runs_json.ts";
 import { formatRunsTable } from "../../src/report/runs_table.ts";
 import { renderColumns } from "../../src/text/columns.ts";
-import { climbFixture, makeRun, nastyRun } from "../helpers/report_fixtures.ts";
+import { calibrationRun, climbFixture, makeRun, nastyRun } from "../helpers/report_fixtures.ts";
+import { aaInterval, signedStat } from "../../src/report/calibration_pairs.ts";
 
 describe("formatRunsTable()", () => {
   it("prints one line per run, oldest first, with the difference, the improvement, its interval and n", () => {
@@ -20,6 +21,16 @@ describe("formatRunsTable()", () => {
     const r4 = lines.find((l) => l.startsWith("r4 ")) ?? "";
     assert.match(r4, / accept +\+0\.90 +\+0\.90 +\[\+0\.55, \+1\.25\] 95% +5 +12m05s$/);
     assert.match(lines.find((l) => l.startsWith("r8 ")) ?? "", / parked$/);
+  });
+
+  it("gives a calibration's row its sd, suggested min_effect, A/A mean, interval and pairs", () => {
+    const c = calibrationRun(true).calibration!;
+    const lines = formatRunsTable([makeRun(), calibrationRun(true)]).trimEnd().split("\n");
+    const row = lines.find((l) => l.startsWith("cal ")) ?? "";
+    assert.match(row, / 0123456789 \(A\/A\) +calibrated +biased: sd 0\.0089, suggests min_effect 0\.03 /);
+    assert.ok(row.includes(` ${signedStat(c.mean)} `), row);
+    assert.ok(row.includes(` A/A ${aaInterval(c)} `), row);
+    assert.match(row, / 6 +12m05s$/);
   });
 
   it("puts a failed run's failure on the line under it", () => {
@@ -93,8 +104,27 @@ describe("runsJson()", () => {
       "live",
       "disputes",
       "round",
+      "calibration",
+      "crash",
+      "relative",
     ];
     for (const entry of json.runs) assert.deepEqual(Object.keys(entry), keys);
+  });
+
+  it("gives a calibration its A/A estimate, sd, bias and suggested keys; null for a measure run", () => {
+    const [run, cal] = runsJson([makeRun(), calibrationRun()]).runs;
+    const c = calibrationRun().calibration!;
+    assert.equal(run!.calibration, null);
+    assert.deepEqual(cal!.calibration, {
+      n: 6,
+      mean: c.mean,
+      lower: c.lower,
+      upper: c.upper,
+      confidence: 0.95,
+      sd: 0.0089,
+      biased: false,
+      suggestion: { min_effect: 0.03, repeats: 4, max_repeats: 12 },
+    });
   });
 
   it("gives full shas, the benchmark's mean values, its difference and its improvement in snake_case", () => {

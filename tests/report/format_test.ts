@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { anyRelative, formatRelative, relativeFact } from "../../src/report/format.ts";
+import { makeRun, repeatRun, roundSummaryRun } from "../helpers/report_fixtures.ts";
+
+describe("formatRelative()", () => {
+  const faster = { mean: 0.8818, lower: 0.8403, upper: 0.92, confidence: 0.95 };
+
+  it("reads a lower time as a speed-up factor with its interval and the change of the time", () => {
+    assert.equal(formatRelative(faster, "minimize"), "1.134× faster [1.09, 1.19] (-11.8% time)");
+    assert.equal(
+      formatRelative({ mean: 1.05, lower: 1.02, upper: 1.08, confidence: 0.95 }, "minimize"),
+      "1.050× slower [1.020, 1.080] (+5.0% time)",
+    );
+  });
+
+  it("reads a higher rate or score as a change in percent, and mirrors the time's figure for 1/t", () => {
+    assert.equal(
+      formatRelative({ mean: 1.166, lower: 1.12, upper: 1.21, confidence: 0.95 }, "maximize"),
+      "+16.6% [+12.0%, +21.0%]",
+    );
+    // the same commits measured as a rate: the ratio of 1/t is 1 / the ratio of t, its ends swapped
+    const rate = { mean: 1 / faster.mean, lower: 1 / faster.upper, upper: 1 / faster.lower, confidence: 0.95 };
+    assert.equal(formatRelative(rate, "maximize"), "+13.4% [+9%, +19%]");
+    assert.equal(formatRelative({ ...faster, mean: 1 / rate.mean }, "minimize").split(" ")[0], "1.134×");
+  });
+
+  it("has no interval for a single pair, and prints nothing without a positive ratio", () => {
+    const one = { mean: 0.9, lower: null, upper: null, confidence: null };
+    assert.equal(formatRelative(one, "minimize"), "1.111× faster (-10.0% time)");
+    assert.equal(formatRelative({ ...one, mean: 0.95 }, "maximize"), "-5.0%");
+    assert.equal(formatRelative(null, "minimize"), "");
+    assert.equal(formatRelative(undefined, "maximize"), "");
+    assert.equal(formatRelative({ ...one, mean: 0 }, "maximize"), "");
+  });
+});
+
+describe("relativeFact() and anyRelative()", () => {
+  it("adds the interval's level to a run's relative figure; '' without one", () => {
+    const run = repeatRun({ relative: { mean: 1.09, lower: 1.055, upper: 1.125, confidence: 0.95 } });
+    assert.equal(relativeFact(run), "+9.0% [+5.5%, +12.5%], 95%");
+    assert.equal(relativeFact(repeatRun()), "");
+  });
+
+  it("says whether any run or round candidate of a climb has one", () => {
+    assert.equal(anyRelative([makeRun(), roundSummaryRun()]), false);
+    assert.equal(anyRelative([makeRun({ relative: { mean: 1.2, lower: null, upper: null, confidence: null } })]), true);
+    const r = roundSummaryRun();
+    const arms = r.round!.arms.map((a) =>
+      a.arm === 2
+        ? {
+          ...a,
+          confirmation: { ...a.confirmation!, relative: { mean: 1.19, lower: 1.14, upper: 1.24, confidence: 0.975 } },
+        }
+        : a
+    );
+    assert.equal(anyRelative([{ ...r, round: { ...r.round!, arms } }]), true);
+  });
+});

@@ -1,0 +1,23 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parseContract } from "../../src/contract/contract.ts";
+import { decide } from "../../src/verdict/decide.ts";
+import { formatDecisionTable } from "../../src/report/verdict_table.ts";
+
+describe("formatDecisionTable() with a relative figure", () => {
+  const c = parseContract({ name: "bench", command: "run", metric: "t", direction: "minimize" }, "test");
+  const d = decide(c, { baseline: 1.25, candidate: 1.1 });
+
+  it("puts the relative change after the verdict, as timing users read it, with its level", () => {
+    const relative = { mean: 0.8818, lower: 0.8403, upper: 0.92, confidence: 0.95 };
+    const text = formatDecisionTable(d, null, false, undefined, { estimate: relative, direction: "minimize" });
+    const lines = text.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("verdict: "));
+    assert.equal(lines[at + 1], "relative (candidate / baseline): 1.134× faster [1.09, 1.19] (-11.8% time), 95%");
+  });
+
+  it("prints no line without one, as before", () => {
+    assert.equal(formatDecisionTable(d, null, false, undefined, null), formatDecisionTable(d));
+    assert.doesNotMatch(formatDecisionTable(d), /relative/);
+  });
+});
