@@ -21,6 +21,12 @@ export const EXIT = {
   rejected: 10,
   /** The verdict is inconclusive. */
   inconclusive: 11,
+  /**
+   * The candidate crashed: its eval exited non-zero, printed no usable metric, or ran past eval_minutes
+   * (a round: every candidate crashed). A verdict on the proposal, not a failure of the run: read its log,
+   * fix or discard it.
+   */
+  crashed: 12,
   /** Parked: a wake job resumes the run (or another process holds it); `wait` detached or timed out. */
   parked: 75,
   /**
@@ -46,8 +52,9 @@ export const EXIT_OF: Readonly<Record<ExitKind, number>> = {
 };
 
 /** The exit code of each verdict of `measure`, `resume` and `wait`. */
-export const VERDICT_EXIT: Readonly<Record<"accept" | "reject" | "inconclusive", number>> = {
+export const VERDICT_EXIT: Readonly<Record<"accept" | "reject" | "inconclusive" | "crashed", number>> = {
   accept: EXIT.ok,
   reject: EXIT.rejected,
   inconclusive: EXIT.inconclusive,
+  crashed: EXIT.crashed,
 };

@@ -6,6 +6,7 @@ import type { RunDir } from "../rundir/run_dir.ts";
 import { methodNamed, REPEATED_METHOD } from "../stats/repeated_method.ts";
 import { formatNumber } from "../text/numbers.ts";
 import type { RunSnapshot } from "./snapshot.ts";
+import { crashedMeasures } from "../rundir/crashes_file.ts";
 
 /**
  * Whether a decision follows from the results beside it: every value in
@@ -28,10 +29,13 @@ export function checkDecision(s: RunSnapshot, d: DecisionRecord): string[] {
   if (!round && !s.plan.design.looks.some((l) => l.n === n)) {
     return [`it rests on ${n} pair(s), which this run's design never looks at`];
   }
-  // a single candidate's decision rests on the look at its n pairs; a round's batches say where they stop
-  const a = round ? advanceRun(s.plan, values) : null;
+  // a single candidate's decision rests on the look at its n pairs; a round's batches, and a crash, say
+  // where they stop
+  const crashed = crashedMeasures(s.crashes);
+  const walk = round || d.verdict === "crashed";
+  const a = walk ? advanceRun(s.plan, values, {}, crashed) : null;
   const p = a?.plan ?? s.plan.look(n);
-  const lost = p.toMeasure.filter((m) => !Object.hasOwn(values, m.name)).map((m) =>
+  const lost = p.toMeasure.filter((m) => !Object.hasOwn(values, m.name) && !crashed.has(m.name)).map((m) =>
     `the result of measure ${JSON.stringify(m.name)} cannot be read (${
       unreadable[m.name]?.split("\n")[0] ?? "its eval has not finished"
     })`
@@ -39,9 +43,12 @@ export function checkDecision(s: RunSnapshot, d: DecisionRecord): string[] {
   if (lost.length > 0) return lost;
   // by the method the decision names: one made before the screened t keeps its Student t
   const method = d.paired === null ? REPEATED_METHOD : methodNamed(d.paired.benchmark.method);
-  const step = a?.step ?? decideAt(s.plan, n, values, { method });
+  const step = a === null ? decideAt(s.plan, n, values, { method }) : a.step;
+  if (step === null) {
+    return [`its results are not all on disk: no result yet for ${a!.missing.map((m) => m.name).join(", ")}`];
+  }
   const out = [
-    ...valueDisagreements(d, p, values),
+    ...valueDisagreements(d, p, step.decision.values),
     ...outcomeDisagreements(d, step.decision.verdict, step.decision.deltas),
   ];
   if (step.kind === "round") {
@@ -58,12 +65,14 @@ export function checkDecision(s: RunSnapshot, d: DecisionRecord): string[] {
 /** Where the decision's values are not the results': one sentence each. */
 function valueDisagreements(d: DecisionRecord, p: PassPlan, onDisk: Readonly<Record<string, number>>): string[] {
   const out: string[] = [];
-  for (const m of p.plan) {
+  for (const m of p.plan.filter((x) => Object.hasOwn(onDisk, x.name) || Object.hasOwn(d.values, x.name))) {
     const stated = d.values[m.name];
     if (stated !== onDisk[m.name]) {
       out.push(
         `it gives ${m.name} = ${stated === undefined ? "nothing" : formatNumber(stated)} where the run's result is ` +
-          formatNumber(onDisk[m.name]!),
+          (onDisk[m.name] === undefined
+            ? "nothing the verdict reads (a crash came before it)"
+            : formatNumber(onDisk[m.name]!)),
       );
     }
   }

@@ -1,5 +1,6 @@
 import { type Advance, advanceRun } from "../plan/advance.ts";
 import type { SampleSpread } from "../stats/samples.ts";
+import { crashedMeasures } from "../rundir/crashes_file.ts";
 import { checkDecision } from "./decision_check.ts";
 import { type BenchmarkQuantities, benchmarkQuantities } from "./quantities.ts";
 import { type RoundStanding, roundStanding } from "./round_standing.ts";
@@ -39,7 +40,7 @@ export function evaluateRun(s: RunSnapshot): RunEvaluation {
     standing,
     disputes: decision === null ? [] : checkDecision(s, decision),
     get looks() {
-      return looks ??= advanceRun(s.plan, s.results.values);
+      return looks ??= advanceRun(s.plan, s.results.values, {}, crashedMeasures(s.crashes));
     },
     round: s.record.candidates.length > 1 && s.record.kind === "measure" ? roundStanding(s, decision) : null,
     quantities: decision === null ? null : benchmarkQuantities(decision),

@@ -1,8 +1,15 @@
 import { advanceRun } from "../plan/advance.ts";
 import type { RoundBatchNow } from "../report/round_model.ts";
-import { type DecisionRecord, type RoundCandidateFacts, type RoundFacts, roundJson } from "../rundir/decision_file.ts";
-import { benchmarkName } from "../measure/measure_name.ts";
-import { planRound, type RoundDecision, type RoundNext } from "../verdict/round.ts";
+import {
+  type CrashFacts,
+  type DecisionRecord,
+  type RoundCandidateFacts,
+  type RoundFacts,
+  roundJson,
+} from "../rundir/decision_file.ts";
+import { benchmarkName, parseMeasureName } from "../measure/measure_name.ts";
+import { planRound, type RoundDecisionWithCrashes, type RoundNext } from "../verdict/round.ts";
+import { crashedMeasures } from "../rundir/crashes_file.ts";
 import type { RunSnapshot } from "./snapshot.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 
@@ -35,9 +42,9 @@ export function roundStanding(s: RunSnapshot, decision: DecisionRecord | null): 
   const r = s.record;
   if (decision?.round !== undefined) return decidedRoundStanding(decision.round, decision.values);
   const values = s.results.values;
-  const a = advanceRun(s.plan, values);
+  const a = advanceRun(s.plan, values, {}, crashedMeasures(s.crashes));
   const last = a.walked.at(-1);
-  const d: RoundDecision | null = last?.kind === "round" ? last.decision : null;
+  const d: RoundDecisionWithCrashes | null = last?.kind === "round" ? last.decision : null;
   const next: RoundNext = d?.next ?? planRound(r.contract, r.candidates.length);
   const seeds = last?.plan.seeds ?? [];
   const facts: RoundFacts = {
@@ -59,6 +66,7 @@ export function roundStanding(s: RunSnapshot, decision: DecisionRecord | null): 
         estimate: call?.estimate ?? null,
         siblings: call?.siblings ?? {},
         reason: call?.reason ?? "",
+        ...crashOf(s, i + 1),
       };
     }),
   };
@@ -79,6 +87,14 @@ export function roundStanding(s: RunSnapshot, decision: DecisionRecord | null): 
 export function mergeSha(r: RunRecord, decision: DecisionRecord | null): string | null {
   if (r.candidates.length <= 1) return r.candidateSha;
   return decision?.round?.winner?.sha ?? null;
+}
+
+/** The crash of candidate `arm` as the facts keep it: its first crashed measure's, or nothing. */
+export function crashOf(s: RunSnapshot, arm: number): { crash?: CrashFacts } {
+  const c = s.crashes.find((x) => parseMeasureName(x.measure)?.arm === arm);
+  return c === undefined
+    ? {}
+    : { crash: { measure: c.measure, jobId: c.jobId, kind: c.kind, cause: c.cause, message: c.message } };
 }
 
 /** A decided round's standing: its decision's facts and values. */

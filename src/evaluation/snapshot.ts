@@ -4,6 +4,7 @@ import { type RunPlan, runPlan } from "../plan/run_plan.ts";
 import { type CalibrationRecord, readCalibration } from "../rundir/calibration_file.ts";
 import { readCancel, type RunCancel } from "../rundir/cancel_file.ts";
 import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
+import { type MetCrash, readCrashes } from "../rundir/crashes_file.ts";
 import { readFailure, type RunFailure } from "../rundir/failure_file.ts";
 import { type LockHolder, readHolder } from "../rundir/lock_file.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
@@ -29,6 +30,8 @@ export interface RunSnapshot {
   readonly calibration: CalibrationRecord | null;
   readonly cancel: RunCancel | null;
   readonly failure: RunFailure | null;
+  /** The candidates' measures that crashed, first met first (`crashes.json`). */
+  readonly crashes: readonly MetCrash[];
   /** Who holds the run lock: a holder, or null when no lock is held (or it cannot be read). */
   readonly holder: LockHolder | null;
   readonly wake: WakeRecord | null;
@@ -55,6 +58,7 @@ export function readRunSnapshot(dir: RunDir, record: RunRecord = readRunRecord(d
     calibration: record.kind === "calibrate" ? readCalibration(dir, record) : null,
     cancel: readCancel(dir),
     failure: readFailure(dir),
+    crashes: readCrashes(dir),
     holder: typeof holder === "object" && "pid" in holder ? holder : null,
     wake: readWakeRecord(dir),
     room: readRoomNote(dir.path),

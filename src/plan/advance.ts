@@ -69,27 +69,28 @@ export function advanceRun(
   plan: RunPlan,
   values: Readonly<Record<string, number>>,
   options: DecideOptions = {},
+  crashed: CrashedMeasures = new Map(),
 ): Advance {
   const r = plan.record;
   const walked: LookStep[] = [];
-  const at = (p: PassPlan, step: LookStep | null): Advance => {
-    const all = { ...p.cached, ...values };
-    return {
-      plan: p,
-      missing: p.toMeasure.filter((m) => !Object.hasOwn(all, m.name)),
-      step,
-      walked,
-      final: step !== null && !asksForMore(step),
-    };
-  };
-  const complete = (p: PassPlan) =>
-    p.plan.every((m) => Object.hasOwn(p.cached, m.name) || Object.hasOwn(values, m.name));
+  const known = (p: PassPlan, m: Measure) =>
+    Object.hasOwn(p.cached, m.name) || Object.hasOwn(values, m.name) || crashed.has(m.name);
+  const at = (p: PassPlan, step: LookStep | null): Advance => ({
+    plan: p,
+    missing: p.toMeasure.filter((m) => !known(p, m)),
+    step,
+    walked,
+    final: step !== null && !asksForMore(step),
+  });
+  const complete = (p: PassPlan) => p.plan.every((m) => known(p, m));
   if (r.candidates.length > 1) {
     const steps = new RoundSteps(r, plan.cache);
     for (;;) {
       const p = steps.plan;
       if (!complete(p)) return at(p, null);
-      const step: LookStep = { kind: "round", plan: p, decision: steps.advance({ ...p.cached, ...values }) };
+      const arms = crashedArms(p, crashed);
+      const decision = steps.advance(beforeCrashes(p, { ...p.cached, ...values }, arms), arms);
+      const step: LookStep = { kind: "round", plan: p, decision };
       walked.push(step);
       if (!asksForMore(step)) return at(p, step);
     }
@@ -98,6 +99,18 @@ export function advanceRun(
   for (const [i, look] of looks.entries()) {
     const p = plan.look(look.n);
     if (!complete(p)) return at(p, null);
+    const crash = p.plan.find((m) => crashed.has(m.name));
+    if (crash !== undefined) {
+      // the candidate crashed: nothing it measured is judged; the values before the crash are kept
+      const kept = beforeCrashes(p, { ...p.cached, ...values }, crashedArms(p, crashed));
+      const decision = crashedDecision(r.contract, pairedValues(p.plan, kept), {
+        measure: crash.name,
+        cause: crashed.get(crash.name)!,
+      });
+      const step: LookStep = { kind: "crashed", plan: p, decision };
+      walked.push(step);
+      return at(p, step);
+    }
     const decision = decideLook(r.contract, pairedValues(p.plan, { ...p.cached, ...values }), options);
     const step: LookStep = { kind: "look", plan: p, index: i + 1, of: looks.length, decision };
     walked.push(step);

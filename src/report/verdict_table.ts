@@ -1,6 +1,7 @@
 import { renderColumns } from "../text/columns.ts";
 import { BASE_ARM, CANDIDATE_ARM, differenceName, measureName, parseMeasureName } from "../measure/measure_name.ts";
 import type { Decision, Estimate } from "../verdict/decide.ts";
+import type { CandidateVerdict } from "../verdict/crashed.ts";
 import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
 import type { PairedFacts } from "../rundir/decision_file.ts";
 import { setAsideWords } from "./set_aside.ts";
@@ -35,7 +36,7 @@ export interface MeasureStateRow {
  * (`candidate`, `sib-<name>-cand`, and theirs in pair i, `#i`), to the
  * decimals its two values print with; "" beside any other.
  */
-function differenceFor(decision: Decision, measure: string): string {
+function differenceFor(decision: Pick<Decision, "deltas" | "values">, measure: string): string {
   const ref = parseMeasureName(measure);
   if (ref === null || ref.arm < CANDIDATE_ARM) return "";
   const d = decision.deltas[differenceName(ref.sibling, ref.arm, ref.pair)];
@@ -57,7 +58,7 @@ function differenceFor(decision: Decision, measure: string): string {
  * as timing users read it (format.ts `formatRelative`).
  */
 export function formatDecisionTable(
-  decision: Decision,
+  decision: Omit<Decision, "verdict"> & { readonly verdict: CandidateVerdict },
   paired: PairedFacts | null = null,
   disputed = false,
   round?: string,

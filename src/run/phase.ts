@@ -12,7 +12,17 @@ import {
   repeatedDesign,
   storeBaseline,
 } from "../plan/baseline_source.ts";
-import { type DecisionRecord, type RoundFacts, writeDecision } from "../rundir/decision_file.ts";
+import {
+  type CrashFacts,
+  type DecisionRecord,
+  type RelativeFacts,
+  relativeOfPaired,
+  type RoundFacts,
+  writeDecision,
+} from "../rundir/decision_file.ts";
+import type { LookDecision } from "../verdict/decide.ts";
+import { crashedMeasures, readCrashes, recordCrashes } from "../rundir/crashes_file.ts";
+import type { MeasureFailure } from "../measure/look_results.ts";
 import { acquireRunLock } from "./lock.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
 import { type PassPlan, runPlan } from "../plan/run_plan.ts";
@@ -169,19 +179,52 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
   if (r.kind === "calibrate") return await calibration(dir, r, deps, measurer);
   const plan = runPlan(r, cache);
   const values: Record<string, number> = {};
+  let crashes = readCrashes(dir);
   let logged = 0;
   for (;;) {
-    const a = advanceRun(plan, values);
+    const a = advanceRun(plan, values, {}, crashedMeasures(crashes));
     for (const step of a.walked.slice(logged)) logStep(step);
     logged = a.walked.length;
     if (a.step !== null) {
       if (!a.final) throw new Error(`The design's last look (${a.walked.length}) asked for more pairs`);
-      return await conclude(dir, r, deps, measurer, cache, a.plan, a.step);
+      return await conclude(dir, r, deps, measurer, cache, a.plan, a.step, crashes);
     }
-    const measured = await resultsOrPark(dir, r, deps, measurer, a.plan.toMeasure);
-    if ("kind" in measured) return measured;
-    Object.assign(values, measured.values);
+    const look = await measurer.look(a.plan.toMeasure);
+    const { crashed, failed } = blame(look.failed);
+    // a baseline's failure (or the harness's) is the run's: nothing can be judged without it
+    if (failed.length > 0) throw new EvalError(failed[0]!.message);
+    // a candidate's crash is a verdict on it: recorded, and the look goes on without it
+    const known = new Set(crashes.map((c) => c.measure));
+    for (const c of crashed) {
+      if (!known.has(c.measure)) log.warn(`${c.message.split("\n")[0]} (a crash of the candidate)`);
+    }
+    crashes = recordCrashes(dir, crashed, deps.now());
+    Object.assign(values, look.values);
+    if (look.pending !== null) return await park(dir, r, deps, new MeasurementPending(look.pending.jobIds));
   }
+}
+
+/**
+ * Whose each failure is: a candidate's measure that crashed — its command
+ * exited non-zero, gave no usable metric, ran past eval_minutes, or its job
+ * died of its own (`vanished`) — is that candidate's crash (a sibling's
+ * candidate side included: the candidate broke that benchmark); everything
+ * else fails the run: any failure of the baseline's side (nothing can be
+ * judged without it), a pair job split over hosts, and a job lost to the
+ * machine more often than it is sent again (nobody's code: `resume
+ * --retry-failed` takes it up once the cluster behaves).
+ */
+function blame(failures: readonly MeasureFailure[]): { crashed: CrashFacts[]; failed: MeasureFailure[] } {
+  const crashed: CrashFacts[] = [];
+  const failed: MeasureFailure[] = [];
+  for (const f of failures) {
+    const ref = parseMeasureName(f.measure);
+    const candidates = ref !== null && ref.arm !== BASE_ARM;
+    if (candidates && f.kind !== "lost" && f.kind !== "pair-hosts") {
+      crashed.push({ measure: f.measure, jobId: f.jobId, kind: f.kind, cause: f.cause, message: f.message });
+    } else failed.push(f);
+  }
+  return { crashed, failed };
 }
 
 /** The log line of a look (a round's batches) that asked for more pairs. */
@@ -202,13 +245,22 @@ function logStep(step: LookStep): void {
 }
 
 /** What decision.json records of a final look: the verdict and, for a round, every candidate's call. */
-function decisionOf(r: RunRecord, p: PassPlan, step: LookStep): {
-  readonly verdict: Pick<DecisionRecord, "verdict" | "values" | "deltas" | "reasons" | "paired">;
+function decisionOf(r: RunRecord, p: PassPlan, step: LookStep, crashes: readonly CrashFacts[]): {
+  readonly verdict: Pick<DecisionRecord, "verdict" | "values" | "deltas" | "reasons" | "paired" | "crash">;
   readonly round?: RoundFacts;
   readonly arm: number;
 } {
+  if (step.kind === "crashed") {
+    const d = step.decision;
+    const crash = crashes.find((c) => c.measure === d.crash.measure)!;
+    return {
+      verdict: { verdict: d.verdict, values: d.values, deltas: d.deltas, reasons: d.reasons, paired: null, crash },
+      arm: CANDIDATE_ARM,
+    };
+  }
   if (step.kind === "look") {
     const d = step.decision;
+    const guards = Object.keys(d.guards).length === 0 ? {} : { guards: d.guards };
     return {
       verdict: {
         verdict: d.verdict,
@@ -216,7 +268,14 @@ function decisionOf(r: RunRecord, p: PassPlan, step: LookStep): {
         deltas: d.deltas,
         reasons: d.reasons,
         paired: repeatedDesign(r)
-          ? { seeds: p.seeds, n: p.seeds.length, outcome: d.outcome, benchmark: d.benchmark, siblings: d.siblings }
+          ? {
+            seeds: p.seeds,
+            n: p.seeds.length,
+            outcome: d.outcome,
+            benchmark: d.benchmark,
+            siblings: d.siblings,
+            ...guards,
+          }
           : null,
       },
       arm: CANDIDATE_ARM,
@@ -224,6 +283,10 @@ function decisionOf(r: RunRecord, p: PassPlan, step: LookStep): {
   }
   const d = step.decision;
   const candidate = (arm: number) => r.candidates[arm - 1]!;
+  const crashOf = (arm: number) => {
+    const c = crashes.find((x) => parseMeasureName(x.measure)?.arm === arm);
+    return c === undefined ? {} : { crash: c };
+  };
   const round: RoundFacts = {
     procedure: d.procedure,
     seeds: p.seeds,
@@ -240,7 +303,9 @@ function decisionOf(r: RunRecord, p: PassPlan, step: LookStep): {
       screen: call.screen,
       estimate: call.estimate,
       siblings: call.siblings,
+      ...(call.guards === undefined ? {} : { guards: call.guards }),
       reason: call.reason,
+      ...(call.verdict === "crashed" ? crashOf(call.arm) : {}),
     })),
   };
   return {
@@ -266,9 +331,10 @@ async function conclude(
   cache: CachedBaseline,
   p: PassPlan,
   step: LookStep,
+  crashes: readonly CrashFacts[],
 ): Promise<PhaseOutcome> {
   const c = r.contract;
-  const { verdict: d, round, arm } = decisionOf(r, p, step);
+  const { verdict: d, round, arm } = decisionOf(r, p, step, crashes);
   const baselines = p.seeds.map((seed, i) => ({ seed, value: d.values[benchmarkName(BASE_ARM, i + 1)]! }));
   const measuredBaseline = p.toMeasure.some((m) => {
     const ref = parseMeasureName(m.name);
@@ -298,6 +364,10 @@ async function conclude(
     decidedAt: new Date(deps.now()).toISOString(),
     direction: c.direction,
     minEffect: c.minEffect,
+    ...(c.minEffectScale === "relative" ? { minEffectScale: "relative" as const } : {}),
+    // a single pair's ratio (a repeated design's is in its estimates)
+    ...(step.kind === "look" && d.paired === null ? singlePairRelative(step.decision) : {}),
+    ...(d.crash === undefined ? {} : { crash: d.crash }),
     baselineSource: Object.keys(p.cached).length > 0 ? "cached" : "measured",
     paired: d.paired,
     provenance,
@@ -310,6 +380,19 @@ async function conclude(
   writeDecision(dir, decision);
   await retireWakes(deps.compute, r, dir, deps);
   return { kind: "decided", decision, fresh: true };
+}
+
+/** A single pair's ratios (the benchmark's, each sibling's and guard's), as decision.json keeps them; none before them. */
+function singlePairRelative(d: LookDecision): { relative?: RelativeFacts } {
+  const facts = relativeOfPaired({
+    seeds: [],
+    n: 1,
+    outcome: d.outcome,
+    benchmark: d.benchmark,
+    siblings: d.siblings,
+    guards: d.guards,
+  });
+  return facts === undefined ? {} : { relative: facts };
 }
 
 /** Where and when each measure ran, for those whose eval recorded it. */

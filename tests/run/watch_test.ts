@@ -55,17 +55,17 @@ describe("a pass that meets an eval failure", () => {
     const compute = new FakeCompute();
     await runPhase(dir, deps(compute)); // parks: 1000 baseline, 1001 candidate, 1002 the wake
     const [base, cand] = evalSpecs(compute);
-    finishEvalJob(cand!, null, 1); // the candidate crashed
-    compute.live = new Map([[base!.jobName, ["1000"]], [wakeJobName("t1", dir), ["1002"]]]);
+    finishEvalJob(base!, null, 1); // the baseline failed: the run's failure
+    compute.live = new Map([[cand!.jobName, ["1001"]], [wakeJobName("t1", dir), ["1002"]]]);
     await assert.rejects(runPhase(dir, deps(compute, { SLURM_JOB_ID: "1002" })), EvalError);
-    assert.deepEqual(compute.cancelled, [["1000"]], "the baseline, not the wake this pass runs in");
+    assert.deepEqual(compute.cancelled, [["1001"]], "the candidate, not the wake this pass runs in");
     const f = readFailure(dir)!;
-    assert.equal(f.measure, "candidate");
-    assert.match(f.message, /^measure candidate: Eval command exited with code 1$/);
+    assert.equal(f.measure, "baseline");
+    assert.match(f.message, /^measure baseline: Eval command exited with code 1$/);
     assert.equal(f.failedAt, new Date(NOW).toISOString());
     // a resume by hand meets the same failure: the record stays the first; the wake is cancelled now
     await assert.rejects(runPhase(dir, { ...deps(compute), now: () => NOW + 1000 }), EvalError);
-    assert.deepEqual(compute.cancelled, [["1000"], ["1002"]]);
+    assert.deepEqual(compute.cancelled, [["1001"], ["1002"]]);
     assert.equal(readFailure(dir)!.failedAt, new Date(NOW).toISOString());
   });
 

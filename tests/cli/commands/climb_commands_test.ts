@@ -37,13 +37,13 @@ async function climb() {
     finishEvalJob(spec, { score: 10 + (spec.jobName.includes("candidate") ? 2 : 0) });
   assert.equal((await cli(["resume", r1.path], { compute, now: Date.parse("2026-01-01T10:05:00Z") })).code, 0);
   compute.onSubmit = () => {};
-  // r2: parks, then its candidate crashes
+  // r2: parks, then its baseline fails (a failed run: a candidate's crash would be a verdict)
   const r2 = make("r2", 2, { baseSha: SHA("c") });
   let from = compute.submitted.length;
   assert.equal((await cli(["resume", r2.path], { compute })).code, 75);
   const [b2, c2] = evalsOf(from);
-  finishEvalJob(b2!, { score: 12 });
-  finishEvalJob(c2!, null, 1);
+  finishEvalJob(c2!, { score: 12 });
+  finishEvalJob(b2!, null, 1);
   assert.equal((await cli(["resume", r2.path], { compute, now: Date.parse("2026-01-02T10:01:00Z") })).code, 3);
   // r3 and r4: parked, their evals and wakes listed
   const r3 = make("r3", 3, { baseSha: SHA("d") });
@@ -76,7 +76,7 @@ describe("outerloop runs", () => {
       /^r1\s+2026-01-01 10:00\s+aaaaaaaaaa -> bbbbbbbbbb\s+decided\s+accept\s+\+2\s+\+2\s+1\s+5m00s$/,
     );
     assert.match(lines[2]!, /^r2\s+2026-01-02 10:00\s+cccccccccc -> bbbbbbbbbb\s+failed\s+1m00s$/);
-    assert.equal(lines[3], "  failed: measure candidate: Eval command exited with code 1");
+    assert.equal(lines[3], "  failed: measure baseline: Eval command exited with code 1");
     assert.match(lines[4]!, /^r3\s+.*\s+parked$/);
     assert.match(lines[5]!, /^r4\s+.*\s+parked$/);
     const json = JSON.parse((await cli(["runs", c.root, "--json"], { compute: c.compute })).stdout);
@@ -91,7 +91,7 @@ describe("outerloop runs", () => {
         ["r4", "parked", null, null],
       ],
     );
-    assert.equal(json.runs[1].baseline, 12);
+    assert.equal(json.runs[1].candidate, 12);
   });
 
   it("--live tells open runs with live jobs from those waiting on nothing, from ONE listing", async () => {
@@ -236,7 +236,7 @@ describe("outerloop cancel RUN_DIR", () => {
     assert.equal(failed.code, 0, failed.stderr);
     assert.match(
       failed.stdout,
-      /^run .*r2 failed on 2026-01-02T10:01:00.000Z \(measure candidate: .*\): cancelled its leftover job\(s\) 4242$/m,
+      /^run .*r2 failed on 2026-01-02T10:01:00.000Z \(measure baseline: .*\): cancelled its leftover job\(s\) 4242$/m,
     );
     assert.equal(existsSync(c.r2.cancelled), false);
     const job = await cli(["cancel", "123", "--json"], { compute: c.compute });
@@ -286,14 +286,14 @@ describe("outerloop show: resource use", () => {
       r.stdout,
       /^warning: measure candidate peaked at 1.9 GiB of its 2 GiB memory \(95%\): raise eval_mem in the contract$/m,
     );
-    assert.match(r.stdout, /^failed on 2026-01-02T10:01:00.000Z: measure candidate: Eval command exited with code 1$/m);
+    assert.match(r.stdout, /^failed on 2026-01-02T10:01:00.000Z: measure baseline: Eval command exited with code 1$/m);
     const json = JSON.parse((await cli(["show", c.r2.path, "--json"], { compute: c.compute })).stdout);
     assert.equal(json.measures[0].usage.elapsed_s, 30);
     assert.equal(json.measures[1].usage.cpu_efficiency, 0.9);
     assert.equal(json.warnings.length, 2);
     assert.deepEqual(json.failure, {
-      measure: "candidate",
-      message: "measure candidate: Eval command exited with code 1",
+      measure: "baseline",
+      message: "measure baseline: Eval command exited with code 1",
       failed_at: "2026-01-02T10:01:00.000Z",
     });
     assert.equal(json.cancelled, null);

@@ -178,13 +178,13 @@ describe("outerloop wait", () => {
     const r = await cli(["wait", run.dir.path], {
       compute: run.compute,
       onSleep: () => {
-        finishEvalJob(run.evals[1]!, null, 1); // the candidate crashed; the baseline still queues
-        run.compute.live!.delete(run.evals[1]!.jobName);
+        finishEvalJob(run.evals[0]!, null, 1); // the baseline failed (a candidate's crash would be its verdict)
+        run.compute.live!.delete(run.evals[0]!.jobName);
       },
     });
     assert.equal(r.code, 3, r.stderr);
-    assert.match(r.stderr, /measure candidate: Eval command exited with code 1/);
-    assert.deepEqual(run.compute.cancelled, [["1000", "1002"]]);
+    assert.match(r.stderr, /measure baseline: Eval command exited with code 1/);
+    assert.deepEqual(run.compute.cancelled, [["1001", "1002"]]);
     assert.ok(existsSync(run.dir.failure));
     // and later, from the file alone
     const again = await cli(["wait", run.dir.path], { compute: run.compute });
@@ -194,25 +194,25 @@ describe("outerloop wait", () => {
 
   it("prints the tail of a failed eval's output, from failure.json, in wait and in show", async () => {
     const run = await parkedRun();
-    // the candidate printed lines, then exited 1; the wake (its own process) met the failure and recorded it
-    writeFileSync(join(dirname(run.evals[1]!.script!), EVAL_FILES.output), "loading data\nstep 1\nboom: bad shape\n");
-    finishEvalJob(run.evals[1]!, null, 1);
-    run.compute.live!.delete(run.evals[1]!.jobName);
+    // the baseline printed lines, then exited 1; the wake (its own process) met the failure and recorded it
+    writeFileSync(join(dirname(run.evals[0]!.script!), EVAL_FILES.output), "loading data\nstep 1\nboom: bad shape\n");
+    finishEvalJob(run.evals[0]!, null, 1);
+    run.compute.live!.delete(run.evals[0]!.jobName);
     await assert.rejects(run.wakeRuns(), /exited with code 1/);
     const tail = /^--- last 3 line\(s\) of .*output\.log ---\nloading data\nstep 1\nboom: bad shape$/m;
     const f = JSON.parse(readFileSync(run.dir.failure, "utf8"));
-    assert.match(f.message, /^measure candidate: Eval command exited with code 1\n/);
+    assert.match(f.message, /^measure baseline: Eval command exited with code 1\n/);
     assert.match(f.message, tail);
 
     const waited = await cli(["wait", run.dir.path], { compute: run.compute });
     assert.equal(waited.code, 3);
-    assert.match(waited.stderr, /measure candidate: Eval command exited with code 1 \(the run failed on [^\n]*\)\n/);
+    assert.match(waited.stderr, /measure baseline: Eval command exited with code 1 \(the run failed on [^\n]*\)\n/);
     assert.match(waited.stderr, tail);
     const shown = await cli(["show", run.dir.path], { compute: run.compute });
     assert.equal(shown.code, 0);
     assert.match(
       shown.stdout,
-      /^failed on [^:]+:\d\d:\d\d\.\d+Z: measure candidate: Eval command exited with code 1\n/m,
+      /^failed on [^:]+:\d\d:\d\d\.\d+Z: measure baseline: Eval command exited with code 1\n/m,
     );
     assert.match(shown.stdout, tail);
     const json = await cli(["show", run.dir.path, "--json"], { compute: run.compute });
