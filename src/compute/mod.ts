@@ -33,5 +33,6 @@ export { type JobSpec, toArgv } from "./job_spec.ts";
 export { LocalCompute } from "./local.ts";
 export { type ComputeMode, modeFromEnv } from "./mode.ts";
 export { quoteCommand, quoteWord } from "./quote.ts";
+export { SgeCompute } from "./sge.ts";
 export { SlurmCompute } from "./slurm.ts";
 export { GONE, isPending, isTerminal, TERMINAL_STATES } from "./states.ts";

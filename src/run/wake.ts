@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Compute, LiveJob } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
+import { ownJobId } from "../compute/job_env.ts";
 import { isPending } from "../compute/states.ts";
 import type { JobSpec } from "../compute/job_spec.ts";
 import { quoteCommand } from "../compute/quote.ts";
@@ -67,7 +68,7 @@ export interface WakeContext {
  * - otherwise a new wake is submitted (a deadline wake stands in when sbatch
  *   refuses the dependency: a pending id already left the controller's memory);
  * - then every other live wake of this run is cancelled, except the job we
- *   run inside (`SLURM_JOB_ID`: a wake resuming the run).
+ *   run inside (`ownJobId`: a wake resuming the run).
  * When the queue cannot be listed, a new wake is submitted and only the one
  * `wake.json` names is cancelled.
  */
@@ -82,7 +83,7 @@ export async function submitWake(
   const name = wakeJobName(r.runTag, dir);
   const previous = readWakeRecord(dir);
   const live = await liveWakes(compute, name);
-  const kept = previous && live ? keepable(previous, pending, live, env["SLURM_JOB_ID"]) : null;
+  const kept = previous && live ? keepable(previous, pending, live, ownJobId(env)) : null;
   if (kept) {
     log.info(`wake job ${kept.jobId} already waits on ${kept.dependency ?? kept.begin}: kept`);
     await cancelOthers(compute, live ?? [], kept.jobId, env);
@@ -163,7 +164,7 @@ async function cancelOthers(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<void> {
   for (const { id } of jobs) {
-    if (id === keep || id === env["SLURM_JOB_ID"]) continue;
+    if (id === keep || id === ownJobId(env)) continue;
     log.info(`cancelling wake job ${id}: the run has ${keep ? `wake job ${keep}` : "been decided"}`);
     await compute.cancel(id);
   }
