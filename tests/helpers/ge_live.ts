@@ -11,7 +11,7 @@ import { it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { SgeCompute } from "../../src/compute/sge.ts";
 import { isTerminal } from "../../src/compute/states.ts";
-import { spawn } from "../../src/runtime/spawn.ts";
+import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
 import { waitFor } from "./wait.ts";
 export { waitFor };
 
@@ -88,4 +88,38 @@ export async function geCommand(argv: readonly string[]): Promise<string> {
 export async function geJobEnded(jobId: string, timeoutMs = 60_000): Promise<string> {
   const compute = new SgeCompute();
   return await waitFor(`job ${jobId} to end`, () => compute.status(jobId), isTerminal, timeoutMs, 500);
+}
+
+/** Runs the outerloop binary with `args`. */
+export async function cli(binary: string, ...args: string[]): Promise<SpawnResult> {
+  return await spawn({ argv: [binary, ...args], timeoutMs: 180_000, output: "separate" });
+}
+
+/** `outerloop measure --compute sge` of shas[0] against the rest, on the testbed (account acct_a, no queue). */
+export async function measureSge(
+  binary: string,
+  repo: string,
+  shas: readonly string[],
+  runDir: string,
+  contractFile: string,
+): Promise<SpawnResult> {
+  const [base, ...cands] = shas;
+  return await cli(
+    binary,
+    "measure",
+    "--compute",
+    "sge",
+    "--account",
+    "acct_a",
+    "--repo",
+    repo,
+    "--base",
+    base!,
+    ...cands.flatMap((c) => ["--candidate", c]),
+    "--contract",
+    contractFile,
+    "--run-dir",
+    runDir,
+    "--json",
+  );
 }

@@ -9,9 +9,9 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
-import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
+import type { SpawnResult } from "../../src/runtime/spawn.ts";
 import { ensureBinary } from "../helpers/binary.ts";
-import { geCommand, geIt, geJobEnded, geTestbed, waitFor } from "../helpers/ge_live.ts";
+import { cli, geCommand, geIt, geJobEnded, geTestbed, measureSge, waitFor } from "../helpers/ge_live.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
 import { tempDir } from "../helpers/temp.ts";
 
@@ -28,38 +28,6 @@ function contract(dir: string): string {
     JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", seed_env: "SEED", eval_minutes: 2 }),
   );
   return file;
-}
-
-export async function cli(binary: string, ...args: string[]): Promise<SpawnResult> {
-  return await spawn({ argv: [binary, ...args], timeoutMs: 180_000, output: "separate" });
-}
-
-export async function measureSge(
-  binary: string,
-  repo: string,
-  shas: readonly string[],
-  runDir: string,
-  contractFile: string,
-): Promise<SpawnResult> {
-  const [base, ...cands] = shas;
-  return await cli(
-    binary,
-    "measure",
-    "--compute",
-    "sge",
-    "--account",
-    "acct_a",
-    "--repo",
-    repo,
-    "--base",
-    base!,
-    ...cands.flatMap((c) => ["--candidate", c]),
-    "--contract",
-    contractFile,
-    "--run-dir",
-    runDir,
-    "--json",
-  );
 }
 
 /** The run's jobs GE still lists (by the run tag in their names). */
