@@ -73,7 +73,8 @@ geIt(
     const binary = await ensureBinary();
     const { repo, shas } = await makeRepo([bench("10", "1", "100"), bench("12", "1", "99")]);
     const dir = tempDir("ge-exit-");
-    const runDir = join(dir, "geexit");
+    const tag = `geex${Date.now().toString(36).slice(-5)}`;
+    const runDir = join(dir, tag);
     const r = await measureSge(binary, repo, shas, runDir, contract(dir));
     assert.equal(r.exitCode, 75, r.stderr);
     const parked = JSON.parse(r.stdout);
@@ -90,7 +91,7 @@ geIt(
     }
     assert.equal(existsSync(join(runDir, "decision.json")), false);
     assert.match(readFileSync(join(runDir, "wake.out"), "utf8"), /exited with code (99|100)\b/);
-    assert.deepEqual(await queuedOf("geexit"), []);
+    assert.deepEqual(await queuedOf(tag), []);
     const resumed = await cli(binary, "resume", runDir);
     assert.equal(resumed.exitCode, 3, resumed.stderr);
   },

@@ -35,6 +35,11 @@ function contract(dir: string, more: Record<string, unknown> = {}): string {
   return file;
 }
 
+/** A run dir name (so a run tag, in every job name) no earlier run of the suite has used. */
+function unique(prefix: string): string {
+  return `${prefix}${Date.now().toString(36).slice(-5)}`;
+}
+
 async function namesQueued(part: string): Promise<string[]> {
   const xml = await geCommand(["qstat", "-u", "root", "-xml"]);
   return [...xml.matchAll(/<JB_name>([^<]*)<\/JB_name>/g)].map((m) => m[1]!).filter((n) => n.includes(part));
@@ -50,7 +55,8 @@ geIt(
     });
     const { repo, shas } = makeRepo([bench(0), bench(2), bench(0), bench(-2)]);
     const dir = tempDir("ge-round-");
-    const runDir = join(dir, "geround");
+    const tag = unique("gerd");
+    const runDir = join(dir, tag);
     const file = contract(dir, { min_effect: 1, repeats: 3, max_repeats: 6 });
     const r = await measureSge(binary, repo, shas, runDir, file);
     assert.equal(r.exitCode, 75, r.stderr);
@@ -59,11 +65,14 @@ geIt(
     const d = JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8"));
     assert.equal(d.verdict, "accept");
     assert.equal(d.round.winner.arm, 1);
-    const arrays = readdirSync(runDir).filter((f) => f.startsWith("array-"));
-    assert.ok(arrays.length >= 1);
-    const logs = readdirSync(join(runDir, arrays[0]!)).filter((f) => f.startsWith("task-")).sort();
+    // the screen's array (8 tasks, all of which its first look needs) left task-T.out for T from 0, as on Slurm
+    const screen = readdirSync(runDir).filter((f) => f.startsWith("array-")).map((a) => join(runDir, a)).find((a) =>
+      readFileSync(join(a, "manifest"), "utf8").trim().split("\n").filter((l) => !l.startsWith("#")).length === 8
+    );
+    assert.ok(screen !== undefined, "no array of 8 tasks");
+    const logs = readdirSync(screen).filter((f) => f.startsWith("task-")).sort();
     assert.deepEqual(logs, [0, 1, 2, 3, 4, 5, 6, 7].map((t) => `task-${t}.out`).sort());
-    assert.deepEqual(await namesQueued("geround"), []);
+    assert.deepEqual(await namesQueued(tag), []);
   },
 );
 
@@ -71,13 +80,14 @@ geIt("cancel RUN_DIR takes every queued or running job of the run, the wake too"
   const binary = await ensureBinary();
   const { repo, shas } = await makeRepo([sleepy("10", "0"), sleepy("12", "300")]);
   const dir = tempDir("ge-cancel-");
-  const runDir = join(dir, "gecancel");
+  const tag = unique("gecn");
+  const runDir = join(dir, tag);
   const r = await measureSge(binary, repo, shas, runDir, contract(dir));
   assert.equal(r.exitCode, 75, r.stderr);
-  assert.ok((await namesQueued("gecancel")).length >= 1);
+  assert.ok((await namesQueued(tag)).length >= 1);
   const c = await cli(binary, "cancel", runDir);
   assert.equal(c.exitCode, 0, c.stderr);
-  await waitFor("nothing of the run queued", () => namesQueued("gecancel"), (n) => n.length === 0, 60_000, 500);
+  await waitFor("nothing of the run queued", () => namesQueued(tag), (n) => n.length === 0, 60_000, 500);
   const resumed = await cli(binary, "resume", runDir);
   assert.equal(resumed.exitCode, 3, resumed.stderr);
   assert.equal(existsSync(join(runDir, "decision.json")), false);
@@ -90,7 +100,8 @@ geIt(
     const binary = await ensureBinary();
     const { repo, shas } = await makeRepo([sleepy("10", "15"), sleepy("12", "15")]);
     const dir = tempDir("ge-crash-");
-    const runDir = join(dir, "gecrash");
+    const tag = unique("gecr");
+    const runDir = join(dir, tag);
     const r = await measureSge(binary, repo, shas, runDir, contract(dir));
     assert.equal(r.exitCode, 75, r.stderr);
     const parked = JSON.parse(r.stdout);
@@ -106,7 +117,7 @@ geIt(
     assert.doesNotMatch(again.stderr, /submitted eval-/);
     await waitFor("decision.json", () => existsSync(join(runDir, "decision.json")), Boolean, 150_000, 1000);
     assert.equal(JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8")).verdict, "accept");
-    const acct = await geCommand(["qacct", "-j", "eval-gecrash-*"]);
+    const acct = await geCommand(["qacct", "-j", `eval-${tag}-*`]);
     assert.equal(acct.match(/^jobnumber/gm)?.length, 2, "one job per measure:\n" + acct);
   },
 );
