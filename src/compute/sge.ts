@@ -1,10 +1,7 @@
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { log } from "../log.ts";
 import { splitRef } from "./array.ts";
 import { assertJobRef, type Compute, type LiveJob, type SubmitRoom, type SubmitTarget } from "./compute.ts";
-import { SlurmError, SlurmQueryError, SubmitLimitError } from "./errors.ts";
+import { SlurmError, SlurmQueryError } from "./errors.ts";
 import type { JobSpec } from "./job_spec.ts";
 import { DEFAULT_RETRY, Retries, type RetryPolicy } from "./retry.ts";
 import { failureOf, type Runner, subprocessRunner } from "./runner.ts";
@@ -15,11 +12,10 @@ import {
   liveJobs,
   parseQacct,
   parseQstatXml,
-  parseQsubId,
   type QacctRecord,
   wallclockSeconds,
 } from "./sge_parse.ts";
-import { qsubArgv, shebang, WRAPPER } from "./sge_submit.ts";
+import { type QsubContext, qsubWithCare } from "./sge_qsub.ts";
 import { classifySge } from "./sge_transient.ts";
 import { elapsedOnly, type JobUsage } from "./usage.ts";
 
@@ -43,9 +39,6 @@ export interface SgeComputeOptions {
   readonly pe?: string;
 }
 
-/** How far before a submission a lookup by name reaches (GE stamps whole seconds). */
-const LOOKUP_MARGIN_MS = 2000;
-
 /**
  * The compute verbs over qsub, qstat -xml, qacct and qdel (Son of Grid
  * Engine 8.1.9): the Slurm backend's contract in GE's words. A failed query
@@ -64,7 +57,8 @@ export class SgeCompute implements Compute {
   readonly #timeoutMs: number;
   readonly #retries: Retries;
   readonly #lagMs: number;
-  readonly #pe: string;
+  /** What `qsubWithCare` needs of this client. */
+  readonly #submitting: QsubContext;
   #user: string | null;
 
   constructor(options: SgeComputeOptions = {}) {
@@ -72,91 +66,27 @@ export class SgeCompute implements Compute {
     this.#timeoutMs = options.commandTimeoutMs ?? 60_000;
     this.#user = options.user ?? null;
     this.#lagMs = options.accountingLagMs ?? 30_000;
-    this.#pe = options.pe ?? (process.env["OUTERLOOP_SGE_PE"] || "smp");
     this.#retries = new Retries({ ...DEFAULT_RETRY, ...options.retry }, {
       now: options.now ?? Date.now,
       sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
       random: options.random ?? Math.random,
     });
+    this.#submitting = {
+      runner: this.#runner,
+      timeoutMs: this.#timeoutMs,
+      retries: this.#retries,
+      pe: options.pe ?? (process.env["OUTERLOOP_SGE_PE"] || "smp"),
+      findSubmitted: (name, since) => this.findSubmitted(name, since),
+    };
   }
 
   async submit(spec: JobSpec): Promise<string> {
-    return await this.#qsub(spec, (id) => `job ${id}`);
+    return await qsubWithCare(this.#submitting, spec, (id) => `job ${id}`);
   }
 
   async submitArray(spec: JobSpec, tasks: number, throttle?: number): Promise<string> {
     const as = (id: string) => `array ${id} (${tasks} tasks, ${id}_0 … ${id}_${tasks - 1})`;
-    return await this.#qsub(spec, as, { tasks, ...(throttle === undefined ? {} : { throttle }) });
-  }
-
-  /**
-   * One qsub of the spec through the wrapper (a temp file: qsub spools it).
-   * A refusal is never retried; a failure that may have submitted (a
-   * timeout) is looked up by name before another try, so one call makes at
-   * most one job.
-   */
-  async #qsub(
-    spec: JobSpec,
-    as: (id: string) => string,
-    array?: { tasks: number; throttle?: number },
-  ): Promise<string> {
-    const dir = mkdtempSync(join(tmpdir(), "outerloop-qsub-"));
-    try {
-      const wrapper = join(dir, "wrapper.sh");
-      writeFileSync(wrapper, WRAPPER, { mode: 0o755 });
-      const retries = this.#retries;
-      const started = retries.now();
-      const argv = qsubArgv(spec, {
-        wrapper,
-        interpreter: spec.script ? shebang(firstLine(spec.script)) : [],
-        now: started,
-        pe: this.#pe,
-        ...array,
-      });
-      const since = new Date(started - LOOKUP_MARGIN_MS);
-      for (let attempt = 1;; attempt++) {
-        const result = await this.#runner(argv, this.#timeoutMs).catch((err) => {
-          throw new SlurmError(`qsub did not run: ${(err as Error).message}`, { cause: err });
-        });
-        let why: string;
-        if (result.exitCode === 0 && !result.timedOut) {
-          const id = parseQsubId(result.stdout);
-          if (id !== null) {
-            retries.succeeded();
-            log.info(`submitted ${spec.jobName} as ${as(id)}`);
-            return id;
-          }
-          why = `returned no job id: ${JSON.stringify(result.stdout.trim().slice(0, 200))}`;
-        } else why = failureOf(result, this.#timeoutMs);
-        const kind = result.exitCode === 0 ? "maybe-sent" : classifySge(result);
-        if (kind === "final") {
-          const limit = /Only [0-9]+ jobs are allowed per user|max_u_jobs|exceeds max_jobs|max_aj_tasks/.exec(
-            result.stderr,
-          );
-          if (limit) throw new SubmitLimitError(`qsub ${why}`, limit[0]);
-          throw new SlurmError(`qsub ${why}`);
-        }
-        if (kind === "maybe-sent") {
-          await retries.sleep(retries.backoff(attempt));
-          const found = await this.findSubmitted(spec.jobName, since).catch((err) => {
-            throw new SlurmError(
-              `qsub ${why}; whether job ${spec.jobName} was submitted cannot be told (${(err as Error).message}), ` +
-                "so it is not submitted again: a later pass finds it by name if it exists",
-            );
-          });
-          if (found.length > 0) {
-            log.warn(`qsub ${why}; but job ${found[0]} named ${spec.jobName} was submitted: using it`);
-            return found[0]!;
-          }
-        }
-        if (!retries.mayRetry(attempt, started)) throw new SlurmError(`qsub ${why} ${retries.giveUp(attempt)}`);
-        const wait = retries.backoff(attempt);
-        log.info(`qsub ${why.split("\n")[0]}; submitting ${spec.jobName} again in ${wait} ms (try ${attempt + 1})`);
-        await retries.sleep(wait);
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    return await qsubWithCare(this.#submitting, spec, as, { tasks, ...(throttle === undefined ? {} : { throttle }) });
   }
 
   /** `max_aj_tasks` of the global configuration (0: no cap). */
@@ -386,20 +316,4 @@ function qacctTime(d: Date): string {
   return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}${p(d.getHours())}${p(d.getMinutes())}.${
     p(d.getSeconds())
   }`;
-}
-
-/** The first line of a script file ("" when it cannot be read: qsub then says why). */
-function firstLine(path: string): string {
-  try {
-    const fd = openSync(path, "r");
-    try {
-      const buf = Buffer.alloc(256);
-      const n = readSync(fd, buf, 0, 256, 0);
-      return buf.subarray(0, n).toString("utf8").split("\n")[0] ?? "";
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return "";
-  }
 }
