@@ -40,7 +40,8 @@ export interface Compute {
   /**
    * Submits ONE job array of `tasks` tasks (indices 0 … tasks − 1, at most
    * `throttle` running at once when given) of the spec's script or command,
-   * which reads its index from `$SLURM_ARRAY_TASK_ID`; resolves to the array
+   * which reads its index from `$SLURM_ARRAY_TASK_ID` (Grid Engine's
+   * `$SGE_TASK_ID` counts from 1: task T is GE's T + 1); resolves to the array
    * id A, its tasks being `A_0` … `A_(tasks−1)`. The same care as `submit`
    * (a refusal is never retried; one that may have submitted is looked up by
    * name first), the same errors. The largest index must stay below

@@ -12,6 +12,8 @@ export function computeFor(mode: ComputeMode): Compute {
   const load = () =>
     backend ??= mode === "local"
       ? import("./local.ts").then((m) => new m.LocalCompute())
+      : mode === "sge"
+      ? import("./sge.ts").then((m) => new m.SgeCompute())
       : import("./slurm.ts").then((m) => new m.SlurmCompute());
   return new Proxy({} as Compute, {
     get: (_, verb) => async (...args: unknown[]) => {

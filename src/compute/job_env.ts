@@ -18,13 +18,33 @@ const ALLOWED: ReadonlySet<string> = new Set(["PATH", "HOME", "LANG", "TMPDIR", 
 const PREFIXES = ["AUTORESEARCH_", "OUTERLOOP_"];
 
 /**
+ * What Grid Engine clients need to find their cell (`$SGE_ROOT/$SGE_CELL`,
+ * and the ports when a site does not list them in /etc/services) — and
+ * nothing else of the `SGE_*` a GE job has (`SGE_TASK_ID`, `SGE_O_*`,
+ * `SGE_STDOUT_PATH`, …): those describe the job we run inside, not the one
+ * being submitted.
+ */
+const SGE_CLIENT = ["SGE_ROOT", "SGE_CELL", "SGE_QMASTER_PORT", "SGE_EXECD_PORT", "SGE_CLUSTER_NAME"];
+
+/**
  * What Slurm clients need besides the job allowlist: `SLURM_CONF` (how they
  * find the cluster), `TZ` and the locale (sacct reads `-S` in local time, and
  * a wake job's `resume` must read it the same way as the `measure` that
  * parked), and `LD_LIBRARY_PATH` (a Slurm installed as an environment module).
  * munge needs nothing from the environment: the socket comes from slurm.conf.
  */
-const SCHEDULER_EXTRA: ReadonlySet<string> = new Set(["SLURM_CONF", "TZ", "LC_ALL", "LD_LIBRARY_PATH"]);
+const SCHEDULER_EXTRA: ReadonlySet<string> = new Set(["SLURM_CONF", "TZ", "LC_ALL", "LD_LIBRARY_PATH", ...SGE_CLIENT]);
+
+/**
+ * The id of the scheduler job this process runs inside, on either
+ * scheduler: Slurm's `SLURM_JOB_ID`, or GE's `JOB_ID` (GE sets
+ * `SGE_TASK_ID` in every job, `undefined` outside an array, which tells its
+ * JOB_ID from a stray variable of that common name). Undefined outside a job.
+ */
+export function ownJobId(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (env["SLURM_JOB_ID"]) return env["SLURM_JOB_ID"];
+  return env["SGE_TASK_ID"] !== undefined && env["JOB_ID"] ? env["JOB_ID"] : undefined;
+}
 
 /** Prefixes of variables a Slurm job exports to its children; sbatch also reads `SBATCH_*` as options. */
 const JOB_PREFIXES = ["SLURM_", "SBATCH_", "SRUN_", "SALLOC_"];

@@ -3,8 +3,9 @@
  * (a job, or an array of tasks `A_T`: `array.ts`), status, one listing of
  * live jobs and tasks, batched states, cancel, resource use, a site's submit
  * limits (`site_limits.ts`, `submit_limit.ts`) —
- * with its two backends, Slurm (`slurm.ts`, over sbatch/squeue/sacct/scancel)
- * and local subprocesses (`local.ts`); the `JobSpec` and its sbatch argv;
+ * with its three backends, Slurm (`slurm.ts`, over sbatch/squeue/sacct/scancel),
+ * Grid Engine (`sge.ts`, over qsub/qstat -xml/qacct/qdel) and local
+ * subprocesses (`local.ts`); the `JobSpec` and its sbatch argv;
  * job states; the fields users give a job, checked where they enter
  * (`job_fields.ts`); what a job's environment may hold (`job_env.ts`); which
  * scheduler failures are worth another try and how (`transient.ts`,
@@ -33,5 +34,6 @@ export { type JobSpec, toArgv } from "./job_spec.ts";
 export { LocalCompute } from "./local.ts";
 export { type ComputeMode, modeFromEnv } from "./mode.ts";
 export { quoteCommand, quoteWord } from "./quote.ts";
+export { SgeCompute } from "./sge.ts";
 export { SlurmCompute } from "./slurm.ts";
 export { GONE, isPending, isTerminal, TERMINAL_STATES } from "./states.ts";

@@ -1,10 +1,12 @@
 /** Which backend: the reference's only reader of AUTORESEARCH_COMPUTE. */
-export type ComputeMode = "local" | "slurm";
+export type ComputeMode = "local" | "slurm" | "sge";
 
 /**
  * `AUTORESEARCH_COMPUTE=local` selects the local backend (every job a
- * synchronous subprocess); any other value, or none, is Slurm.
+ * synchronous subprocess), `sge` Grid Engine; any other value, or none, is
+ * Slurm (the reference's rule for everything but `local`).
  */
 export function modeFromEnv(env: Readonly<Record<string, string | undefined>>): ComputeMode {
-  return (env["AUTORESEARCH_COMPUTE"] ?? "").trim().toLowerCase() === "local" ? "local" : "slurm";
+  const v = (env["AUTORESEARCH_COMPUTE"] ?? "").trim().toLowerCase();
+  return v === "local" ? "local" : v === "sge" ? "sge" : "slurm";
 }

@@ -65,7 +65,13 @@ function renderArrayScript(manifest: string): string {
 # outerloop job array (written by writeArrayJob): task T runs the job script
 # on line T + 1 of its manifest, as that script would run as a job of its own
 ol_manifest=${quoteWord(manifest)}
-ol_line=$(( \${SLURM_ARRAY_TASK_ID:?not an array task} + 1 ))
+ol_task=\${SLURM_ARRAY_TASK_ID:-} ol_array=\${SLURM_ARRAY_JOB_ID:-?}
+# Grid Engine numbers tasks from 1 and cannot name a file by T: the task's log is ours to open
+if [ -z "$ol_task" ] && [ -n "\${SGE_TASK_ID:-}" ] && [ "$SGE_TASK_ID" != undefined ]; then
+  ol_task=$((SGE_TASK_ID - 1)) ol_array=$JOB_ID
+  exec >>"\${ol_manifest%/*}/task-$ol_task.out" 2>&1
+fi
+ol_line=$(( \${ol_task:?not an array task} + 1 ))
 ol_script=$(sed -n "\${ol_line}p" "$ol_manifest")
 if [ -z "$ol_script" ]; then
   echo "outerloop-array: no line $ol_line in $ol_manifest" >&2
@@ -74,7 +80,7 @@ fi
 # the job script's output goes where it would as a job of its own (slurm.out beside it); the scheduler's
 # own messages about the task (a cancel, a time limit) stay in this dir's task-<T>.out
 ol_log="\${ol_script%/*}/${EVAL_FILES.slurmOut}"
-echo "outerloop-array: task \${SLURM_ARRAY_JOB_ID:-?}_\${SLURM_ARRAY_TASK_ID} (the scheduler's log: \${ol_manifest%/*}/task-\${SLURM_ARRAY_TASK_ID}.out)" >>"$ol_log"
+echo "outerloop-array: task \${ol_array}_\${ol_task} (the scheduler's log: \${ol_manifest%/*}/task-\${ol_task}.out)" >>"$ol_log"
 exec sh "$ol_script" >>"$ol_log" 2>&1
 `;
 }

@@ -1,4 +1,5 @@
 import type { Compute } from "../compute/compute.ts";
+import { ownJobId } from "../compute/job_env.ts";
 import type { EvalError } from "../dispatch/eval_error.ts";
 import { log } from "../log.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
@@ -35,7 +36,7 @@ export async function endFailedRun(
   }
   if (r.compute === "local") return; // nothing of a local run outlives its pass
   try {
-    const own = ctx.env["SLURM_JOB_ID"];
+    const own = ownJobId(ctx.env);
     const ids = await cancelLiveJobs(ctx.compute, dir, r, own ? [own] : []);
     if (ids.length > 0) {
       log.info(

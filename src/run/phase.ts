@@ -1,6 +1,7 @@
 import type { Compute } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
 import { withListingUntilChange } from "../compute/one_listing.ts";
+import { ownJobId } from "../compute/job_env.ts";
 import { pinSha } from "../dispatch/pin.ts";
 import { log } from "../log.ts";
 import { BASE_ARM, benchmarkName, CANDIDATE_ARM, parseMeasureName } from "../measure/measure_name.ts";
@@ -77,7 +78,7 @@ export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutco
   if (done) {
     // a wake job that finds its run finished (a leftover: a deadline wake, or one the deciding pass
     // could not cancel) retires the run's other wakes, so nothing of a finished run stays queued
-    if (deps.env["SLURM_JOB_ID"]) await retireWakes(deps.compute, record, dir, deps);
+    if (ownJobId(deps.env)) await retireWakes(deps.compute, record, dir, deps);
     return done;
   }
   refuseCancelled(dir);

@@ -1,5 +1,6 @@
 import type { Compute, LiveJob } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
+import { ownJobId } from "../compute/job_env.ts";
 import { isPending } from "../compute/states.ts";
 import type { JobSpec } from "../compute/job_spec.ts";
 import { quoteCommand } from "../compute/quote.ts";
@@ -59,7 +60,7 @@ export interface WakeContext {
  * - otherwise a new wake is submitted (a deadline wake stands in when sbatch
  *   refuses the dependency: a pending id already left the controller's memory);
  * - then every other wake of this run still pending is cancelled, except the
- *   job we run inside (`SLURM_JOB_ID`: a wake resuming the run); a running
+ *   job we run inside (`ownJobId`: a wake resuming the run); a running
  *   wake is left to end by itself.
  * When the queue cannot be listed, a new wake is submitted and only the one
  * `wake.json` names is cancelled.
@@ -170,9 +171,4 @@ async function cancelOthers(
     log.info(`cancelling wake job ${id}: the run has ${keep ? `wake job ${keep}` : "been decided"}`);
     await compute.cancel(id);
   }
-}
-
-/** The scheduler job this process runs inside (a wake resuming the run), or undefined. */
-function ownJobId(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  return env["SLURM_JOB_ID"];
 }

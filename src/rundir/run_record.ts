@@ -47,7 +47,7 @@ const runRecordSchema = lazy(() =>
     // job arrays: absent = on; false only when turned off (--no-arrays); a throttle only when set
     arrays: z.optional(z.boolean()),
     array_throttle: z.optional(wholeNumber(1)),
-    compute: z.enum(["local", "slurm"]),
+    compute: z.enum(["local", "slurm", "sge"]),
     seed_cache: z.nullable(z.string()),
     command_line: z.array(z.string()),
     // absent: a measure run (the only kind before calibration existed, and the reference's)
@@ -109,7 +109,7 @@ export interface RunRecord {
   readonly arrays: boolean;
   /** At most this many of an array's tasks run at once (`--array-throttle`, sbatch's `%K`); null for no throttle. */
   readonly arrayThrottle: number | null;
-  readonly compute: "local" | "slurm";
+  readonly compute: "local" | "slurm" | "sge";
   /**
    * "measure": base against candidate, to a verdict. "calibrate": the base
    * against itself (an A/A run: candidateSha = baseSha), to a noise report.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isSecretName, jobEnv, schedulerEnv } from "../../src/compute/job_env.ts";
+import { isSecretName, jobEnv, ownJobId, schedulerEnv } from "../../src/compute/job_env.ts";
 
 describe("isSecretName()", () => {
   it("reads the secret words case-insensitively, singular or plural", () => {
@@ -123,5 +123,36 @@ describe("schedulerEnv()", () => {
       LD_LIBRARY_PATH: "/opt/slurm/lib",
       OUTERLOOP_ACCOUNT: "acct",
     });
+  });
+});
+
+describe("Grid Engine in the scheduler environment", () => {
+  it("passes what GE clients need to find their cell, and none of the job we run inside", () => {
+    const env = schedulerEnv({
+      SGE_ROOT: "/var/lib/gridengine",
+      SGE_CELL: "default",
+      SGE_QMASTER_PORT: "6444",
+      JOB_ID: "12",
+      SGE_TASK_ID: "3",
+      SGE_O_WORKDIR: "/w",
+      SGE_STDOUT_PATH: "/o",
+      SGE_JOB_SPOOL_DIR: "/s",
+      SGE_SECRET_TOKEN: "s3cret",
+      PATH: "/bin",
+    });
+    assert.deepEqual(env, {
+      SGE_ROOT: "/var/lib/gridengine",
+      SGE_CELL: "default",
+      SGE_QMASTER_PORT: "6444",
+      PATH: "/bin",
+    });
+    assert.deepEqual(jobEnv({ SGE_ROOT: "/r", JOB_ID: "12" }), {});
+  });
+
+  it("ownJobId: Slurm's SLURM_JOB_ID, GE's JOB_ID inside a GE job (SGE_TASK_ID set), else nothing", () => {
+    assert.equal(ownJobId({ SLURM_JOB_ID: "5" }), "5");
+    assert.equal(ownJobId({ JOB_ID: "12", SGE_TASK_ID: "undefined" }), "12");
+    assert.equal(ownJobId({ JOB_ID: "12" }), undefined);
+    assert.equal(ownJobId({}), undefined);
   });
 });

@@ -40,6 +40,11 @@ describe("modeFromEnv()", () => {
     assert.equal(modeFromEnv({ AUTORESEARCH_COMPUTE: "locale" }), "slurm");
     assert.equal(modeFromEnv({}), "slurm");
   });
+
+  it("selects Grid Engine for AUTORESEARCH_COMPUTE=sge; anything else but local stays Slurm", () => {
+    assert.equal(modeFromEnv({ AUTORESEARCH_COMPUTE: " SGE " }), "sge");
+    assert.equal(modeFromEnv({ AUTORESEARCH_COMPUTE: "gridengine" }), "slurm");
+  });
 });
 
 describe("scheduler output parsers", () => {

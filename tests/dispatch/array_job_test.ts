@@ -70,6 +70,21 @@ describe("an array's job script", () => {
     assert.equal(runTask(join(a.dir, ARRAY_FILES.script), "0").status, 0);
   });
 
+  it("under Grid Engine finds its line from SGE_TASK_ID (1-based: GE task 3 is task 2) and writes task-2.out itself", () => {
+    const { runDir, scripts } = units(3);
+    const a = writeArrayJob(runDir, scripts);
+    const r = spawnSync("sh", [join(a.dir, ARRAY_FILES.script)], {
+      env: { PATH: "/usr/bin:/bin", SGE_TASK_ID: "3", JOB_ID: "88" },
+      encoding: "utf8",
+    });
+    assert.equal(r.status, 2, r.stderr);
+    const log = readFileSync(join(runDir, "eval-m2", "slurm.out"), "utf8");
+    assert.match(log, /^outerloop-array: task 88_2 \(the scheduler's log: .*\/task-2\.out\)$/m);
+    assert.match(log, /^unit 2 ran$/m);
+    assert.equal(existsSync(join(a.dir, "task-2.out")), true);
+    assert.equal(existsSync(join(runDir, "eval-m1", "slurm.out")), false);
+  });
+
   it("exits 125 on a task with no line, and refuses to run outside an array", () => {
     const { runDir, scripts } = units(1);
     const script = join(writeArrayJob(runDir, scripts).dir, ARRAY_FILES.script);

@@ -6,9 +6,9 @@ import type { Args } from "../flags.ts";
 export const computeFlags: Args = {
   compute: {
     type: "string",
-    valueHint: "local|slurm",
-    description: "The backend: local subprocesses or Slurm",
-    defaultText: "local when AUTORESEARCH_COMPUTE=local, else slurm",
+    valueHint: "local|slurm|sge",
+    description: "The backend: local subprocesses, Slurm or Grid Engine",
+    defaultText: "AUTORESEARCH_COMPUTE when local or sge, else slurm",
   },
   json: { type: "boolean", description: "Machine-readable output on stdout" },
 };
@@ -24,8 +24,8 @@ export const runDirPositional: Args = {
 /** The backend mode from `--compute`, else from AUTORESEARCH_COMPUTE. */
 export function resolveMode(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): ComputeMode {
   if (flag === undefined) return modeFromEnv(env);
-  if (flag === "local" || flag === "slurm") return flag;
-  throw new BadInputError(`Invalid --compute ${JSON.stringify(flag)}: expected "local" or "slurm"`);
+  if (flag === "local" || flag === "slurm" || flag === "sge") return flag;
+  throw new BadInputError(`Invalid --compute ${JSON.stringify(flag)}: expected "local", "slurm" or "sge"`);
 }
 
 /** A whole number flag within [min, max], or `fallback` when absent. */

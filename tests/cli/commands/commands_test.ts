@@ -81,7 +81,11 @@ describe("the CLI in-process: submit, status, cancel, jobs", () => {
     ["--script-arg with --command", ["--command", "x", "--script-arg", "1"], /--script-arg goes with --script/],
     ["a --mem that is not a size", ["--command", "x", "--mem", "lots"], /Invalid --mem "lots": expected a size/],
     ["a --time beyond a whole number", ["--command", "x", "--time", "1.5"], /Invalid --time "1.5"/],
-    ["an empty --compute", ["--command", "x", "--compute="], /Invalid --compute "": expected "local" or "slurm"/],
+    [
+      "an empty --compute",
+      ["--command", "x", "--compute="],
+      /Invalid --compute "": expected "local", "slurm" or "sge"/,
+    ],
     ["an empty --command", ["--command", ""], /Invalid --command "": give a value/],
     ["--time given twice", ["--command", "x", "--time", "1", "--time", "2"], /--time is given twice/],
     [

@@ -145,7 +145,7 @@ describe("measure refuses a malformed command line", () => {
   });
 
   it("refuses an empty --compute=", async () => {
-    assertRefusedUnwritten(await measure({ compute: "" }), /Invalid --compute "": expected "local" or "slurm"/);
+    assertRefusedUnwritten(await measure({ compute: "" }), /Invalid --compute "": expected "local", "slurm" or "sge"/);
   });
 });
 
