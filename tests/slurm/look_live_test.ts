@@ -154,7 +154,17 @@ liveIt(
     const victim = sent.jobIds["candidate#2"]!;
     seen.add(victim.split("_")[0]!);
     await compute.cancelMany([victim]);
-    await waitFor("the cancel to show", () => stateOf(victim), (s) => s.startsWith("CANCELLED"), 60_000, 250);
+    // a task cancelled while it waited has no sacct row at all; one that ran ends CANCELLED
+    await waitFor(
+      "the cancel to show",
+      async () => {
+        const listed = [...(await compute.activeJobs()).values()].flat().some((j) => j.id === victim);
+        return listed ? "listed" : await stateOf(victim);
+      },
+      (s) => s === "" || s.startsWith("CANCELLED"),
+      60_000,
+      250,
+    );
     const ours = new Set([victim]);
     const after = await lookUntilComplete(other.measurer, look2, { cancelledByUs: ours });
     assert.deepEqual(after.failed, []);
