@@ -26,9 +26,11 @@ export type { Outcome } from "./read_look.ts";
  * The concerns live in their own modules: observe.ts (one listing, one
  * sacct → each measure's state), dispatch.ts (jobs and arrays),
  * submit_limits.ts (room, waiting), recovery.ts (adopting by name or
- * manifest), retry.ts and attempts.ts (sending again what ended for a cause
- * that is nobody's code, keeping each attempt), read_look.ts (results and
- * failures); look_pass.ts runs them in order for one look.
+ * manifest), retry.ts, resend.ts and attempts.ts (sending again what ended
+ * for a cause that is nobody's code, keeping each attempt), read_look.ts
+ * and pair_hosts.ts (results and failures), eval_dir_state.ts (each eval
+ * dir read once a pass); look_pass.ts runs them in order for one look, and
+ * look_results.ts is what it reports.
  */
 export class DispatchedMeasurer {
   readonly #ctx: MeasurerContext;
