@@ -4,22 +4,22 @@ import { isTerminal } from "../compute/states.ts";
 import { writeRoomNote } from "../dispatch/room_note.ts";
 import type { Provenance } from "../dispatch/provenance.ts";
 import { log } from "../log.ts";
-import { setAsideAttempt } from "./attempts.ts";
 import type { DispatchUnit } from "./dispatch_unit.ts";
 import type { LookResults, MeasureFailure } from "./look_results.ts";
 import type { Measure } from "./measure.ts";
 import type { MeasurerContext } from "./measurer_context.ts";
 import type { MeasureView } from "./observe.ts";
-import { ended, failed, type Outcome, readOutcomes } from "./read_look.ts";
+import { failIfHostsDiffer } from "./pair_hosts.ts";
+import { ended, type Outcome, readOutcomes } from "./read_look.ts";
 import { earlierJob } from "./recovery.ts";
-import { MAX_RETRIES, nextRetry } from "./retry.ts";
+import { resendIfNobodysCode } from "./resend.ts";
 import type { Sent } from "./submit_limits.ts";
 
 /**
  * One look, in order: the outcome of every done or ended measure
  * (read_look.ts); the units whose job ended for a cause that is nobody's code
- * set aside and made undispatched (retry.ts, attempts.ts); pair jobs whose
- * measures ran on two hosts failed; then, per measure in dispatch order, a
+ * set aside and made undispatched (resend.ts); pair jobs whose measures ran
+ * on two hosts failed (pair_hosts.ts); then, per measure in dispatch order, a
  * live job parked on, an undispatched unit adopted (recovery.ts) or
  * dispatched (dispatch.ts); jobs already over right after their submission
  * judged from one batched sacct. The scheduler is the source of truth for
@@ -61,8 +61,12 @@ export class LookPass {
     const ctx = this.#ctx;
     this.#outcomes = await readOutcomes(ctx, this.#views, this.#ours);
     const units = ctx.units(this.#measures);
-    for (const u of units) this.#sendAgainIfNobodysCode(u);
-    for (const u of units) this.#failIfHostsDiffer(u);
+    for (const u of units) {
+      if (resendIfNobodysCode(ctx, u, this.#outcomes, u.members.some((m) => this.#live.has(m.name)))) {
+        this.#resent.add(u);
+      }
+    }
+    for (const u of units) failIfHostsDiffer(ctx, u, this.#outcomes);
     const order = new Map(units.flatMap((u, i) => u.members.map((m) => [m.name, i] as const)));
     const inOrder = [...this.#views].sort((a, b) => order.get(a.measure.name)! - order.get(b.measure.name)!);
     const dispatched: { m: Measure; jobId: string }[] = [];
@@ -100,75 +104,6 @@ export class LookPass {
     this.#noteRoom(sent);
     await this.#judgeFresh(dispatched);
     return this.#results(sent.waiting.length > 0);
-  }
-
-  /**
-   * A unit whose job ended for a cause that is nobody's code (or whose
-   * marker names a job already set aside: a pass died while setting it
-   * aside) is set aside whole — a pair's measures run again together — and
-   * made undispatched, while it has retries left; else each such measure
-   * fails as `lost`.
-   */
-  #sendAgainIfNobodysCode(u: DispatchUnit): void {
-    const ctx = this.#ctx;
-    const dirs = u.members.map((m) => ctx.evalDir(m));
-    const dead = u.members.flatMap((m) => {
-      const o = this.#outcomes.get(m.name);
-      return o?.kind === "resend" ? [{ m, o }] : [];
-    });
-    // a job set aside is over: a unit found live has none (and its lists need no read)
-    const live = u.members.some((m) => this.#live.has(m.name));
-    if (dead.length === 0 && live) return;
-    const aside = ctx.setAside(u);
-    const stale = u.members.map((m) => ctx.dir(m).marker).find((id) => id !== "" && aside.has(id));
-    if (dead.length === 0) {
-      if (stale === undefined) return;
-      const as = u.members.some((m) => ctx.dir(m).forgotten.includes(stale)) ? "forgotten" : "retried";
-      setAsideAttempt(dirs, ctx.unitMarkerPath(u), stale, as, "set aside by an earlier pass");
-      this.#madeUndispatched(u);
-      return;
-    }
-    const { m: first, o } = dead[0]!;
-    const retry = nextRetry(ctx.dir(first).retried, o.jobId);
-    if (retry === null) {
-      for (const { m, o: d } of dead) {
-        const why = `job ${d.jobId} ended ${d.endState} without a result, and it was sent again ${MAX_RETRIES} ` +
-          "times already";
-        this.#outcomes.set(m.name, failed(m, d.jobId, "lost", why, { message: `measure ${m.name}: ${why}` }));
-      }
-      return;
-    }
-    setAsideAttempt(dirs, ctx.unitMarkerPath(u), o.jobId, "retried", `job ${o.jobId} ended ${o.endState}`);
-    this.#madeUndispatched(u);
-    log.warn(
-      `measure ${first.name}: job ${o.jobId} ended ${o.endState}, which is no fault of its code: sent again ` +
-        `(retry ${retry} of ${MAX_RETRIES})`,
-    );
-  }
-
-  #madeUndispatched(u: DispatchUnit): void {
-    this.#ctx.reread(u);
-    this.#resent.add(u);
-    for (const m of u.members) this.#outcomes.delete(m.name);
-  }
-
-  /**
-   * A pair job's measures ran on one host, or each fails as `pair-hosts`:
-   * what makes a pair job worth having is that both sides of a comparison
-   * shared a machine. Measures whose eval left no provenance (an older run
-   * dir) are not judged.
-   */
-  #failIfHostsDiffer(u: DispatchUnit): void {
-    if (u.mode === "one" || !u.members.every((m) => this.#outcomes.get(m.name)?.kind === "value")) return;
-    const hosts = u.members.map((m) => ({ m, host: this.#ctx.dir(m).provenance?.host ?? "" }))
-      .filter((h) => h.host !== "");
-    if (new Set(hosts.map((h) => h.host)).size <= 1) return;
-    const where = hosts.map((h) => `${h.m.name} on ${JSON.stringify(h.host)}`).join(", ");
-    const why = `pair ${u.pair}: its ${u.mode} job's measures ran on different hosts (${where}), so they are no pair`;
-    for (const m of u.members) {
-      const message = `measure ${m.name}: ${why}; measure again in a new run dir`;
-      this.#outcomes.set(m.name, failed(m, this.#ctx.marker(m) || null, "pair-hosts", why, { message }));
-    }
   }
 
   /** Jobs sent or adopted this pass: read when done (a synchronous backend), else judged by one sacct. */

@@ -9,10 +9,12 @@ import type { Measure } from "./measure.ts";
 import { MeasurerContext, type MeasurerOptions } from "./measurer_context.ts";
 import { type MeasureView, observe } from "./observe.ts";
 import { MeasurementPending } from "./pending.ts";
+import { type Outcome, readOutcomes } from "./read_look.ts";
 import { log } from "../log.ts";
 
 export type { MeasurerOptions } from "./measurer_context.ts";
 export { type MeasureView, NO_RECORD_GRACE_MS } from "./observe.ts";
+export type { Outcome } from "./read_look.ts";
 
 /**
  * Submits and reads a run's measures as jobs on any Compute backend.
@@ -24,9 +26,11 @@ export { type MeasureView, NO_RECORD_GRACE_MS } from "./observe.ts";
  * The concerns live in their own modules: observe.ts (one listing, one
  * sacct → each measure's state), dispatch.ts (jobs and arrays),
  * submit_limits.ts (room, waiting), recovery.ts (adopting by name or
- * manifest), retry.ts and attempts.ts (sending again what ended for a cause
- * that is nobody's code, keeping each attempt), read_look.ts (results and
- * failures); look_pass.ts runs them in order for one look.
+ * manifest), retry.ts, resend.ts and attempts.ts (sending again what ended
+ * for a cause that is nobody's code, keeping each attempt), read_look.ts
+ * and pair_hosts.ts (results and failures), eval_dir_state.ts (each eval
+ * dir read once a pass); look_pass.ts runs them in order for one look, and
+ * look_results.ts is what it reports.
  */
 export class DispatchedMeasurer {
   readonly #ctx: MeasurerContext;
@@ -80,6 +84,16 @@ export class DispatchedMeasurer {
    */
   async observe(measures: readonly Measure[]): Promise<MeasureView[]> {
     return await observe(this.#ctx, measures);
+  }
+
+  /**
+   * What each done or ended measure of `views` (this measurer's last
+   * `observe`) comes to, as a look would judge it — its value, its failure,
+   * sent again, or cancelled by outerloop (read_look.ts `Outcome`) — with no
+   * dispatch and no file written: what `show` says a pass would do.
+   */
+  async outcomes(views: readonly MeasureView[], options: LookOptions = {}): Promise<Map<string, Outcome>> {
+    return await readOutcomes(this.#ctx, views, options.cancelledByUs ?? new Set());
   }
 
   /**

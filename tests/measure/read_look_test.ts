@@ -85,3 +85,22 @@ describe("readOutcomes()", () => {
     assert.deepEqual(cause("CANCELLED by 1000", new Set(["7"])), ["ours"]);
   });
 });
+
+describe("DispatchedMeasurer.outcomes()", () => {
+  it("says what a look would make of each measure, dispatching and writing nothing", async () => {
+    const { testMeasurer } = await import("../helpers/run_fixture.ts");
+    const compute = new FakeCompute();
+    const m = testMeasurer(tempDir("outcomes-"), compute);
+    const [a, b] = [measure("a"), measure("b")];
+    mkdirSync(m.evalDir(a), { recursive: true });
+    writeFileSync(join(m.evalDir(a), EVAL_FILES.submitted), "4");
+    writeFileSync(join(m.evalDir(a), EVAL_FILES.exitCode), "143");
+    compute.states = new Map([["4", "PREEMPTED"]]);
+    const views = await m.observe([a, b]);
+    const out = await m.outcomes(views);
+    assert.deepEqual(out.get("a"), { kind: "resend", jobId: "4", endState: "PREEMPTED" });
+    assert.equal(out.has("b"), false, "undispatched: no outcome");
+    assert.equal(compute.submitted.length, 0);
+    assert.equal(m.marker(a), "4", "nothing set aside");
+  });
+});

@@ -85,10 +85,10 @@ async function stateOf(ref: string): Promise<string> {
     .map((l) => l.split("|")).find((f) => f[0] === ref)?.[1] ?? "";
 }
 
-liveIt("an scancel of one task, pending and running, is sent again and the look completes", 240_000, async () => {
+liveIt("an scancel of one task, pending and running, is sent again and the look completes", 300_000, async () => {
   const { measurer, shas } = await setup({ arrays: { enabled: true, throttle: 1 } }, [
-    { ...bench("10"), slow: "4" },
-    { ...bench("12"), slow: "4" },
+    { ...bench("10"), slow: "8" },
+    { ...bench("12"), slow: "8" },
   ]);
   const look = twoPairs(shas[0]!, shas[1]!);
   const first = await measurer.look(look);
@@ -119,6 +119,14 @@ liveIt("an scancel of one task, pending and running, is sent again and the look 
   );
   await slurmCommand(["scancel", pending]);
   await slurmCommand(["scancel", running!]);
+  const ended = await waitFor(
+    "the running task to end",
+    () => stateOf(running!),
+    (st) => st !== "RUNNING",
+    60_000,
+    250,
+  );
+  assert.match(ended, /^CANCELLED/, "cancelled while its eval ran");
   const done = await lookUntilComplete(measurer, look);
   assert.deepEqual(done.failed, []);
   assert.deepEqual(done.cancelled, []);
@@ -154,7 +162,17 @@ liveIt(
     const victim = sent.jobIds["candidate#2"]!;
     seen.add(victim.split("_")[0]!);
     await compute.cancelMany([victim]);
-    await waitFor("the cancel to show", () => stateOf(victim), (s) => s.startsWith("CANCELLED"), 60_000, 250);
+    // a task cancelled while it waited has no sacct row at all; one that ran ends CANCELLED
+    await waitFor(
+      "the cancel to show",
+      async () => {
+        const listed = [...(await compute.activeJobs()).values()].flat().some((j) => j.id === victim);
+        return listed ? "listed" : await stateOf(victim);
+      },
+      (s) => s === "" || s.startsWith("CANCELLED"),
+      60_000,
+      250,
+    );
     const ours = new Set([victim]);
     const after = await lookUntilComplete(other.measurer, look2, { cancelledByUs: ours });
     assert.deepEqual(after.failed, []);
