@@ -70,6 +70,8 @@ const VARIANTS: Variant[] = [
     label: "futility on the look alone",
     options: { method: screenedT({ futilityLooks: "none" }), futilityVeto: "none" },
   },
+  // the bound no early-stop rule can pass: never stop for futility
+  { label: "no futility stop", options: { futilityPower: 0 } },
 ];
 
 type Pair = [number, number];
