@@ -26,13 +26,13 @@ export function checkDecision(s: RunSnapshot, d: DecisionRecord): string[] {
   const { values, unreadable } = s.results;
   const round = s.record.candidates.length > 1;
   const n = d.paired?.n ?? 1;
-  if (!round && !s.plan.design.looks.some((l) => l.n === n)) {
-    return [`it rests on ${n} pair(s), which this run's design never looks at`];
-  }
   // a single candidate's decision rests on the look at its n pairs; a round's batches, and a crash, say
   // where they stop
   const crashed = crashedMeasures(s.crashes);
   const walk = round || d.verdict === "crashed";
+  if (!walk && !s.plan.design.looks.some((l) => l.n === n)) {
+    return [`it rests on ${n} pair(s), which this run's design never looks at`];
+  }
   const a = walk ? advanceRun(s.plan, values, {}, crashed) : null;
   const p = a?.plan ?? s.plan.look(n);
   const lost = p.toMeasure.filter((m) => !Object.hasOwn(values, m.name) && !crashed.has(m.name)).map((m) =>
