@@ -3,6 +3,7 @@ import type { DecisionRecord } from "../rundir/decision_file.ts";
 import { differenceOfImprovement, differenceRange } from "../stats/difference.ts";
 import { improvementOfDifference } from "../stats/improvement.ts";
 import type { Estimate } from "../verdict/decide.ts";
+import type { RelativeEstimate } from "../stats/relative.ts";
 
 /**
  * The benchmark's two quantities as a decision gives them, each under its own
@@ -50,10 +51,26 @@ export interface DifferenceQuantity {
   readonly confidence: number | null;
 }
 
-/** Both quantities of a decided run's benchmark. */
+/**
+ * The relative change: the candidate / baseline ratio (src/stats/relative.ts,
+ * the paired log ratios through the verdict's interval method, then exp),
+ * with its interval — mirrored exactly between t minimized and 1/t maximized.
+ * Interval null for a single pair.
+ */
+export interface RelativeQuantity {
+  readonly n: number;
+  readonly mean: number;
+  readonly lower: number | null;
+  readonly upper: number | null;
+  readonly confidence: number | null;
+  readonly method: string;
+}
+
+/** Both quantities of a decided run's benchmark, and its relative change (null for a metric not always > 0). */
 export interface BenchmarkQuantities {
   readonly improvement: ImprovementQuantity;
   readonly difference: DifferenceQuantity;
+  readonly relative: RelativeQuantity | null;
 }
 
 /** The method's words for a single pair (verdict/reasons.ts `methodOf`). */
@@ -61,21 +78,38 @@ const SINGLE_PAIR = "single pair, no interval";
 
 /** The benchmark's improvement and difference, or null when the decision has neither (no benchmark pair). */
 export function benchmarkQuantities(d: DecisionRecord): BenchmarkQuantities | null {
+  // a crash judges nothing: no estimate of a broken proposal's effect
+  if (d.verdict === "crashed") return null;
   if (d.round !== undefined) {
     const w = d.round.winner;
     if (w === null) return null;
     const setAside = w.estimate.setAside.map((p) => p + w.firstPair - 1);
-    return w.estimate.n < 2 ? single(d, w.estimate.mean) : ofEstimate(d, { ...w.estimate, setAside });
+    const q = w.estimate.n < 2 ? single(d, w.estimate.mean) : ofEstimate(d, { ...w.estimate, setAside });
+    return { ...q, relative: relativeOf(w.estimate.relative) };
   }
   const b = d.paired?.benchmark;
-  if (b !== undefined) return ofEstimate(d, b);
+  if (b !== undefined) return { ...ofEstimate(d, b), relative: relativeOf(d.relative?.benchmark ?? b.relative) };
   const diff = d.deltas[differenceName(null, CANDIDATE_ARM)];
   if (diff === undefined) return null;
-  return single(d, improvementOfDifference(d.direction, diff));
+  return { ...single(d, improvementOfDifference(d.direction, diff)), relative: relativeOf(d.relative?.benchmark) };
+}
+
+/** A ratio estimate as the quantities carry it; null when there is none (a value ≤ 0, or a decision from before). */
+function relativeOf(r: RelativeEstimate | null | undefined): RelativeQuantity | null {
+  if (r === null || r === undefined) return null;
+  const interval = r.n >= 2;
+  return {
+    n: r.n,
+    mean: r.mean,
+    lower: interval ? r.lower : null,
+    upper: interval ? r.upper : null,
+    confidence: interval ? r.confidence : null,
+    method: r.method,
+  };
 }
 
 /** A single pair's quantities: its improvement and difference, with no interval. */
-function single(d: DecisionRecord, improvement: number): BenchmarkQuantities {
+function single(d: DecisionRecord, improvement: number): Omit<BenchmarkQuantities, "relative"> {
   const none = { lower: null, upper: null, confidence: null };
   return {
     improvement: { n: 1, mean: improvement, ...none, method: SINGLE_PAIR, setAside: [] },
@@ -84,7 +118,7 @@ function single(d: DecisionRecord, improvement: number): BenchmarkQuantities {
 }
 
 /** An estimate's quantities: the improvement as it is, the difference through the direction. */
-function ofEstimate(d: DecisionRecord, b: Estimate): BenchmarkQuantities {
+function ofEstimate(d: DecisionRecord, b: Estimate): Omit<BenchmarkQuantities, "relative"> {
   const [lower, upper] = differenceRange(d.direction, b.lower, b.upper);
   return {
     improvement: {
@@ -107,8 +141,10 @@ function ofEstimate(d: DecisionRecord, b: Estimate): BenchmarkQuantities {
 }
 
 /** Both quantities in `--json`'s form: `improvement` and `difference`, snake_case, every key present. */
-export function quantitiesJson(q: BenchmarkQuantities | null): { improvement: unknown; difference: unknown } {
-  if (q === null) return { improvement: null, difference: null };
+export function quantitiesJson(
+  q: BenchmarkQuantities | null,
+): { improvement: unknown; difference: unknown; relative: unknown } {
+  if (q === null) return { improvement: null, difference: null, relative: null };
   const i = q.improvement, d = q.difference;
   return {
     improvement: {
@@ -121,5 +157,6 @@ export function quantitiesJson(q: BenchmarkQuantities | null): { improvement: un
       set_aside: [...i.setAside],
     },
     difference: { n: d.n, mean: d.mean, lower: d.lower, upper: d.upper, confidence: d.confidence },
+    relative: q.relative && { ...q.relative },
   };
 }

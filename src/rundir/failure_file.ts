@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import * as z from "zod/mini";
 import { lazy, strict } from "../schema/zod.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
@@ -71,4 +72,53 @@ export function writeFailure(dir: RunDir, f: RunFailure): void {
 export function readFailure(dir: RunDir): RunFailure | null {
   const j = readRunFile(dir.failure, failureSchema, "failure record");
   return j === null ? null : { measure: j.measure, message: j.message, failedAt: j.failed_at };
+}
+
+const historySchema = lazy(() =>
+  strict({
+    failures: z.array(strict({
+      measure: z.nullable(z.string()),
+      message: z.string(),
+      failed_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+      retried_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
+    })),
+  })
+);
+
+/** A failure a `resume --retry-failed` took the run up after: the failure, and when it was retried. */
+export interface RetiredFailure extends RunFailure {
+  readonly retriedAt: string;
+}
+
+/** The failures the run was taken up after, oldest first (`failure-history.json`); [] when none. */
+export function readFailureHistory(dir: RunDir): RetiredFailure[] {
+  const j = readRunFile(dir.failureHistory, historySchema, "failure history");
+  return (j?.failures ?? []).map((f) => ({
+    measure: f.measure,
+    message: f.message,
+    failedAt: f.failed_at,
+    retriedAt: f.retried_at,
+  }));
+}
+
+/**
+ * Takes the run's failure off (`resume --retry-failed`, once its cause is
+ * fixed): the failure goes into `failure-history.json` first, then
+ * `failure.json` is removed, so a crash between the two leaves the failure
+ * in both, never in neither. The failure retired, or null when there was none.
+ */
+export function retireFailure(dir: RunDir, now: number): RunFailure | null {
+  const f = readFailure(dir);
+  if (f === null) return null;
+  const history = [...readFailureHistory(dir), { ...f, retriedAt: new Date(now).toISOString() }];
+  atomicWriteJson(dir.failureHistory, {
+    failures: history.map((h) => ({
+      measure: h.measure,
+      message: h.message,
+      failed_at: h.failedAt,
+      retried_at: h.retriedAt,
+    })),
+  });
+  rmSync(dir.failure, { force: true });
+  return f;
 }

@@ -78,6 +78,10 @@ export class RunDir {
   }
 
   /** `cancelled.json`: the run was cancelled by the user; no pass dispatches anything after it. */
+  get failureHistory(): string {
+    return join(this.path, "failure-history.json");
+  }
+
   get crashes(): string {
     return join(this.path, "crashes.json");
   }

@@ -4,6 +4,7 @@ import type { RunRecord } from "../rundir/run_record.ts";
 import { differenceOfImprovement } from "../stats/difference.ts";
 import type { Estimate } from "../verdict/decide.ts";
 import type { RoundStanding } from "../evaluation/round_standing.ts";
+import { crashSummary } from "./crash_summary.ts";
 
 /** The round for the reports (report/round_model.ts), from its standing and the values by measure name. */
 export function roundSummary(r: RunRecord, s: RoundStanding): RoundSummary {
@@ -34,6 +35,7 @@ export function roundSummary(r: RunRecord, s: RoundStanding): RoundSummary {
         standing: e.standing,
       })),
       reason: c.reason,
+      crash: c.crash === undefined ? null : crashSummary(c.crash),
     };
   });
   return { baseRef: r.baseRef, open: s.open, n: s.facts.n, winner, arms, next: s.next };

@@ -6,6 +6,7 @@ import type { BenchmarkQuantities } from "../evaluation/quantities.ts";
 import { readRunSnapshot } from "../evaluation/snapshot.ts";
 import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
 import type { ImprovementEstimate, PairValues, RunState, RunSummary } from "../report/model.ts";
+import { crashSummary } from "./crash_summary.ts";
 import { failureHeadline } from "../rundir/failure_file.ts";
 import { RunDir } from "../rundir/run_dir.ts";
 import { roundSummary } from "./round_view.ts";
@@ -61,6 +62,9 @@ export function summaryOf(e: RunEvaluation): RunSummary {
     failure: s.kind === "failed" ? failureHeadline(s.failure.message) : null,
     disputes: [...e.disputes],
     live: null,
+    crash: decision?.crash === undefined ? null : crashSummary(decision.crash),
+    relative: q?.relative ?? null,
+    calibration: s.kind === "calibrated" ? s.calibration : null,
   };
 }
 

@@ -3,7 +3,7 @@ import { quantitiesJson } from "../evaluation/quantities.ts";
 import { mergeSha, roundStandingJson } from "../evaluation/round_standing.ts";
 import { usageJson } from "../plan/run_usage.ts";
 import { calibrationJson } from "../rundir/calibration_file.ts";
-import { pairedFactsJson } from "../rundir/decision_file.ts";
+import { crashJson, pairedFactsJson } from "../rundir/decision_file.ts";
 import type { RunView } from "./run_view.ts";
 
 /**
@@ -44,6 +44,10 @@ export function runViewJson(v: RunView): Record<string, unknown> {
     kind: record.kind,
     state: s.kind,
     verdict: decision?.verdict ?? null,
+    // the crashed candidate's measure, job, kind, cause and message (verdict "crashed"); null otherwise
+    crash: decision?.crash === undefined ? null : crashJson(decision.crash),
+    // every candidate measure that crashed so far (a round's arms out of play while it goes on)
+    crashes: e.snapshot.crashes.map((c) => ({ ...crashJson(c), at: c.at })),
     disputes: [...e.disputes],
     ...(record.kind === "calibrate"
       ? { calibration: e.snapshot.calibration && calibrationJson(e.snapshot.calibration) }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { type JobSpec, withDefaults } from "../../src/compute/job_spec.ts";
@@ -16,6 +17,7 @@ import { writeRunRecord } from "../../src/rundir/run_record.ts";
 import { FakeCompute, finishEvalJob } from "../helpers/fake_compute.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { cli } from "../helpers/cli.ts";
 
 /**
  * A candidate's failure is a verdict on that candidate, not a failure of the
@@ -131,4 +133,33 @@ describe("a round with a crashing candidate", () => {
       assert.deepEqual(checkDecision(readRunSnapshot(dir, r), d), []);
     });
   }
+});
+
+describe("resume --retry-failed", () => {
+  it("takes up a failed run once its cause is fixed: only what failed is measured again, every value kept", async () => {
+    const r = runRecordFixture({}, { repeats: 2, max_repeats: 2, min_effect: 1 });
+    const dir = new RunDir(join(tempDir("retry-"), "r"));
+    writeRunRecord(dir, r);
+    const fake = new FakeCompute();
+    let broken = true;
+    finishing(fake, (m) => broken && m === "baseline#2" ? "exit" : "ok", (m) => m.startsWith("candidate") ? 13 : 10);
+    await assert.rejects(runPhase(dir, deps(fake)), EvalError);
+    assert.equal(readFailure(dir)?.measure, "baseline#2");
+    const sent = () => fake.submitted.filter((s) => s.jobName.startsWith("eval-")).map(measureOf);
+    const before = sent();
+    const refused = await cli(["resume", dir.path, "--retry-failed"], { compute: fake });
+    assert.equal(refused.code, 3, "the cause is not fixed: it fails again");
+    broken = false;
+    const again = await cli(["resume", dir.path, "--retry-failed", "--json"], { compute: fake });
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(JSON.parse(again.stdout).verdict, "accept");
+    const resent = sent().slice(before.length);
+    assert.ok(resent.includes("baseline#2"), `baseline#2 sent again: ${resent}`);
+    assert.ok(!resent.includes("candidate"), `what delivered is kept, not measured again: ${resent}`);
+    assert.equal(readFailure(dir), null);
+    const history = JSON.parse(readFileSync(dir.failureHistory, "utf8")).failures;
+    assert.deepEqual(history.map((h: { measure: string }) => h.measure), ["baseline#2", "baseline#2"]);
+    const notFailed = await cli(["resume", dir.path, "--retry-failed"], { compute: fake });
+    assert.equal(notFailed.code, 0, "a decided run answers with its verdict, retrying nothing");
+  });
 });

@@ -17,6 +17,8 @@ export interface ResumeOptions {
   readonly json: boolean;
   /** `--wake`: a wake job's pass, which exits 0 whenever it ran. */
   readonly wake: boolean;
+  /** `--retry-failed`: take a failed run up again, re-measuring only what failed. */
+  readonly retryFailed: boolean;
 }
 
 /** `outerloop resume RUN_DIR`: what the wake job runs; safe to run by hand, any number of times. */
@@ -32,11 +34,19 @@ export const resumeCommand = defineLeaf<ResumeOptions>({
       type: "boolean",
       description: "A wake job's pass: exit 0 whenever the pass ran (parked, decided, failed or cancelled)",
     },
+    "retry-failed": {
+      type: "boolean",
+      description:
+        "Take a failed run up again once its cause is fixed: re-measure only what failed, keeping every value",
+    },
   },
   details: [
     "Safe to run by hand any number of times; exits like `measure`.",
     "A wake job runs it with --wake: the verdict is in decision.json and the job's log, so the job itself",
     "ends COMPLETED unless the pass could not run (the scheduler unreachable, bad input, a bug).",
+    "A candidate whose eval crashed is a verdict (exit 12), not a failure; a baseline's failure fails the run",
+    "(exit 3): fix its cause, then --retry-failed sets the failed attempts aside (kept in their eval dirs,",
+    "the failure in failure-history.json) and sends only those measures again.",
   ],
 
   parse(args) {
@@ -44,6 +54,7 @@ export const resumeCommand = defineLeaf<ResumeOptions>({
       runDir: RunDir.checked(args.positional["RUN_DIR"]!, "RUN_DIR"),
       json: args.on("json"),
       wake: args.on("wake"),
+      retryFailed: args.on("retry-failed"),
     };
   },
 
@@ -63,6 +74,10 @@ async function resume(o: ResumeOptions, deps: CliDeps): Promise<number> {
     // any other pass writes: the lock first
     o.runDir.checkWritable("RUN_DIR", "a pass writes its lock, results and verdict there: make it writable");
     const { runPhase } = await import("../../run/phase.ts");
+    if (o.retryFailed) {
+      const { retryFailedRun } = await import("../../run/retry_failed.ts");
+      await retryFailedRun(o.runDir, record, phaseDeps(deps, record.compute, LOCK_WAIT_MS));
+    }
     const outcome = await runPhase(o.runDir, phaseDeps(deps, record.compute, LOCK_WAIT_MS));
     return reportOutcome(deps.io, o.runDir, record, outcome, o.json);
   }

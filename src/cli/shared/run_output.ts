@@ -5,6 +5,7 @@ import { decidedRoundStanding, mergeSha } from "../../evaluation/round_standing.
 import type { RunRecord } from "../../rundir/run_record.ts";
 import { formatRoundTable } from "../../report/round_table.ts";
 import { calibrationJson } from "../../rundir/calibration_file.ts";
+import { crashJson } from "../../rundir/decision_file.ts";
 import { formatCalibration } from "../../report/calibration_table.ts";
 import type { PhaseOutcome } from "../../run/phase.ts";
 import type { RunDir } from "../../rundir/run_dir.ts";
@@ -74,6 +75,7 @@ export function reportOutcome(
         deltas: d.deltas,
         ...quantitiesJson(benchmarkQuantities(d)),
         reasons: d.reasons,
+        crash: d.crash === undefined ? null : crashJson(d.crash),
         base_sha: d.baseSha,
         candidate_sha: mergeSha(r, d),
         baseline_source: d.baselineSource,
