@@ -197,7 +197,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     // a candidate's crash is a verdict on it: recorded, and the look goes on without it
     const known = new Set(crashes.map((c) => c.measure));
     for (const c of crashed) {
-      if (!known.has(c.measure)) log.warn(`${c.message.split("\n")[0]} (a crash of the candidate)`);
+      if (!known.has(c.measure)) log.warn(`the candidate crashed: ${c.message}`);
     }
     crashes = recordCrashes(dir, crashed, deps.now());
     Object.assign(values, look.values);

@@ -96,10 +96,10 @@ describe("outerloop measure (compiled binary, local backend)", () => {
     assert.match(text.stdout, /verdict: accept/);
   });
 
-  it("shows a failed measure with why", async () => {
+  it("shows a crashed measure with why", async () => {
     const dir = runDir();
     const failed = await measure(0, 3, dir);
-    assert.equal(failed.exitCode, 3, failed.stderr);
+    assert.equal(failed.exitCode, 12, failed.stderr);
     const r = await spawn({ argv: [binary, "show", dir, "--json"], env: { PATH: "/usr/bin:/bin", HOME: home } });
     assert.equal(r.exitCode, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout).measures[0], {
@@ -109,7 +109,8 @@ describe("outerloop measure (compiled binary, local backend)", () => {
       job_id: JSON.parse(r.stdout).measures[0].job_id,
       reason: null,
       why: null,
-      usage: null,
+      // a crashed run is decided: what its jobs used is kept in decision.json
+      usage: JSON.parse(r.stdout).measures[0].usage,
       provenance: JSON.parse(r.stdout).measures[0].provenance,
       samples: null,
     });
@@ -117,7 +118,8 @@ describe("outerloop measure (compiled binary, local backend)", () => {
     const cand = JSON.parse(r.stdout).measures[1];
     assert.equal(cand.state, "failed");
     assert.match(cand.why, /exited with code 1/);
-    assert.equal(JSON.parse(r.stdout).verdict, null);
+    assert.equal(JSON.parse(r.stdout).verdict, "crashed");
+    assert.equal(JSON.parse(r.stdout).crash.measure, "candidate");
   });
 
   it("rejects a worse candidate with exit 10 and says why in JSON", async () => {
@@ -132,22 +134,23 @@ describe("outerloop measure (compiled binary, local backend)", () => {
     ]);
   });
 
-  it("fails a crashing candidate with exit 3, showing the tail of its output", async () => {
+  it("decides a crashing candidate 'crashed' with exit 12, showing the tail of its output", async () => {
     const r = await measure(0, 3, runDir());
-    assert.equal(r.exitCode, 3, r.stderr);
+    assert.equal(r.exitCode, 12, r.stderr);
+    assert.match(r.stdout, /^verdict: crashed$/m);
     assert.match(r.stderr, /measure candidate: Eval command exited with code 1/);
     assert.match(r.stderr, /Traceback: boom in layer 3/);
   });
 
-  it("fails a missing metric with exit 3 naming the keys found", async () => {
+  it("decides a candidate with a missing metric 'crashed' (exit 12), naming the keys found", async () => {
     const r = await measure(0, 4, runDir());
-    assert.equal(r.exitCode, 3);
+    assert.equal(r.exitCode, 12);
     assert.match(r.stderr, /no metric "score".*keys present are "accuracy"/);
   });
 
-  it("fails a non-numeric metric with exit 3 quoting the value", async () => {
+  it("decides a candidate with a non-numeric metric 'crashed' (exit 12), quoting the value", async () => {
     const r = await measure(0, 5, runDir());
-    assert.equal(r.exitCode, 3);
+    assert.equal(r.exitCode, 12);
     assert.match(r.stderr, /is the string "fast"/);
   });
 

@@ -53,42 +53,47 @@ describe("watching a climb (compiled binary, local backend)", () => {
     }
   });
 
-  it("measures the climb: accept, reject, a failed eval, and measure --wait returning the verdict at once", () => {
-    assert.deepEqual(exits, [0, 10, 3, 0]);
+  it("measures the climb: accept, reject, a crashed candidate, and measure --wait returning the verdict at once", () => {
+    assert.deepEqual(exits, [0, 10, 12, 0]);
   });
 
   it("runs: one line per run, oldest first, with state, verdict, difference, improvement and wall time", async () => {
     const r = await run("runs", climb);
     assert.equal(r.exitCode, 0, r.stderr);
     const lines = r.stdout.trimEnd().split("\n");
-    assert.equal(lines.length, 6, r.stdout); // header, four runs, the failure under r3
+    assert.equal(lines.length, 5, r.stdout); // header, four runs
     assert.match(lines[1]!, /^r1 .* decided\s+accept\s+\+2\s+\+2\s+1\s+\d+s$/);
     assert.match(lines[2]!, /^r2 .* decided\s+reject\s+-1\s+-1\s+1\s+\d+s$/);
-    assert.match(lines[3]!, /^r3 .* failed\s+\d+s$/);
-    assert.match(lines[4]!, /^ {2}failed: measure candidate: Eval command exited with code 1$/);
-    assert.match(lines[5]!, /^r4 .* decided\s+accept\s+\+1\s+\+1\s+1\s+\d+s$/);
+    assert.match(lines[3]!, /^r3 .* decided\s+crashed: eval command exited with code 1\s+.*\d+s$/);
+    assert.match(lines[4]!, /^r4 .* decided\s+accept\s+\+1\s+\+1\s+1\s+\d+s$/);
     const json = JSON.parse((await run("runs", climb, "--json")).stdout);
-    assert.deepEqual(json.runs.map((x: { verdict: string | null }) => x.verdict), ["accept", "reject", null, "accept"]);
+    assert.deepEqual(json.runs.map((x: { verdict: string | null }) => x.verdict), [
+      "accept",
+      "reject",
+      "crashed",
+      "accept",
+    ]);
   });
 
   it("report: Markdown on stdout and a self-contained HTML file", async () => {
     const md = await run("report", climb, "--md");
     assert.equal(md.exitCode, 0, md.stderr);
-    assert.match(md.stdout, /^### Climb of `toy`: 4 runs \(2 accept, 1 reject, 1 failed\)/);
+    assert.match(md.stdout, /^### Climb of `toy`: 4 runs \(2 accept, 1 reject, 1 crashed\)/);
     const file = join(tempDir("e2e-watch-report-"), "climb.html");
     const html = await run("report", climb, "--html", file);
     assert.equal(html.exitCode, 0, html.stderr);
     assert.match(readFileSync(file, "utf8"), /^<!DOCTYPE html>/i);
   });
 
-  it("wait: a decided run answers at once with its verdict; a failed run with exit 3", async () => {
+  it("wait: a decided run answers at once with its verdict; a crashed candidate with exit 12", async () => {
     const accepted = await run("wait", join(climb, "r1"), "--json");
     assert.equal(accepted.exitCode, 0, accepted.stderr);
     assert.equal(JSON.parse(accepted.stdout).verdict, "accept");
     assert.equal((await run("wait", join(climb, "r2"))).exitCode, 10);
-    const failed = await run("wait", join(climb, "r3"));
-    assert.equal(failed.exitCode, 3);
-    assert.match(failed.stderr, /measure candidate: Eval command exited with code 1 \(the run failed on /);
+    // a crashed candidate is a verdict of its own: exit 12, the crash named
+    const crashed = await run("wait", join(climb, "r3"), "--json");
+    assert.equal(crashed.exitCode, 12);
+    assert.equal(JSON.parse(crashed.stdout).crash.measure, "candidate");
   });
 
   it("show: the local backend's resource use (how long each measure ran, of its walltime) kept in decision.json", async () => {
@@ -101,18 +106,15 @@ describe("watching a climb (compiled binary, local backend)", () => {
     assert.match(r.stdout, /^baseline\s+\d+\s+\d+s\s+1m00s$/m);
   });
 
-  it("cancel: a decided or failed run is left as it is", async () => {
+  it("cancel: a decided run (a crashed one too) is left as it is", async () => {
     const decided = await run("cancel", join(climb, "r1"));
     assert.equal(decided.exitCode, 0, decided.stderr);
     assert.match(decided.stdout, /was decided \(accept\) on .*: nothing to cancel/);
     assert.equal(existsSync(join(climb, "r1", "cancelled.json")), false);
-    const failed = await run("cancel", join(climb, "r3"));
-    assert.equal(failed.exitCode, 0, failed.stderr);
-    assert.match(
-      failed.stdout,
-      /^run .*r3 failed on .* \(measure candidate: Eval command exited .*\): nothing to cancel$/m,
-    );
+    const crashed = await run("cancel", join(climb, "r3"));
+    assert.equal(crashed.exitCode, 0, crashed.stderr);
+    assert.match(crashed.stdout, /was decided \(crashed\) on .*: nothing to cancel/);
     assert.equal(existsSync(join(climb, "r3", "cancelled.json")), false);
-    assert.equal(JSON.parse((await run("runs", climb, "--json")).stdout).runs[2].state, "failed");
+    assert.equal(JSON.parse((await run("runs", climb, "--json")).stdout).runs[2].verdict, "crashed");
   });
 });

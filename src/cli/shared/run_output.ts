@@ -86,6 +86,8 @@ export function reportOutcome(
     );
   } else {
     outLine(io, formatDecisionTable(d, d.paired, false, roundText(r, d)));
+    // a crash says what broke, with the end of its log: read it, fix or discard the proposal
+    if (d.crash !== undefined) outLine(io, `crash: ${d.crash.message}`);
   }
   return VERDICT_EXIT[d.verdict];
 }
