@@ -192,6 +192,8 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     }
     const look = await measurer.look(a.plan.toMeasure);
     const { crashed, failed } = blame(look.failed);
+    // an eval a cancel stopped is the cancel's doing, never a failure or a crash: the caller reports the cancel
+    if (look.failed.length > 0 && isCancelled(dir)) throw new EvalError(look.failed[0]!.message);
     // a baseline's failure (or the harness's) is the run's: nothing can be judged without it
     if (failed.length > 0) throw new EvalError(failed[0]!.message);
     // a candidate's crash is a verdict on it: recorded, and the look goes on without it

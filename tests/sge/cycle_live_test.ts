@@ -25,7 +25,14 @@ function contract(dir: string): string {
   const file = join(dir, "contract.json");
   writeFileSync(
     file,
-    JSON.stringify({ name: "toy", command: "sh bench.sh", metric: "score", seed_env: "SEED", eval_minutes: 2 }),
+    JSON.stringify({
+      name: "toy",
+      command: "sh bench.sh",
+      metric: "score",
+      direction: "maximize",
+      seed_env: "SEED",
+      eval_minutes: 2,
+    }),
   );
   return file;
 }

@@ -46,7 +46,14 @@ async function parity(): Promise<void> {
   const contract = join(dir, "contract.json");
   writeFileSync(
     contract,
-    JSON.stringify({ name: "par", command: "sh bench.sh", metric: "score", seed_env: "SEED", eval_minutes: 2 }),
+    JSON.stringify({
+      name: "par",
+      command: "sh bench.sh",
+      metric: "score",
+      direction: "maximize",
+      seed_env: "SEED",
+      eval_minutes: 2,
+    }),
   );
   const lanes: Record<string, string[]> = {
     local: [],

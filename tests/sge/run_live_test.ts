@@ -27,6 +27,7 @@ function contract(dir: string, more: Record<string, unknown> = {}): string {
       name: "toy",
       command: "sh bench.sh",
       metric: "score",
+      direction: "maximize",
       seed_env: "SEED",
       eval_minutes: 2,
       ...more,

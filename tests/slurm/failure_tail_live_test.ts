@@ -1,5 +1,6 @@
 /**
- * A failed eval on the real testbed: the benchmark prints lines and exits 1;
+ * A failed eval on the real testbed: the baseline's benchmark prints lines and exits 1 (a run failure: a
+ * candidate's would be its crash);
  * the wake job meets the failure and records it in failure.json, and the tail
  * of the job's output reaches the user through `wait` and `show` (read from
  * that file), not only the wake's log.
@@ -28,7 +29,7 @@ liveIt(
   "a failed eval's output tail reaches failure.json, wait and show, not only the wake's log",
   240_000,
   async () => {
-    const { repo, shas } = makeRepo([ok, crash]);
+    const { repo, shas } = makeRepo([crash, ok]);
     const contract = join(tempDir("live-tail-contract-"), "contract.json");
     writeFileSync(
       contract,
@@ -54,19 +55,19 @@ liveIt(
 
     const failure = JSON.parse(readFileSync(join(runDir, "failure.json"), "utf8"));
     process.stderr.write(`live failure.json: ${JSON.stringify(failure)}\n`);
-    assert.equal(failure.measure, "candidate");
-    assert.match(failure.message, /^measure candidate: Eval command exited with code 1\n/);
+    assert.equal(failure.measure, "baseline");
+    assert.match(failure.message, /^measure baseline: Eval command exited with code 1\n/);
     hasTail(failure.message);
 
     const waited = await cli("wait", runDir);
     assert.equal(waited.exitCode, 3, waited.stderr);
-    assert.match(waited.stderr, /measure candidate: Eval command exited with code 1 \(the run failed on /);
+    assert.match(waited.stderr, /measure baseline: Eval command exited with code 1 \(the run failed on /);
     hasTail(waited.stderr);
 
     const shown = await cli("show", runDir);
     assert.equal(shown.exitCode, 0, shown.stderr);
     process.stderr.write(`live show of a failed run:\n${shown.stdout}`);
-    assert.match(shown.stdout, /^failed on \S+: measure candidate: Eval command exited with code 1$/m);
+    assert.match(shown.stdout, /^failed on \S+: measure baseline: Eval command exited with code 1$/m);
     hasTail(shown.stdout);
   },
 );

@@ -110,6 +110,7 @@ const ARRAYS: FaultCase = {
     name: "toy",
     command: "sh bench.sh",
     metric: "score",
+    direction: "maximize",
     eval_minutes: 2,
     repeats: 2,
     siblings: [{ name: "lat", command: "sh bench.sh", metric: "score", direction: "maximize", tolerance: 5 }],

@@ -259,32 +259,32 @@ liveIt(
 );
 
 liveIt("a measure that failed for good: resume exits 3 and cancels the run's other jobs", 180_000, async () => {
-  const { repo, shas } = makeRepo([bench("10", "300"), crash]);
+  const { repo, shas } = makeRepo([crash, bench("10", "300")]);
   const { r, runDir } = await measure(repo, shas[0]!, shas[1]!, "r4-fail", "--json");
   assert.equal(r.exitCode, 75, r.stderr);
   const parked = JSON.parse(r.stdout);
   const jobs = evalJobs(runDir);
-  const candDir = readdirSync(runDir).find((f) => f.startsWith("eval-candidate-"))!;
+  const baseDir = readdirSync(runDir).find((f) => f.startsWith("eval-baseline-"))!;
   await waitFor(
-    "the candidate's crash",
-    () => existsSync(join(runDir, candDir, EVAL_FILES.exitCode)),
+    "the baseline's failure (a run failure: a candidate's would be its crash)",
+    () => existsSync(join(runDir, baseDir, EVAL_FILES.exitCode)),
     Boolean,
     60_000,
     250,
   );
   const resumed = await cli("resume", runDir);
   assert.equal(resumed.exitCode, 3, resumed.stderr);
-  assert.match(resumed.stderr, /measure candidate: Eval command exited with code 1/);
+  assert.match(resumed.stderr, /measure baseline: Eval command exited with code 1/);
   assert.match(resumed.stderr, /cancelled the run's 2 other queued or running job\(s\)/);
   await waitFor(
-    "the baseline and the wake gone from squeue",
+    "the candidate and the wake gone from squeue",
     queued,
-    (q) => !q.has(jobs["baseline"]!) && !q.has(parked.wake_job),
+    (q) => !q.has(jobs["candidate"]!) && !q.has(parked.wake_job),
     60_000,
     500,
   );
   const failure = JSON.parse(readFileSync(join(runDir, "failure.json"), "utf8"));
-  assert.equal(failure.measure, "candidate");
+  assert.equal(failure.measure, "baseline");
 });
 
 liveIt("runs prints the climb: decided, cancelled and failed runs from their files", 60_000, async () => {

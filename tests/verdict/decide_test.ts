@@ -415,7 +415,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
 
 describe("VERDICT_EXIT", () => {
   it("maps accept, reject and inconclusive to exit codes 0, 10 and 11", () => {
-    assert.deepEqual(VERDICT_EXIT, { accept: 0, reject: 10, inconclusive: 11 });
+    assert.deepEqual(VERDICT_EXIT, { accept: 0, reject: 10, inconclusive: 11, crashed: 12 });
   });
 });
 
