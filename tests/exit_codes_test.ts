@@ -5,7 +5,7 @@ import { ComputeError, LocalComputeError, SlurmError, SlurmQueryError } from "..
 import { EvalError } from "../src/dispatch/eval_error.ts";
 import { GitError } from "../src/dispatch/pin.ts";
 import { BadInputError } from "../src/errors.ts";
-import { BadNameError } from "../src/measure/names.ts";
+import { BadNameError } from "../src/contract/names.ts";
 import { NoGpuLaneError } from "../src/measure/placement.ts";
 import { exitCodeFor } from "../src/cli/shared/errors.ts";
 import { ContractError } from "../src/contract/contract.ts";

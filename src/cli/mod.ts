@@ -11,7 +11,3 @@
  *
  * @module
  */
-export { runCli } from "./run_cli.ts";
-export { type CliCommand, defineLeaf } from "./command.ts";
-export type { CliDeps, CliIo } from "./shared/io.ts";
-export { processDeps } from "./shared/process_deps.ts";

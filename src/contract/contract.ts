@@ -5,7 +5,7 @@ import { DEFAULT_CPUS, DEFAULT_MEM, isMemorySize } from "../compute/job_spec.ts"
 import { DEFAULT_ALLOWED_ENV } from "../dispatch/eval_script.ts";
 import { BadInputError } from "../errors.ts";
 import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_text_file.ts";
-import { type NameKind, validateName } from "../measure/names.ts";
+import { type NameKind, validateName } from "./names.ts";
 import { firstDuplicateKey } from "./duplicate_key.ts";
 import { DEFAULT_SUMMARY, SUMMARIES, type Summary } from "../stats/samples.ts";
 import { unsafeSeedEnv } from "./unsafe_env.ts";

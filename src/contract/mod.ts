@@ -6,4 +6,3 @@
  *
  * @module
  */
-export { type Contract, ContractError, loadContract, type Pairing, parseContract } from "./contract.ts";

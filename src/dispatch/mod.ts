@@ -7,10 +7,3 @@
  *
  * @module
  */
-export { EVAL_FILES, evalDirPath } from "./eval_files.ts";
-export { EvalError } from "./eval_error.ts";
-export { writeEvalJob } from "./write_eval_job.ts";
-export { writePairJob } from "./pair_job.ts";
-export { readEvalResult } from "./read_result.ts";
-export { type Provenance, readProvenance } from "./provenance.ts";
-export { pinSha, resolveRef } from "./pin.ts";

@@ -7,7 +7,7 @@ import type { RelativeEstimate } from "../stats/relative.ts";
 
 /**
  * The benchmark's two quantities as a decision gives them, each under its own
- * name (DESIGN.md, "Two quantities, never confused"):
+ * name (docs/design.md, "Rules a change must keep"):
  *
  * - the **improvement**, the estimate the verdict rests on, positive = better:
  *   a repeated design's `benchmark` (its n, mean, interval, level, method and

@@ -1,5 +1,4 @@
 import { advanceRun } from "../plan/advance.ts";
-import type { RoundBatchNow } from "../report/round_model.ts";
 import {
   type CrashFacts,
   type DecisionRecord,
@@ -22,6 +21,15 @@ import type { RunRecord } from "../rundir/run_record.ts";
  * the screen dropped and why, and the batch it measures now. Never asks the
  * scheduler.
  */
+
+/** The batch an open round is measuring: pairs firstPair … lastPair of the baseline and `arms`. */
+export interface RoundBatchNow {
+  /** "screen", "confirm" (fresh pairs for the screen's choice) or "simultaneous". */
+  readonly stage: string;
+  readonly firstPair: number;
+  readonly lastPair: number;
+  readonly arms: readonly number[];
+}
 
 /** A round's facts (the decision's, or the open round's so far) and, while open, the batch it measures now. */
 export interface RoundStanding {

@@ -4,5 +4,3 @@
  *
  * @module
  */
-export { atomicWriteFile, atomicWriteJson } from "./atomic_write.ts";
-export { readTextFile, TextFileError } from "./read_text_file.ts";

@@ -8,11 +8,3 @@
  *
  * @module
  */
-export { type Measure } from "./measure.ts";
-export { measureName, type MeasureRef, parseMeasureName } from "./measure_name.ts";
-export { jobName, slot } from "./identity.ts";
-export { planPairs } from "./plan.ts";
-export { type DispatchUnit, dispatchUnits } from "./dispatch_unit.ts";
-export { DispatchedMeasurer } from "./measurer.ts";
-export type { FailureKind, LookOptions, LookResults, MeasureFailure } from "./look_results.ts";
-export { MeasurementPending } from "./pending.ts";

@@ -1,5 +1,5 @@
 import { type Measure, seedEnvEntries, siblingEnv, type SiblingSpec } from "./measure.ts";
-import { validateName } from "./names.ts";
+import { validateName } from "../contract/names.ts";
 import type { Summary } from "../stats/samples.ts";
 import { BASE_ARM, benchmarkName, CANDIDATE_ARM, pairMeasureName, siblingName } from "./measure_name.ts";
 

@@ -5,7 +5,3 @@
  *
  * @module
  */
-export { type PassPlan, type RunPlan, runPlan } from "./run_plan.ts";
-export { cachedBaseline, cacheNotes } from "./baseline_source.ts";
-export { measurerFor } from "./measurer_for.ts";
-export { liveJobsOf, runJobNames } from "./run_jobs.ts";

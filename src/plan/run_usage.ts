@@ -1,12 +1,10 @@
-import * as z from "zod/mini";
-import { lazy, strict } from "../schema/zod.ts";
 import type { Compute } from "../compute/compute.ts";
 import { isJobRef } from "../compute/compute.ts";
 import { isTerminal } from "../compute/states.ts";
 import type { JobUsage } from "../compute/usage.ts";
 import { log } from "../log.ts";
 import { raiseEvalMinutes } from "../measure/notes.ts";
-import { formatDuration } from "../report/format.ts";
+import { formatDuration } from "../text/duration.ts";
 
 /**
  * Resource use of a run's finished measures: gathered with ONE accounting
@@ -92,51 +90,4 @@ export function timeoutWarnings(usage: Readonly<Record<string, JobUsage>>, evalM
         `${u.state}; its command finished before the kill, so the result counts, but a slower run will be killed: ` +
         `${raiseEvalMinutes(evalMinutes)}.`;
     });
-}
-
-/** One usage as a run file and `--json` keep it. */
-export function usageJson(u: JobUsage) {
-  return {
-    job_id: u.jobId,
-    state: u.state,
-    elapsed_s: u.elapsedS,
-    timelimit_s: u.timelimitS,
-    max_rss_bytes: u.maxRssBytes,
-    req_mem_bytes: u.reqMemBytes,
-    alloc_cpus: u.allocCpus,
-    total_cpu_s: u.totalCpuS,
-    cpu_efficiency: u.cpuEfficiency,
-  };
-}
-
-const figure = z.nullable(z.number().check(z.minimum(0)));
-
-/** The schema of `usageJson`'s output. */
-export const usageSchema = lazy(() =>
-  strict({
-    job_id: z.string(),
-    state: z.string(),
-    elapsed_s: figure,
-    timelimit_s: figure,
-    max_rss_bytes: figure,
-    req_mem_bytes: figure,
-    alloc_cpus: figure,
-    total_cpu_s: figure,
-    cpu_efficiency: figure,
-  })
-);
-
-/** A usage read back from a run file. */
-export function usageFromJson(j: z.output<ReturnType<typeof usageSchema>>): JobUsage {
-  return {
-    jobId: j.job_id,
-    state: j.state,
-    elapsedS: j.elapsed_s,
-    timelimitS: j.timelimit_s,
-    maxRssBytes: j.max_rss_bytes,
-    reqMemBytes: j.req_mem_bytes,
-    allocCpus: j.alloc_cpus,
-    totalCpuS: j.total_cpu_s,
-    cpuEfficiency: j.cpu_efficiency,
-  };
 }

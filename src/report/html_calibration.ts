@@ -1,5 +1,6 @@
+import { formatDuration } from "../text/duration.ts";
 import { rowsFrame } from "./chart_frames.ts";
-import { betterWords, formatDuration, formatTime, formatValue } from "./format.ts";
+import { betterWords, formatTime, formatValue } from "./format.ts";
 import { escapeHtml } from "./html_escape.ts";
 import { badge, type Cell, dataTable, factsList, figure } from "./html_page.ts";
 import type { RunSummary } from "./model.ts";

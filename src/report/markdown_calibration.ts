@@ -1,5 +1,6 @@
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
-import { betterWords, formatDuration, formatTime, formatValue, shortSha } from "./format.ts";
+import { formatDuration } from "../text/duration.ts";
+import { betterWords, formatTime, formatValue, shortSha } from "./format.ts";
 import { mdCode, mdTable, mdText } from "./markdown_escape.ts";
 import type { RunSummary } from "./model.ts";
 import {

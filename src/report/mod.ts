@@ -7,9 +7,3 @@
  *
  * @module
  */
-export { type Climb, type RunSummary, toClimb } from "./model.ts";
-export { formatRunsTable } from "./runs_table.ts";
-export { runsJson } from "./runs_json.ts";
-export { formatDecisionTable } from "./verdict_table.ts";
-export { formatRoundTable } from "./round_table.ts";
-export type { RoundArm, RoundSummary } from "./round_model.ts";

@@ -1,6 +1,6 @@
 import { formatStat } from "../text/numbers.ts";
 import { renderColumns } from "../text/columns.ts";
-import { COMPARED_PAIRS, type PairingComparison } from "../verdict/pairing_choice.ts";
+import { COMPARED_PAIRS, type PairingComparison } from "../evaluation/pairing_choice.ts";
 
 /**
  * `calibrate --pairing all` for people: one row per pairing — its A/A pairs,

@@ -1,3 +1,5 @@
+import type { RoundBatchNow } from "../evaluation/round_standing.ts";
+export type { RoundBatchNow };
 import type { CrashSummary, ImprovementEstimate, ImprovementInterval, RelativeEstimate, RunVerdict } from "./model.ts";
 
 /**
@@ -85,15 +87,6 @@ export interface RoundSummary {
   readonly arms: readonly RoundArm[];
   /** What an open round measures now (its batch not yet complete); null once it has asked for nothing more. */
   readonly next: RoundBatchNow | null;
-}
-
-/** The batch an open round is measuring: pairs firstPair … lastPair of the baseline and `arms`. */
-export interface RoundBatchNow {
-  /** "screen", "confirm" (fresh pairs for the screen's choice) or "simultaneous". */
-  readonly stage: string;
-  readonly firstPair: number;
-  readonly lastPair: number;
-  readonly arms: readonly number[];
 }
 
 /** The estimate shown for a candidate: its confirmation's when it has one (its verdict rests on it), else its screen's. */

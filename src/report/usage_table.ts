@@ -1,5 +1,5 @@
 import type { JobUsage } from "../compute/usage.ts";
-import { formatDuration } from "./format.ts";
+import { formatDuration } from "../text/duration.ts";
 import { renderColumns } from "../text/columns.ts";
 import { formatShare } from "../text/numbers.ts";
 

@@ -4,7 +4,7 @@
  * has GPUs — each a calibration run of its own in `RUN_DIR/<pairing>/`
  * (run tag `<tag>-sep`, `-same`, `-duet`), started together so their jobs
  * queue at once. Once all are calibrated, `comparePairings`
- * (verdict/pairing_choice.ts) sets them side by side and recommends one.
+ * (evaluation/pairing_choice.ts) sets them side by side and recommends one.
  * Running the same command again continues each run, as `calibrate` does.
  */
 import { basename, join } from "node:path";
@@ -12,7 +12,7 @@ import { loadContract, type Pairing } from "../contract/contract.ts";
 import { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
-import { comparePairings, type PairingComparison } from "../verdict/pairing_choice.ts";
+import { comparePairings, type PairingComparison } from "../evaluation/pairing_choice.ts";
 import { type PhaseDeps, type PhaseOutcome, runPhase, startRun } from "./phase.ts";
 import { type WaitDeps, waitForRun, type WaitTiming } from "./wait.ts";
 import { type PrepareDeps, prepareRun, type RunRequest } from "./prepare.ts";

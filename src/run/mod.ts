@@ -9,8 +9,3 @@
  *
  * @module
  */
-export { prepareRun, type RunPurpose, type RunRequest } from "./prepare.ts";
-export { type PhaseOutcome, runPhase, startRun } from "./phase.ts";
-export { type WaitEnd, waitForRun, type WaitReporter, type WaitTiming } from "./wait.ts";
-export { cancelRun } from "./cancel_run.ts";
-export { acquireRunLock, RunLockedError } from "./lock.ts";

@@ -31,7 +31,7 @@ import { advanceRun, type LookStep } from "../plan/advance.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "../rundir/run_record.ts";
 import { retireWakes, submitWake } from "./wake.ts";
-import { calibrationOf } from "../verdict/calibration.ts";
+import { calibrationOf } from "../evaluation/calibration.ts";
 import { type FinishedOutcome, finishedOutcome } from "../evaluation/outcome.ts";
 import { readRunSnapshot } from "../evaluation/snapshot.ts";
 import { writeCalibration } from "../rundir/calibration_file.ts";

@@ -6,7 +6,7 @@ import type { Decision, Estimate, SiblingEstimate, Verdict } from "../verdict/de
 import type { RelativeEstimate } from "../stats/relative.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
-import { usageFromJson, usageJson, usageSchema } from "../plan/run_usage.ts";
+import { usageFromJson, usageJson, usageSchema } from "../rundir/usage_json.ts";
 import type { JobUsage } from "../compute/usage.ts";
 import type { SampleSpread } from "../stats/samples.ts";
 import { type Provenance, provenanceJson } from "../dispatch/provenance.ts";

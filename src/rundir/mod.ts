@@ -6,10 +6,3 @@
  *
  * @module
  */
-export { RunDir } from "./run_dir.ts";
-export { readRunRecord, type RunRecord, RunRecordError, writeRunRecord } from "./run_record.ts";
-export { type DecisionRecord, readDecision, writeDecision } from "./decision_file.ts";
-export { readCalibration } from "./calibration_file.ts";
-export { readCancel } from "./cancel_file.ts";
-export { readFailure } from "./failure_file.ts";
-export { readWakeRecord } from "./wake_record.ts";

@@ -5,6 +5,3 @@
  *
  * @module
  */
-export { spawn } from "./spawn.ts";
-export { runtime } from "./runtime.ts";
-export { selfCommand } from "./self.ts";

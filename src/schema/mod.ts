@@ -4,4 +4,3 @@
  *
  * @module
  */
-export { lazy, strict, wholeNumber } from "./zod.ts";

@@ -6,8 +6,3 @@
  *
  * @module
  */
-export { improvement } from "./improvement.ts";
-export { difference } from "./difference.ts";
-export { pairedInterval } from "./paired.ts";
-export { designOf, sequentialDesign } from "./sequential.ts";
-export { judgeLook } from "./look_rule.ts";

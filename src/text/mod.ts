@@ -4,6 +4,3 @@
  *
  * @module
  */
-export { formatNumber } from "./numbers.ts";
-export { renderColumns } from "./columns.ts";
-export { escapeControls } from "./terminal.ts";

@@ -5,5 +5,3 @@
  *
  * @module
  */
-export { decide, decideLook, type Decision, type LookDecision } from "./decide.ts";
-export { calibrationOf } from "./calibration.ts";

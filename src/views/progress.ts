@@ -1,4 +1,4 @@
-import { formatDuration } from "../report/format.ts";
+import { formatDuration } from "../text/duration.ts";
 import type { MeasureStateRow } from "../report/verdict_table.ts";
 
 /**

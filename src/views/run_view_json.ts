@@ -1,7 +1,7 @@
 import { provenanceJson } from "../dispatch/provenance.ts";
 import { quantitiesJson } from "../evaluation/quantities.ts";
 import { mergeSha, roundStandingJson } from "../evaluation/round_standing.ts";
-import { usageJson } from "../plan/run_usage.ts";
+import { usageJson } from "../rundir/usage_json.ts";
 import { calibrationJson } from "../rundir/calibration_file.ts";
 import { crashJson, pairedFactsJson } from "../rundir/decision_file.ts";
 import type { RunView } from "./run_view.ts";

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import type { SiblingSpec } from "../../src/measure/measure.ts";
 import { siblingEnv } from "../../src/measure/measure.ts";
-import { BadNameError } from "../../src/measure/names.ts";
+import { BadNameError } from "../../src/contract/names.ts";
 import { noResultNote } from "../../src/measure/notes.ts";
 import { MeasurementPending } from "../../src/measure/pending.ts";
 import { planMeasures } from "../../src/measure/plan.ts";

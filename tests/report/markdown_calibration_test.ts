@@ -4,7 +4,7 @@ import { climbMarkdown, runMarkdown } from "../../src/report/markdown.ts";
 import { calibrationRun, makeRun } from "../helpers/report_fixtures.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 import { runPlan } from "../../src/plan/run_plan.ts";
-import { calibrationOf } from "../../src/verdict/calibration.ts";
+import { calibrationOf } from "../../src/evaluation/calibration.ts";
 
 describe("runMarkdown() of a calibration", () => {
   const md = runMarkdown(calibrationRun());

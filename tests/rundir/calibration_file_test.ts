@@ -5,7 +5,7 @@ import { runPlan } from "../../src/plan/run_plan.ts";
 import { formatCalibration } from "../../src/report/calibration_table.ts";
 import { readCalibration, writeCalibration } from "../../src/rundir/calibration_file.ts";
 import { RunDir } from "../../src/rundir/run_dir.ts";
-import { calibrationOf } from "../../src/verdict/calibration.ts";
+import { calibrationOf } from "../../src/evaluation/calibration.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 import { tempDir } from "../helpers/temp.ts";
 

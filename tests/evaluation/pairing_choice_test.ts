@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Pairing } from "../../src/contract/contract.ts";
 import type { CalibrationRecord } from "../../src/rundir/calibration_file.ts";
-import { comparePairings } from "../../src/verdict/pairing_choice.ts";
+import { comparePairings } from "../../src/evaluation/pairing_choice.ts";
 
 /** A calibration whose power table finds `found` at 10 pairs, from a spread `sd`. */
 const cal = (sd: number, found: number): CalibrationRecord =>

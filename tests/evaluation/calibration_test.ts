@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { runPlan } from "../../src/plan/run_plan.ts";
 import { formatCalibration } from "../../src/report/calibration_table.ts";
 import type { RunRecord } from "../../src/rundir/run_record.ts";
-import { calibrationOf, percentUp, relativeSuggestionOf } from "../../src/verdict/calibration.ts";
+import { calibrationOf, percentUp, relativeSuggestionOf } from "../../src/evaluation/calibration.ts";
 import { runRecordFixture } from "../helpers/run_fixture.ts";
 
 const NOW = () => Date.parse("2025-01-02T03:04:05.678Z");

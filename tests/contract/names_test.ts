@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BadInputError } from "../../src/errors.ts";
 import { describe, it } from "node:test";
-import { BadNameError, MAX_NAME_BYTES, validateName } from "../../src/measure/names.ts";
+import { BadNameError, MAX_NAME_BYTES, validateName } from "../../src/contract/names.ts";
 
 function refusal(kind: "benchmark" | "sibling" | "measure", name: string): BadNameError {
   try {
