@@ -1,4 +1,4 @@
-import { benchmarkName } from "../measure/measure_name.ts";
+import { benchmarkName, parseGuardName } from "../measure/measure_name.ts";
 import { advanceRun, decideAt } from "../plan/advance.ts";
 import type { PassPlan } from "../plan/run_plan.ts";
 import type { DecisionRecord } from "../rundir/decision_file.ts";
@@ -76,7 +76,17 @@ function valueDisagreements(d: DecisionRecord, p: PassPlan, onDisk: Readonly<Rec
       );
     }
   }
-  const extra = Object.keys(d.values).filter((k) => !p.plan.some((m) => m.name === k));
+  // a guard's values come from its benchmark measure's result: compared like a measure's
+  for (const k of Object.keys(onDisk).filter((k) => parseGuardName(k) !== null)) {
+    if (d.values[k] !== onDisk[k]) {
+      const stated = d.values[k];
+      out.push(
+        `it gives ${k} = ${stated === undefined ? "nothing" : formatNumber(stated)} where the run's result is ` +
+          formatNumber(onDisk[k]!),
+      );
+    }
+  }
+  const extra = Object.keys(d.values).filter((k) => !p.plan.some((m) => m.name === k) && !Object.hasOwn(onDisk, k));
   if (extra.length > 0) out.push(`it has values of measures this run never measured: ${extra.join(", ")}`);
   return out;
 }

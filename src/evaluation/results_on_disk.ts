@@ -6,7 +6,7 @@ import { type Provenance, readProvenance } from "../dispatch/provenance.ts";
 import { readEvalReading } from "../dispatch/read_result.ts";
 import { slot } from "../measure/identity.ts";
 import type { Measure } from "../measure/measure.ts";
-import type { RunPlan } from "../plan/run_plan.ts";
+import { guardValues, type RunPlan } from "../plan/run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import type { SampleSpread } from "../stats/samples.ts";
 
@@ -46,6 +46,7 @@ export function resultsOnDisk(dir: RunDir, plan: RunPlan): ResultsOnDisk {
     try {
       const reading = readEvalReading(dir.path, s, m.metric, m.summary);
       values[m.name] = reading.value;
+      Object.assign(values, guardValues(plan.record.contract, m.name, reading.metrics));
       if (reading.samples !== null) samples[m.name] = reading.samples;
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;

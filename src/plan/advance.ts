@@ -103,7 +103,7 @@ export function advanceRun(
     if (crash !== undefined) {
       // the candidate crashed: nothing it measured is judged; the values before the crash are kept
       const kept = beforeCrashes(p, { ...p.cached, ...values }, crashedArms(p, crashed));
-      const decision = crashedDecision(r.contract, pairedValues(p.plan, kept), {
+      const decision = crashedDecision(r.contract, pairedValues(p.plan, kept, r.contract.guards), {
         measure: crash.name,
         cause: crashed.get(crash.name)!,
       });
@@ -111,7 +111,11 @@ export function advanceRun(
       walked.push(step);
       return at(p, step);
     }
-    const decision = decideLook(r.contract, pairedValues(p.plan, { ...p.cached, ...values }), options);
+    const decision = decideLook(
+      r.contract,
+      pairedValues(p.plan, { ...p.cached, ...values }, r.contract.guards),
+      options,
+    );
     const step: LookStep = { kind: "look", plan: p, index: i + 1, of: looks.length, decision };
     walked.push(step);
     if (!asksForMore(step) || i === looks.length - 1) return at(p, step);
@@ -134,7 +138,11 @@ export function decideAt(
   const index = looks.findIndex((l) => l.n === pairs);
   if (index < 0) throw new RangeError(`No look at ${pairs} pair(s) in this design`);
   const p = plan.look(pairs);
-  const decision = decideLook(plan.record.contract, pairedValues(p.plan, { ...p.cached, ...values }), options);
+  const decision = decideLook(
+    plan.record.contract,
+    pairedValues(p.plan, { ...p.cached, ...values }, plan.record.contract.guards),
+    options,
+  );
   return { kind: "look", plan: p, index: index + 1, of: looks.length, decision };
 }
 

@@ -1,5 +1,5 @@
 import type { Measure } from "../measure/measure.ts";
-import { BASE_ARM, benchmarkName, splitPairName } from "../measure/measure_name.ts";
+import { BASE_ARM, benchmarkName, guardName, parseMeasureName, splitPairName } from "../measure/measure_name.ts";
 import { planPairs } from "../measure/plan.ts";
 import { pairSeed } from "../stats/pair_seed.ts";
 import type { CachedBaseline } from "./baseline_source.ts";
@@ -101,12 +101,24 @@ function passPlan(
  * that `decideLook` reads. A measure without a value (a crashed arm's, from
  * its crash on) ends its series there.
  */
-export function pairedValues(plan: readonly Measure[], values: Readonly<Record<string, number>>): PairedValues {
+export function pairedValues(
+  plan: readonly Measure[],
+  values: Readonly<Record<string, number>>,
+  guards: readonly { readonly metric: string }[] = [],
+): PairedValues {
   const series: Record<string, number[]> = {};
   for (const m of plan) {
     const { name } = splitPairName(m.name);
     const xs = series[name] ??= [];
     if (Object.hasOwn(values, m.name)) xs.push(values[m.name]!);
+    // a benchmark measure's guards, from the same result
+    const ref = guards.length === 0 ? null : parseMeasureName(m.name);
+    if (ref === null || ref.sibling !== null) continue;
+    for (const g of guards) {
+      const key = guardName(g.metric, ref.arm, ref.pair);
+      const gs = series[guardName(g.metric, ref.arm)] ??= [];
+      if (Object.hasOwn(values, key)) gs.push(values[key]!);
+    }
   }
   return series;
 }
@@ -208,7 +220,8 @@ export class RoundSteps {
    * (a crashed arm's up to its crash: `crashed`); a "more" adds its batch.
    */
   advance(values: Readonly<Record<string, number>>, crashed: CrashedArms = new Map()): RoundDecisionWithCrashes {
-    const d = decideRound(this.#r.contract, this.#r.candidates.length, pairedValues(this.plan.plan, values), {
+    const series = pairedValues(this.plan.plan, values, this.#r.contract.guards);
+    const d = decideRound(this.#r.contract, this.#r.candidates.length, series, {
       crashed,
     });
     if (d.next.kind === "more") this.#batches.push(batchOf(d.next));
@@ -218,4 +231,38 @@ export class RoundSteps {
 
 function batchOf(next: Extract<RoundNext, { kind: "more" }>): RoundBatch {
   return { firstPair: next.firstPair, pairs: next.pairs, arms: next.arms };
+}
+
+/**
+ * The guards' values a benchmark measure's result gives (`metrics`: its
+ * result line's other numbers), under the guards' names (`guard-size-base`,
+ * `guard-size-cand#2`, …: measure/measure_name.ts `guardName`) — what
+ * `decideLook` judges beside the metric, from the same job. A sibling's
+ * measure gives none; a guard metric the result lacks is left out (the
+ * measure then cannot be judged: see `missingGuards`).
+ */
+export function guardValues(
+  contract: { readonly guards: readonly { readonly metric: string }[] },
+  measure: string,
+  metrics: Readonly<Record<string, number>>,
+): Record<string, number> {
+  const ref = parseMeasureName(measure);
+  if (ref === null || ref.sibling !== null) return {};
+  const out: Record<string, number> = {};
+  for (const g of contract.guards) {
+    const v = metrics[g.metric];
+    if (v !== undefined) out[guardName(g.metric, ref.arm, ref.pair)] = v;
+  }
+  return out;
+}
+
+/** The guard metrics a benchmark measure's result lacks (none for a sibling's measure). */
+export function missingGuards(
+  contract: { readonly guards: readonly { readonly metric: string }[] },
+  measure: string,
+  metrics: Readonly<Record<string, number>>,
+): string[] {
+  const ref = parseMeasureName(measure);
+  if (ref === null || ref.sibling !== null) return [];
+  return contract.guards.map((g) => g.metric).filter((m) => metrics[m] === undefined);
 }

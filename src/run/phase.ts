@@ -26,7 +26,7 @@ import { crashedMeasures, readCrashes, recordCrashes } from "../rundir/crashes_f
 import type { MeasureFailure } from "../measure/look_results.ts";
 import { acquireRunLock } from "./lock.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
-import { type PassPlan, runPlan } from "../plan/run_plan.ts";
+import { guardValues, missingGuards, type PassPlan, runPlan } from "../plan/run_plan.ts";
 import { advanceRun, type LookStep } from "../plan/advance.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "../rundir/run_record.ts";
@@ -191,7 +191,8 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       return await conclude(dir, r, deps, measurer, cache, a.plan, a.step, crashes);
     }
     const look = await measurer.look(a.plan.toMeasure);
-    const { crashed, failed } = blame(look.failed);
+    const found = withGuards(r, look.values, look.metrics);
+    const { crashed, failed } = blame([...look.failed, ...found.failed]);
     // an eval a cancel stopped is the cancel's doing, never a failure or a crash: the caller reports the cancel
     if (look.failed.length > 0 && isCancelled(dir)) throw new EvalError(look.failed[0]!.message);
     // a baseline's failure (or the harness's) is the run's: nothing can be judged without it
@@ -202,9 +203,35 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       if (!known.has(c.measure)) log.warn(`the candidate crashed: ${c.message}`);
     }
     crashes = recordCrashes(dir, crashed, deps.now());
-    Object.assign(values, look.values);
+    Object.assign(values, found.values);
     if (look.pending !== null) return await park(dir, r, deps, new MeasurementPending(look.pending.jobIds));
   }
+}
+
+/**
+ * The look's values with the guards' values its benchmark measures' results
+ * give (plan/run_plan.ts `guardValues`); a result without a guard's metric is
+ * that measure's failure (`no-metric`), its value left out.
+ */
+function withGuards(
+  r: RunRecord,
+  values: Readonly<Record<string, number>>,
+  metrics: Readonly<Record<string, Readonly<Record<string, number>>>>,
+): { values: Record<string, number>; failed: MeasureFailure[] } {
+  const out: Record<string, number> = {};
+  const failed: MeasureFailure[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    const m = metrics[name] ?? {};
+    const missing = missingGuards(r.contract, name, m);
+    if (missing.length > 0) {
+      const cause = `no guard metric ${missing.map((x) => JSON.stringify(x)).join(", ")} in its result`;
+      failed.push({ measure: name, jobId: null, kind: "no-metric", cause, message: `measure ${name}: ${cause}` });
+      continue;
+    }
+    out[name] = value;
+    Object.assign(out, guardValues(r.contract, name, m));
+  }
+  return { values: out, failed };
 }
 
 /**
