@@ -63,7 +63,6 @@ export function summaryOf(e: RunEvaluation): RunSummary {
     disputes: [...e.disputes],
     live: null,
     crash: decision?.crash === undefined ? null : crashSummary(decision.crash),
-    relative: q?.relative ?? null,
     calibration: s.kind === "calibrated" ? s.calibration : null,
   };
 }

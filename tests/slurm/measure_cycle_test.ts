@@ -167,7 +167,7 @@ liveIt(
       60_000,
       250,
     );
-    await waitFor("the exit code", () => existsSync(join(runDir, candDir, EVAL_FILES.exitCode)), Boolean, 30_000, 250);
+    await waitFor("the exit code", () => existsSync(join(runDir, candDir, EVAL_FILES.exitCode)), Boolean, 60_000, 250);
     try {
       const resumed = await cli(binary, "resume", runDir);
       // a cancel by someone else is no fault of the candidate's code: sent again (measure/retry.ts), not failed
