@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import type { CandidateVerdict } from "../verdict/crashed.ts";
 import { lazy, strict, wholeNumber } from "../schema/zod.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
-import type { Decision, Estimate, SiblingEstimate, Verdict } from "../verdict/decide.ts";
+import type { Decision, Estimate, SiblingEstimate } from "../verdict/decide.ts";
 import type { RelativeEstimate } from "../stats/relative.ts";
 import type { RunDir } from "./run_dir.ts";
 import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
