@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { after } from "node:test";
+import { after, before } from "node:test";
 import { SgeCompute } from "../../src/compute/sge.ts";
 import { SgeJobNameError } from "../../src/compute/sge_submit.ts";
 import type { JobSpec } from "../../src/compute/job_spec.ts";
@@ -16,7 +16,8 @@ import { setLogLevel } from "../../src/log.ts";
 import { geCommand, geIt, geLive, waitFor } from "../helpers/ge_live.ts";
 import { tempDir } from "../helpers/temp.ts";
 
-setLogLevel("quiet");
+// the level is the process's: under bun every test file shares it, so it is put back after this file
+before(() => setLogLevel("quiet"));
 const compute = new SgeCompute({ commandTimeoutMs: 30_000, accountingLagMs: 8000 });
 const TAG = `gelive-${Date.now().toString(36)}`;
 const submitted: string[] = [];
@@ -32,6 +33,7 @@ const ended = (id: string, timeoutMs = 60_000) =>
   waitFor(`job ${id} to end`, () => compute.status(id), isTerminal, timeoutMs, 500);
 
 after(async () => {
+  setLogLevel("info");
   if (geLive.kind === "run" && submitted.length > 0) await compute.cancelMany(submitted).catch(() => {});
 });
 
