@@ -13,7 +13,7 @@ import {
 import { type Climb, isCalibration, type RunSummary } from "./model.ts";
 import { calibrationCells } from "./calibration_pairs.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
-import { armCells, armDifferenceCells, armVerdictWords } from "./format.ts";
+import { anyRelative, armCells, armDifferenceCells, armVerdictWords, formatRelative } from "./format.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
 
 /**
@@ -42,7 +42,9 @@ function stateCell(r: RunSummary): string {
  * `failed`, `cancelled`), verdict (`accept (disputed)` when decision.json does
  * not follow from the run's results), the benchmark's mean **difference**
  * (candidate − baseline, the raw sign), its **improvement** (positive =
- * better) with the improvement's interval, n, and the wall time. A
+ * better) with the improvement's interval, the relative change
+ * (`1.134× faster [1.09, 1.19]`, `+16.6% [+12.3%, +21.0%]`; a column only
+ * when some run has one), n, and the wall time. A
  * `benchmark` column (`name: metric`) is added when the climb measures more
  * than one. A failed run's failure and a disputed run's disagreement follow
  * its row, indented. A round (K candidates against one baseline) is a row of
@@ -59,6 +61,9 @@ function stateCell(r: RunSummary): string {
  */
 export function formatRunsTable(climb: Climb): string {
   const several = severalMetrics(climb);
+  // a relative column only when some run has a relative figure (a metric that can be <= 0 has none)
+  const relatives = anyRelative(climb);
+  const rel = (text: string) => (relatives ? [text] : []);
   const header = [
     "tag",
     ...(several ? ["benchmark"] : []),
@@ -69,11 +74,13 @@ export function formatRunsTable(climb: Climb): string {
     "difference",
     "improvement",
     "improvement interval",
+    ...rel("relative"),
     "n",
     "wall",
   ];
   const offset = several ? 1 : 0;
-  const right = new Set([5 + offset, 6 + offset, 8 + offset, 9 + offset]);
+  const tail = offset + (relatives ? 1 : 0);
+  const right = new Set([5 + offset, 6 + offset, 8 + tail, 9 + tail]);
   const rows: string[][] = [];
   const after: string[][] = [];
   for (const r of climb) {
@@ -91,6 +98,7 @@ export function formatRunsTable(climb: Climb): string {
         "",
         c.mean,
         c.interval,
+        ...rel(""),
         c.n,
         formatDuration(r.wallSeconds),
       ]);
@@ -109,6 +117,7 @@ export function formatRunsTable(climb: Climb): string {
       round === null ? differenceCells(r).mean : "",
       round === null ? imp.mean : "",
       round === null ? imp.interval : "",
+      ...rel(round === null ? formatRelative(r.relative, r.direction, true) : ""),
       round === null ? pairsCell(r) : "",
       formatDuration(r.wallSeconds),
     ]);
@@ -126,6 +135,7 @@ export function formatRunsTable(climb: Climb): string {
         armDifferenceCells(e, r.direction).mean,
         cells.mean,
         cells.interval,
+        ...rel(formatRelative(e?.relative, r.direction, true)),
         e === null ? "" : String(e.estimate.n),
         "",
       ]);

@@ -5,7 +5,7 @@ import { evaluateRun, type RunEvaluation } from "../evaluation/evaluate.ts";
 import type { BenchmarkQuantities } from "../evaluation/quantities.ts";
 import { readRunSnapshot } from "../evaluation/snapshot.ts";
 import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
-import type { ImprovementEstimate, PairValues, RunState, RunSummary } from "../report/model.ts";
+import type { ImprovementEstimate, PairValues, RelativeEstimate, RunState, RunSummary } from "../report/model.ts";
 import { crashSummary } from "./crash_summary.ts";
 import { failureHeadline } from "../rundir/failure_file.ts";
 import { RunDir } from "../rundir/run_dir.ts";
@@ -53,6 +53,7 @@ export function summaryOf(e: RunEvaluation): RunSummary {
     differences: decision ? { ...decision.deltas } : {},
     improvement,
     difference: q === null ? null : q.difference.mean,
+    relative: relativeOfQuantities(q),
     samples: { ...e.samples },
     pairs: round === null ? pairsOf(values) : [],
     round,
@@ -78,6 +79,12 @@ function improvementOf(q: BenchmarkQuantities): ImprovementEstimate {
     ? null
     : { lower: i.lower, upper: i.upper, confidence: i.confidence };
   return { n: i.n, mean: i.mean, interval, setAside: i.setAside };
+}
+
+/** The relative change as the reports show it: the quantities' ratio without the method's name. */
+function relativeOfQuantities(q: BenchmarkQuantities | null): RelativeEstimate | null {
+  const r = q?.relative ?? null;
+  return r === null ? null : { mean: r.mean, lower: r.lower, upper: r.upper, confidence: r.confidence };
 }
 
 /**

@@ -116,3 +116,41 @@ export function factText(html: string, term: string): string {
   const m = new RegExp(`<dt>${term.replace(/[()[\]+]/g, "\\$&")}</dt><dd>([\\s\\S]*?)</dd>`).exec(html);
   return (m?.[1] ?? "").replace(/<[^>]*>/g, "");
 }
+
+/** A relative figure as decision.json stores it: the candidate / baseline ratio and its interval. */
+export interface RatioJson {
+  /** Pairs behind it: a single pair's ratio has no interval (its stored ends are the mean). */
+  readonly n: number;
+  readonly mean: number;
+  readonly lower: number | null;
+  readonly upper: number | null;
+}
+
+/**
+ * Whether a printed relative figure (`1.134× faster [1.09, 1.19] (-11.8% time)`,
+ * `1.05× slower`, `+16.6% [+12.3%, +21.0%]`) stands for the ratio `r`: the
+ * factor (baseline / candidate when faster) or the percent change, and its
+ * ends, each to the place it was printed with. Null when the text holds no
+ * relative figure at all.
+ */
+export function relativeAgrees(text: string, r: RatioJson, direction: "minimize" | "maximize"): boolean | null {
+  const ends = r.n < 2 || r.lower === null || r.upper === null ? null : [r.lower, r.upper] as const;
+  if (direction === "maximize") {
+    const m = /([+-]?[\d.]+)%(?: \[([+-]?[\d.]+)%, ([+-]?[\d.]+)%\])?/.exec(text);
+    if (m === null) return null;
+    const pct = (x: number) => (x - 1) * 100;
+    if ((m[2] === undefined) !== (ends === null)) return false;
+    return ends === null ? agrees(m[1]!, pct(r.mean)) : estimateAgrees(
+      [m[1]!, m[2]!, m[3]!],
+      [pct(r.mean), pct(ends[0]), pct(ends[1])],
+    );
+  }
+  const m = /([\d.]+)× (faster|slower)(?: \[([\d.]+), ([\d.]+)\])?/.exec(text);
+  if (m === null) return null;
+  const faster = m[2] === "faster";
+  if (faster !== r.mean <= 1 || (m[3] === undefined) !== (ends === null)) return false;
+  const f = (x: number) => (faster ? 1 / x : x);
+  if (ends === null) return agrees(m[1]!, f(r.mean));
+  const [lo, hi] = faster ? [f(ends[1]), f(ends[0])] : [f(ends[0]), f(ends[1])];
+  return estimateAgrees([m[1]!, m[3]!, m[4]!], [f(r.mean), lo, hi]);
+}

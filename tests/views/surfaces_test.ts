@@ -14,6 +14,8 @@ import {
   markerY,
   mdCells,
   mdRows,
+  type RatioJson,
+  relativeAgrees,
   svgById,
   textCell,
   unitOf,
@@ -63,6 +65,7 @@ interface DecisionJson {
     set_aside?: number[];
   };
   samples?: Record<string, { n: number; min: number; median: number; max: number }>;
+  relative?: { benchmark: RatioJson | null };
 }
 
 /** What the decision says a person must read: the improvement, the difference and their intervals. */
@@ -99,6 +102,7 @@ async function checkCase(c: SeededCase): Promise<void> {
   const { dir, compute } = await seededRun(c, root);
   const d = JSON.parse(readFileSync(dir.decision, "utf8")) as DecisionJson;
   const e = expected(c, d);
+  const ratio = d.relative?.benchmark ?? null;
   const at = `seed ${seed} (${c.direction}, repeats ${c.repeats}/${c.maxRepeats}, sibling ${c.sibling}, ` +
     `set aside ${e.setAside}, samples ${Object.keys(e.samples).length})`;
   const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
@@ -167,10 +171,13 @@ async function checkCase(c: SeededCase): Promise<void> {
   const unit = Math.max(...[diffCell, impCell, printed?.lower ?? "0", printed?.upper ?? "0"].map(unitOf));
   assert.ok(agrees(diffCell, e.difference, unit), `${at}: runs difference ${diffCell} for ${e.difference}`);
   assert.equal(textCell(table, 1, "n", "right"), String(e.n), at);
+  checkRelative(`${at}: runs`, ratio === null ? "" : textCell(table, 1, "relative", "left"), ratio, c.direction);
 
   // Markdown: each pair's difference, the mean row, the estimate sentence
   const md = (await cli(["report", dir.path, "--md"], { compute })).stdout;
-  assert.match(md, new RegExp(`^### \`toy\`: ${d.verdict}\\n`), at);
+  const headline = new RegExp(`^### \`toy\`: ${d.verdict}(?:, (.+))?\\n`).exec(md);
+  assert.ok(headline, `${at}: the Markdown headline\n${md}`);
+  checkRelative(`${at}: Markdown headline`, headline[1] ?? "", ratio, c.direction);
   const rows = mdRows(md).slice(2).map(mdCells).filter((r) => r[0]!.startsWith("`toy`"));
   const pairRows = rows.filter((r) => !r[0]!.includes("mean of"));
   assert.equal(pairRows.length, e.diffs.length, at);
@@ -182,7 +189,7 @@ async function checkCase(c: SeededCase): Promise<void> {
     const meanRow = rows.find((r) => r[0]!.includes("mean of"));
     assert.ok(meanRow?.[0]?.startsWith(`\`toy\` ${e.meanLabel}`), `${at}: a mean row ${meanRow?.[0]}\n${md}`);
     const s =
-      /Improvement \(positive = better\) over (\d+|\d+ of \d+) pairs(?: \(([^)]*) set aside as outlying\))?: mean (\S+), interval (\[[^\]]+\] \S+); difference \(candidate − baseline\): mean (\S+), interval (\[[^\]]+\] \S+)\./
+      /Improvement \(positive = better\) over (\d+|\d+ of \d+) pairs(?: \(([^)]*) set aside as outlying\))?: mean (\S+), interval (\[[^\]]+\] \S+); difference \(candidate − baseline\): mean (\S+), interval (\[[^\]]+\] [\d.]+%)(?:; relative \(candidate \/ baseline\): ([^\n]+), [\d.]+%)?\./
         .exec(md);
     assert.ok(s, `${at}: the estimate sentence\n${md}`);
     const k = e.setAside.length;
@@ -197,6 +204,7 @@ async function checkCase(c: SeededCase): Promise<void> {
       confidence: e.interval.confidence,
     });
     assert.equal(meanRow?.[3], s[4], `${at}: the mean row shows the mean difference`);
+    checkRelative(`${at}: Markdown estimate sentence`, s[6] ?? "", ratio, c.direction);
   } else {
     assert.match(md, /Improvement \(positive = better\) on one pair: (\S+); difference/, at);
     const s = /on one pair: (\S+); difference \(candidate − baseline\) (\S+)\./.exec(md)!;
@@ -207,12 +215,27 @@ async function checkCase(c: SeededCase): Promise<void> {
   const file = join(root, "report.html");
   assert.equal((await cli(["report", dir.path, "--html", file], { compute })).code, 0, at);
   const html = readFileSync(file, "utf8");
-  assert.match(html, new RegExp(`<h1>toy <span class="badge badge-${d.verdict}">${d.verdict}</span></h1>`), at);
+  const h1 = new RegExp(
+    `<h1>toy <span class="badge badge-${d.verdict}">${d.verdict}</span>(?: <span class="relative">([^<]*)</span>)?</h1>`,
+  ).exec(html);
+  assert.ok(h1, `${at}: the HTML headline`);
+  checkRelative(`${at}: HTML headline`, h1[1] ?? "", ratio, c.direction);
+  checkRelative(`${at}: HTML facts`, factText(html, "relative (candidate / baseline)"), ratio, c.direction);
   const impFact = factText(html, "improvement (positive = better)");
   checkPrinted(`${at}: HTML improvement`, impFact.split(",")[0]!, impFact, e.improvement, e.interval);
   checkDifferenceChart(at, html, c, e);
   checkWhiskers(at, html, e.samples);
   if (Object.keys(e.samples).length > 0) assert.match(html, /<caption>Samples behind each value<\/caption>/, at);
+}
+
+/** A surface's relative figure: the decision's ratio to the digits printed, or nothing where the decision has none. */
+function checkRelative(at: string, text: string, ratio: RatioJson | null, direction: "minimize" | "maximize"): void {
+  if (ratio === null) return assert.equal(text, "", `${at}: no relative figure without the decision's`);
+  assert.equal(
+    relativeAgrees(text, ratio, direction),
+    true,
+    `${at}: ${JSON.stringify(text)} for ${JSON.stringify(ratio)}`,
+  );
 }
 
 /** `show --json` / `resume --json`: `improvement` is the benchmark's estimate, `difference` it through the direction. */

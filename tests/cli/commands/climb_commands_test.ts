@@ -69,11 +69,11 @@ describe("outerloop runs", () => {
     const lines = r.stdout.trimEnd().split("\n");
     assert.match(
       lines[0]!,
-      /^tag\s+created \(UTC\)\s+base -> candidate\s+state\s+verdict\s+difference\s+improvement\s+improvement interval\s+n\s+wall$/,
+      /^tag\s+created \(UTC\)\s+base -> candidate\s+state\s+verdict\s+difference\s+improvement\s+improvement interval\s+relative\s+n\s+wall$/,
     );
     assert.match(
       lines[1]!,
-      /^r1\s+2026-01-01 10:00\s+aaaaaaaaaa -> bbbbbbbbbb\s+decided\s+accept\s+\+2\s+\+2\s+1\s+5m00s$/,
+      /^r1\s+2026-01-01 10:00\s+aaaaaaaaaa -> bbbbbbbbbb\s+decided\s+accept\s+\+2\s+\+2\s+\+20\.0%\s+1\s+5m00s$/,
     );
     assert.match(lines[2]!, /^r2\s+2026-01-02 10:00\s+cccccccccc -> bbbbbbbbbb\s+failed\s+1m00s$/);
     assert.equal(lines[3], "  failed: measure baseline: Eval command exited with code 1");
