@@ -172,7 +172,13 @@ liveIt(
       const resumed = await cli(binary, "resume", runDir);
       // a cancel by someone else is no fault of the candidate's code: sent again (measure/retry.ts), not failed
       assert.equal(resumed.exitCode, 75, resumed.stderr);
-      assert.match(resumed.stderr, new RegExp(`job ${candJob} ended CANCELLED.*sent again \\(retry 1 of 2\\)`));
+      // the wake (afterany on the evals) may run first and send it again itself: then resume finds the new job
+      const wakeLog = existsSync(join(runDir, "wake.out")) ? readFileSync(join(runDir, "wake.out"), "utf8") : "";
+      assert.match(
+        resumed.stderr + wakeLog,
+        new RegExp(`job ${candJob} ended CANCELLED.*sent again \\(retry 1 of 2\\)`),
+        `resume:\n${resumed.stderr}\nwake.out:\n${wakeLog}`,
+      );
       const again = readFileSync(join(runDir, candDir, EVAL_FILES.submitted), "utf8").trim();
       assert.notEqual(again, candJob);
       assert.equal(readFileSync(join(runDir, candDir, "retried"), "utf8"), `${candJob}\n`);
