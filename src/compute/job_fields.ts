@@ -12,7 +12,7 @@ import { BadInputError } from "../errors.ts";
  * names up to 1024 bytes but tools and sites truncate far shorter, and a name
  * that squeue cuts cannot be found again by name — the liveness check.
  */
-export const MAX_JOB_NAME_BYTES = 128;
+const MAX_JOB_NAME_BYTES = 128;
 
 /**
  * A job name or run tag, checked where it enters: not empty, not an option,

@@ -33,14 +33,14 @@ function nameField(kind: NameKind) {
 }
 
 /** Paired repeats default to one pair: exactly the single-pair verdict of a contract that does not ask for more. */
-export const DEFAULT_REPEATS = 1;
+const DEFAULT_REPEATS = 1;
 /** How a pair's measures are dispatched: each its own job (the reference's), both in one job one after the other, or both at once. */
 export type Pairing = "separate" | "same-job" | "duet";
 /** Each measure its own job, as the reference dispatches: a run record without `pairing` is this. */
-export const DEFAULT_PAIRING: Pairing = "separate";
+const DEFAULT_PAIRING: Pairing = "separate";
 
 /** The default confidence of the verdict's intervals. */
-export const DEFAULT_CONFIDENCE = 0.95;
+const DEFAULT_CONFIDENCE = 0.95;
 
 /**
  * Any string of the contract: free of NUL, which no argv, environment or
@@ -73,7 +73,7 @@ const command = () =>
  * pair number of paired repeats; the rest are passed on from the job's own
  * environment (`DEFAULT_ALLOWED_ENV`).
  */
-export const RESERVED_ENV: ReadonlySet<string> = new Set([
+const RESERVED_ENV: ReadonlySet<string> = new Set([
   "OUTERLOOP_RESULT",
   "OUTERLOOP_JOB_ID",
   "OUTERLOOP_PAIR",
@@ -107,7 +107,7 @@ const seedEnv = () =>
  * maximize, and a timing benchmark's verdicts came out inverted. The refusal
  * says what each value means.
  */
-export const DIRECTION_FIX = 'add "direction": "minimize" (lower is better: a time, a size, a loss) or ' +
+const DIRECTION_FIX = 'add "direction": "minimize" (lower is better: a time, a size, a loss) or ' +
   '"direction": "maximize" (higher is better: a rate, a score, an accuracy)';
 const direction = () =>
   z.enum(["maximize", "minimize"], {
@@ -135,14 +135,14 @@ const threshold = () =>
   );
 
 /** A threshold as the contract writes it, read: "2%" is 0.02 relative, 0.5 is 0.5 absolute. */
-export function thresholdOf(written: number | string): { readonly value: number; readonly scale: Scale } {
+function thresholdOf(written: number | string): { readonly value: number; readonly scale: Scale } {
   return typeof written === "number"
     ? { value: written, scale: "absolute" }
     : { value: Number(written.slice(0, -1)) / 100, scale: "relative" };
 }
 
 /** A threshold back in its written form: the number, or "2%" for relative 0.02. */
-export function thresholdJson(value: number, scale: Scale): number | string {
+function thresholdJson(value: number, scale: Scale): number | string {
   return scale === "absolute" ? value : `${Number((value * 100).toPrecision(12))}%`;
 }
 /** How a metric reported as an array of samples becomes the measure's value (src/stats/samples.ts). */

@@ -3,7 +3,7 @@ import type { JobSpec } from "../compute/job_spec.ts";
 import { EVAL_FILES } from "./eval_files.ts";
 
 /** The shortest walltime an eval gets: Slurm's unit is a whole minute. */
-export const MIN_EVAL_MINUTES = 1;
+const MIN_EVAL_MINUTES = 1;
 /**
  * The longest: seven days. A contract hint past it is a typo, and a job that
  * asks for more than the partition allows is refused or left pending forever.

@@ -25,7 +25,7 @@ const REDIRECTING = [
  * repo-redirecting variables, and in the C locale — `resolveRef` reads git's
  * ambiguity warning, which a translated git would word otherwise.
  */
-export const gitRun: GitRun = async (argv) => {
+const gitRun: GitRun = async (argv) => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !REDIRECTING.includes(k)) env[k] = v;

@@ -40,7 +40,7 @@ export function readProvenance(evalDir: string): Provenance | null {
 }
 
 /** Parses the `key=value` lines (unknown keys are ignored; a later `gpu` line adds a device). */
-export function parseProvenance(text: string): Provenance {
+function parseProvenance(text: string): Provenance {
   const one: Record<string, string> = {};
   const gpus: string[] = [];
   for (const line of text.split("\n")) {

@@ -87,7 +87,7 @@ export function calibrationOf(
  * tolerance from the chance an unchanged sibling is held. Assumes the
  * default target (one sd), as `calibrationOf` calibrates.
  */
-export function derivationOf(c: Calibration, confidence: number): string {
+function derivationOf(c: Calibration, confidence: number): string {
   const f = formatStat;
   const power = formatPercent(SUGGESTION_POWER);
   const s = c.suggestion;

@@ -24,7 +24,7 @@ import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 /** The pairs the comparison reads each calibration's power table at. */
 export const COMPARED_PAIRS = 10;
 /** A cheaper pairing wins while its detectable effect is within this factor of the best. */
-export const CLOSE_ENOUGH = 1.1;
+const CLOSE_ENOUGH = 1.1;
 /** The pairings, cheapest first. */
 const BY_COST: readonly Pairing[] = ["separate", "same-job", "duet"];
 

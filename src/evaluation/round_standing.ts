@@ -98,7 +98,7 @@ export function mergeSha(r: RunRecord, decision: DecisionRecord | null): string 
 }
 
 /** The crash of candidate `arm` as the facts keep it: its first crashed measure's, or nothing. */
-export function crashOf(s: RunSnapshot, arm: number): { crash?: CrashFacts } {
+function crashOf(s: RunSnapshot, arm: number): { crash?: CrashFacts } {
   const c = s.crashes.find((x) => parseMeasureName(x.measure)?.arm === arm);
   return c === undefined
     ? {}

@@ -36,11 +36,6 @@ export type Standing =
 /** The kinds, as `runs --json` and the reports name a run's state. */
 export type StandingKind = Standing["kind"];
 
-/** Whether a run in this standing is over (no pass will change it). */
-export function isOver(kind: StandingKind): boolean {
-  return kind === "cancelled" || kind === "decided" || kind === "calibrated" || kind === "failed";
-}
-
 /** Where the run stands (see `Standing`), from its snapshot. */
 export function standingOf(s: RunSnapshot): Standing {
   const outcome = finished(s);

@@ -27,7 +27,7 @@ export class TextFileError extends Error {
 }
 
 /** 1 MiB: a contract is a few hundred bytes. */
-export const MAX_TEXT_FILE_BYTES = 1024 * 1024;
+const MAX_TEXT_FILE_BYTES = 1024 * 1024;
 
 /** What a non-regular file is, for a message; null for a regular file. */
 export function fileKind(st: Stats): string | null {

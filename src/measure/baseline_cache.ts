@@ -181,7 +181,7 @@ export function writeBaselineCache(dir: string, benchmark: string, baseSha: stri
 // ---- Python's float() and int() on JSON values --------------------------
 
 /** Python truthiness of a JSON value. */
-export function pyTruthy(v: unknown): boolean {
+function pyTruthy(v: unknown): boolean {
   if (v === null || v === false || v === 0 || v === "") return false;
   if (Array.isArray(v)) return v.length > 0;
   if (typeof v === "object") return Object.keys(v).length > 0;
@@ -201,7 +201,7 @@ export function pyFloat(v: unknown): number | null {
 }
 
 /** Python's `int(v)` (base 10) of a JSON value, or null where Python raises. */
-export function pyInt(v: unknown): number | null {
+function pyInt(v: unknown): number | null {
   if (typeof v === "number") return Number.isFinite(v) ? Math.trunc(v) + 0 : null;
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v !== "string") return null;

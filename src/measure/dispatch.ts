@@ -171,7 +171,7 @@ async function maxArraySize(ctx: MeasurerContext): Promise<number> {
 }
 
 /** What makes two units' jobs one array: every sbatch option but the job's name and script. */
-export function optionKey(spec: JobSpec): string {
+function optionKey(spec: JobSpec): string {
   const { jobName: _name, script: _script, output: _output, ...options } = withDefaults(spec);
   return JSON.stringify(options);
 }

@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { splitRef } from "../compute/array.ts";
-import { EVAL_FILES } from "../dispatch/eval_files.ts";
 import { RETRIED_FILE } from "./attempts.ts";
 
 /**
@@ -59,9 +58,4 @@ export function retryNumber(
     // none yet
   }
   return nextRetry(retried, jobId);
-}
-
-/** Whether the eval in `evalDir` started (its job script got as far as its first line). */
-export function evalStarted(evalDir: string): boolean {
-  return existsSync(join(evalDir, EVAL_FILES.started));
 }

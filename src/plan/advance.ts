@@ -55,7 +55,7 @@ export interface Advance {
 }
 
 /** Whether a look's decision asks for more pairs. */
-export function asksForMore(s: LookStep): boolean {
+function asksForMore(s: LookStep): boolean {
   return s.kind !== "crashed" && s.decision.next.kind === "more";
 }
 

@@ -23,7 +23,7 @@ export function lanesOf(r: RunRecord): Lanes {
  * measure, byte for byte. (A look of one job is a job of its own either way;
  * the local backend runs every job in turn, so arrays would change nothing.)
  */
-export function arraysFor(r: RunRecord): boolean {
+function arraysFor(r: RunRecord): boolean {
   const c = r.contract;
   const reference = c.maxRepeats === 1 && r.candidates.length === 1 && c.siblings.length === 0 &&
     c.pairing === "separate";

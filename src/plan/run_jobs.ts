@@ -20,7 +20,7 @@ import { wakeJobName } from "../rundir/wake_record.ts";
  * A run's job names: the ones it knows (a set), and, for a round's pair
  * jobs, a pattern every other of its names matches (`has` asks both).
  */
-export class JobNames extends Set<string> {
+class JobNames extends Set<string> {
   readonly #pattern: RegExp | null;
   constructor(names: Iterable<string>, pattern: RegExp | null = null) {
     super(names);

@@ -174,7 +174,7 @@ export interface RoundBatch {
  * pairs 1 … the last batch's end, each with the baseline and the candidates
  * of the batch it belongs to, on the pair's seed.
  */
-export function roundPlan(r: RunRecord, cache: CachedBaseline, batches: readonly RoundBatch[]): PassPlan {
+function roundPlan(r: RunRecord, cache: CachedBaseline, batches: readonly RoundBatch[]): PassPlan {
   const last = batches.at(-1);
   const pairs = last === undefined ? 0 : last.firstPair + last.pairs - 1;
   const armsOf = (pair: number) => batches.find((b) => pair >= b.firstPair && pair < b.firstPair + b.pairs)?.arms ?? [];
@@ -186,7 +186,7 @@ export function roundPlan(r: RunRecord, cache: CachedBaseline, batches: readonly
  * repeats + max_repeats (a round's screen pairs come before its confirmation's
  * design) — what the run's job names are drawn from.
  */
-export function roundCeiling(r: RunRecord, cache: CachedBaseline): PassPlan {
+function roundCeiling(r: RunRecord, cache: CachedBaseline): PassPlan {
   return passPlan(r, cache, r.contract.repeats + r.contract.maxRepeats);
 }
 

@@ -38,7 +38,7 @@ const MIN_PLOT_HEIGHT = 60;
 const CHAR_WIDTH = 7;
 
 /** A label cut to `max` characters with an ellipsis, so one long name cannot squeeze the plot away. */
-export function truncate(label: string, max = 28): string {
+function truncate(label: string, max = 28): string {
   const chars = [...label];
   return chars.length <= max ? label : chars.slice(0, max - 1).join("") + "…";
 }

@@ -19,7 +19,7 @@ export { formatDuration } from "../text/duration.ts";
  */
 
 /** How many characters of a sha the reports show: enough to be unique in any real repository. */
-export const SHORT_SHA = 10;
+const SHORT_SHA = 10;
 
 /** The first `SHORT_SHA` characters of a sha. */
 export function shortSha(sha: string): string {
@@ -146,7 +146,7 @@ export function verdictWords(run: RunSummary): string {
 }
 
 /** `crashed: <cause>`, or `crashed` when the cause is unknown. */
-export function crashWords(crash: CrashSummary | null | undefined): string {
+function crashWords(crash: CrashSummary | null | undefined): string {
   return crash === null || crash === undefined || crash.cause === "" ? "crashed" : `crashed: ${crash.cause}`;
 }
 

@@ -33,7 +33,7 @@ import { roundSection } from "./html_round.ts";
  */
 
 /** A sha as `<code>` with its first 10 characters and the full sha as a tooltip. */
-export function shaHtml(sha: string): string {
+function shaHtml(sha: string): string {
   return `<code title="${escapeHtml(sha)}">${escapeHtml(shortSha(sha))}</code>`;
 }
 
@@ -78,7 +78,7 @@ function estimateFacts(run: RunSummary): [string, string][] {
  * The body of a run's report (no `<html>` around it), so a climb page could
  * embed runs; `ids` keeps element ids unique across everything on the page.
  */
-export function runSection(run: RunSummary, ids: Set<string> = new Set()): string {
+function runSection(run: RunSummary, ids: Set<string> = new Set()): string {
   if (run.round !== null) return roundSection(run, ids);
   if (isCalibration(run)) return calibrationSection(run, shaHtml, uniqueId("calibration", run.tag, ids));
   const out = [header(run)];

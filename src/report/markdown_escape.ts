@@ -43,7 +43,7 @@ export function mdCode(text: string): string {
 }
 
 /** One Markdown table row from already escaped cells. */
-export function mdRow(cells: readonly string[]): string {
+function mdRow(cells: readonly string[]): string {
   return `| ${cells.join(" | ")} |`;
 }
 

@@ -17,7 +17,7 @@ export function roundWhat(round: RoundSummary): string {
 }
 
 /** A candidate as people name it: `candidate-2 (C2, 596c908d01)`. */
-export function armName(a: RoundArm): string {
+function armName(a: RoundArm): string {
   return `${a.measure} (${a.ref}, ${shortSha(a.sha)})`;
 }
 

@@ -236,7 +236,7 @@ export function runsJson(climb: Climb): RunsListing {
 }
 
 /** One run as its listing entry. */
-export function runEntry(r: RunSummary): RunListingEntry {
+function runEntry(r: RunSummary): RunListingEntry {
   const v = benchmarkValues(r);
   const e = r.improvement;
   return {

@@ -11,7 +11,7 @@ import { formatShare } from "../text/numbers.ts";
  */
 
 /** Above this share of a limit, `show` warns: the next, slightly slower run may not fit. */
-export const NEAR_LIMIT = 0.8;
+const NEAR_LIMIT = 0.8;
 
 /** Bytes in binary units, 3 significant digits: `74.6 MiB`, `2 GiB`; "" when unknown. */
 export function formatBytes(n: number | null): string {

@@ -35,7 +35,7 @@ export function escapeControls(text: string): string {
 const encoder = new TextEncoder();
 
 /** The UTF-8 size of `text`. */
-export function byteLength(text: string): number {
+function byteLength(text: string): number {
   return encoder.encode(text).length;
 }
 
