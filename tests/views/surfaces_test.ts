@@ -135,6 +135,8 @@ async function checkCase(c: SeededCase): Promise<void> {
     assert.ok(estimateAgrees([line[1]!, line[2]!, line[3]!], [e.improvement, i.lower, i.upper]), `${at}: ${line[0]}`);
     assert.equal(Number(line[4]), e.n, at);
   }
+  const showRatio = /^relative \(candidate \/ baseline\): (.*)$/m.exec(showText);
+  checkRelative(`${at}: show`, showRatio?.[1] ?? "", ratio, c.direction);
   const aside = /^set aside as outlying: (.*)$/m.exec(showText);
   if (e.setAside.length === 0) assert.equal(aside, null, `${at}: show names no pair set aside`);
   else {

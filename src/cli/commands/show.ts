@@ -87,17 +87,26 @@ function showText(v: RunView): string {
   }
   const roundTable = v.round === null ? undefined : formatRoundTable(v.round, record.baseSha);
   if (roundTable !== undefined && standing.kind !== "decided") lines.push(roundTable);
-  lines.push(standingText(dir, record, standing, e.disputes.length > 0, roundTable));
+  const relative = e.quantities?.relative ?? null;
+  const ratio = relative === null ? null : { estimate: relative, direction: record.contract.direction };
+  lines.push(standingText(dir, record, standing, e.disputes.length > 0, roundTable, ratio));
   return lines.join("\n");
 }
 
 /** The last lines of `show`: the verdict, the calibration, or why there is none. */
-function standingText(dir: RunDir, r: RunRecord, s: Standing, disputed: boolean, round?: string): string {
+function standingText(
+  dir: RunDir,
+  r: RunRecord,
+  s: Standing,
+  disputed: boolean,
+  round: string | undefined,
+  relative: Parameters<typeof formatDecisionTable>[4],
+): string {
   switch (s.kind) {
     case "calibrated":
       return formatCalibration(s.calibration);
     case "decided":
-      return formatDecisionTable(s.decision, s.decision.paired, disputed, round);
+      return formatDecisionTable(s.decision, s.decision.paired, disputed, round, relative);
     case "cancelled": {
       const jobs = s.cancel.jobs.length > 0 ? ` (jobs ${s.cancel.jobs.join(", ")} cancelled)` : "";
       const late = s.lateOutcome === null ? "" : ` (a ${s.lateOutcome === "decided" ? "verdict" : "calibration"} ` +

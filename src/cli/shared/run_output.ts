@@ -85,7 +85,9 @@ export function reportOutcome(
       }),
     );
   } else {
-    outLine(io, formatDecisionTable(d, d.paired, false, roundText(r, d)));
+    const relative = benchmarkQuantities(d)?.relative ?? null;
+    const ratio = relative === null ? null : { estimate: relative, direction: r.contract.direction };
+    outLine(io, formatDecisionTable(d, d.paired, false, roundText(r, d), ratio));
     // a crash says what broke, with the end of its log: read it, fix or discard the proposal
     if (d.crash !== undefined) outLine(io, `crash: ${d.crash.message}`);
   }
