@@ -155,6 +155,12 @@ export function armVerdictWords(a: RoundArm, none = ""): string {
   return a.verdict === "crashed" ? crashWords(a.crash) : a.verdict ?? none;
 }
 
+/** min_effect as the contract writes it: `0.5` in the metric's units, `2%` relative. */
+export function minEffectText(run: Pick<RunSummary, "minEffectWritten">): string {
+  const m = run.minEffectWritten;
+  return typeof m === "string" ? m : formatMeasured(m);
+}
+
 /**
  * A relative estimate (the candidate / baseline ratio) as timing users read
  * it. Minimizing (a time): the speed-up factor baseline / candidate and the

@@ -9,6 +9,7 @@ import {
   formatRelative,
   formatTime,
   formatValue,
+  minEffectText,
   outcome,
   relativeFact,
   shortSha,
@@ -71,7 +72,7 @@ function header(run: RunSummary, round: RoundSummary): string {
     relative === "" ? "" : ` <span class="relative">${escapeHtml(relative)}</span>`
   }</h1>` +
     `<p>A round of ${roundWhat(round)} against one baseline: ${escapeHtml(run.metric)}, ` +
-    `${betterWords(run.direction)}; min_effect ${formatMeasured(run.minEffect)}</p>${factsList(facts)}</header>`;
+    `${betterWords(run.direction)}; min_effect ${minEffectText(run)}</p>${factsList(facts)}</header>`;
 }
 
 /** Every candidate's standing, verdict and the decision's sentence about it. */

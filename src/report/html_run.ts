@@ -6,6 +6,7 @@ import {
   formatRelative,
   formatTime,
   improvementCells,
+  minEffectText,
   outcome,
   relativeFact,
   shortSha,
@@ -54,7 +55,7 @@ function header(run: RunSummary): string {
   return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${
     relative === "" ? "" : ` <span class="relative">${escapeHtml(relative)}</span>`
   }</h1>` +
-    `<p>${escapeHtml(run.metric)}, ${betterWords(run.direction)}; min_effect ${formatMeasured(run.minEffect)}</p>` +
+    `<p>${escapeHtml(run.metric)}, ${betterWords(run.direction)}; min_effect ${minEffectText(run)}</p>` +
     `${factsList(facts)}</header>`;
 }
 

@@ -13,6 +13,7 @@ import {
   formatTime,
   formatValue,
   improvementCells,
+  minEffectText,
   outcome,
   pairsCell,
   relativeFact,
@@ -106,7 +107,7 @@ export function runMarkdown(r: RunSummary): string {
   const out = [
     `### ${mdCode(r.benchmark)}: ${outcome(r)}${relative === "" ? "" : `, ${relative}`}`,
     "",
-    `Metric ${mdCode(r.metric)} (${betterWords(r.direction)}), min_effect ${formatMeasured(r.minEffect)}. ` +
+    `Metric ${mdCode(r.metric)} (${betterWords(r.direction)}), min_effect ${minEffectText(r)}. ` +
     runFacts(r),
   ];
   if (r.disputes.length > 0) {

@@ -10,6 +10,7 @@ import {
   formatRelative,
   formatTime,
   formatValue,
+  minEffectText,
   outcome,
   shortSha,
 } from "./format.ts";
@@ -110,7 +111,7 @@ export function roundMarkdown(run: RunSummary): string {
       roundWhat(round)
     })`,
     "",
-    `Metric ${mdCode(run.metric)} (${betterWords(run.direction)}), min_effect ${formatMeasured(run.minEffect)}. ` +
+    `Metric ${mdCode(run.metric)} (${betterWords(run.direction)}), min_effect ${minEffectText(run)}. ` +
     `Run ${mdCode(run.tag)}: base ${mdCode(shortSha(run.baseSha))} (${mdCode(round.baseRef)}) against ` +
     `${roundWhat(round)}, created ${formatTime(run.createdAt)} UTC` +
     (run.wallSeconds === null

@@ -105,8 +105,16 @@ export interface RunSummary {
   readonly benchmark: string;
   readonly metric: string;
   readonly direction: "maximize" | "minimize";
-  /** The smallest improvement that accepts, in the metric's units. */
+  /**
+   * The smallest improvement that accepts, in the metric's units, where the
+   * charts draw it. A relative min_effect (`"2%"`, judged on the log ratio)
+   * is placed at the baseline's mean: b × m maximizing, b × (1 − 1/(1 + m))
+   * minimizing (0 while no baseline value is known) — where a candidate of
+   * the baseline's mean crosses it.
+   */
   readonly minEffect: number;
+  /** min_effect as the contract writes it, for the text: `0.5` (units) or `"2%"` (relative). */
+  readonly minEffectWritten: number | string;
   /** Full shas; reports show 10 characters. */
   readonly baseSha: string;
   readonly candidateSha: string;

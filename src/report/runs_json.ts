@@ -145,7 +145,8 @@ export interface RunListingEntry {
   readonly benchmark: string;
   readonly metric: string;
   readonly direction: "maximize" | "minimize";
-  readonly min_effect: number;
+  /** As the contract writes it (run.json's): a number in the metric's units, or `"2%"` (relative). */
+  readonly min_effect: number | string;
   readonly base_sha: string;
   readonly candidate_sha: string | null;
   readonly state: RunSummary["state"];
@@ -247,7 +248,7 @@ function runEntry(r: RunSummary): RunListingEntry {
     benchmark: r.benchmark,
     metric: r.metric,
     direction: r.direction,
-    min_effect: r.minEffect,
+    min_effect: r.minEffectWritten,
     base_sha: r.baseSha,
     // the commit to merge: a round's winner's, null without one (never the first candidate's)
     candidate_sha: r.round === null ? r.candidateSha : r.round.arms.find((a) => a.winner)?.sha ?? null,

@@ -9,6 +9,7 @@ import type { ImprovementEstimate, PairValues, RelativeEstimate, RunState, RunSu
 import { crashSummary } from "./crash_summary.ts";
 import { failureHeadline } from "../rundir/failure_file.ts";
 import { RunDir } from "../rundir/run_dir.ts";
+import type { RunRecord } from "../rundir/run_record.ts";
 import { roundSummary } from "./round_view.ts";
 
 /**
@@ -44,7 +45,10 @@ export function summaryOf(e: RunEvaluation): RunSummary {
     benchmark: r.contract.name,
     metric: r.contract.metric,
     direction: r.contract.direction,
-    minEffect: r.contract.minEffect,
+    minEffect: minEffectInUnits(r.contract, values),
+    minEffectWritten: r.contract.minEffectScale === "relative"
+      ? `${Number((r.contract.minEffect * 100).toPrecision(12))}%`
+      : r.contract.minEffect,
     baseSha: r.baseSha,
     candidateSha: r.candidateSha,
     state,
@@ -140,6 +144,15 @@ function pairsOf(values: Readonly<Record<string, number>>): PairValues[] {
     if (baseline === undefined || candidate === undefined) return pairs;
     pairs.push({ baseline, candidate });
   }
+}
+
+/** `RunSummary.minEffect`: the contract's min_effect in the metric's units, a relative one at the baseline's mean. */
+function minEffectInUnits(c: RunRecord["contract"], values: Readonly<Record<string, number>>): number {
+  if (c.minEffectScale !== "relative") return c.minEffect;
+  const base = Object.entries(values).filter(([k]) => /^baseline(#\d+)?$/.test(k)).map(([, v]) => v);
+  if (base.length === 0) return 0;
+  const b = base.reduce((s, x) => s + x, 0) / base.length;
+  return Math.abs(c.direction === "maximize" ? b * c.minEffect : b * (1 - 1 / (1 + c.minEffect)));
 }
 
 function secondsBetween(from: string, to: string): number | null {

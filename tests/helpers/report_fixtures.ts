@@ -25,6 +25,7 @@ export function makeRun(over: Partial<RunSummary> = {}): RunSummary {
     metric: "score",
     direction: "maximize",
     minEffect: 0.5,
+    minEffectWritten: over.minEffect ?? 0.5,
     baseSha: BASE,
     candidateSha: CAND,
     state: "decided",

@@ -45,6 +45,11 @@ describe("runMarkdown()", () => {
     assert.match(facts ?? "", /decided after 12m05s\.$/);
   });
 
+  it("says a relative min_effect as the contract writes it (2%), not as the units the charts place it in", () => {
+    const [, , facts] = runMarkdown(makeRun({ minEffect: 0.196, minEffectWritten: "2%" })).split("\n");
+    assert.match(facts ?? "", /, min_effect 2%\. /);
+  });
+
   it("tabulates base, candidate and difference per benchmark, and lists the reasons", () => {
     const md = runMarkdown(makeRun());
     const rows = tableRows(md);
