@@ -1,5 +1,13 @@
 import { renderColumns } from "../text/columns.ts";
-import { BASE_ARM, CANDIDATE_ARM, differenceName, measureName, parseMeasureName } from "../measure/measure_name.ts";
+import {
+  BASE_ARM,
+  CANDIDATE_ARM,
+  differenceName,
+  guardName,
+  measureName,
+  parseGuardName,
+  parseMeasureName,
+} from "../measure/measure_name.ts";
 import type { Decision, Estimate } from "../verdict/decide.ts";
 import type { CandidateVerdict } from "../verdict/crashed.ts";
 import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
@@ -31,12 +39,21 @@ export interface MeasureStateRow {
   readonly why?: string;
 }
 
+const isNumber = (v: number | undefined): v is number => v !== undefined;
+
 /**
  * The difference (candidate − base) shown beside a candidate-side measure
  * (`candidate`, `sib-<name>-cand`, and theirs in pair i, `#i`), to the
  * decimals its two values print with; "" beside any other.
  */
 function differenceFor(decision: Pick<Decision, "deltas" | "values">, measure: string): string {
+  const guard = parseGuardName(measure);
+  if (guard !== null) {
+    // a guard's difference is keyed by its candidate-side name (verdict/decide.ts)
+    const d = guard.arm < CANDIDATE_ARM ? undefined : decision.deltas[measure];
+    const base = decision.values[guardName(guard.metric, BASE_ARM, guard.pair)];
+    return d === undefined ? "" : formatDifference(d, [base, decision.values[measure]].filter(isNumber), true);
+  }
   const ref = parseMeasureName(measure);
   if (ref === null || ref.arm < CANDIDATE_ARM) return "";
   const d = decision.deltas[differenceName(ref.sibling, ref.arm, ref.pair)];

@@ -21,3 +21,17 @@ describe("formatDecisionTable() with a relative figure", () => {
     assert.doesNotMatch(formatDecisionTable(d), /relative/);
   });
 });
+
+describe("formatDecisionTable() with guards", () => {
+  it("shows a guard's difference beside its candidate side, as a sibling's", () => {
+    const c = parseContract({ name: "bench", command: "run", metric: "t", direction: "minimize" }, "test");
+    const d = {
+      ...decide(c, { baseline: 1.25, candidate: 1.1 }),
+      values: { baseline: 1.25, candidate: 1.1, "guard-size-base": 100, "guard-size-cand": 110 },
+      deltas: { candidate: -0.15, "guard-size-cand": 10 },
+    };
+    const rows = formatDecisionTable(d).split("\n");
+    assert.match(rows.find((r) => r.startsWith("guard-size-cand ")) ?? "", /\s110\s+\+10$/);
+    assert.match(rows.find((r) => r.startsWith("guard-size-base ")) ?? "", /\s100$/);
+  });
+});
