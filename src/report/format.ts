@@ -161,6 +161,11 @@ export function minEffectText(run: Pick<RunSummary, "minEffectWritten">): string
   return typeof m === "string" ? m : formatMeasured(m);
 }
 
+/** A relative min_effect as written (`"2%"`), for a chart's label; undefined for one in the metric's units. */
+export function relativeMinEffect(run: Pick<RunSummary, "minEffectWritten">): string | undefined {
+  return typeof run.minEffectWritten === "string" ? run.minEffectWritten : undefined;
+}
+
 /**
  * A relative estimate (the candidate / baseline ratio) as timing users read
  * it. Minimizing (a time): the speed-up factor baseline / candidate and the

@@ -1,5 +1,5 @@
 import { rowsFrame } from "./chart_frames.ts";
-import { armCells, armVerdictWords } from "./format.ts";
+import { armCells, armVerdictWords, relativeMinEffect } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { minEffectLine } from "./layout.ts";
 import type { RunSummary } from "./model.ts";
@@ -66,7 +66,7 @@ export function roundCandidatesFigure(run: RunSummary, round: RoundSummary, id: 
     width: 700,
   });
   const { area, xs } = f;
-  const marks = thresholdMarks(minEffectLine("maximize", run.minEffect, xs), area, "x");
+  const marks = thresholdMarks(minEffectLine("maximize", run.minEffect, xs), area, "x", relativeMinEffect(run));
   const parts = [
     marks.shade,
     f.axes,

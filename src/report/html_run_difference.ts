@@ -1,5 +1,12 @@
 import { rowsFrame } from "./chart_frames.ts";
-import { betterWords, differenceCells, formatPairDifference, formatSigned, formatValue } from "./format.ts";
+import {
+  betterWords,
+  differenceCells,
+  formatPairDifference,
+  formatSigned,
+  formatValue,
+  relativeMinEffect,
+} from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { minEffectLine } from "./layout.ts";
 import { differenceInterval, pairDifference, type RunSummary } from "./model.ts";
@@ -68,7 +75,7 @@ export function differenceFigure(run: RunSummary, id: string): string | null {
   });
   const { area, xs } = f;
   const line = minEffectLine(run.direction, run.minEffect, xs);
-  const marks = thresholdMarks(line, area, "x");
+  const marks = thresholdMarks(line, area, "x", relativeMinEffect(run));
   const parts = [
     marks.shade,
     f.axes,

@@ -1,4 +1,4 @@
-import { BASE_ARM, CANDIDATE_ARM, measureName } from "../measure/measure_name.ts";
+import { BASE_ARM, CANDIDATE_ARM, guardName, measureName } from "../measure/measure_name.ts";
 import { rowsFrame } from "./chart_frames.ts";
 import { betterWords, differenceCells, formatPairDifference, formatValue } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
@@ -10,7 +10,7 @@ import { candidateMark, legendHtml, marker, MARKS, whisker, WHISKER_LEGEND, WHIS
 
 /**
  * A run's "Values" charts, one per benchmark (the climbed one, then each
- * sibling, each on its own axis since their units differ): the baseline and
+ * sibling and guard, each on its own axis since their units differ): the baseline and
  * the candidate of every pair on one row, joined by a line, so the size and
  * direction of each change show as a line's length and which end is which.
  * A measure that reported several samples gets a thin whisker from their
@@ -22,6 +22,9 @@ import { candidateMark, legendHtml, marker, MARKS, whisker, WHISKER_LEGEND, WHIS
 function measureNames(row: PairRow): { base: string; candidate: string } {
   const sibling = row.sibling ? row.group : null;
   const pair = row.pair ?? 1;
+  if (row.guard) {
+    return { base: guardName(row.group, BASE_ARM, pair), candidate: guardName(row.group, CANDIDATE_ARM, pair) };
+  }
   return {
     base: measureName({ sibling, arm: BASE_ARM, pair }),
     candidate: measureName({ sibling, arm: CANDIDATE_ARM, pair }),
@@ -36,25 +39,26 @@ function measureNames(row: PairRow): { base: string; candidate: string } {
 export function valueFigures(run: RunSummary, idFor: (group: string) => string): string[] {
   const setAside = run.improvement?.setAside ?? [];
   const { rows } = pairRows(run.values, run.differences, run.difference, setAside);
-  const keys = [...new Set(rows.map((r) => `${r.sibling ? "s" : "m"}:${r.group}`))];
+  const keys = [...new Set(rows.map((r) => `${r.sibling ? "s" : r.guard ? "g" : "m"}:${r.group}`))];
   return keys.map((key) => {
     const sibling = key.startsWith("s:");
+    const guard = key.startsWith("g:");
     const group = key.slice(2);
-    const all = rows.filter((r) => r.group === group && r.sibling === sibling);
+    const all = rows.filter((r) => r.group === group && r.sibling === sibling && r.guard === guard);
     const mine = all.filter((r) => r.pair !== null);
-    const name = sibling ? `sibling ${group}` : run.benchmark;
-    const aside = sibling ? [] : setAside;
+    const name = sibling ? `sibling ${group}` : guard ? `guard ${group}` : run.benchmark;
+    const aside = sibling || guard ? [] : setAside;
     const f = rowsFrame({
       labels: mine.map((r) => `pair ${r.pair}${aside.includes(r.pair ?? 0) ? " (set aside)" : ""}`),
       rowTitle: "pair",
-      xTitle: sibling ? `${group} value` : `${run.metric} (${betterWords(run.direction)})`,
+      xTitle: sibling || guard ? `${group} value` : `${run.metric} (${betterWords(run.direction)})`,
       values: mine.flatMap((r) => {
         const names = measureNames(r);
         const spread = [run.samples[names.base], run.samples[names.candidate]].flatMap((s) => s ? [s.min, s.max] : []);
         return [r.base, r.candidate, ...spread];
       }).filter((v): v is number => v !== null && Number.isFinite(v)),
     });
-    const cand = sibling ? "candidate" : candidateMark(run.verdict);
+    const cand = sibling || guard ? "candidate" : candidateMark(run.verdict);
     const parts = [f.axes];
     let whiskers = false;
     mine.forEach((r, i) => {
@@ -87,7 +91,7 @@ export function valueFigures(run: RunSummary, idFor: (group: string) => string):
     const svg = svgChart({ id: idFor(key), width: f.width, height: f.height, title, desc }, parts.join(""));
     const num = (text: string): Cell => ({ text, num: true });
     const header = [{ text: "pair" }, num("baseline"), num("candidate"), num("difference (candidate − baseline)")];
-    const summary = sibling ? "" : differenceCells(run).mean;
+    const summary = sibling || guard ? "" : differenceCells(run).mean;
     const cells = all.map((r) => [
       {
         text: r.pair === null

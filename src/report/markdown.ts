@@ -123,11 +123,15 @@ export function runMarkdown(r: RunSummary): string {
   if (rows.length > 0) {
     const summary = differenceCells(r).mean;
     const cells = rows.map((row) => [
-      mdPipes(`${row.sibling ? "sibling " : ""}${mdCode(row.sibling ? row.group : r.benchmark)}`) +
+      mdPipes(
+        `${row.sibling ? "sibling " : row.guard ? "guard " : ""}${
+          mdCode(row.sibling || row.guard ? row.group : r.benchmark)
+        }`,
+      ) +
       pairLabel(row, aside),
       formatValue(row.base),
       formatValue(row.candidate),
-      row.pair === null && !row.sibling && summary !== ""
+      row.pair === null && !row.sibling && !row.guard && summary !== ""
         ? summary
         : formatPairDifference(row.difference, row.base, row.candidate),
     ]);

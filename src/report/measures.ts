@@ -1,10 +1,17 @@
 /**
  * Reading measure names: which benchmark a measure belongs to (the climbed
- * one or a sibling), which side (base or candidate) and which pair. The
+ * one, a sibling or a guard), which side (base or candidate) and which pair. The
  * reports group and order values by this, so `baseline#2` sits beside
  * `candidate#2` and a sibling's values share a chart with their own units.
  */
-import { BASE_ARM, CANDIDATE_ARM, differenceName, parseMeasureName } from "../measure/measure_name.ts";
+import {
+  BASE_ARM,
+  CANDIDATE_ARM,
+  differenceName,
+  guardName,
+  parseGuardName,
+  parseMeasureName,
+} from "../measure/measure_name.ts";
 import { meanOfPairs } from "./set_aside.ts";
 
 /** What a measure name says about the measure. */
@@ -14,6 +21,8 @@ export interface MeasureName {
   readonly group: string;
   /** Whether the group is a sibling (`sib-<name>-base|cand`). */
   readonly sibling: boolean;
+  /** Whether the group is a guard (`guard-<metric>-base|cand`: its group is the metric). */
+  readonly guard: boolean;
   readonly side: "base" | "candidate" | "other";
   /** 1 for the first pair, k for a `#k` suffix. */
   readonly pair: number;
@@ -21,10 +30,17 @@ export interface MeasureName {
 
 /** Reads `baseline`, `candidate#3`, `sib-tsp-base`, `sib-tsp-cand#2` (measure_name.ts); an unknown name is its own group. */
 export function parseMeasure(name: string): MeasureName {
+  const guard = parseGuardName(name);
+  if (guard !== null && guard.arm <= CANDIDATE_ARM) {
+    const side = guard.arm === BASE_ARM ? "base" : "candidate";
+    return { name, group: guard.metric, sibling: false, guard: true, side, pair: guard.pair };
+  }
   const ref = parseMeasureName(name);
-  if (ref === null || ref.arm > CANDIDATE_ARM) return { name, group: name, sibling: false, side: "other", pair: 1 };
+  if (ref === null || ref.arm > CANDIDATE_ARM) {
+    return { name, group: name, sibling: false, guard: false, side: "other", pair: 1 };
+  }
   const side = ref.arm === BASE_ARM ? "base" : "candidate";
-  return { name, group: ref.sibling ?? "", sibling: ref.sibling !== null, side, pair: ref.pair };
+  return { name, group: ref.sibling ?? "", sibling: ref.sibling !== null, guard: false, side, pair: ref.pair };
 }
 
 /** One benchmark's measures, in reading order. */
@@ -32,6 +48,7 @@ export interface MeasureGroup {
   /** "" for the climbed benchmark, else the sibling's (or unknown measure's) name. */
   readonly group: string;
   readonly sibling: boolean;
+  readonly guard: boolean;
   readonly measures: readonly MeasureName[];
 }
 
@@ -43,11 +60,11 @@ export interface MeasureGroup {
 export function groupMeasures(names: readonly string[]): MeasureGroup[] {
   const groups = new Map<string, MeasureName[]>();
   const parsed = names.map(parseMeasure);
-  const main = parsed.filter((m) => m.group === "" && !m.sibling);
+  const main = parsed.filter((m) => m.group === "" && !m.sibling && !m.guard);
   if (main.length > 0) groups.set("\0main", main);
   for (const m of parsed) {
-    if (m.group === "" && !m.sibling) continue;
-    const key = `${m.sibling ? "s" : "o"}:${m.group}`;
+    if (m.group === "" && !m.sibling && !m.guard) continue;
+    const key = `${m.sibling ? "s" : m.guard ? "g" : "o"}:${m.group}`;
     const list = groups.get(key) ?? [];
     list.push(m);
     groups.set(key, list);
@@ -56,15 +73,16 @@ export function groupMeasures(names: readonly string[]): MeasureGroup[] {
   return [...groups.values()].map((list) => {
     const first = list[0] as MeasureName;
     const sorted = [...list].sort((a, b) => a.pair - b.pair || sideRank[a.side] - sideRank[b.side]);
-    return { group: first.group, sibling: first.sibling, measures: sorted };
+    return { group: first.group, sibling: first.sibling, guard: first.guard, measures: sorted };
   });
 }
 
 /** One row of a run's values: a benchmark's base and candidate of one pair, side by side. */
 export interface PairRow {
-  /** "" for the climbed benchmark, else the sibling's name. */
+  /** "" for the climbed benchmark, else the sibling's name or the guard's metric. */
   readonly group: string;
   readonly sibling: boolean;
+  readonly guard: boolean;
   /** The pair (1 = first); null for the summary row of a group with several pairs. */
   readonly pair: number | null;
   /** How many pairs the group has. */
@@ -112,7 +130,11 @@ export function pairRows(
     const pairNumbers = [...new Set(g.measures.map((m) => m.pair))];
     const at = (pair: number, side: MeasureName["side"]) => g.measures.find((m) => m.pair === pair && m.side === side);
     const of = (pair: number): number | null => {
-      const recorded = differences[differenceName(g.sibling ? g.group : null, CANDIDATE_ARM, pair)];
+      const recorded = differences[
+        g.guard
+          ? guardName(g.group, CANDIDATE_ARM, pair)
+          : differenceName(g.sibling ? g.group : null, CANDIDATE_ARM, pair)
+      ];
       if (recorded !== undefined) return recorded;
       const base = val(at(pair, "base")), candidate = val(at(pair, "candidate"));
       return base !== null && candidate !== null ? candidate - base : null;
@@ -120,10 +142,19 @@ export function pairRows(
     const n = pairNumbers.length;
     for (const pair of pairNumbers) {
       const base = val(at(pair, "base")), candidate = val(at(pair, "candidate"));
-      rows.push({ group: g.group, sibling: g.sibling, pair, pairsInGroup: n, base, candidate, difference: of(pair) });
+      rows.push({
+        group: g.group,
+        sibling: g.sibling,
+        guard: g.guard,
+        pair,
+        pairsInGroup: n,
+        base,
+        candidate,
+        difference: of(pair),
+      });
     }
     if (n > 1) {
-      const main = !g.sibling && g.group === "";
+      const main = !g.sibling && !g.guard && g.group === "";
       const kept = main ? pairNumbers.filter((p) => !setAside.includes(p)) : pairNumbers;
       const side = (s: MeasureName["side"]) => mean(kept.map((p) => val(at(p, s))));
       const given = main ? benchmarkDifference : null;
@@ -131,6 +162,7 @@ export function pairRows(
       rows.push({
         group: g.group,
         sibling: g.sibling,
+        guard: g.guard,
         pair: null,
         pairsInGroup: n,
         base: side("base"),

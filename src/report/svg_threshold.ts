@@ -15,11 +15,20 @@ const DASH = { "stroke-width": 2, "stroke-dasharray": "6 4", class: "min-effect"
 /**
  * The shading, the line and its label across the whole plot area: a vertical
  * line when differences run along x (`axis: "x"`), a horizontal one when
- * they run up the y axis. Draw it under the axes so grid lines stay visible.
+ * they run up the y axis. `relative`: a relative min_effect as written
+ * (`"2%"`), which the label gives beside the value it is drawn at. Draw it under the axes so grid lines stay visible.
  */
-export function thresholdMarks(line: ThresholdLine, area: PlotArea, axis: "x" | "y"): { shade: string; line: string } {
+export function thresholdMarks(
+  line: ThresholdLine,
+  area: PlotArea,
+  axis: "x" | "y",
+  relative?: string,
+): { shade: string; line: string } {
   const [a0, a1] = line.accept;
-  const label = `min_effect ${formatSigned(line.value)}`;
+  // a relative min_effect ("2%") sits at the baseline's mean: say both, the written one first
+  const label = relative === undefined
+    ? `min_effect ${formatSigned(line.value)}`
+    : `min_effect ${relative} ≈ ${formatSigned(Number(line.value.toPrecision(3)))}`;
   const shadeRect = axis === "x"
     ? { x: a0, y: area.top, w: a1 - a0, h: area.bottom - area.top }
     : { x: area.left, y: a0, w: area.right - area.left, h: a1 - a0 };

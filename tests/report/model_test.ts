@@ -148,6 +148,7 @@ describe("parseMeasure() and groupMeasures()", () => {
       name: "candidate#3",
       group: "",
       sibling: false,
+      guard: false,
       side: "candidate",
       pair: 3,
     });
@@ -155,8 +156,17 @@ describe("parseMeasure() and groupMeasures()", () => {
       name: "sib-tsp-base",
       group: "tsp",
       sibling: true,
+      guard: false,
       side: "base",
       pair: 1,
+    });
+    assert.deepEqual(parseMeasure("guard-size-cand#2"), {
+      name: "guard-size-cand#2",
+      group: "size",
+      sibling: false,
+      guard: true,
+      side: "candidate",
+      pair: 2,
     });
     assert.equal(parseMeasure("sib-a-b-cand#2").group, "a-b");
     assert.equal(parseMeasure("other").side, "other");
@@ -168,6 +178,30 @@ describe("parseMeasure() and groupMeasures()", () => {
     assert.deepEqual(groups.map((g) => g.group), ["", "z", "a"]);
     assert.deepEqual(groups[0]?.measures.map((m) => m.name), ["baseline", "candidate", "baseline#2", "candidate#2"]);
     assert.deepEqual(groups[1]?.measures.map((m) => m.name), ["sib-z-base", "sib-z-cand"]);
+  });
+});
+
+describe("pairRows() of guards", () => {
+  it("gives a guard its own rows, its recorded differences and its mean, apart from the benchmark's", () => {
+    const values = {
+      baseline: 10,
+      candidate: 9,
+      "guard-size-base": 100,
+      "guard-size-cand": 104,
+      "baseline#2": 10,
+      "candidate#2": 9,
+      "guard-size-base#2": 100,
+      "guard-size-cand#2": 106,
+    };
+    const deltas = { candidate: -1, "candidate#2": -1, "guard-size-cand": 4, "guard-size-cand#2": 6 };
+    const { rows, others } = pairRows(values, deltas, -1);
+    assert.deepEqual(others, []);
+    const guard = rows.filter((r) => r.guard);
+    assert.deepEqual(guard.map((r) => [r.group, r.pair, r.base, r.candidate, r.difference]), [
+      ["size", 1, 100, 104, 4],
+      ["size", 2, 100, 106, 6],
+      ["size", null, 100, 105, 5],
+    ]);
   });
 });
 
