@@ -183,7 +183,7 @@ describe("outerloop wait", () => {
       },
     });
     assert.equal(r.code, 3, r.stderr);
-    assert.match(r.stderr, /measure baseline: Eval command exited with code 1/);
+    assert.match(r.stderr, /measure baseline \(job 1000\): Eval command exited with code 1/);
     assert.deepEqual(run.compute.cancelled, [["1001", "1002"]]);
     assert.ok(existsSync(run.dir.failure));
     // and later, from the file alone
@@ -201,18 +201,21 @@ describe("outerloop wait", () => {
     await assert.rejects(run.wakeRuns(), /exited with code 1/);
     const tail = /^--- last 3 line\(s\) of .*output\.log ---\nloading data\nstep 1\nboom: bad shape$/m;
     const f = JSON.parse(readFileSync(run.dir.failure, "utf8"));
-    assert.match(f.message, /^measure baseline: Eval command exited with code 1\n/);
+    assert.match(f.message, /^measure baseline \(job 1000\): Eval command exited with code 1\n/);
     assert.match(f.message, tail);
 
     const waited = await cli(["wait", run.dir.path], { compute: run.compute });
     assert.equal(waited.code, 3);
-    assert.match(waited.stderr, /measure baseline: Eval command exited with code 1 \(the run failed on [^\n]*\)\n/);
+    assert.match(
+      waited.stderr,
+      /measure baseline \(job 1000\): Eval command exited with code 1 \(the run failed on [^\n]*\)\n/,
+    );
     assert.match(waited.stderr, tail);
     const shown = await cli(["show", run.dir.path], { compute: run.compute });
     assert.equal(shown.code, 0);
     assert.match(
       shown.stdout,
-      /^failed on [^:]+:\d\d:\d\d\.\d+Z: measure baseline: Eval command exited with code 1\n/m,
+      /^failed on [^:]+:\d\d:\d\d\.\d+Z: measure baseline \(job 1000\): Eval command exited with code 1\n/m,
     );
     assert.match(shown.stdout, tail);
     const json = await cli(["show", run.dir.path, "--json"], { compute: run.compute });
