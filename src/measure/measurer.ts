@@ -8,6 +8,7 @@ import type { LookOptions, LookResults, MeasureFailure } from "./look_results.ts
 import type { Measure } from "./measure.ts";
 import { MeasurerContext, type MeasurerOptions } from "./measurer_context.ts";
 import { type MeasureView, observe } from "./observe.ts";
+import { MeasureFailedError } from "./measure_failed.ts";
 import { MeasurementPending } from "./pending.ts";
 import { type Outcome, readOutcomes } from "./read_look.ts";
 import { log } from "../log.ts";
@@ -119,7 +120,7 @@ export class DispatchedMeasurer {
   async results(measures: readonly Measure[], options: LookOptions = {}): Promise<Record<string, number>> {
     const r = await this.look(measures, options);
     const first = r.failed[0];
-    if (first !== undefined) throw new EvalError(first.message);
+    if (first !== undefined) throw new MeasureFailedError(first);
     if (r.pending !== null) throw new MeasurementPending(r.pending.jobIds);
     if (r.cancelled.length > 0) throw new EvalError(`measure ${r.cancelled[0]}: its job was cancelled by outerloop`);
     return r.values;

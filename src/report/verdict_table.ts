@@ -23,7 +23,7 @@ import type { RelativeEstimate } from "./model.ts";
  */
 
 /** Where a measure stands, as `show` reports it. */
-export type MeasureState = "done" | "pending" | "running" | "failed" | "not dispatched" | "cancelled";
+export type MeasureState = "done" | "pending" | "running" | "failed" | "crashed" | "not dispatched" | "cancelled";
 
 /** One line of `show`'s measure table. */
 export interface MeasureStateRow {

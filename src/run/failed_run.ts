@@ -2,17 +2,19 @@ import type { Compute } from "../compute/compute.ts";
 import { ownJobId } from "../compute/job_env.ts";
 import type { EvalError } from "../dispatch/eval_error.ts";
 import { log } from "../log.ts";
+import { MeasureFailedError } from "../measure/measure_failed.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
-import { failureFrom, writeFailure } from "../rundir/failure_file.ts";
+import { failureFrom, type RunFailure, writeFailure } from "../rundir/failure_file.ts";
 import { runPlan } from "../plan/run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { cancelLiveJobs } from "../plan/run_jobs.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 
 /**
- * What a pass does when it meets an eval failure, which is final by design
- * (a failed or vanished eval is never resubmitted, so exit 3 is certain):
- * records it in `failure.json`, and cancels the run's other queued or running
+ * What a pass does when it meets an eval failure that fails the run (final
+ * until `resume --retry-failed`, so exit 3 is certain): records it in
+ * `failure.json` — the measure, its job and the cause as the look met them
+ * (`MeasureFailedError`), else what the message names — and cancels the run's other queued or running
  * jobs — evals whose results can no longer change the outcome, and the wake
  * — instead of letting them burn allocation. The job this process runs in
  * (a wake) is spared. Neither step may hide the failure itself: a problem
@@ -29,8 +31,7 @@ export async function endFailedRun(
   err: EvalError,
 ): Promise<void> {
   try {
-    const names = runPlan(r, cachedBaseline(dir, r, false)).all.plan.map((m) => m.name);
-    writeFailure(dir, failureFrom(err.message, names, ctx.now()));
+    writeFailure(dir, recordOf(dir, r, err, ctx.now()));
   } catch (writeErr) {
     log.warn(`cannot record the failure in ${JSON.stringify(dir.failure)}: ${(writeErr as Error).message}`);
   }
@@ -48,4 +49,21 @@ export async function endFailedRun(
   } catch (cancelErr) {
     log.warn(`cannot cancel the run's other jobs (${(cancelErr as Error).message}); they run to their end`);
   }
+}
+
+/** The failure to record: the look's own facts when the error carries them, else what its message names. */
+function recordOf(dir: RunDir, r: RunRecord, err: EvalError, now: number): RunFailure {
+  if (!(err instanceof MeasureFailedError)) {
+    return failureFrom(err.message, runPlan(r, cachedBaseline(dir, r, false)).all.plan.map((m) => m.name), now);
+  }
+  const f = err.failure;
+  const at = new Date(now).toISOString();
+  return {
+    measure: f.measure,
+    jobId: f.jobId,
+    kind: f.kind,
+    cause: f.cause,
+    message: err.message.trimEnd(),
+    failedAt: at,
+  };
 }

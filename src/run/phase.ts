@@ -38,6 +38,7 @@ import { writeCalibration } from "../rundir/calibration_file.ts";
 import type { DispatchedMeasurer } from "../measure/measurer.ts";
 import type { Measure } from "../measure/measure.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
+import { MeasureFailedError } from "../measure/measure_failed.ts";
 import { type Provenance, readProvenance } from "../dispatch/provenance.ts";
 import { cancelWins, isCancelled, refuseCancelled } from "../rundir/cancel_file.ts";
 import { sayOnStop } from "../runtime/live_groups.ts";
@@ -191,12 +192,12 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       return await conclude(dir, r, deps, measurer, cache, a.plan, a.step, crashes);
     }
     const look = await measurer.look(a.plan.toMeasure);
-    const found = withGuards(r, look.values, look.metrics);
+    const found = withGuards(r, look.values, look.metrics, look.jobIds);
     const { crashed, failed } = blame([...look.failed, ...found.failed]);
     // an eval a cancel stopped is the cancel's doing, never a failure or a crash: the caller reports the cancel
     if (look.failed.length > 0 && isCancelled(dir)) throw new EvalError(look.failed[0]!.message);
     // a baseline's failure (or the harness's) is the run's: nothing can be judged without it
-    if (failed.length > 0) throw new EvalError(failed[0]!.message);
+    if (failed.length > 0) throw new MeasureFailedError(failed[0]!);
     // a candidate's crash is a verdict on it: recorded, and the look goes on without it
     const known = new Set(crashes.map((c) => c.measure));
     for (const c of crashed) {
@@ -211,12 +212,14 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
 /**
  * The look's values with the guards' values its benchmark measures' results
  * give (plan/run_plan.ts `guardValues`); a result without a guard's metric is
- * that measure's failure (`no-metric`), its value left out.
+ * that measure's failure (`no-metric`, in the job that gave the result), its
+ * value left out.
  */
 function withGuards(
   r: RunRecord,
   values: Readonly<Record<string, number>>,
   metrics: Readonly<Record<string, Readonly<Record<string, number>>>>,
+  jobIds: Readonly<Record<string, string>>,
 ): { values: Record<string, number>; failed: MeasureFailure[] } {
   const out: Record<string, number> = {};
   const failed: MeasureFailure[] = [];
@@ -225,7 +228,8 @@ function withGuards(
     const missing = missingGuards(r.contract, name, m);
     if (missing.length > 0) {
       const cause = `no guard metric ${missing.map((x) => JSON.stringify(x)).join(", ")} in its result`;
-      failed.push({ measure: name, jobId: null, kind: "no-metric", cause, message: `measure ${name}: ${cause}` });
+      const jobId = jobIds[name] ?? null;
+      failed.push({ measure: name, jobId, kind: "no-metric", cause, message: `measure ${name}: ${cause}` });
       continue;
     }
     out[name] = value;

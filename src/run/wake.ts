@@ -1,3 +1,4 @@
+import { splitRef } from "../compute/array.ts";
 import type { Compute, LiveJob } from "../compute/compute.ts";
 import { SlurmError } from "../compute/errors.ts";
 import { ownJobId } from "../compute/job_env.ts";
@@ -59,9 +60,10 @@ export interface WakeContext {
  *   submitted, so a manual `resume` of a parked run replaces nothing;
  * - otherwise a new wake is submitted (a deadline wake stands in when sbatch
  *   refuses the dependency: a pending id already left the controller's memory);
- * - then every other wake of this run still pending is cancelled, except the
- *   job we run inside (`ownJobId`: a wake resuming the run); a running
- *   wake is left to end by itself.
+ * - then every other wake of this run that cannot start yet is cancelled,
+ *   except the job we run inside (`ownJobId`: a wake resuming the run); a
+ *   running wake, or one about to start, is left to end by itself
+ *   (`cancelOthers`).
  * When the queue cannot be listed, a new wake is submitted and only the one
  * `wake.json` names is cancelled.
  */
@@ -75,11 +77,12 @@ export async function submitWake(
   const { self, env } = ctx;
   const name = wakeJobName(r.runTag, dir);
   const previous = readWakeRecord(dir);
-  const live = await liveWakes(compute, name);
+  const listing = await listed(compute);
+  const live = listing && (listing.get(name) ?? []);
   const kept = previous && live ? keepable(previous, pending, live, ownJobId(env)) : null;
   if (kept) {
     log.info(`wake job ${kept.jobId} already waits on ${kept.dependency ?? kept.begin}: kept`);
-    await cancelOthers(compute, live ?? [], kept.jobId, env);
+    await cancelOthers(compute, { jobs: live ?? [], listing, recorded: previous }, kept.jobId, env);
     return kept;
   }
   let dependency = pending.afterany();
@@ -101,31 +104,35 @@ export async function submitWake(
   };
   writeWakeRecord(dir, wake);
   const stale = live ?? (previous ? [{ id: previous.jobId }] : []);
-  await cancelOthers(compute, stale, jobId, env);
+  await cancelOthers(compute, { jobs: stale, listing, recorded: previous }, jobId, env);
   return wake;
 }
 
 /**
- * A decided run needs no wake: cancels every live wake of the run but the
- * one we run inside, so nothing of a decided run is left queued (a deadline
- * wake would otherwise run `resume` minutes later). Best effort: a queue that
- * cannot be read is left alone, with a warning. Nothing to do for a run that
- * never parked, or on the local backend.
+ * A decided run needs no wake: cancels every wake of the run that cannot
+ * start yet but the one we run inside, so nothing of a decided run is left
+ * queued (a deadline wake would otherwise run `resume` minutes later); a
+ * wake running or about to start is left to find the run decided and end
+ * COMPLETED (`cancelOthers`). Best effort: a queue that cannot be read is
+ * left alone, with a warning. Nothing to do for a run that never parked, or
+ * on the local backend.
  */
 export async function retireWakes(compute: Compute, r: RunRecord, dir: RunDir, ctx: WakeContext): Promise<void> {
-  if (r.compute === "local" || readWakeRecord(dir) === null) return;
-  const live = await liveWakes(compute, wakeJobName(r.runTag, dir));
-  if (live === null) {
+  const recorded = r.compute === "local" ? null : readWakeRecord(dir);
+  if (recorded === null) return;
+  const listing = await listed(compute);
+  if (listing === null) {
     log.warn(`cannot list the queue to cancel the run's leftover wake jobs: they will find the run decided`);
     return;
   }
-  await cancelOthers(compute, live, "", ctx.env);
+  const jobs = listing.get(wakeJobName(r.runTag, dir)) ?? [];
+  await cancelOthers(compute, { jobs, listing, recorded }, "", ctx.env);
 }
 
-/** The live jobs named `name`, from one listing; null when the queue cannot be read. */
-async function liveWakes(compute: Compute, name: string): Promise<LiveJob[] | null> {
+/** The queue, from one listing; null when it cannot be read. */
+async function listed(compute: Compute): Promise<ReadonlyMap<string, readonly LiveJob[]> | null> {
   try {
-    return (await compute.activeJobs()).get(name) ?? [];
+    return await compute.activeJobs();
   } catch (err) {
     log.warn(`cannot list the queue for the run's wake jobs: ${(err as Error).message}`);
     return null;
@@ -149,26 +156,53 @@ function keepable(
   return same ? previous : null;
 }
 
+/** The wakes to cancel, with what tells whether each can start: the whole listing and the wake `wake.json` records. */
+interface WakesSeen {
+  readonly jobs: readonly { readonly id: string; readonly state?: string }[];
+  /** The queue the jobs were listed from; null when it could not be read. */
+  readonly listing: ReadonlyMap<string, readonly LiveJob[]> | null;
+  readonly recorded: WakeRecord | null;
+}
+
 /**
- * Cancels each of `jobs` that is still pending, but `keep` and the job we
- * run inside. A running wake is never cancelled: it is deciding, or waiting
- * for the run lock to do so, and finds the run as the pass leaves it (its
- * own pass then exits 0, so sacct shows it COMPLETED); a job whose state the
- * listing did not give is left alone for the same reason.
+ * Cancels each of the wakes seen that cannot start yet, but `keep` and the
+ * job we run inside. A running wake is never cancelled: it is deciding, or
+ * waiting for the run lock to do so, and finds the run as the pass leaves it
+ * (its own pass then exits 0, so sacct shows it COMPLETED); a job whose
+ * state the listing did not give is left alone for the same reason. So is
+ * the recorded wake once every job it waits on has left the queue: its
+ * dependency is met, the scheduler starts it at any moment, and a cancel
+ * sent now would kill it as it runs (the pass that decides a run is usually
+ * the one that saw its last eval end, the same moment the wake became free
+ * to start).
  */
 async function cancelOthers(
   compute: Compute,
-  jobs: readonly { readonly id: string; readonly state?: string }[],
+  seen: WakesSeen,
   keep: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<void> {
-  for (const { id, state } of jobs) {
+  for (const { id, state } of seen.jobs) {
     if (id === keep || id === ownJobId(env)) continue;
     if (state === undefined || !isPending(state)) {
       log.info(`wake job ${id} is ${state?.toLowerCase() ?? "in an unknown state"}: left to end by itself`);
       continue;
     }
+    if (aboutToStart(id, seen)) {
+      log.info(`wake job ${id} is about to start (the jobs it waits on have ended): left to end by itself`);
+      continue;
+    }
     log.info(`cancelling wake job ${id}: the run has ${keep ? `wake job ${keep}` : "been decided"}`);
     await compute.cancel(id);
   }
+}
+
+/** Whether wake `id` is the recorded dependency wake and none of the jobs it waits on is in the listing. */
+function aboutToStart(id: string, { listing, recorded }: WakesSeen): boolean {
+  if (listing === null || recorded === null || recorded.jobId !== id || recorded.dependency === null) return false;
+  const waitedOn = new Set(recorded.pending);
+  for (const jobs of listing.values()) {
+    if (jobs.some((j) => waitedOn.has(j.id) || waitedOn.has(j.arrayId ?? splitRef(j.id).jobId))) return false;
+  }
+  return true;
 }

@@ -26,7 +26,7 @@ export function countStates(rows: readonly MeasureStateRow[]): ProgressCounts {
     done: n("done"),
     running: n("running"),
     pending: n("pending", "not dispatched"),
-    failed: n("failed", "cancelled"),
+    failed: n("failed", "crashed", "cancelled"),
   };
 }
 

@@ -32,7 +32,8 @@ export interface RunStatus {
  * pass walks it), then the same observation of that look's measures (one
  * queue listing with every job's state and pending reason, one batched
  * sacct) and the same classification (`classifyMeasure`) the measurer acts
- * on, so `show` says what `resume` would do.
+ * on, so `show` says what `resume` would do. A failed measure that the run
+ * recorded as a candidate's crash (crashes.json) reads `crashed`.
  */
 export async function runStatus(e: RunEvaluation, compute: Compute, now: () => number): Promise<RunStatus> {
   const { dir, record: r } = e.snapshot;
@@ -42,12 +43,15 @@ export async function runStatus(e: RunEvaluation, compute: Compute, now: () => n
   const unreachable = [...views.values()].some((v) =>
     v.state.kind === "unknown" && v.state.why === SCHEDULER_UNREACHABLE
   );
+  const crashed = new Set(e.snapshot.crashes.map((c) => c.measure));
   const rows = p.plan.map((m): MeasureStateRow => {
     const view = views.get(m.name);
     if (view === undefined) {
       return { name: m.name, state: "done", value: p.cached[m.name]!, why: "from the baseline cache" };
     }
-    return rowOf(dir, view, measurer.slot(m), r.contract.evalMinutes);
+    const row = rowOf(dir, view, measurer.slot(m), r.contract.evalMinutes);
+    // a candidate's failure is its crash (crashes.json): a verdict on the proposal, not a failure of the run
+    return row.state === "failed" && crashed.has(m.name) ? { ...row, state: "crashed" } : row;
   });
   return {
     measures: rows,

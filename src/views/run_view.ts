@@ -86,7 +86,8 @@ async function usageOf(
   since: string,
 ): Promise<Record<string, JobUsage>> {
   const ask = rows.filter((m) =>
-    (m.state === "done" || m.state === "failed") && m.jobId !== undefined && kept[m.name] === undefined
+    (m.state === "done" || m.state === "failed" || m.state === "crashed") && m.jobId !== undefined &&
+    kept[m.name] === undefined
   ).map((m) => ({ name: m.name, jobId: m.jobId! }));
   const asked = await measureUsage(compute, ask, since);
   const out: Record<string, JobUsage> = {};

@@ -4,6 +4,7 @@ import { mergeSha, roundStandingJson } from "../evaluation/round_standing.ts";
 import { usageJson } from "../rundir/usage_json.ts";
 import { calibrationJson } from "../rundir/calibration_file.ts";
 import { crashJson, pairedFactsJson } from "../rundir/decision_file.ts";
+import { failureJson } from "../rundir/failure_file.ts";
 import type { RunView } from "./run_view.ts";
 
 /**
@@ -57,9 +58,7 @@ export function runViewJson(v: RunView): Record<string, unknown> {
     round: e.round === null ? null : roundStandingJson(e.round),
     scheduler_error: v.status.schedulerError,
     waiting_for_room: v.open ? room : null,
-    failure: s.kind === "failed"
-      ? { measure: s.failure.measure, message: s.failure.message, failed_at: s.failure.failedAt }
-      : null,
+    failure: s.kind === "failed" ? failureJson(s.failure) : null,
     cancelled: s.kind === "cancelled" ? { cancelled_at: s.cancel.cancelledAt, jobs: s.cancel.jobs } : null,
     warnings: [...v.warnings],
   };

@@ -116,7 +116,7 @@ describe("outerloop measure (compiled binary, local backend)", () => {
     });
     assert.equal(JSON.parse(r.stdout).measures[0].provenance.host, hostname(), "where the baseline ran");
     const cand = JSON.parse(r.stdout).measures[1];
-    assert.equal(cand.state, "failed");
+    assert.equal(cand.state, "crashed", "a candidate's failure is its crash, not the run's");
     assert.match(cand.why, /exited with code 1/);
     assert.equal(JSON.parse(r.stdout).verdict, "crashed");
     assert.equal(JSON.parse(r.stdout).crash.measure, "candidate");

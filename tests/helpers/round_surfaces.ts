@@ -55,6 +55,7 @@ export interface RoundJson {
     estimate: EstimateJson | null;
     siblings: Record<string, EstimateJson>;
     reason: string;
+    crash?: { measure: string; job_id: string | null; kind: string; cause: string; message: string };
   }[];
 }
 
@@ -198,6 +199,7 @@ export async function checkRoundSurfaces(
       pairs: c.pairs,
       screen: c.screen,
       estimate: c.estimate,
+      crash: c.crash ?? null,
     })),
     `${at}: resume --json candidates`,
   );

@@ -128,11 +128,11 @@ describe("DispatchedMeasurer.results()", () => {
     assert.deepEqual(compute.submitted.map((s) => s.script), [join(m.evalDir(pair[1]!), EVAL_FILES.script)]);
     assert.deepEqual(r.pending, { jobIds: ["1000"], blind: false });
     assert.deepEqual(r.values, {});
-    // the pass that fails a run on any failure still gets it thrown
+    // the pass that fails a run on any failure still gets it thrown, naming the job it ran in
     await assert.rejects(
       m.results(pair),
       (e: unknown) =>
-        e instanceof EvalError && e.message === "measure baseline: dispatched job vanished without a result",
+        e instanceof EvalError && e.message === "measure baseline (job 42): dispatched job vanished without a result",
     );
     assert.equal(compute.submitted.length, 1);
   });
@@ -145,7 +145,7 @@ describe("DispatchedMeasurer.results()", () => {
     assert.deepEqual((await pendingOf(m.results(pair))).jobIds, ["42", "43"]);
     // once past the grace, no record at all is a vanished job
     marker(m, pair[0]!, "42", NO_RECORD_GRACE_MS + 1000);
-    await assert.rejects(m.results(pair), /measure baseline: dispatched job vanished without a result/);
+    await assert.rejects(m.results(pair), /measure baseline \(job 42\): dispatched job vanished without a result/);
     assert.equal(compute.submitted.length, 0);
   });
 

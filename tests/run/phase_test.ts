@@ -113,7 +113,7 @@ describe("runPhase()", () => {
     assert.equal(compute.submitted.filter((s) => s.jobName.startsWith("eval-")).length, 2);
   });
 
-  it("cancels the previous queued wake when it parks again on other jobs", async () => {
+  it("cancels the previous queued wake when it parks again on other jobs, while one it waits on is still queued", async () => {
     const { runDir } = newRun();
     const compute = new FakeCompute();
     const cancelled: string[] = [];
@@ -123,13 +123,25 @@ describe("runPhase()", () => {
     await runPhase(new RunDir(runDir), deps(compute));
     const firstWake = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8")).job_id;
     const wakeName = compute.submitted.at(-1)!.jobName;
-    // the eval jobs are live under other ids (a lagging record), the first wake queued by name
+    // one eval job is live under another id (a lagging record), the other under its own, so the first wake
+    // still waits on it and cannot start: it is replaced and cancelled
+    const evals = compute.submitted.filter((s) => s.jobName.startsWith("eval-"));
     compute.live = new Map([
-      ...compute.submitted.filter((s) => s.jobName.startsWith("eval-")).map((s, i) => [s.jobName, [String(2000 + i)]]),
+      [evals[0]!.jobName, [compute.submittedIds[compute.submitted.indexOf(evals[0]!)]!]],
+      [evals[1]!.jobName, ["2001"]],
       [wakeName, [firstWake]],
     ] as [string, string[]][]);
     await runPhase(new RunDir(runDir), deps(compute));
     assert.deepEqual(cancelled, [firstWake]);
+    // once none of the jobs the recorded wake waits on is queued, its dependency is met and Slurm starts it at
+    // any moment: a cancel now could kill it as it runs, so it is left to find the run as the pass leaves it
+    const second = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8"));
+    compute.live = new Map([
+      ...evals.map((s, i) => [s.jobName, [String(3000 + i)]]),
+      [wakeName, [second.job_id]],
+    ] as [string, string[]][]);
+    await runPhase(new RunDir(runDir), deps(compute));
+    assert.deepEqual(cancelled, [firstWake], "a wake about to start is never cancelled");
   });
 
   it("decides once every job has finished, and a decided run answers unchanged", async () => {

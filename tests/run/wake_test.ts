@@ -138,7 +138,7 @@ describe("the wake job of a parked run", () => {
     assert.deepEqual(s.cancelled, ["4242"], "the pending leftover goes, the running wake stays");
   });
 
-  it("of a decided run are all cancelled when the pass decides, and by any leftover wake that starts later", async () => {
+  it("of a decided run are cancelled when the pass decides, and by any leftover wake that starts later, unless about to start", async () => {
     const s = scenario();
     await s.pass();
     const first = s.wakeJson().job_id;
@@ -151,8 +151,12 @@ describe("the wake job of a parked run", () => {
     const calls = s.compute.calls.length;
     await s.pass();
     assert.equal(s.compute.calls.length, calls);
-    // a leftover wake that starts anyway retires the others
+    // a leftover wake that starts anyway retires the others: the recorded one, the jobs it waits on all over,
+    // is about to start (Slurm starts it at any moment) and is left to find the run decided
     await s.pass({ SLURM_JOB_ID: "4242" });
-    assert.deepEqual(s.cancelled, ["4242", first]);
+    assert.deepEqual(s.cancelled, ["4242"]);
+    s.compute.live = new Map([[s.wakeName, [first, "4243"]]]);
+    await s.pass({ SLURM_JOB_ID: "4242" });
+    assert.deepEqual(s.cancelled, ["4242", "4243"], "a pending wake that is not the recorded one is cancelled");
   });
 });

@@ -61,7 +61,8 @@ describe("a pass that meets an eval failure", () => {
     assert.deepEqual(compute.cancelled, [["1001"]], "the candidate, not the wake this pass runs in");
     const f = readFailure(dir)!;
     assert.equal(f.measure, "baseline");
-    assert.match(f.message, /^measure baseline: Eval command exited with code 1$/);
+    assert.deepEqual([f.jobId, f.kind, f.cause], ["1000", "exit", "eval command exited with code 1"]);
+    assert.match(f.message, /^measure baseline \(job 1000\): Eval command exited with code 1$/);
     assert.equal(f.failedAt, new Date(NOW).toISOString());
     // a resume by hand meets the same failure: the record stays the first; the wake is cancelled now
     await assert.rejects(runPhase(dir, { ...deps(compute), now: () => NOW + 1000 }), EvalError);
@@ -84,6 +85,9 @@ describe("a pass that meets an eval failure", () => {
     const f = failureFrom("measure sib-a b-cand was cancelled (exit 143); …\ntail\n", ["sib-a", "sib-a b-cand"], NOW);
     assert.deepEqual(f, {
       measure: "sib-a b-cand",
+      jobId: null,
+      kind: null,
+      cause: null,
       message: "measure sib-a b-cand was cancelled (exit 143); …\ntail",
       failedAt: "2026-01-02T03:04:05.000Z",
     });

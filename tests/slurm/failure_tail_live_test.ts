@@ -56,18 +56,18 @@ liveIt(
     const failure = JSON.parse(readFileSync(join(runDir, "failure.json"), "utf8"));
     process.stderr.write(`live failure.json: ${JSON.stringify(failure)}\n`);
     assert.equal(failure.measure, "baseline");
-    assert.match(failure.message, /^measure baseline: Eval command exited with code 1\n/);
+    assert.match(failure.message, /^measure baseline \(job \d+\): Eval command exited with code 1\n/);
     hasTail(failure.message);
 
     const waited = await cli("wait", runDir);
     assert.equal(waited.exitCode, 3, waited.stderr);
-    assert.match(waited.stderr, /measure baseline: Eval command exited with code 1 \(the run failed on /);
+    assert.match(waited.stderr, /measure baseline \(job \d+\): Eval command exited with code 1 \(the run failed on /);
     hasTail(waited.stderr);
 
     const shown = await cli("show", runDir);
     assert.equal(shown.exitCode, 0, shown.stderr);
     process.stderr.write(`live show of a failed run:\n${shown.stdout}`);
-    assert.match(shown.stdout, /^failed on \S+: measure baseline: Eval command exited with code 1$/m);
+    assert.match(shown.stdout, /^failed on \S+: measure baseline \(job \d+\): Eval command exited with code 1$/m);
     hasTail(shown.stdout);
   },
 );

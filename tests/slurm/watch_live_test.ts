@@ -274,7 +274,7 @@ liveIt("a measure that failed for good: resume exits 3 and cancels the run's oth
   );
   const resumed = await cli("resume", runDir);
   assert.equal(resumed.exitCode, 3, resumed.stderr);
-  assert.match(resumed.stderr, /measure baseline: Eval command exited with code 1/);
+  assert.match(resumed.stderr, /measure baseline \(job \d+(_\d+)?\): Eval command exited with code 1/);
   assert.match(resumed.stderr, /cancelled the run's 2 other queued or running job\(s\)/);
   await waitFor(
     "the candidate and the wake gone from squeue",

@@ -1,6 +1,7 @@
 import { OuterloopError } from "../../errors.ts";
 import { evaluateRun } from "../../evaluation/evaluate.ts";
 import { readRunSnapshot } from "../../evaluation/snapshot.ts";
+import { failureJson } from "../../rundir/failure_file.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { sayOnStop } from "../../runtime/live_groups.ts";
 
@@ -20,7 +21,9 @@ export function onStopJson(line: (sig: string) => string): () => void {
  * {"status": "error", "command": "resume", "exit_code": 3,
  *  "error": {"kind": "eval-failed", "message": "measure baseline: Eval command exited with code 1 …"},
  *  "run_dir": "/runs/r4", "state": "failed", "verdict": null,
- *  "failure": {"measure": "baseline", "message": "…", "failed_at": "…"}, "cancelled": null}
+ *  "failure": {"measure": "baseline", "job_id": "1234_0", "kind": "exit",
+ *              "cause": "eval command exited with code 1", "message": "…", "failed_at": "…"},
+ *  "cancelled": null}
  * ```
  *
  * `error.kind` is the exit code's meaning (`bad-input`, `eval-failed`,
@@ -59,9 +62,7 @@ function runFacts(runDir: RunDir | null): Record<string, unknown> {
   return {
     state: s.kind,
     verdict: s.kind === "decided" ? s.decision.verdict : null,
-    failure: s.kind === "failed"
-      ? { measure: s.failure.measure, message: s.failure.message, failed_at: s.failure.failedAt }
-      : null,
+    failure: s.kind === "failed" ? failureJson(s.failure) : null,
     cancelled: s.kind === "cancelled" ? { cancelled_at: s.cancel.cancelledAt, jobs: [...s.cancel.jobs] } : null,
   };
 }

@@ -106,8 +106,9 @@ export function roundText(r: RunRecord, d: DecisionRecord): string | undefined {
  * improvement on the confirmation's pairs first_pair … last_pair, which did
  * not choose it, in decision.json's form), or null — and `candidates`, arm 1
  * first: `{arm, measure, ref, sha, verdict, standing, because, pairs,
- * screen, estimate}` (`estimate` the one its verdict rests on, null for a
- * candidate the screen dropped; `screen` its screen's, descriptive).
+ * screen, estimate, crash}` (`estimate` the one its verdict rests on, null
+ * for a candidate the screen dropped; `screen` its screen's, descriptive;
+ * `crash` its crash, `{measure, job_id, kind, cause, message}`, or null).
  */
 export function roundOutcomeJson(round: RoundFacts): Record<string, unknown> {
   const w = round.winner;
@@ -133,6 +134,8 @@ export function roundOutcomeJson(round: RoundFacts): Record<string, unknown> {
       pairs: c.pairs,
       screen: c.screen && estimateJson(c.screen),
       estimate: c.estimate && estimateJson(c.estimate),
+      // a crashed candidate's measure, job, kind, cause and message; null for every other
+      crash: c.crash === undefined ? null : crashJson(c.crash),
     })),
   };
 }

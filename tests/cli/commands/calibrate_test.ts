@@ -163,7 +163,7 @@ describe("outerloop calibrate --wait (a fake scheduler, in-process)", () => {
       /dispatched 6 job\(s\) as one job array 1000, tasks 0-5: measure baseline; measure candidate; /,
     );
     assert.match(r.stderr, /parked on job\(s\) 1000 behind wake job \d+; waiting for the calibration \(Ctrl-C/);
-    assert.match(r.stderr, /cancelling wake job \d+: the run has been decided/);
+    assert.match(r.stderr, /wake job \d+ is about to start \(the jobs it waits on have ended\): left to end by itself/);
     assert.deepEqual(sleeps, [1000], "seen at the first look at the files");
     const out = JSON.parse(r.stdout);
     assert.equal(out.status, "calibrated");

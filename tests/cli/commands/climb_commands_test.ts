@@ -76,7 +76,7 @@ describe("outerloop runs", () => {
       /^r1\s+2026-01-01 10:00\s+aaaaaaaaaa -> bbbbbbbbbb\s+decided\s+accept\s+\+2\s+\+2\s+\+20\.0%\s+1\s+5m00s$/,
     );
     assert.match(lines[2]!, /^r2\s+2026-01-02 10:00\s+cccccccccc -> bbbbbbbbbb\s+failed\s+1m00s$/);
-    assert.equal(lines[3], "  failed: measure baseline: Eval command exited with code 1");
+    assert.equal(lines[3], "  failed: measure baseline (job 1002): Eval command exited with code 1");
     assert.match(lines[4]!, /^r3\s+.*\s+parked$/);
     assert.match(lines[5]!, /^r4\s+.*\s+parked$/);
     const json = JSON.parse((await cli(["runs", c.root, "--json"], { compute: c.compute })).stdout);
@@ -236,7 +236,7 @@ describe("outerloop cancel RUN_DIR", () => {
     assert.equal(failed.code, 0, failed.stderr);
     assert.match(
       failed.stdout,
-      /^run .*r2 failed on 2026-01-02T10:01:00.000Z \(measure baseline: .*\): cancelled its leftover job\(s\) 4242$/m,
+      /^run .*r2 failed on 2026-01-02T10:01:00.000Z \(measure baseline \(job 1002\): .*\): cancelled its leftover job\(s\) 4242$/m,
     );
     assert.equal(existsSync(c.r2.cancelled), false);
     const job = await cli(["cancel", "123", "--json"], { compute: c.compute });
@@ -286,14 +286,20 @@ describe("outerloop show: resource use", () => {
       r.stdout,
       /^warning: measure candidate peaked at 1.9 GiB of its 2 GiB memory \(95%\): raise eval_mem in the contract$/m,
     );
-    assert.match(r.stdout, /^failed on 2026-01-02T10:01:00.000Z: measure baseline: Eval command exited with code 1$/m);
+    assert.match(
+      r.stdout,
+      /^failed on 2026-01-02T10:01:00.000Z: measure baseline \(job 1002\): Eval command exited with code 1$/m,
+    );
     const json = JSON.parse((await cli(["show", c.r2.path, "--json"], { compute: c.compute })).stdout);
     assert.equal(json.measures[0].usage.elapsed_s, 30);
     assert.equal(json.measures[1].usage.cpu_efficiency, 0.9);
     assert.equal(json.warnings.length, 2);
     assert.deepEqual(json.failure, {
       measure: "baseline",
-      message: "measure baseline: Eval command exited with code 1",
+      job_id: "1002",
+      kind: "exit",
+      cause: "eval command exited with code 1",
+      message: "measure baseline (job 1002): Eval command exited with code 1",
       failed_at: "2026-01-02T10:01:00.000Z",
     });
     assert.equal(json.cancelled, null);

@@ -92,13 +92,18 @@ describe("outerloop wait", () => {
       compute: run.compute,
       sleeps,
       onSleep: (_ms, ctx) => {
-        if (ctx.count === 4) run.finish(); // the wake stays queued behind its dependency
+        if (ctx.count === 4) run.finish(); // the wake, its dependency met now, is about to start
       },
     });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).verdict, "accept");
     assert.deepEqual(sleeps, [1000, 1000, 1000, 1000, 1000], "within a second of the last exit code");
-    assert.match(r.stderr, /cancelling wake job 1002: the run has been decided/, "the wake is no longer needed");
+    // a wake whose jobs have ended is never cancelled: Slurm may be starting it, and it finds the run decided
+    assert.match(
+      r.stderr,
+      /wake job 1002 is about to start \(the jobs it waits on have ended\): left to end by itself/,
+    );
+    assert.doesNotMatch(r.stderr, /cancelling wake job/);
   });
 
   it("runs the resume pass itself when nothing is live and no decision came (a lost wake)", async () => {
@@ -183,7 +188,7 @@ describe("outerloop wait", () => {
       },
     });
     assert.equal(r.code, 3, r.stderr);
-    assert.match(r.stderr, /measure baseline: Eval command exited with code 1/);
+    assert.match(r.stderr, /measure baseline \(job 1000\): Eval command exited with code 1/);
     assert.deepEqual(run.compute.cancelled, [["1001", "1002"]]);
     assert.ok(existsSync(run.dir.failure));
     // and later, from the file alone
@@ -201,18 +206,21 @@ describe("outerloop wait", () => {
     await assert.rejects(run.wakeRuns(), /exited with code 1/);
     const tail = /^--- last 3 line\(s\) of .*output\.log ---\nloading data\nstep 1\nboom: bad shape$/m;
     const f = JSON.parse(readFileSync(run.dir.failure, "utf8"));
-    assert.match(f.message, /^measure baseline: Eval command exited with code 1\n/);
+    assert.match(f.message, /^measure baseline \(job 1000\): Eval command exited with code 1\n/);
     assert.match(f.message, tail);
 
     const waited = await cli(["wait", run.dir.path], { compute: run.compute });
     assert.equal(waited.code, 3);
-    assert.match(waited.stderr, /measure baseline: Eval command exited with code 1 \(the run failed on [^\n]*\)\n/);
+    assert.match(
+      waited.stderr,
+      /measure baseline \(job 1000\): Eval command exited with code 1 \(the run failed on [^\n]*\)\n/,
+    );
     assert.match(waited.stderr, tail);
     const shown = await cli(["show", run.dir.path], { compute: run.compute });
     assert.equal(shown.code, 0);
     assert.match(
       shown.stdout,
-      /^failed on [^:]+:\d\d:\d\d\.\d+Z: measure baseline: Eval command exited with code 1\n/m,
+      /^failed on [^:]+:\d\d:\d\d\.\d+Z: measure baseline \(job 1000\): Eval command exited with code 1\n/m,
     );
     assert.match(shown.stdout, tail);
     const json = await cli(["show", run.dir.path, "--json"], { compute: run.compute });

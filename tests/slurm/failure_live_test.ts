@@ -1,0 +1,401 @@
+/**
+ * What a loop meets when a measure fails, through the binary on the real
+ * testbed, as a user drives it (`measure`, `wait`, `resume`, `show --json`):
+ * a round whose one candidate crashes decides among the others with no other
+ * arm's job cancelled; a run failed by its baseline is taken up again with
+ * `resume --retry-failed` once the cause is fixed, sending only what failed
+ * and keeping every value measured; `--json` on exit 3 is one object naming
+ * the failed measure, its job and the cause; and the wakes of a `measure
+ * --wait` run end as the README says a climb's wakes do.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after } from "node:test";
+import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
+import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
+import { ensureBinary } from "../helpers/binary.ts";
+import { makeRepo } from "../helpers/git_repo.ts";
+import { TESTBED_LANE } from "../helpers/measure_argv.ts";
+import { live, liveIt, observeState, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
+import { tempDir } from "../helpers/temp.ts";
+
+// deno-lint-ignore no-explicit-any -- parsed --json output
+type Json = any;
+
+/** Every run tag this file used: their jobs (`eval-<tag>-…`, `wake-<tag>-…`) are cancelled at the end. */
+const tags: string[] = [];
+after(async () => {
+  if (live.kind !== "run" || tags.length === 0) return;
+  const listed = await slurmCommand(["squeue", "-h", "-o", "%j"]).catch(() => "");
+  const names = new Set(listed.split("\n").filter((n) => tags.some((t) => ownedBy(n, t))));
+  for (const name of names) await slurmCommand(["scancel", "-n", name]).catch(() => "");
+});
+
+/** A tag of its own for each run: `<prefix><4 random>`, at most 10 characters, as job names keep it whole. */
+function newTag(prefix: string): string {
+  const tag = `${prefix}${Math.random().toString(36).slice(2, 6)}`;
+  tags.push(tag);
+  return tag;
+}
+
+/** Whether a job name is one of run `tag`'s evals or wakes. */
+function ownedBy(name: string, tag: string): boolean {
+  return name.startsWith(`eval-${tag}-`) || name.startsWith(`wake-${tag}-`);
+}
+
+/**
+ * A benchmark scoring `score` give or take a tenth by seed (the same for
+ * every arm on a seed, so a pair's difference is the scores', unless
+ * `noise` adds a seeded term of its own); `crash` exits 1 with a traceback
+ * and no metric; `flagged` exits 1 while the file the command names exists
+ * (the cause the test fixes).
+ */
+const bench = (score: number, mode: "ok" | "crash" | "flagged" = "ok", noise = 0) => ({
+  "bench.sh": [
+    "sleep 1",
+    `[ "$(cat mode)" = crash ] && { echo 'Traceback: the proposal broke' >&2; exit 1; }`,
+    `[ "$(cat mode)" = flagged ] && [ -f "$1" ] && { echo "broken while $1 exists" >&2; exit 1; }`,
+    `awk -v s="$SEED" -v b="$(cat score)" -v k="$(cat noise)" ` +
+    `'BEGIN { printf "{\\"score\\": %.4f}\\n", b + ((s % 5) - 2) / 10 + k * ((s * 7) % 5 - 2) / 10 }'`,
+    "",
+  ].join("\n"),
+  score: String(score),
+  mode,
+  noise: String(noise),
+});
+
+/** A contract of small jobs (one minute, 256M) with `over` on top, in a temp dir. */
+function contract(over: Record<string, unknown>): string {
+  const file = join(tempDir("live-failure-contract-"), "contract.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: "fl",
+      command: "sh bench.sh /nonexistent",
+      metric: "score",
+      direction: "maximize",
+      seed_env: "SEED",
+      eval_minutes: 1,
+      eval_mem: "256M",
+      min_effect: 1,
+      ...over,
+    }),
+  );
+  return file;
+}
+
+async function cli(...args: string[]): Promise<SpawnResult> {
+  return await spawn({ argv: [await ensureBinary(), ...args], timeoutMs: 200_000, output: "separate" });
+}
+
+/** `outerloop measure` of base `shas[0]` against every other sha, on the testbed's lane, then `more`. */
+function measureArgs(
+  repo: string,
+  shas: readonly string[],
+  file: string,
+  runDir: string,
+  tag: string,
+  ...more: string[]
+) {
+  return [
+    "measure",
+    "--compute",
+    "slurm",
+    "--account",
+    TESTBED_LANE.account,
+    "--partition",
+    TESTBED_LANE.partition,
+    "--repo",
+    repo,
+    "--base",
+    shas[0]!,
+    ...shas.slice(1).flatMap((sha) => ["--candidate", sha]),
+    "--contract",
+    file,
+    "--run-dir",
+    runDir,
+    "--run-tag",
+    tag,
+    "--seed",
+    "3",
+    ...more,
+  ];
+}
+
+/** The ONE JSON object a `--json` command printed: stdout must hold exactly one line, and it must parse. */
+function oneObject(r: SpawnResult): Json {
+  const lines = r.stdout.split("\n").filter((l) => l.trim() !== "");
+  assert.equal(lines.length, 1, `exactly one line on stdout, got ${JSON.stringify(r.stdout)}; stderr ${r.stderr}`);
+  const j = JSON.parse(lines[0]!);
+  assert.equal(typeof j, "object");
+  return j;
+}
+
+/** One allocation's row in sacct. */
+interface SacctRow {
+  readonly id: string;
+  readonly name: string;
+  readonly state: string;
+  readonly start: string;
+}
+
+/** sacct's rows (allocations, `-X`) of run `tag`'s jobs of `kind` from the last hours. */
+async function sacctRows(tag: string, kind: "eval" | "wake"): Promise<SacctRow[]> {
+  const out = await slurmCommand([
+    "sacct",
+    "-X",
+    "-n",
+    "-P",
+    "-S",
+    "now-3hours",
+    "--format=JobID,JobName%100,State,Start",
+  ]);
+  return out.split("\n").map((l) => l.split("|")).filter((f) => f.length >= 4 && f[1]!.startsWith(`${kind}-${tag}-`))
+    .map(([id, name, state, start]) => ({ id: id!, name: name!, state: observeState(state!), start: start! }));
+}
+
+/** The job ids of `jobIds` that have a `.batch` step in sacct: they started running. */
+async function ranJobs(jobIds: readonly string[]): Promise<Set<string>> {
+  if (jobIds.length === 0) return new Set();
+  const out = await slurmCommand(["sacct", "-n", "-P", "-j", jobIds.join(","), "--format=JobID"]);
+  return new Set(out.split("\n").filter((l) => l.endsWith(".batch")).map((l) => l.slice(0, -".batch".length)));
+}
+
+const TERMINAL = /^(COMPLETED|FAILED|CANCELLED|TIMEOUT|OUT_OF_MEMORY|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE)/;
+
+/** The job (or `A_T` task) a measure of the run last ran in: its eval dir's marker. */
+function markerOf(runDir: string, measure: string): string {
+  const exact = new RegExp(`^eval-${measure.replace(/[#-]/g, "\\$&")}-[0-9a-f]{40}-`);
+  const name = readdirSync(runDir).find((n) => exact.test(n));
+  assert.ok(name, `no eval dir of ${measure} in ${runDir}`);
+  return readFileSync(join(runDir, name, EVAL_FILES.submitted), "utf8").trim();
+}
+
+liveIt(
+  "a round whose one candidate crashes decides among the others, names the crash, and cancels no other arm's job",
+  240_000,
+  async () => {
+    const started = Date.now();
+    // base 10; candidate +3 (the winner on every seed), candidate-2 crashes, candidate-3 −2 (dropped by the screen)
+    const { repo, shas } = makeRepo([bench(10), bench(13), bench(10, "crash"), bench(8)]);
+    const tag = newTag("fa");
+    const runDir = join(tempDir("live-failure-round-"), tag);
+    const file = contract({ repeats: 3, max_repeats: 3 });
+    const parked = await cli(...measureArgs(repo, shas, file, runDir, tag, "--json"));
+    assert.equal(parked.exitCode, 75, parked.stderr);
+    const waited = await cli("wait", runDir, "--poll", "2", "--timeout", "180", "--json");
+    assert.equal(waited.exitCode, 0, `a winner among the others: ${waited.stderr}`);
+    const w = oneObject(waited);
+    assert.equal(w.verdict, "accept");
+    assert.equal(w.winner.arm, 1);
+    assert.equal(w.candidate_sha, shas[1], "the commit to merge is the winner's");
+    const crashedArm = w.candidates.find((c: Json) => c.arm === 2);
+    assert.deepEqual([crashedArm.verdict, crashedArm.standing, crashedArm.because], ["crashed", "dropped", "crashed"]);
+    // the screen sends candidate-2's pairs at once (candidate-2, candidate-2#2): the first crash met is the arm's
+    const crashed = crashedArm.crash.measure;
+    assert.match(crashed, /^candidate-2(#2)?$/);
+    const crashJob = markerOf(runDir, crashed);
+    assert.deepEqual([crashedArm.crash.job_id, crashedArm.crash.cause], [crashJob, "eval command exited with code 1"]);
+    assert.match(crashedArm.crash.message, /^Traceback: the proposal broke$/m, "the crash carries its log's tail");
+
+    // decision.json and show --json name the same crash
+    const d = JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8"));
+    assert.equal(d.verdict, "accept");
+    const c2 = d.round.candidates.find((c: Json) => c.arm === 2);
+    assert.deepEqual([c2.verdict, c2.crash.measure, c2.crash.job_id], ["crashed", crashed, crashJob]);
+    assert.equal(existsSync(join(runDir, "failure.json")), false, "a candidate's crash is not the run's failure");
+    const shown = await cli("show", runDir, "--json");
+    assert.equal(shown.exitCode, 0, shown.stderr);
+    const s = oneObject(shown);
+    assert.equal(s.state, "decided");
+    assert.deepEqual(s.crashes.map((c: Json) => c.measure).sort(), ["candidate-2", "candidate-2#2"], "both crashed");
+    for (const c of s.crashes) {
+      assert.deepEqual([c.job_id, c.cause], [markerOf(runDir, c.measure), "eval command exited with code 1"]);
+    }
+    const sc2 = s.round.candidates.find((c: Json) => c.arm === 2);
+    assert.deepEqual([sc2.verdict, sc2.crash.job_id], ["crashed", crashJob]);
+
+    // sacct: every eval task of the round ended of itself; none was cancelled, the crashed one's included
+    const measured = Object.keys(d.values).length + s.crashes.length; // a crashed measure has no value
+    const rows = await waitFor(
+      "every eval task of the round ended in sacct",
+      () => sacctRows(tag, "eval"),
+      (r) => r.length >= measured && r.every((x) => TERMINAL.test(x.state)),
+      60_000,
+      500,
+    );
+    assert.equal(rows.length, measured, `one task per measure: ${JSON.stringify(rows)}`);
+    assert.deepEqual(rows.filter((r) => r.state.startsWith("CANCELLED")), [], "no arm's job was cancelled");
+    process.stderr.write(
+      `live failure (round crash): eval tasks ${rows.map((r) => `${r.id} ${r.state}`).join(", ")}; ` +
+        `wall ${Date.now() - started} ms\n`,
+    );
+  },
+);
+
+liveIt(
+  "a run its baseline failed, taken up with resume --retry-failed once the cause is fixed, sends only what failed",
+  240_000,
+  async () => {
+    const started = Date.now();
+    const dir = tempDir("live-failure-retry-");
+    const flag = join(dir, "broken");
+    writeFileSync(flag, "the baseline's benchmark fails while this file exists\n");
+    const { repo, shas } = makeRepo([bench(10, "flagged"), bench(12)]);
+    const tag = newTag("fb");
+    const runDir = join(dir, tag);
+    const file = contract({ command: `sh bench.sh ${flag}`, repeats: 2, max_repeats: 2 });
+    const parked = await cli(...measureArgs(repo, shas, file, runDir, tag, "--json"));
+    assert.equal(parked.exitCode, 75, parked.stderr);
+    const failed = await cli("wait", runDir, "--poll", "2", "--timeout", "180", "--json");
+    assert.equal(failed.exitCode, 3, failed.stderr);
+    const f = JSON.parse(readFileSync(join(runDir, "failure.json"), "utf8"));
+    assert.match(f.measure, /^baseline(#2)?$/);
+    assert.deepEqual([f.job_id, f.kind, f.cause], [
+      markerOf(runDir, f.measure),
+      "exit",
+      "eval command exited with code 1",
+    ]);
+    assert.deepEqual(oneObject(failed).failure, f, "wait --json gives failure.json's failure");
+
+    // what was measured before the retry: the candidate's two pairs, each in its own task
+    const before = await waitFor(
+      "the run's four eval tasks ended in sacct",
+      () => sacctRows(tag, "eval"),
+      (r) => r.length >= 4 && r.every((x) => TERMINAL.test(x.state)),
+      60_000,
+      500,
+    );
+    assert.equal(before.length, 4, JSON.stringify(before));
+    const shown = oneObject(await cli("show", runDir, "--json"));
+    assert.equal(shown.state, "failed");
+    const kept = Object.fromEntries(
+      shown.measures.filter((m: Json) => m.state === "done").map((m: Json) => [m.name, [m.value, m.job_id]]),
+    );
+    assert.deepEqual(Object.keys(kept).sort(), ["candidate", "candidate#2"]);
+    assert.deepEqual(
+      shown.measures.filter((m: Json) => m.state === "failed").map((m: Json) => m.name).sort(),
+      ["baseline", "baseline#2"],
+    );
+    const oldBase = ["baseline", "baseline#2"].map((m) => markerOf(runDir, m));
+
+    // the cause fixed, the run taken up: only the two failed measures are sent again, as a new array
+    rmSync(flag);
+    const retried = await cli("resume", runDir, "--retry-failed", "--json");
+    assert.equal(retried.exitCode, 75, retried.stderr);
+    assert.equal(oneObject(retried).status, "parked");
+    assert.match(
+      retried.stderr,
+      /retrying the run: baseline, baseline#2 set aside|retrying the run: baseline#2, baseline/,
+    );
+    const decided = await cli("wait", runDir, "--poll", "2", "--timeout", "180", "--json");
+    assert.equal(decided.exitCode, 0, decided.stderr);
+    const d = oneObject(decided);
+    assert.equal(d.verdict, "accept");
+    for (const [name, [value, job]] of Object.entries(kept) as [string, [number, string]][]) {
+      assert.equal(d.values[name], value, `${name}'s value is kept`);
+      assert.equal(markerOf(runDir, name), job, `${name} was not measured again`);
+    }
+    const newBase = ["baseline", "baseline#2"].map((m) => markerOf(runDir, m));
+    const after = await waitFor(
+      "the two re-sent tasks ended in sacct",
+      () => sacctRows(tag, "eval"),
+      (r) => r.length >= 6 && r.every((x) => TERMINAL.test(x.state)),
+      60_000,
+      500,
+    );
+    assert.equal(after.length, 6, `4 tasks, then the 2 that failed: ${JSON.stringify(after)}`);
+    const oldIds = new Set(before.map((r) => r.id));
+    assert.deepEqual(after.filter((r) => !oldIds.has(r.id)).map((r) => r.id).sort(), [...newBase].sort());
+    for (const [i, id] of newBase.entries()) assert.notEqual(id, oldBase[i], "a new job, never the failed one adopted");
+
+    // the failure is history now, not the run's standing
+    assert.equal(existsSync(join(runDir, "failure.json")), false);
+    const history = JSON.parse(readFileSync(join(runDir, "failure-history.json"), "utf8")).failures;
+    assert.equal(history.length, 1);
+    const { retried_at: _at, ...old } = history[0];
+    assert.deepEqual(old, f, "failure-history.json keeps the old failure as failure.json had it");
+    process.stderr.write(`live failure (retry-failed): wall ${Date.now() - started} ms\n`);
+  },
+);
+
+liveIt(
+  "--json on exit 3: exactly one object naming the failed measure, its job and the cause",
+  180_000,
+  async () => {
+    const started = Date.now();
+    const dir = tempDir("live-failure-json-");
+    const flag = join(dir, "broken");
+    writeFileSync(flag, "x\n");
+    const { repo, shas } = makeRepo([bench(10, "flagged"), bench(12)]);
+    const tag = newTag("fc");
+    const runDir = join(dir, tag);
+    const file = contract({ command: `sh bench.sh ${flag}` });
+    const measured = await cli(...measureArgs(repo, shas, file, runDir, tag, "--wait", "--poll", "2", "--json"));
+    assert.equal(measured.exitCode, 3, measured.stderr);
+    const job = markerOf(runDir, "baseline");
+    const answers = [
+      ["measure --wait", measured],
+      ["wait", await cli("wait", runDir, "--json")],
+      ["resume", await cli("resume", runDir, "--json")],
+    ] as const;
+    for (const [what, r] of answers) {
+      assert.equal(r.exitCode, 3, `${what}: ${r.stderr}`);
+      const j = oneObject(r);
+      assert.deepEqual(
+        [j.status, j.command, j.exit_code, j.error.kind, j.state, j.verdict],
+        ["error", what.split(" ")[0], 3, "eval-failed", "failed", null],
+        what,
+      );
+      assert.deepEqual(
+        [j.failure.measure, j.failure.job_id, j.failure.cause],
+        ["baseline", job, "eval command exited with code 1"],
+        `${what}: ${JSON.stringify(j.failure)}`,
+      );
+      assert.match(j.error.message, new RegExp(`^measure baseline \\(job ${job}\\): Eval command exited with code 1`));
+      assert.match(j.failure.message, /^broken while \S+ exists$/m, `${what}: the failure carries the log's tail`);
+    }
+    process.stderr.write(`live failure (--json on exit 3): wall ${Date.now() - started} ms\n`);
+  },
+);
+
+liveIt(
+  "a measure --wait run's wakes end in sacct as the README says: COMPLETED, or CANCELLED before they ever ran",
+  240_000,
+  async () => {
+    const started = Date.now();
+    // noisy pairs around a difference of min_effect: a second look is likely, so likely a second wake
+    const { repo, shas } = makeRepo([bench(10, "ok", 1), bench(11, "ok", 3)]);
+    const tag = newTag("fd");
+    const runDir = join(tempDir("live-failure-wakes-"), tag);
+    const file = contract({ repeats: 2, max_repeats: 4, min_effect: 0.5 });
+    const r = await cli(...measureArgs(repo, shas, file, runDir, tag, "--wait", "--poll", "2", "--json"));
+    assert.ok([0, 10, 11].includes(r.exitCode!), `a verdict: exit ${r.exitCode}: ${r.stderr}`);
+    const d = oneObject(r);
+    assert.equal(d.status, "decided");
+    const looks = d.n / 2;
+    const last = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8")).job_id;
+    const wakes = await waitFor(
+      "every wake of the run ended in sacct",
+      () => sacctRows(tag, "wake"),
+      (w) => w.some((x) => x.id === last) && w.every((x) => TERMINAL.test(x.state)),
+      90_000,
+      500,
+    );
+    assert.ok(wakes.length >= looks, `a wake per look: ${looks} look(s), wakes ${JSON.stringify(wakes)}`);
+    const ran = await ranJobs(wakes.map((w) => w.id));
+    for (const w of wakes) {
+      const cancelledPending = w.state.startsWith("CANCELLED") && !ran.has(w.id) && /^(Unknown|None)$/.test(w.start);
+      assert.ok(
+        w.state === "COMPLETED" || cancelledPending,
+        `wake ${w.id} ended ${w.state} (start ${w.start}, ran ${ran.has(w.id)}): a wake ends COMPLETED, or ` +
+          "CANCELLED while still pending — a running wake is never cancelled",
+      );
+    }
+    process.stderr.write(
+      `live failure (wakes): ${looks} look(s), ${wakes.length} wake(s): ` +
+        `${wakes.map((w) => `${w.id} ${w.state}`).join(", ")}; wall ${Date.now() - started} ms\n`,
+    );
+  },
+);
