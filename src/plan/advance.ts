@@ -148,13 +148,13 @@ export function decideAt(
 
 /** The candidates of `p` with a crashed measure: each arm's first crashed pair and its cause. */
 function crashedArms(p: PassPlan, crashed: CrashedMeasures): CrashedArms {
-  const arms = new Map<number, { pair: number; cause: string }>();
+  const arms = new Map<number, { pair: number; cause: string; measure: string }>();
   for (const m of p.plan) {
     const cause = crashed.get(m.name);
     const ref = parseMeasureName(m.name);
     if (cause === undefined || ref === null || ref.arm === BASE_ARM) continue;
     const earlier = arms.get(ref.arm);
-    if (earlier === undefined || ref.pair < earlier.pair) arms.set(ref.arm, { pair: ref.pair, cause });
+    if (earlier === undefined || ref.pair < earlier.pair) arms.set(ref.arm, { pair: ref.pair, cause, measure: m.name });
   }
   return arms;
 }

@@ -27,9 +27,10 @@ export function crashesOf(run: RunSummary): NamedCrash[] {
   return run.verdict === "crashed" && run.crash ? [{ who: "the candidate", crash: run.crash }] : [];
 }
 
-/** The sentence of one crash: `candidate-2 (c2) crashed: eval exited with code 1 (measure candidate-2#3)`. */
+/** The sentence of one crash: `candidate-2 (c2) crashed: eval exited with code 1 (measure candidate-2#3) in job 1234_5`. */
 function sentence(c: NamedCrash): string {
-  return `${c.who} crashed: ${c.crash.cause} (measure ${c.crash.measure})`;
+  const job = c.crash.jobId === null ? "" : ` in job ${c.crash.jobId}`;
+  return `${c.who} crashed: ${c.crash.cause} (measure ${c.crash.measure})${job}`;
 }
 
 /** The run's crashes as Markdown: a `**Crashed:**` line each, then the end of its log in a fenced block. */

@@ -33,6 +33,8 @@ export interface CrashSummary {
   readonly measure: string;
   /** The cause, one line: `eval exited with code 1`, `no metric "t" in its output`, `ran past eval_minutes 10`. */
   readonly cause: string;
+  /** The scheduler's id of the job it crashed in (`1234_5` for an array task); null when none was recorded. */
+  readonly jobId: string | null;
   /** The last lines of its eval's log, as written; "" when there is none. */
   readonly logTail: string;
 }

@@ -120,8 +120,9 @@ import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
  * candidate: its eval crashed — exited non-zero, printed no readable metric,
  * or ran past eval_minutes. That is a verdict on the candidate, not a failed
  * run; `crash` (null otherwise, on the run and on each candidate) says
- * `{ "measure": "candidate#2", "cause": "eval exited with code 1",
- * "log_tail": "…" }`: which measure crashed, why, and the end of its log.
+ * `{ "measure": "candidate#2", "job_id": "1234_3", "cause": "eval exited
+ * with code 1", "log_tail": "…" }`: which measure crashed, in which job,
+ * why, and the end of its log.
  */
 export interface RunsListing {
   readonly runs: readonly RunListingEntry[];
@@ -181,6 +182,8 @@ export interface RelativeJson {
 /** `crash` of a run or a round candidate; see `RunsListing`. */
 export interface CrashListing {
   readonly measure: string;
+  /** The job it crashed in (`1234_5` for an array task); null when none was recorded. */
+  readonly job_id: string | null;
   readonly cause: string;
   readonly log_tail: string;
 }
@@ -287,7 +290,9 @@ function relativeJson(r: RelativeEstimate | null | undefined): RelativeJson | nu
 
 /** A crash's listing; null without one. */
 function crashJson(c: CrashSummary | null | undefined): CrashListing | null {
-  return c === null || c === undefined ? null : { measure: c.measure, cause: c.cause, log_tail: c.logTail };
+  return c === null || c === undefined
+    ? null
+    : { measure: c.measure, job_id: c.jobId, cause: c.cause, log_tail: c.logTail };
 }
 
 /** A calibration's listing: its A/A improvement's mean and interval, sd, bias and suggested keys. */

@@ -10,7 +10,7 @@ import {
   shortSha,
   verdictWords,
 } from "./format.ts";
-import { type Climb, isCalibration, type RunSummary } from "./model.ts";
+import { type Climb, type CrashSummary, isCalibration, type RunSummary } from "./model.ts";
 import { calibrationCells } from "./calibration_pairs.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
 import { anyRelative, armCells, armDifferenceCells, armVerdictWords, formatRelative } from "./format.ts";
@@ -59,6 +59,11 @@ function stateCell(r: RunSummary): string {
  * excludes 0), its A/A mean and interval in the improvement columns and its
  * pairs as n. An empty climb gives the header alone.
  */
+/** The line under a crashed run or candidate: which measure crashed, in which job (its cause is in the verdict cell). */
+function crashNote(c: CrashSummary): string {
+  return `  crashed: measure ${oneLine(c.measure)}${c.jobId === null ? "" : ` in job ${oneLine(c.jobId)}`}`;
+}
+
 export function formatRunsTable(climb: Climb): string {
   const several = severalMetrics(climb);
   // a relative column only when some run has a relative figure (a metric that can be <= 0 has none)
@@ -139,11 +144,12 @@ export function formatRunsTable(climb: Climb): string {
         e === null ? "" : String(e.estimate.n),
         "",
       ]);
-      after.push([]);
+      after.push(a.verdict === "crashed" && a.crash ? [crashNote(a.crash)] : []);
     }
     // a failure or a dispute follows the run's rows (a round's candidates included)
     const notes = after.at(-1)!;
     if (r.failure !== null && r.failure !== "") notes.push(`  failed: ${oneLine(r.failure)}`);
+    if (round === null && r.verdict === "crashed" && r.crash) notes.push(crashNote(r.crash));
     for (const d of r.disputes) notes.push(`  disputed: ${oneLine(d)}`);
   }
   const lines = renderColumns(header, rows, right).split("\n");

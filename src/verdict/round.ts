@@ -69,7 +69,11 @@ export const ROUND_PROCEDURE: RoundProcedure = "screen-confirm";
  * and the cause. A crashed arm's series hold its pairs before the crash
  * (pair − 1 values each).
  */
-export type CrashedArms = ReadonlyMap<number, { readonly pair: number; readonly cause: string }>;
+export type CrashedArms = ReadonlyMap<
+  number,
+  // measure: the one that crashed (a sibling's side too); the arm's benchmark measure of that pair when not given
+  { readonly pair: number; readonly cause: string; readonly measure?: string }
+>;
 
 /** Tuning; only the simulation changes these. */
 export interface RoundOptions {

@@ -227,9 +227,9 @@ export function decideScreenConfirmWithCrashes(
 function singleCrashed(
   contract: Contract,
   values: PairedValues,
-  crash: { readonly pair: number; readonly cause: string },
+  crash: { readonly pair: number; readonly cause: string; readonly measure?: string },
 ): RoundDecisionWithCrashes {
-  const measure = benchmarkName(CANDIDATE_ARM, crash.pair);
+  const measure = crash.measure ?? benchmarkName(CANDIDATE_ARM, crash.pair);
   const d = crashedDecision(contract, values, { measure, cause: crash.cause });
   return {
     candidates: 1,
@@ -339,7 +339,7 @@ function screenConfirm(
         screen: step === undefined ? null : screenEstimate(step.bench.get(arm)!, step.judged.get(arm)!.relative),
         estimate: null,
         siblings: {},
-        reason: crashedReason({ measure: benchmarkName(arm, crash.pair), cause: crash.cause }),
+        reason: crashedReason({ measure: crash.measure ?? benchmarkName(arm, crash.pair), cause: crash.cause }),
       };
     }
     if (step === undefined) throw new TypeError(`Cannot decide: candidate ${arm} was in no screen look`);

@@ -485,6 +485,7 @@ export function calibrationRun(biased = false, over: Partial<RunSummary> = {}): 
 export const CRASH = {
   measure: "candidate#2",
   cause: "eval exited with code 1",
+  jobId: "4242_1",
   logTail: 'Traceback (most recent call last):\n  File "bench.py", line 3, in <module>\nValueError: bad | `input`\n',
 } as const;
 

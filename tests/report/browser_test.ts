@@ -752,7 +752,7 @@ describe("the HTML report in a real browser", () => {
       assert.deepEqual(round.errors, []);
       const seen = round.value as Seen;
       assert.deepEqual(seen.crashed, [
-        "Crashed: candidate-3 (c3) crashed: eval exited with code 1 (measure candidate-3#2).",
+        "Crashed: candidate-3 (c3) crashed: eval exited with code 1 (measure candidate-3#2) in job 4242_1.",
       ]);
       assert.match(seen.logs[0] ?? "", /ValueError: bad \| `input`$/);
       assert.deepEqual(seen.greyed, ["rgb(140, 149, 159)"], "the crashed candidate's marker greyed");

@@ -25,7 +25,10 @@ describe("a crashed candidate in the Markdown", () => {
   it("heads the run's report with `crashed`, then the cause and the end of its log, fenced safely", () => {
     const md = runMarkdown(crashedRun());
     assert.match(md, /^### `pi`: crashed\n/);
-    assert.match(md, /\*\*Crashed:\*\* the candidate crashed: eval exited with code 1 \(measure candidate#2\)\./);
+    assert.match(
+      md,
+      /\*\*Crashed:\*\* the candidate crashed: eval exited with code 1 \(measure candidate#2\) in job 4242_1\./,
+    );
     assert.match(md, /\n```\nTraceback \(most recent call last\):\n[\s\S]*ValueError: bad \| `input`\n```\n/);
     assert.doesNotMatch(md, /\*\*Failed:\*\*/, "a crash is not a failed run");
     assert.deepEqual(crashMarkdown(makeRun()), []);
@@ -88,10 +91,23 @@ describe("a crashed candidate in the runs table and --json", () => {
     assert.match(lines.find((l) => l.startsWith("  candidate-3 ")) ?? "", / crashed: eval exited with code 1 /);
   });
 
+  it("names the crashed measure and its job on the line under the run or the candidate", () => {
+    const lines = formatRunsTable([crashedRun(), crashedRound()]).split("\n");
+    const run = lines.findIndex((l) => l.startsWith("r-crash "));
+    assert.equal(lines[run + 1], "  crashed: measure candidate#2 in job 4242_1");
+    const arm = lines.findIndex((l) => l.startsWith("  candidate-3 "));
+    assert.equal(lines[arm + 1], "  crashed: measure candidate-3#2 in job 4242_1");
+  });
+
   it("gives the crash's measure, cause and log tail; null for a run or candidate that did not crash", () => {
     const [run, round] = runsJson([crashedRun(), crashedRound()]).runs;
     assert.equal(run!.verdict, "crashed");
-    assert.deepEqual(run!.crash, { measure: "candidate#2", cause: CRASH.cause, log_tail: CRASH.logTail });
+    assert.deepEqual(run!.crash, {
+      measure: "candidate#2",
+      job_id: "4242_1",
+      cause: CRASH.cause,
+      log_tail: CRASH.logTail,
+    });
     assert.equal(round!.crash, null);
     const arms = round!.round!.candidates;
     assert.deepEqual(arms.map((a) => a.crash?.measure ?? null), [null, null, "candidate-3#2"]);

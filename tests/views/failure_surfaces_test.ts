@@ -17,11 +17,10 @@ import { tempDir } from "../helpers/temp.ts";
  * and the cause that the record beside the eval dirs holds — failure.json
  * for a failed run, crashes.json for a crash — read in process: `show` (text
  * and `--json`), `wait --json`, `resume --json`, `runs` (text and `--json`)
- * and the reports (`report --md`, `--html`). Where a surface does not name
- * one of the three yet (a crash's job in `runs` and the reports), the last
- * test, a todo, says so and holds the assertions that will pass once it
- * does. A crashed measure's `show` row reads `crashed`, a failed run's
- * `failed`.
+ * and the reports (`report --md`, `--html`); the last test holds `runs` and
+ * the reports to a crash's job and a round's reason to the measure that
+ * crashed (a sibling's side too). A crashed measure's `show` row reads
+ * `crashed`, a failed run's `failed`.
  */
 
 const CASES = 40;
@@ -250,9 +249,6 @@ describe("every surface names the same failed measure, job and cause (property, 
     "runs and the reports name a crash's job, and a round's reason its crashed measure",
     {
       timeout: 60_000,
-      todo: "needs src/report/*: a job id in CrashSummary (model.ts) " +
-        "shown by runs_table.ts, runs_json.ts and crash_section.ts; and src/verdict/round_screen_confirm.ts naming " +
-        "a round's crashed measure (a sibling's, not benchmarkName(arm, pair)) in its reason",
     },
     async () => {
       for (let seed = FIRST_SEED; seed < FIRST_SEED + CASES; seed++) {
