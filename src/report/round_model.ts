@@ -131,6 +131,8 @@ export function standingWords(a: RoundArm): string {
   if (a.winner) return "winner";
   if (a.standing === "in-play") return "in play";
   const why = becauseWords(a.because);
+  // a crashed arm's pairs are those measured before it: it left play at the pair it crashed on
+  if (a.verdict === "crashed") return `crashed at pair ${a.pairs + 1}`;
   if (a.standing === "dropped") return `dropped at pair ${a.pairs}${why === "" ? "" : `: ${why}`}`;
   return `decided${why === "" ? "" : `: ${why}`}`;
 }

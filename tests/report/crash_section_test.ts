@@ -39,7 +39,7 @@ describe("a crashed candidate in the Markdown", () => {
     assert.match(md, /\*\*Crashed:\*\* candidate-3 \(c3\) crashed: eval exited with code 1/);
     assert.match(
       md,
-      /\| `candidate-3` \| `c3` \| `2222222222` \| dropped at pair 1: its eval crashed \| crashed: eval exited with code 1 \|/,
+      /\| `candidate-3` \| `c3` \| `2222222222` \| crashed at pair 2 \| crashed: eval exited with code 1 \|/,
     );
     const climb = climbMarkdown([makeRun(), crashedRun(), crashedRound()]);
     assert.match(climb, /^### Climb of `pi`: 3 runs \(2 accept, 1 crashed\)/);
