@@ -6,8 +6,8 @@
  * class|enum|async function NAME` and `export { A, B as C }` (types are left
  * out: a type in an exported signature is the caller's to name); as a use:
  * NAME inside an `import { … }` or `export { … } from` of another file, a
- * namespace import's `ns.NAME`, or a property read in a file that loads
- * modules with `import()`. `src/main.ts` (the entry) is
+ * namespace import's `ns.NAME`, or — in a file that loads modules with
+ * `import()` — a property read or a destructured name. `src/main.ts` (the entry) is
  * exempt. A module may keep an export for a reason a reader cannot see by
  * marking the line above it with `// exported for: <why>`.
  *
@@ -34,6 +34,8 @@ const DECLARED = /^export\s+(?:declare\s+)?(?:async\s+)?(?:function\*?|const|let
 const LISTED = /^export\s*\{([^}]*)\}\s*(?:from\s*["'][^"']+["'])?\s*;?/gm;
 const DYNAMIC = /\bimport\(\s*["'][^"']+["']\s*\)/;
 const IMPORTED = /(?:import|export)\s*(?:type\s*)?\{([^}]*)\}\s*from\s*["'][^"']+["']/g;
+/** In a file that loads modules with import(): a destructured binding list (`const { a } = await import(…)`, `([{ a }, { b }])`). */
+const BINDINGS = /\{\s*([\w$]+(?:\s*,\s*[\w$]+)*)\s*\}/g;
 const NAMESPACE = /import\s*(?:type\s*)?\*\s*as\s+([\w$]+)\s+from/g;
 
 /** The names an import or re-export list brings in (`A`, `type B`, `C as D` → A, B, C). */
@@ -53,6 +55,9 @@ for (const [file, text] of texts) {
     usedElsewhere.set(name, users);
   };
   for (const m of text.matchAll(IMPORTED)) listedNames(m[1]!).forEach(add);
+  if (DYNAMIC.test(text)) {
+    for (const m of text.matchAll(BINDINGS)) m[1]!.split(",").map((n) => n.trim()).forEach(add);
+  }
   // a module loaded by import() is used through properties of what it resolves to (`m.showCommand`)
   if (DYNAMIC.test(text)) { for (const u of text.matchAll(/[\w$)]\.([A-Za-z_$][\w$]*)/g)) add(u[1]!); }
   for (const m of text.matchAll(NAMESPACE)) {
