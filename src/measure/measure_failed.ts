@@ -24,7 +24,7 @@ export class MeasureFailedError extends EvalError {
  * say which job to look at. A message that names its job already (`job 1234
  * ended FAILED …`), or a failure with no job, is left as it is.
  */
-export function failureMessage(f: MeasureFailure): string {
+function failureMessage(f: MeasureFailure): string {
   const [first = "", ...rest] = f.message.split("\n");
   if (f.jobId === null || namesJob(first, f.jobId)) return f.message;
   const prefix = `measure ${f.measure}`;

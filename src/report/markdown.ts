@@ -1,4 +1,3 @@
-import { formatMeasured } from "../text/numbers.ts";
 import {
   anyRelative,
   armCells,

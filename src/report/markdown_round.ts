@@ -1,5 +1,4 @@
 import { BASE_ARM, benchmarkName, parseMeasureName, siblingName } from "../measure/measure_name.ts";
-import { formatMeasured } from "../text/numbers.ts";
 import {
   armCells,
   armDifferenceCells,

@@ -29,14 +29,14 @@ export interface PairingRun {
 }
 
 /** The pairings a contract can be calibrated under: every one, but `duet` when a measure needs GPUs. */
-export function pairingsOf(contractPath: string): Pairing[] {
+function pairingsOf(contractPath: string): Pairing[] {
   const c = loadContract(contractPath);
   const gpus = [c.gpus, ...c.siblings.map((s) => s.gpus)].some((g) => g > 0);
   return gpus ? ["separate", "same-job"] : ["separate", "same-job", "duet"];
 }
 
 /** The request of one pairing's run: `RUN_DIR/<pairing>`, run tag `<tag or RUN_DIR's name>-<word>`. */
-export function pairingRequest(r: RunRequest, pairing: Pairing): RunRequest {
+function pairingRequest(r: RunRequest, pairing: Pairing): RunRequest {
   const tag = `${r.runTag ?? basename(r.runDir.path)}-${TAG_WORD[pairing]}`;
   return { ...r, runDir: new RunDir(join(r.runDir.path, pairing)), runTag: tag };
 }
@@ -46,7 +46,7 @@ export function pairingRequest(r: RunRequest, pairing: Pairing): RunRequest {
  * all before anything is written — then starts each (`startRun`: freeze,
  * pin, first pass); the first passes' outcomes, cheapest pairing first.
  */
-export async function startEachPairing(
+async function startEachPairing(
   r: RunRequest,
   pairs: number,
   deps: PrepareDeps & { readonly phase: () => PhaseDeps },

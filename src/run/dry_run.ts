@@ -135,7 +135,7 @@ export function dryRunJson(d: DryRun, r: RunRecord): Record<string, unknown> {
  * The first pass of `record` (a run not yet started in `runDir`), as
  * submissions. `maxArraySize` is the site's (the pass chunks arrays by it).
  */
-export async function dryFirstPass(
+async function dryFirstPass(
   record: RunRecord,
   runDir: RunDir,
   self: readonly string[],

@@ -60,7 +60,7 @@ export type { LockHolder } from "../rundir/lock_file.ts";
  */
 
 /** The default age after which a lock is broken whoever holds it: 6 hours. */
-export const DEFAULT_STALE_MS = 6 * 60 * 60 * 1000;
+const DEFAULT_STALE_MS = 6 * 60 * 60 * 1000;
 /** A break lock older than this is surely abandoned: it is held for a few syscalls. */
 const BREAK_STALE_MS = 60_000;
 /** A lock file this old that still holds no lock record is nobody's: it is written once, right after its create. */

@@ -135,7 +135,7 @@ async function underLock<T>(dir: RunDir, r: RunRecord, deps: PhaseDeps, fn: () =
  * The line a pass leaves on stderr when this process is interrupted (Ctrl-C,
  * TERM, HUP) and dies of it: what was interrupted and how to go on.
  */
-export function interruptedLine(dir: RunDir, r: RunRecord, sig: string): string {
+function interruptedLine(dir: RunDir, r: RunRecord, sig: string): string {
   const how = sig === "SIGINT" ? "Ctrl-C (SIGINT)" : sig;
   const resume = `"outerloop resume ${dir.path}"`;
   return r.compute === "local"

@@ -171,7 +171,7 @@ export async function waitForRun(
 }
 
 /** Between two scheduler polls the run dir is looked at this often: a decision is seen within it. */
-export const FILE_WATCH_MS = 1000;
+const FILE_WATCH_MS = 1000;
 
 /**
  * Sleeps `ms` in slices of `FILE_WATCH_MS`, looking at the run dir's files

@@ -14,8 +14,8 @@ import { readWakeRecord, wakeJobName, type WakeRecord, writeWakeRecord } from ".
 /** A deadline wake (no ids to depend on) re-checks after this long. */
 export const BLIND_WAKE_SECONDS = 300;
 /** A wake only reads results, decides or submits: minutes, one CPU and a little memory are plenty. */
-export const WAKE_MINUTES = 10;
-export const WAKE_MEM = "512M";
+const WAKE_MINUTES = 10;
+const WAKE_MEM = "512M";
 
 /**
  * The sbatch spec of the wake: `<self> resume --wake <run dir>` after the
@@ -24,7 +24,7 @@ export const WAKE_MEM = "512M";
  * exiting 0 whenever its pass ran (`--wake`): the verdict is in decision.json
  * and the log, and sacct does not show a parked or rejected run as FAILED.
  */
-export function wakeSpec(r: RunRecord, dir: RunDir, self: readonly string[], dependency: string): JobSpec {
+function wakeSpec(r: RunRecord, dir: RunDir, self: readonly string[], dependency: string): JobSpec {
   return {
     jobName: wakeJobName(r.runTag, dir),
     account: r.account,

@@ -26,7 +26,7 @@ export function summarizeRun(dir: RunDir): RunSummary {
 }
 
 /** A run's summary from its evaluation. */
-export function summaryOf(e: RunEvaluation): RunSummary {
+function summaryOf(e: RunEvaluation): RunSummary {
   const { record: r, dir } = e.snapshot;
   const s = e.standing;
   const decision = s.kind === "decided" ? s.decision : null;

@@ -95,7 +95,7 @@ export function reportOutcome(
 }
 
 /** A decided round's candidates for people (report/round_table.ts); undefined for one candidate. */
-export function roundText(r: RunRecord, d: DecisionRecord): string | undefined {
+function roundText(r: RunRecord, d: DecisionRecord): string | undefined {
   if (d.round === undefined) return undefined;
   return formatRoundTable(roundSummary(r, decidedRoundStanding(d.round, d.values)), d.baseSha);
 }
@@ -110,7 +110,7 @@ export function roundText(r: RunRecord, d: DecisionRecord): string | undefined {
  * for a candidate the screen dropped; `screen` its screen's, descriptive;
  * `crash` its crash, `{measure, job_id, kind, cause, message}`, or null).
  */
-export function roundOutcomeJson(round: RoundFacts): Record<string, unknown> {
+function roundOutcomeJson(round: RoundFacts): Record<string, unknown> {
   const w = round.winner;
   const wc = w === null ? undefined : round.candidates.find((c) => c.arm === w.arm);
   return {
