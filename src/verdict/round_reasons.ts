@@ -87,7 +87,7 @@ export function screenReason(
 ): string {
   const arms = screen.calls.map((c) => c.arm);
   const spread = screen.sd === null
-    ? "one pair each: no spread, so only the siblings and the ranking count"
+    ? "one pair each: no spread, so only the siblings, the guards and the ranking count"
     : `pooled sd ${formatStat(screen.sd)}, se ${formatStat(screen.se!)} per mean`;
   const logs = contract.minEffectScale === "relative" ? "; means of the log ratio, as min_effect is relative" : "";
   const head = `Screen on ${pairRange(firstPair, lastPair)} of ${candidateList(arms)} (${spread}${logs})`;
