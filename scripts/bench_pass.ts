@@ -62,7 +62,10 @@ try {
       metric: "s",
       direction: "maximize",
       eval_minutes: 5,
-      siblings: Array.from({ length: SIBLINGS }, (_, i) => ({ name: `s${i}`, command: "sh b.sh", metric: "s", direction: "maximize" })),
+      siblings: Array.from(
+        { length: SIBLINGS },
+        (_, i) => ({ name: `s${i}`, command: "sh b.sh", metric: "s", direction: "maximize" }),
+      ),
     }),
   );
   const fakebin = join(work, "bin");

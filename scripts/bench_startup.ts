@@ -74,7 +74,10 @@ try {
   writeFileSync(join(repo, "b.sh"), `echo '{"s": 2}'\n`);
   git("commit", "-q", "-am", "2");
   const contract = join(work, "c.json");
-  writeFileSync(contract, JSON.stringify({ name: "b", command: "sh b.sh", metric: "s", direction: "maximize", repeats: PAIRS }));
+  writeFileSync(
+    contract,
+    JSON.stringify({ name: "b", command: "sh b.sh", metric: "s", direction: "maximize", repeats: PAIRS }),
+  );
   const runDir = join(work, "runs", "r");
   const flags = ["--compute", "local", "--repo", repo, "--base", "main~1", "--candidate", "main"];
   run([binary, "measure", ...flags, "--contract", contract, "--run-dir", runDir]);
