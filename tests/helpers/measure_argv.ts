@@ -34,7 +34,7 @@ export function measureArgv(m: MeasureArgs, ...more: string[]): string[] {
   ];
 }
 
-/** What a live test's `outerloop measure` names: the repo, its [base, candidate] commits, the contract, the run dir. */
+/** What a live test's `outerloop measure` names: the repo, its [base, candidate, …] commits, the contract, the run dir. */
 export interface TestbedMeasure {
   readonly repo: string;
   readonly shas: readonly string[];
@@ -42,10 +42,28 @@ export interface TestbedMeasure {
   readonly runDir: string;
 }
 
-/** `outerloop measure` of `shas[0]` -> `shas[1]` on the live testbed's lane, then `more`. */
+/**
+ * `outerloop measure` of `shas[0]` against every other sha (one: a run; more: a round) on the live
+ * testbed's lane, then `more`.
+ */
 export function testbedMeasureArgv(m: TestbedMeasure, ...more: string[]): string[] {
-  const [base, candidate] = m.shas;
-  if (base === undefined || candidate === undefined) throw new TypeError("testbedMeasureArgv needs two shas");
-  const { repo, contract, runDir } = m;
-  return measureArgv({ compute: "slurm", lane: TESTBED_LANE, repo, base, candidate, contract, runDir }, ...more);
+  const [base, ...candidates] = m.shas;
+  if (base === undefined || candidates.length === 0) throw new TypeError("testbedMeasureArgv needs two shas or more");
+  const lane = ["--account", TESTBED_LANE.account, "--partition", TESTBED_LANE.partition];
+  return [
+    "measure",
+    "--compute",
+    "slurm",
+    ...lane,
+    "--repo",
+    m.repo,
+    "--base",
+    base,
+    ...candidates.flatMap((sha) => ["--candidate", sha]),
+    "--contract",
+    m.contract,
+    "--run-dir",
+    m.runDir,
+    ...more,
+  ];
 }

@@ -16,7 +16,7 @@ import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
 import { ensureBinary } from "../helpers/binary.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
-import { TESTBED_LANE } from "../helpers/measure_argv.ts";
+import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
 import { live, liveIt, observeState, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
 import { tempDir } from "../helpers/temp.ts";
 
@@ -99,22 +99,7 @@ function measureArgs(
   ...more: string[]
 ) {
   return [
-    "measure",
-    "--compute",
-    "slurm",
-    "--account",
-    TESTBED_LANE.account,
-    "--partition",
-    TESTBED_LANE.partition,
-    "--repo",
-    repo,
-    "--base",
-    shas[0]!,
-    ...shas.slice(1).flatMap((sha) => ["--candidate", sha]),
-    "--contract",
-    file,
-    "--run-dir",
-    runDir,
+    ...testbedMeasureArgv({ repo, shas, contract: file, runDir }),
     "--run-tag",
     tag,
     "--seed",

@@ -16,7 +16,7 @@ import { after } from "node:test";
 import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
 import { ensureBinary } from "../helpers/binary.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
-import { TESTBED_LANE } from "../helpers/measure_argv.ts";
+import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
 import { jobEnded, liveIt, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
 import { tempDir } from "../helpers/temp.ts";
 
@@ -74,22 +74,7 @@ async function measure(repo: string, base: string, candidates: readonly string[]
   runDirs.push(runDir);
   const argv = [
     binaryPath!,
-    "measure",
-    "--compute",
-    "slurm",
-    "--account",
-    TESTBED_LANE.account,
-    "--partition",
-    TESTBED_LANE.partition,
-    "--repo",
-    repo,
-    "--base",
-    base,
-    ...candidates.flatMap((sha) => ["--candidate", sha]),
-    "--contract",
-    file,
-    "--run-dir",
-    runDir,
+    ...testbedMeasureArgv({ repo, shas: [base, ...candidates], contract: file, runDir }),
     "--seed",
     "3",
     "--json",

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { spawn } from "../../src/runtime/spawn.ts";
 import { ensureBinary } from "../helpers/binary.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
-import { TESTBED_LANE } from "../helpers/measure_argv.ts";
+import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
 import { jobEnded, liveIt, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
 import { tempDir } from "../helpers/temp.ts";
 
@@ -47,22 +47,7 @@ liveIt(
     const runDir = join(dir, "runs", tag);
     const argv = [
       binary,
-      "measure",
-      "--compute",
-      "slurm",
-      "--account",
-      TESTBED_LANE.account,
-      "--partition",
-      TESTBED_LANE.partition,
-      "--repo",
-      repo,
-      "--base",
-      shas[0]!,
-      ...shas.slice(1).flatMap((sha) => ["--candidate", sha]),
-      "--contract",
-      contract,
-      "--run-dir",
-      runDir,
+      ...testbedMeasureArgv({ repo, shas, contract, runDir }),
       "--seed",
       "3",
       "--json",
