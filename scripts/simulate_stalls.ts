@@ -1,8 +1,8 @@
 /**
  * Simulates climbs in-process (the real `decideLook`, batch after batch) to
- * choose the futility rule's bases at the small n where the screen cannot act
- * yet (src/stats/screened_t.ts `futilityBases`), and to show the relative
- * rule's false accepts and power (src/stats/relative.ts).
+ * choose the verdict's screen and the futility rule's bases under stalls
+ * (src/stats/screened_t.ts `esdPairs`, `futilityBases`), and to show the
+ * relative rule's false accepts and power (src/stats/relative.ts).
  *
  * Part A, the stall model of issue 22: a minimized time, repeats 3 /
  * max_repeats 9, min_effect 0, a seed term shared by the pair (σ 20),
@@ -11,8 +11,13 @@
  * side (each measure on its own); and the same clean. At sd 0.5 the rule
  * before issue 22 accepts 99% of clean climbs and about 60% under stalls,
  * the issue's hidden trial (100% and 58%). Every futility variant on the same
- * climbs (common random numbers). Also the default 4/12 design with
- * min_effect 0.5.
+ * climbs (common random numbers), among them the oracle (told which pairs
+ * stalled: the bound of a futility rule that predicts from the unstalled
+ * pairs) and no futility stop (the bound of any early stop under a screen).
+ * Also the default 4/12 design with min_effect 0.5.
+ *
+ * Part C: how often a clean normal sample loses a pair to the ESD screen and
+ * to the Hampel rule it replaced, at n from 4 to 50.
  *
  * Part B, the relative rule: a log-normal timing benchmark (100 ms × a seed
  * factor exp(0.2·Z) shared by the pair × per-run exp(0.02·Z)), min_effect
@@ -28,7 +33,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Contract, parseContract } from "../src/contract/contract.ts";
 import { decideLook, type DecideOptions } from "../src/verdict/decide.ts";
-import { screenedT } from "../src/stats/screened_t.ts";
+import { esdPairs, HAMPEL_SCREENED_T, hampelPairs, SCREENED_T, screenedT } from "../src/stats/screened_t.ts";
+import { type IntervalMethod, STUDENT_T } from "../src/stats/location_interval.ts";
 import { hash, normal, rngFrom } from "./sim_noise.ts";
 
 const flag = (name: string) => {
@@ -47,31 +53,35 @@ interface Variant {
   readonly options: DecideOptions;
 }
 
+/** Which of the climb's pairs so far had a stalled measure: what the oracle variant is told. */
+let stalledPairs: boolean[] = [];
+
+/**
+ * The bound of any futility rule that predicts from the unstalled pairs: it is told which pairs stalled and
+ * asks the interval without them too (the verdict's own interval is the default's).
+ */
+const ORACLE: IntervalMethod = {
+  ...SCREENED_T,
+  futilityBases: (xs, level) => {
+    const now = SCREENED_T.interval(xs, level);
+    const out = xs.flatMap((_, i) => (stalledPairs[i] ? [i] : []));
+    if (out.length === 0 || xs.length - out.length < 2) return [now];
+    const kept = xs.filter((_, i) => !stalledPairs[i]);
+    return [now, { ...STUDENT_T.interval(kept, level), n: xs.length, setAside: out }];
+  },
+};
+
 /** The futility variants compared; the first is the rule before issue 22. */
 const VARIANTS: Variant[] = [
-  {
-    label: "before: flagged pairs (c_n) below 6",
-    options: { method: screenedT({ futilityLooks: "flagged" }), futilityVeto: "none" },
-  },
-  {
-    label: "flagged + median veto",
-    options: { method: screenedT({ futilityLooks: "flagged" }), futilityVeto: "median" },
-  },
-  {
-    label: "fence 5 + median veto",
-    options: { method: screenedT({ futilityLooks: "robust", futilityFence: 5 }), futilityVeto: "median" },
-  },
-  { label: "leave-one-out below 6", options: { method: screenedT({ futilityLooks: "each" }), futilityVeto: "none" } },
-  ...[5].map((f) => ({
-    label: `fence ${f} MADN from 3 pairs`,
-    options: { method: screenedT({ futilityLooks: "robust", futilityFence: f }), futilityVeto: "none" as const },
-  })),
-  {
-    label: "futility on the look alone",
-    options: { method: screenedT({ futilityLooks: "none" }), futilityVeto: "none" },
-  },
-  // the bound no early-stop rule can pass: never stop for futility
-  { label: "no futility stop", options: { futilityPower: 0 } },
+  { label: "before: Hampel screen, flagged pairs below 6", options: { method: HAMPEL_SCREENED_T } },
+  { label: "ESD screen, futility as before", options: { method: screenedT({ futilityLooks: "flagged" }) } },
+  { label: "default: ESD screen, robust futility bases", options: {} },
+  { label: "default + futility threshold 30%", options: { futilityPower: 0.3 } },
+  { label: "default + median veto", options: { futilityVeto: "median" } },
+  { label: "oracle: futility told which pairs stalled", options: { method: ORACLE } },
+  // the bounds no early-stop rule can pass: never stop for futility
+  { label: "no futility stop, Hampel screen", options: { method: HAMPEL_SCREENED_T, futilityPower: 0 } },
+  { label: "no futility stop, ESD screen", options: { futilityPower: 0 } },
 ];
 
 type Pair = [number, number];
@@ -81,8 +91,11 @@ type Source = (u: () => number, effect: number) => () => Pair;
 function additiveStalls(stall: number): Source {
   return (u, effect) => () => {
     const shared = 100 + 20 * normal(u);
-    const b = shared + NOISE_SD * normal(u) + (u() < stall ? 12 : 0);
-    const c = shared - effect + NOISE_SD * normal(u) + (u() < stall ? 12 : 0);
+    const baseStalled = u() < stall;
+    const b = shared + NOISE_SD * normal(u) + (baseStalled ? 12 : 0);
+    const candStalled = u() < stall;
+    const c = shared - effect + NOISE_SD * normal(u) + (candStalled ? 12 : 0);
+    stalledPairs.push(baseStalled || candStalled);
     return [b, c];
   };
 }
@@ -107,6 +120,7 @@ function climb(c: Contract, src: () => Pair, options: DecideOptions, invert = fa
   let batch = c.repeats;
   const inv = invert ? parseContract({ ...contractJson(c), direction: "maximize" }, "sim") : null;
   const outs: Outcome[] = [];
+  stalledPairs = [];
   const run = (k: Contract, map: (x: number) => number) => {
     let n = k.repeats;
     for (;;) {
@@ -150,17 +164,21 @@ interface Cell {
   readonly meanPairs: number;
 }
 
+/** Climbs of a cell with no effect: ten times more, so a false-accept rate near 2.5% is read to ±0.08 points. */
+const NULL_CLIMBS = 10 * CLIMBS;
+
 function cell(c: Contract, source: Source, effect: number, options: DecideOptions, stream: string): Cell {
   let accept = 0, reject = 0, pairs = 0;
-  for (let j = 0; j < CLIMBS; j++) {
+  const climbs = effect === 0 ? NULL_CLIMBS : CLIMBS;
+  for (let j = 0; j < climbs; j++) {
     const u = rngFrom((SEED ^ hash(`${stream}|${effect}`)) + j * 7919);
     const [o] = climb(c, source(u, effect), options);
     if (o!.verdict === "accept") accept++;
     if (o!.verdict === "reject") reject++;
     pairs += o!.pairs;
   }
-  const r = (x: number) => Math.round(x / CLIMBS * 10000) / 10000;
-  return { accept: r(accept), reject: r(reject), meanPairs: Math.round(pairs / CLIMBS * 100) / 100 };
+  const r = (x: number) => Math.round(x / climbs * 10000) / 10000;
+  return { accept: r(accept), reject: r(reject), meanPairs: Math.round(pairs / climbs * 100) / 100 };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -266,13 +284,34 @@ console.log(table(
     r.none.disagree + r.edge.disagree + r.real.disagree,
   ]),
 ));
+// ---- part C ----
+const LOSS_SAMPLES = 100000;
+const screenLoss = [4, 5, 6, 7, 8, 9, 10, 12, 20, 50].map((n) => {
+  const u = rngFrom(SEED ^ hash(`loss|${n}`));
+  let esd = 0, hampel = 0;
+  for (let k = 0; k < LOSS_SAMPLES; k++) {
+    const xs = Array.from({ length: n }, () => normal(u));
+    if (esdPairs(xs, undefined, 4).length > 0) esd++;
+    if (hampelPairs(xs, undefined, 4).length > 0) hampel++;
+  }
+  return { n, esd: esd / LOSS_SAMPLES, hampel: hampel / LOSS_SAMPLES };
+});
+console.log(`\n## C. Clean normal samples that lose a pair to the screen (${LOSS_SAMPLES} samples per n)\n`);
+console.log(
+  table(["n", "ESD test at 0.2%", "Hampel rule (c_n)"], screenLoss.map((r) => [r.n, pct(r.esd), pct(r.hampel)])),
+);
+
 const seconds = Math.round((performance.now() - started) / 100) / 10;
-console.log(`\n${CLIMBS} climbs per cell, seed ${SEED}, ${seconds} s`);
+console.log(`\n${CLIMBS} climbs per cell (${NULL_CLIMBS} with no effect), seed ${SEED}, ${seconds} s`);
 if (WRITE) {
   const dir = join(import.meta.dirname!, "..", "bench");
   writeFileSync(
     join(dir, "verdict_stalls.json"),
-    JSON.stringify({ climbs: CLIMBS, seed: SEED, confidence: CONFIDENCE, rows: partA }, null, 2) + "\n",
+    JSON.stringify(
+      { climbs: CLIMBS, seed: SEED, confidence: CONFIDENCE, rows: partA, screen_loss: screenLoss },
+      null,
+      2,
+    ) + "\n",
   );
   writeFileSync(
     join(dir, "verdict_relative.json"),

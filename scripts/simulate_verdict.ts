@@ -45,7 +45,7 @@ import { FUTILITY_POWER } from "../src/stats/futility.ts";
 import { SPENDING_POWER } from "../src/stats/sequential.ts";
 import { type IntervalMethod, STUDENT_T } from "../src/stats/location_interval.ts";
 import { REPEATED_METHOD } from "../src/stats/repeated_method.ts";
-import { screenedT } from "../src/stats/screened_t.ts";
+import { HAMPEL_SCREENED_T, screenedT } from "../src/stats/screened_t.ts";
 import { HODGES_LEHMANN, SIGN_FLIP, trimmedT } from "./verdict_candidates.ts";
 import { additive, hash, type Machine, type Model, paired, type Pairing, rngFrom, timing } from "./sim_noise.ts";
 
@@ -401,7 +401,8 @@ const CANDIDATES: IntervalMethod[] = [
   trimmedT(0.2),
   HODGES_LEHMANN,
   SIGN_FLIP,
-  screenedT({ threshold: () => 10, thresholdName: "10 MADN" }),
+  screenedT({ screen: "hampel", threshold: () => 10, thresholdName: "10 MADN" }),
+  HAMPEL_SCREENED_T,
   screenedT({ from: 4 }),
   screenedT({ futilityLooks: "none" }),
   screenedT({ futilityLooks: "each" }),
@@ -561,7 +562,7 @@ if (runs(6)) {
   // the separate pairing under stalls at its design, by a screen with a fixed 10-MADN bound and by Student t:
   // at hundreds of pairs a stall is only ~14 sd of the node noise out, which the n-dependent bound still sees
   const sepStalls = sep(0.1);
-  const others = [screenedT({ threshold: () => 10, thresholdName: "10 MADN" }), STUDENT_T].map((method) => {
+  const others = [screenedT({ screen: "hampel", threshold: () => 10, thresholdName: "10 MADN" }), STUDENT_T].map((method) => {
     const rule: Rule = {
       label: label(method),
       repeats: sepStalls.repeats,

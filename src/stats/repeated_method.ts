@@ -1,5 +1,5 @@
 import { type IntervalMethod, STUDENT_T } from "./location_interval.ts";
-import { SCREENED_T } from "./screened_t.ts";
+import { ESD_WORDS, HAMPEL_SCREENED_T, SCREENED_T } from "./screened_t.ts";
 
 /**
  * The interval method of every look at two pairs or more (one pair is the
@@ -12,10 +12,13 @@ export const REPEATED_METHOD: IntervalMethod = SCREENED_T;
 
 /**
  * The method a decision was made by, from the words its estimate stored
- * (`method`): the screened t names itself; a repeated design's decision from
- * before it (issue 15) says "paired Student t", and is checked by Student t,
- * so a verdict that was right under its own rule is not disputed by a later one.
+ * (`method`), so a verdict that was right under its own rule is not disputed
+ * by a later one: the screened t by the ESD test names it; a screened t
+ * without those words is the Hampel rule's (before issue 22); a repeated
+ * design's decision from before the screen (issue 15) says "paired Student
+ * t", and is checked by Student t.
  */
 export function methodNamed(words: string): IntervalMethod {
-  return words.includes(`${REPEATED_METHOD.name}`) ? REPEATED_METHOD : STUDENT_T;
+  if (!words.includes(REPEATED_METHOD.name)) return STUDENT_T;
+  return words.includes(ESD_WORDS) ? REPEATED_METHOD : HAMPEL_SCREENED_T;
 }

@@ -114,7 +114,7 @@ describe("runPhase() with paired repeats", () => {
     assert.ok(d.benchmark.lower > 1, JSON.stringify(d.benchmark));
     assert.match(
       d.reasons[0],
-      /group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on\), look 1 of 2/,
+      /group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on, by the generalized ESD test\), look 1 of 2/,
     );
     assert.equal(compute.submitted.length, 6, "no second batch once accepted");
     assert.deepEqual(Object.keys(d.values).sort(), [

@@ -188,7 +188,7 @@ describe("decideLook() on several pairs in one look (repeats = max_repeats)", ()
     assert.deepEqual(d.reasons, [
       "Inconclusive after 2 pairs: the interval lies neither wholly above min_effect 1 nor wholly at or below 0: " +
       "acc mean improvement 3.0 over 2 pairs (95% CI -10 to 16), higher is better; " +
-      "paired screened Student t interval (outlying pairs set aside from 6 pairs on).",
+      "paired screened Student t interval (outlying pairs set aside from 6 pairs on, by the generalized ESD test).",
     ]);
   });
 
@@ -198,7 +198,7 @@ describe("decideLook() on several pairs in one look (repeats = max_repeats)", ()
     assert.deepEqual([d.benchmark.lower, d.benchmark.upper], [2, 2]);
     assert.deepEqual(d.reasons, [
       "The candidate improved on the baseline, above min_effect 1: acc mean improvement 2 over 3 pairs " +
-      "(95% CI 2 to 2), higher is better; paired screened Student t interval (outlying pairs set aside from 6 pairs on).",
+      "(95% CI 2 to 2), higher is better; paired screened Student t interval (outlying pairs set aside from 6 pairs on, by the generalized ESD test).",
     ]);
   });
 
@@ -281,7 +281,7 @@ describe("decideLook() in a sequential design (repeats 4, max_repeats 12)", () =
     candidate: improvements.map((d) => 10 + d),
   });
   const METHOD =
-    "group-sequential paired screened Student t (outlying pairs set aside from 6 pairs on), look 1 of 3, alpha 0.05 split over the looks in proportion " +
+    "group-sequential paired screened Student t (outlying pairs set aside from 6 pairs on, by the generalized ESD test), look 1 of 3, alpha 0.05 split over the looks in proportion " +
     "to their pairs (95% confidence over all looks together)";
 
   it("asks for another batch while the interval straddles (0, min_effect] and an accept is in reach", () => {
@@ -482,7 +482,7 @@ describe("decideLook() with a stalled pair (issue 15)", () => {
     assert.ok(Math.abs(d.benchmark.mean - 20.011111111111113) < 1e-12, String(d.benchmark.mean));
     assert.match(
       d.reasons[0]!,
-      /^The candidate improved on the baseline, above min_effect 5: ms mean improvement 20\.0 over 9 of 10 pairs \(1 outlying pair set aside: pair 8; 98\.33% CI 19\.2 to 20\.8; the 95% asked for, adjusted for 3 looks\), lower is better; group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on\), look 2 of 3/,
+      /^The candidate improved on the baseline, above min_effect 5: ms mean improvement 20\.0 over 9 of 10 pairs \(1 outlying pair set aside: pair 8; 98\.33% CI 19\.2 to 20\.8; the 95% asked for, adjusted for 3 looks\), lower is better; group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on, by the generalized ESD test\), look 2 of 3/,
     );
   });
 

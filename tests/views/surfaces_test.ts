@@ -142,7 +142,7 @@ async function checkCase(c: SeededCase): Promise<void> {
   else {
     assert.ok(aside, `${at}: show names the pairs set aside\n${showText}`);
     const named = [...aside[1]!.matchAll(/candidate(?:#(\d+))?/g)].map((m) => Number(m[1] ?? 1));
-    assert.deepEqual(named, e.setAside, `${at}: ${aside[0]}`);
+    assert.deepEqual(named, [...e.setAside].sort((x, y) => x - y), `${at}: ${aside[0]}`);
   }
   checkSamplesTable(at, showText, e.samples);
 
