@@ -88,10 +88,10 @@ function candidatesTable(round: RoundSummary): string {
   return dataTable("Every candidate of the round", header, rows);
 }
 
-/** The siblings of each confirmed candidate, on its confirmation's pairs; "" when none. */
-function siblingsTable(round: RoundSummary): string {
+/** The siblings (or the guards) of each confirmed candidate, on its confirmation's pairs; "" when none. */
+function siblingsTable(round: RoundSummary, kind: "sibling" | "guard" = "sibling"): string {
   const rows = round.arms.flatMap((a) =>
-    a.siblings.map((s): Cell[] => {
+    (kind === "sibling" ? a.siblings : a.guards ?? []).map((s): Cell[] => {
       const c = estimateCells(s.estimate.mean, s.estimate.interval);
       return [
         { text: a.measure, wrap: "words" },
@@ -105,12 +105,13 @@ function siblingsTable(round: RoundSummary): string {
   if (rows.length === 0) return "";
   const header = [
     { text: "candidate" },
-    { text: "sibling" },
+    { text: kind },
     { text: "standing" },
     { text: "improvement (positive = better)", num: true },
     { text: "improvement interval" },
   ];
-  return dataTable("Siblings, on each confirmed candidate's confirmation pairs", header, rows);
+  const what = kind === "sibling" ? "Siblings" : "Guards (read from the benchmark's own result)";
+  return dataTable(`${what}, on each confirmed candidate's confirmation pairs`, header, rows);
 }
 
 /** A candidate's marker among the values: the winner's, greyed when dropped, else by its verdict. */
@@ -207,6 +208,8 @@ export function roundSection(run: RunSummary, ids: Set<string> = new Set()): str
   out.push(candidatesTable(round));
   const sibs = siblingsTable(round);
   if (sibs !== "") out.push("<h2>Siblings</h2>", sibs);
+  const guards = siblingsTable(round, "guard");
+  if (guards !== "") out.push("<h2>Guards</h2>", guards);
   out.push("<h2>Values</h2>");
   const values = valuesFigure(run, round, null, uniqueId("values", run.tag, ids));
   out.push(values === "" ? `<p class="note">No values measured yet.</p>` : values);

@@ -84,17 +84,18 @@ function valuesTable(run: RunSummary, round: RoundSummary, sibling: string | nul
   return mdTable(header, rows, new Set(header.map((_, i) => i).filter((i) => i > 0)));
 }
 
-/** The siblings of each candidate that has a confirmation, on its pairs: "" when none. */
-function siblingsTable(round: RoundSummary): string {
+/** The siblings (or the guards) of each candidate that has a confirmation, on its pairs: "" when none. */
+function siblingsTable(round: RoundSummary, kind: "sibling" | "guard" = "sibling"): string {
   const rows = round.arms.flatMap((a) =>
-    a.siblings.map((s) => {
+    (kind === "sibling" ? a.siblings : a.guards ?? []).map((s) => {
       const c = estimateCells(s.estimate.mean, s.estimate.interval);
       return [mdPipes(mdCode(a.measure)), mdPipes(mdCode(s.name)), s.standing, c.mean, c.interval];
     })
   );
   if (rows.length === 0) return "";
-  const header = ["candidate", "sibling", "standing", "improvement (positive = better)", "improvement interval"];
-  return "Siblings, on each confirmed candidate's confirmation pairs:\n\n" + mdTable(header, rows, new Set([3]));
+  const header = ["candidate", kind, "standing", "improvement (positive = better)", "improvement interval"];
+  const what = kind === "sibling" ? "Siblings" : "Guards (read from the benchmark's own result)";
+  return `${what}, on each confirmed candidate's confirmation pairs:\n\n` + mdTable(header, rows, new Set([3]));
 }
 
 /** One round as Markdown. */
@@ -143,6 +144,8 @@ export function roundMarkdown(run: RunSummary): string {
   out.push("", mdTable(header, candidateRows(run, round), new Set([7, 9])));
   const sibs = siblingsTable(round);
   if (sibs !== "") out.push("", sibs);
+  const guards = siblingsTable(round, "guard");
+  if (guards !== "") out.push("", guards);
   const values = valuesTable(run, round, null);
   if (values !== "") {
     out.push(

@@ -61,11 +61,13 @@ export interface RoundArm {
   readonly confirmation: ArmEstimate | null;
   /** Its siblings' improvement (positive = better, each in its own direction) on its confirmation's pairs; [] without one. */
   readonly siblings: readonly RoundSibling[];
+  /** Its guards' improvement on the same pairs, by metric (`name`); absent for a contract without guards. */
+  readonly guards?: readonly RoundSibling[];
   /** The decision's sentence about it; "" before it has one. */
   readonly reason: string;
 }
 
-/** A sibling benchmark's estimate for a round's candidate, on the pairs of its confirmation. */
+/** A sibling benchmark's (or a guard metric's) estimate for a round's candidate, on the pairs of its confirmation. */
 export interface RoundSibling {
   readonly name: string;
   readonly estimate: ImprovementEstimate;

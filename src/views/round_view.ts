@@ -2,7 +2,7 @@ import { BASE_ARM, benchmarkName } from "../measure/measure_name.ts";
 import type { ArmEstimate, RoundArm, RoundSummary } from "../report/round_model.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import { differenceOfImprovement } from "../stats/difference.ts";
-import type { Estimate } from "../verdict/decide.ts";
+import type { Estimate, SiblingEstimate } from "../verdict/decide.ts";
 import type { RoundStanding } from "../evaluation/round_standing.ts";
 import { crashSummary } from "./crash_summary.ts";
 
@@ -17,6 +17,12 @@ export function roundSummary(r: RunRecord, s: RoundStanding): RoundSummary {
       ? null
       : armEstimate(c.estimate, c.arm, c.pairs - c.estimate.n + 1, values, direction);
     const settled = !s.open || c.standing === "dropped";
+    const watched = (m: Readonly<Record<string, SiblingEstimate>>) =>
+      Object.entries(m).map(([name, e]) => ({
+        name,
+        estimate: armEstimate(e, c.arm, c.pairs - e.n + 1, {}, direction).estimate,
+        standing: e.standing,
+      }));
     return {
       arm: c.arm,
       measure: benchmarkName(c.arm),
@@ -29,11 +35,8 @@ export function roundSummary(r: RunRecord, s: RoundStanding): RoundSummary {
       pairs: c.pairs,
       screen,
       confirmation,
-      siblings: Object.entries(c.siblings).map(([name, e]) => ({
-        name,
-        estimate: armEstimate(e, c.arm, c.pairs - e.n + 1, {}, direction).estimate,
-        standing: e.standing,
-      })),
+      siblings: watched(c.siblings),
+      ...(c.guards === undefined || Object.keys(c.guards).length === 0 ? {} : { guards: watched(c.guards) }),
       reason: c.reason,
       crash: c.crash === undefined ? null : crashSummary(c.crash),
     };
