@@ -308,7 +308,14 @@ if (WRITE) {
   writeFileSync(
     join(dir, "verdict_stalls.json"),
     JSON.stringify(
-      { climbs: CLIMBS, seed: SEED, confidence: CONFIDENCE, rows: partA, screen_loss: screenLoss },
+      {
+        climbs: CLIMBS,
+        null_climbs: NULL_CLIMBS,
+        seed: SEED,
+        confidence: CONFIDENCE,
+        rows: partA,
+        screen_loss: screenLoss,
+      },
       null,
       2,
     ) + "\n",

@@ -562,16 +562,18 @@ if (runs(6)) {
   // the separate pairing under stalls at its design, by a screen with a fixed 10-MADN bound and by Student t:
   // at hundreds of pairs a stall is only ~14 sd of the node noise out, which the n-dependent bound still sees
   const sepStalls = sep(0.1);
-  const others = [screenedT({ screen: "hampel", threshold: () => 10, thresholdName: "10 MADN" }), STUDENT_T].map((method) => {
-    const rule: Rule = {
-      label: label(method),
-      repeats: sepStalls.repeats,
-      maxRepeats: sepStalls.maxRepeats,
-      options: { method },
-    };
-    const m = paired("separate, 10% stalls", "separate", machine(0.1));
-    return { method: label(method), ...row(rule, m, PAIR_EFFECTS, 1) };
-  });
+  const others = [screenedT({ screen: "hampel", threshold: () => 10, thresholdName: "10 MADN" }), STUDENT_T].map(
+    (method) => {
+      const rule: Rule = {
+        label: label(method),
+        repeats: sepStalls.repeats,
+        maxRepeats: sepStalls.maxRepeats,
+        options: { method },
+      };
+      const m = paired("separate, 10% stalls", "separate", machine(0.1));
+      return { method: label(method), ...row(rule, m, PAIR_EFFECTS, 1) };
+    },
+  );
   const ratio = (r: (typeof rows)[number]) =>
     Math.round(r.pairsWithEffect / sep(r.stalls).pairsWithEffect * 1000) / 1000;
   const sameJob = rows.filter((r) => r.pairing === "same-job");
