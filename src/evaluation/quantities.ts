@@ -94,8 +94,8 @@ export function benchmarkQuantities(d: DecisionRecord): BenchmarkQuantities | nu
   return { ...single(d, improvementOfDifference(d.direction, diff)), relative: relativeOf(d.relative?.benchmark) };
 }
 
-/** A ratio estimate as the quantities carry it; null when there is none (a value ≤ 0, or a decision from before). */
-function relativeOf(r: RelativeEstimate | null | undefined): RelativeQuantity | null {
+/** A ratio estimate as the quantities carry it (no interval for one pair); null when there is none (a value ≤ 0, or a decision from before). */
+export function relativeOf(r: RelativeEstimate | null | undefined): RelativeQuantity | null {
   if (r === null || r === undefined) return null;
   const interval = r.n >= 2;
   return {

@@ -4,6 +4,7 @@ import type { RunRecord } from "../rundir/run_record.ts";
 import { differenceOfImprovement } from "../stats/difference.ts";
 import type { Estimate, SiblingEstimate } from "../verdict/decide.ts";
 import type { RoundStanding } from "../evaluation/round_standing.ts";
+import { relativeOf } from "../evaluation/quantities.ts";
 import { crashSummary } from "./crash_summary.ts";
 
 /** The round for the reports (report/round_model.ts), from its standing and the values by measure name. */
@@ -76,6 +77,7 @@ function armEstimate(
     },
     firstPair,
     lastPair,
+    ...(e.relative === undefined ? {} : { relative: relativeOf(e.relative) }),
     difference: differenceOfImprovement(direction, e.mean),
     baseline: mean(BASE_ARM),
     candidate: mean(arm),

@@ -21,6 +21,8 @@ import {
   markerX,
   mdCells,
   mdRows,
+  type RatioJson,
+  relativeAgrees,
   svgById,
   textCell,
   unitOf,
@@ -54,6 +56,8 @@ export interface RoundJson {
     screen: EstimateJson | null;
     estimate: EstimateJson | null;
     siblings: Record<string, EstimateJson>;
+    /** The ratio of its estimate (else its screen's); null for a metric that is not positive; absent before it. */
+    relative?: RatioJson | null;
     reason: string;
     crash?: { measure: string; job_id: string | null; kind: string; cause: string; message: string };
   }[];
@@ -255,6 +259,12 @@ export async function checkRoundSurfaces(
     const places = Math.max(unitOf(diffCell), unitOf(textCell(table, line, "improvement", "right")));
     assert.ok(agrees(diffCell, a.difference, places), `${w}: difference ${diffCell} for ${a.difference}`);
     assert.equal(textCell(table, line, "n", "right"), String(a.shown.n), w);
+    // the relative column, when the table has one: the candidate's own ratio, on the same pairs
+    const ratio = round.candidates[i]!.relative;
+    if (/ relative /.test(lines[0]!) && ratio !== undefined && ratio !== null) {
+      const cell = textCell(table, line, "relative", "left");
+      assert.equal(relativeAgrees(cell, ratio, direction), true, `${w}: relative ${cell} for ${JSON.stringify(ratio)}`);
+    }
   });
 
   // show: the round's table and the winner's line

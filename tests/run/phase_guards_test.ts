@@ -117,6 +117,9 @@ describe("a guard in a round", () => {
     assert.equal((await cli(["report", dir.path, "--html", file], { compute })).code, 0);
     const html = readFileSync(file, "utf8");
     assert.match(html, /<h2>Guards<\/h2>/);
-    assert.match(html, /Guards \(read from the benchmark&#39;s own result\)|Guards \(read from the benchmark's own result\)/);
+    assert.match(
+      html,
+      /Guards \(read from the benchmark&#39;s own result\)|Guards \(read from the benchmark's own result\)/,
+    );
   });
 });
