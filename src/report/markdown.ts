@@ -45,7 +45,9 @@ function runFacts(r: RunSummary): string {
     `Run ${mdCode(r.tag)}: base ${mdCode(shortSha(r.baseSha))} -> candidate ${mdCode(shortSha(r.candidateSha))}`,
     `created ${formatTime(r.createdAt)} UTC`,
   ];
-  if (r.wallSeconds !== null) parts.push(`decided after ${formatDuration(r.wallSeconds)}`);
+  // how the run ended: a failed or cancelled run was not decided
+  const ended = r.state === "failed" || r.state === "cancelled" || r.state === "calibrated" ? r.state : "decided";
+  if (r.wallSeconds !== null) parts.push(`${ended} after ${formatDuration(r.wallSeconds)}`);
   return parts.join(", ") + ".";
 }
 

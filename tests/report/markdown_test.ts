@@ -45,6 +45,15 @@ describe("runMarkdown()", () => {
     assert.match(facts ?? "", /decided after 12m05s\.$/);
   });
 
+  it("says a failed or cancelled run ended that way after its wall time, not that it was decided", () => {
+    for (const state of ["failed", "cancelled"] as const) {
+      const [, , facts] = runMarkdown(makeRun({ state, verdict: null, failure: state === "failed" ? "x" : null }))
+        .split("\n");
+      assert.match(facts ?? "", new RegExp(`, ${state} after 12m05s\\.$`), state);
+      assert.doesNotMatch(facts ?? "", /decided/, state);
+    }
+  });
+
   it("says a relative min_effect as the contract writes it (2%), not as the units the charts place it in", () => {
     const [, , facts] = runMarkdown(makeRun({ minEffect: 0.196, minEffectWritten: "2%" })).split("\n");
     assert.match(facts ?? "", /, min_effect 2%\. /);
