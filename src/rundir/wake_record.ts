@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hexDigest } from "../runtime/digest.ts";
 import * as z from "zod/mini";
 import { codePointPrefix } from "../measure/identity.ts";
 import { lazy, strict } from "../schema/zod.ts";
@@ -74,6 +74,6 @@ export function readWakeRecord(dir: RunDir): WakeRecord | null {
 
 /** The wake job's name: readable run tag plus a hash of the run dir, so two runs never share one. */
 export function wakeJobName(runTag: string, dir: RunDir): string {
-  const h = createHash("sha1").update(dir.path).digest("hex").slice(0, 12);
+  const h = hexDigest("sha1", dir.path).slice(0, 12);
   return `wake-${codePointPrefix(runTag, 10)}-${h}`;
 }
