@@ -105,7 +105,7 @@ function thresholdJson(value: number, scale: Scale): number | string {
   return scale === "absolute" ? value : `${Number((value * 100).toPrecision(12))}%`;
 }
 /** How a metric reported as an array of samples becomes the measure's value (src/stats/samples.ts). */
-const summary = z._default(z.enum(SUMMARIES as [Summary, ...Summary[]]), DEFAULT_SUMMARY);
+const summary = lazy(() => z._default(z.enum(SUMMARIES as [Summary, ...Summary[]]), DEFAULT_SUMMARY));
 const count = (min: number, fallback: number) => z._default(wholeNumber(min), fallback);
 
 const siblingSchema = lazy(() =>
@@ -117,7 +117,7 @@ const siblingSchema = lazy(() =>
     gpus: count(0, 0),
     direction: direction(),
     tolerance: threshold(),
-    summary,
+    summary: summary(),
   })
 );
 
@@ -127,7 +127,7 @@ const guardSchema = lazy(() =>
     metric: nonEmpty(),
     direction: direction(),
     tolerance: threshold(),
-    summary,
+    summary: summary(),
   })
 );
 
@@ -141,7 +141,7 @@ export const contractSchema = lazy(() =>
     command: command(),
     metric: nonEmpty(),
     direction: direction(),
-    summary,
+    summary: summary(),
     seed_env: seedEnv(),
     gpus: count(0, 0),
     eval_minutes: count(1, 60),

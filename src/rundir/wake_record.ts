@@ -13,15 +13,15 @@ import { readRunFile } from "./run_record.ts";
  * queued. Rewritten (atomically) at every park; absent before the first one.
  */
 
-const jobId = z.string().check(z.refine(isJobId, { error: "expected a job id (digits only)" }));
+const jobId = lazy(() => z.string().check(z.refine(isJobId, { error: "expected a job id (digits only)" })));
 
 const wakeSchema = lazy(() =>
   strict({
-    job_id: jobId,
+    job_id: jobId(),
     dependency: z.nullable(z.string()),
     begin: z.nullable(z.string()),
     submitted_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
-    pending: z.array(jobId),
+    pending: z.array(jobId()),
   })
 );
 
