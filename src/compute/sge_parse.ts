@@ -82,7 +82,12 @@ export function liveState(ge: string): { readonly state: string; readonly reason
  */
 export function liveJobs(rows: readonly QstatRow[]): Map<string, LiveJob[]> {
   const out = new Map<string, LiveJob[]>();
-  const add = (j: LiveJob) => out.set(j.name, [...(out.get(j.name) ?? []), j]);
+  // pushed, not copied: an array of a thousand tasks lists one name a thousand times
+  const add = (j: LiveJob) => {
+    const same = out.get(j.name);
+    if (same === undefined) out.set(j.name, [j]);
+    else same.push(j);
+  };
   for (const r of rows) {
     const { state, reason } = liveState(r.state);
     const base = { name: r.name, state, reason, partition: r.queue.split("@")[0] ?? "", script: "" };

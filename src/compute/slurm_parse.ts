@@ -47,7 +47,10 @@ export function parseActiveJobs(stdout: string): Map<string, LiveJob[]> {
     const script = command === "(null)" ? "" : command;
     const add = (jobId: string, arrayId: string | null, taskId: number | null) => {
       const job = { id: jobId, arrayId, taskId, name, state, reason, partition, script };
-      jobs.set(name, [...(jobs.get(name) ?? []), job]);
+      // pushed, not copied: an array of a thousand tasks lists one name a thousand times
+      const same = jobs.get(name);
+      if (same === undefined) jobs.set(name, [job]);
+      else same.push(job);
     };
     if (isJobId(id)) add(id, null, null);
     else if (isTaskId(id)) {

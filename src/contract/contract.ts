@@ -2,13 +2,20 @@ import * as z from "zod/mini";
 import { lazy, wholeNumber } from "../schema/zod.ts";
 import { contractObject as strict } from "./did_you_mean.ts";
 import { DEFAULT_CPUS, DEFAULT_MEM, isMemorySize } from "../compute/job_spec.ts";
-import { DEFAULT_ALLOWED_ENV } from "../dispatch/eval_script.ts";
 import { BadInputError } from "../errors.ts";
 import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_text_file.ts";
+import { fastContractJson } from "./contract_fast.ts";
 import { type NameKind, validateName } from "./names.ts";
 import { firstDuplicateKey } from "./duplicate_key.ts";
 import { DEFAULT_SUMMARY, SUMMARIES, type Summary } from "../stats/samples.ts";
-import { unsafeSeedEnv } from "./unsafe_env.ts";
+import {
+  DEFAULT_CONFIDENCE,
+  DEFAULT_PAIRING,
+  DEFAULT_REPEATS,
+  isThreshold,
+  seedEnvProblem,
+  textProblem,
+} from "./field_checks.ts";
 
 /**
  * The benchmark contract file: what to run, which number to read, which way
@@ -32,30 +39,13 @@ function nameField(kind: NameKind) {
   }));
 }
 
-/** Paired repeats default to one pair: exactly the single-pair verdict of a contract that does not ask for more. */
-const DEFAULT_REPEATS = 1;
 /** How a pair's measures are dispatched: each its own job (the reference's), both in one job one after the other, or both at once. */
 export type Pairing = "separate" | "same-job" | "duet";
-/** Each measure its own job, as the reference dispatches: a run record without `pairing` is this. */
-const DEFAULT_PAIRING: Pairing = "separate";
 
-/** The default confidence of the verdict's intervals. */
-const DEFAULT_CONFIDENCE = 0.95;
-
-/**
- * Any string of the contract: free of NUL, which no argv, environment or
- * shell variable can carry (the job would silently run a shortened command,
- * and the identity, whose fields NUL separates, could collide), and of lone
- * surrogates (JSON `"\ud800"`), which have no UTF-8 encoding: no file, job
- * script or identity hash could hold them as written.
- */
+/** Any string of the contract: free of NUL and of lone surrogates (`textProblem`). */
 const text = () =>
   z.string().check(z.superRefine((value, ctx) => {
-    const problem = value.includes("\u0000")
-      ? "contains a NUL character (\\u0000), which no command line or environment can carry"
-      : !value.isWellFormed()
-      ? "contains a lone surrogate (such as \\ud800), which has no UTF-8 encoding"
-      : null;
+    const problem = textProblem(value);
     if (problem !== null) ctx.addIssue({ code: "custom", message: `${problem}; remove it`, input: value });
   }));
 const nonEmpty = () => text().check(z.minLength(1, { error: "expected a non-empty string" }));
@@ -65,39 +55,11 @@ const command = () =>
     z.refine((c) => c.trim() !== "", { error: "expected a command, got only white space", abort: true }),
   );
 
-/**
- * Variables the eval job sets in the command's environment itself: a seed
- * variable of the same name would be overwritten or would overwrite them.
- * `OUTERLOOP_RESULT` names the result file, `OUTERLOOP_JOB_ID` the job the command
- * runs in (one for both measures of a pair job); `OUTERLOOP_PAIR` is kept for the
- * pair number of paired repeats; the rest are passed on from the job's own
- * environment (`DEFAULT_ALLOWED_ENV`).
- */
-const RESERVED_ENV: ReadonlySet<string> = new Set([
-  "OUTERLOOP_RESULT",
-  "OUTERLOOP_JOB_ID",
-  "OUTERLOOP_PAIR",
-  ...DEFAULT_ALLOWED_ENV,
-]);
-
-/**
- * `seed_env`: "" (the benchmark does not resample) or a shell identifier the
- * job does not set itself, and that no loader, shell or interpreter reads
- * (unsafe_env.ts).
- */
+/** `seed_env`: "" or a variable the job may export the seed under (`seedEnvProblem`). */
 const seedEnv = () =>
   z._default(
     text().check(z.superRefine((name, ctx) => {
-      const problem = name === "" || !name.isWellFormed() || name.includes("\u0000")
-        ? null // none, or refused by text() already
-        : !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
-        ? `expected a variable name (letters, digits and "_", not starting with a digit), got ${JSON.stringify(name)}`
-        : name.startsWith("OUTERLOOP_") && RESERVED_ENV.has(name)
-        ? `${JSON.stringify(name)} is set by the eval job itself; name the seed variable otherwise (such as BENCH_SEED)`
-        : RESERVED_ENV.has(name)
-        ? `${JSON.stringify(name)} is passed to the eval job from its environment, and the seed would replace it; ` +
-          "name the seed variable otherwise (such as BENCH_SEED)"
-        : unsafeSeedEnv(name);
+      const problem = seedEnvProblem(name);
       if (problem !== null) ctx.addIssue({ code: "custom", message: problem, input: name });
     })),
     "",
@@ -117,9 +79,6 @@ const direction = () =>
 /** Whether a threshold is absolute (in the metric's units) or relative (a factor, judged on the log ratio). */
 export type Scale = "absolute" | "relative";
 
-/** A relative threshold as written: a percentage such as "2%" or "0.5%". */
-const PERCENT = /^(0|[1-9][0-9]*)(\.[0-9]+)?%$/;
-
 /**
  * `min_effect` and `tolerance`: a number >= 0 in the metric's units, or a
  * percentage ("2%"), which the verdict judges on the log scale of the paired
@@ -128,7 +87,7 @@ const PERCENT = /^(0|[1-9][0-9]*)(\.[0-9]+)?%$/;
 const threshold = () =>
   z._default(
     z.custom<number | string>(
-      (v) => (typeof v === "number" && Number.isFinite(v) && v >= 0) || (typeof v === "string" && PERCENT.test(v)),
+      isThreshold,
       { error: 'expected a number >= 0 (in the metric\'s units) or a percentage such as "2%" (relative)' },
     ),
     0,
@@ -146,7 +105,7 @@ function thresholdJson(value: number, scale: Scale): number | string {
   return scale === "absolute" ? value : `${Number((value * 100).toPrecision(12))}%`;
 }
 /** How a metric reported as an array of samples becomes the measure's value (src/stats/samples.ts). */
-const summary = z._default(z.enum(SUMMARIES as [Summary, ...Summary[]]), DEFAULT_SUMMARY);
+const summary = lazy(() => z._default(z.enum(SUMMARIES as [Summary, ...Summary[]]), DEFAULT_SUMMARY));
 const count = (min: number, fallback: number) => z._default(wholeNumber(min), fallback);
 
 const siblingSchema = lazy(() =>
@@ -158,7 +117,7 @@ const siblingSchema = lazy(() =>
     gpus: count(0, 0),
     direction: direction(),
     tolerance: threshold(),
-    summary,
+    summary: summary(),
   })
 );
 
@@ -168,7 +127,7 @@ const guardSchema = lazy(() =>
     metric: nonEmpty(),
     direction: direction(),
     tolerance: threshold(),
-    summary,
+    summary: summary(),
   })
 );
 
@@ -182,7 +141,7 @@ export const contractSchema = lazy(() =>
     command: command(),
     metric: nonEmpty(),
     direction: direction(),
-    summary,
+    summary: summary(),
     seed_env: seedEnv(),
     gpus: count(0, 0),
     eval_minutes: count(1, 60),
@@ -357,6 +316,8 @@ export class ContractError extends BadInputError {
  * path and what was expected.
  */
 export function parseContract(json: unknown, source: string): Contract {
+  const quick = fastContractJson(json);
+  if (quick !== null) return contractFromJson(quick);
   const parsed = contractSchema().safeParse(json);
   if (!parsed.success) {
     throw new ContractError(source, `Invalid contract ${JSON.stringify(source)}:\n${z.prettifyError(parsed.error)}`);

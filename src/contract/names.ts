@@ -56,6 +56,8 @@ function problemWith(name: string): string | null {
   }
   if (name.startsWith("-")) return 'it starts with "-", which reads as an option';
   if (!name.isWellFormed()) return "it contains a lone surrogate, which has no UTF-8 encoding";
+  // a UTF-16 code unit is at most 3 bytes of UTF-8: a short name needs no encoding to be known short
+  if (name.length * 3 <= MAX_NAME_BYTES) return null;
   const bytes = new TextEncoder().encode(name).length;
   if (bytes > MAX_NAME_BYTES) return `it is ${bytes} bytes long`;
   return null;

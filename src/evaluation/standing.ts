@@ -1,4 +1,4 @@
-import { hostname } from "node:os";
+import { hostName as hostname } from "../runtime/host.ts";
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 import type { RunCancel } from "../rundir/cancel_file.ts";
 import type { DecisionRecord } from "../rundir/decision_file.ts";

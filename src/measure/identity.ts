@@ -21,6 +21,9 @@ import { splitPairName } from "./measure_name.ts";
 
 /** The first `n` code points of `s` — Python's `s[:n]`. */
 export function codePointPrefix(s: string, n: number): string {
+  // without surrogates a code point is a UTF-16 unit: a pass names a thousand jobs, most of them so
+  if (s.length <= n) return s;
+  if (!/[\ud800-\udfff]/.test(s)) return s.slice(0, n);
   return Array.from(s).slice(0, n).join("");
 }
 
@@ -66,6 +69,21 @@ function sha1Hex(text: string): string {
  * (Account and walltime change whether a job completes, not its value.)
  */
 export function determinant(image: string, m: Measure): string {
+  const known = determinants.get(m);
+  if (known !== undefined && known.image === image) return known.text;
+  const text = determinantOf(image, m);
+  determinants.set(m, { image, text });
+  return text;
+}
+
+/**
+ * Each measure's determinant, remembered with its image: a pass asks a
+ * thousand measures for their slot and their job name, and both hash it. A
+ * measure is immutable, so its determinant is too.
+ */
+const determinants = new WeakMap<Measure, { readonly image: string; readonly text: string }>();
+
+function determinantOf(image: string, m: Measure): string {
   assertEncodable("image", image);
   assertEncodable("measure name", m.name);
   assertEncodable("tree sha", m.treeSha);

@@ -101,8 +101,10 @@ export async function observe(ctx: MeasurerContext, measures: readonly Measure[]
     const marker = ctx.marker(measure);
     const { jobId: arrayId } = splitRef(marker);
     const record = accounted === "unknown" ? undefined : accounted.get(marker) ?? cancelledPending(marker);
-    // no record yet is not gone: a job submitted moments ago, or a task whose array is still listed
-    const unknownWhy = listing === "unknown" || accounted === "unknown" || record !== undefined
+    const seen = listed.get(measure.name) ?? null;
+    // no record yet is not gone: a job submitted moments ago, or a task whose array is still listed;
+    // a listed job is live whatever its accounting says, so its marker's age is not asked (a stat a measure)
+    const unknownWhy = listing === "unknown" || accounted === "unknown" || record !== undefined || seen !== null
       ? undefined
       : liveArrays.has(arrayId) && arrayId !== marker
       ? `array job ${arrayId} is queued; this task is not listed yet`
@@ -114,7 +116,7 @@ export async function observe(ctx: MeasurerContext, measures: readonly Measure[]
     const observation: Observation = {
       done: dir.exitCode !== null,
       marker,
-      listed: listed.get(measure.name) ?? null,
+      listed: seen,
       accounted: accounted === "unknown" ? "unknown" : record ?? (unknownWhy === undefined ? gone : "unknown"),
       ...(unknownWhy === undefined ? {} : { unknownWhy }),
     };

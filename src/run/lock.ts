@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../runtime/digest.ts";
 import { linkSync, renameSync, unlinkSync } from "node:fs";
-import { hostname } from "node:os";
+import { hostName as hostname } from "../runtime/host.ts";
 import { OuterloopError } from "../errors.ts";
 import { log } from "../log.ts";
 import { watchGroups } from "../runtime/live_groups.ts";
@@ -134,7 +134,7 @@ function isStale(path: string, h: LockState, now: number, staleMs: number): bool
  * (taken meanwhile) is linked back, which fails rather than clobber a newer one.
  */
 function removeIfSame(path: string, token: string): void {
-  const aside = `${path}.stale-${process.pid}-${randomBytes(6).toString("hex")}`;
+  const aside = `${path}.stale-${process.pid}-${randomHex(6)}`;
   try {
     renameSync(path, aside);
   } catch (err) {
@@ -196,7 +196,7 @@ export async function acquireRunLock(dir: RunDir, opts: RunLockOptions = {}): Pr
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const deadline = now() + (opts.waitMs ?? 0);
-  const token = randomBytes(16).toString("hex");
+  const token = randomHex(16);
   let nextLog = -Infinity;
   for (;;) {
     const me: LockHolder = { pid: process.pid, host: hostname(), acquiredAt: new Date(now()).toISOString(), token };

@@ -71,10 +71,12 @@ export interface PhaseDeps {
  * complete set is decided and `decision.json` written. Everything is rebuilt
  * from `run.json`, so any number of passes, from any process, converge on
  * one decision. A run the user cancelled (`cancelled.json`) is refused with
- * `RunCancelledError` (exit 3) and nothing is dispatched.
+ * `RunCancelledError` (exit 3) and nothing is dispatched. `record` is the
+ * run dir's `run.json` when the caller has just read it (`resume` does, to
+ * answer a finished run without a pass): a record of many siblings is not
+ * cheap to read twice.
  */
-export async function runPhase(dir: RunDir, deps: PhaseDeps): Promise<PhaseOutcome> {
-  const record = readRunRecord(dir);
+export async function runPhase(dir: RunDir, deps: PhaseDeps, record = readRunRecord(dir)): Promise<PhaseOutcome> {
   const done = finishedOutcome(readRunSnapshot(dir, record));
   if (done) {
     // a wake job that finds its run finished (a leftover: a deadline wake, or one the deciding pass

@@ -1,4 +1,4 @@
-import { hostname } from "node:os";
+import { hostName as hostname } from "../runtime/host.ts";
 import { log } from "../log.ts";
 import { procStat } from "../runtime/proc_stat.ts";
 import { runtime } from "../runtime/runtime.ts";

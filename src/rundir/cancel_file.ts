@@ -13,13 +13,13 @@ import { readRunFile } from "./run_record.ts";
  * says the run was cancelled, instead of reporting its measures as vanished.
  */
 
-const jobId = z.string().check(z.refine(isJobId, { error: "expected a job id (digits only)" }));
+const jobId = lazy(() => z.string().check(z.refine(isJobId, { error: "expected a job id (digits only)" })));
 
 const cancelSchema = lazy(() =>
   strict({
     cancelled_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
     by: z.literal("user"),
-    jobs: z.array(jobId),
+    jobs: z.array(jobId()),
   })
 );
 

@@ -5,6 +5,7 @@ import { atomicWriteJson } from "../fs/atomic_write.ts";
 import type { Decision, Estimate, SiblingEstimate } from "../verdict/decide.ts";
 import type { RelativeEstimate } from "../stats/relative.ts";
 import type { RunDir } from "./run_dir.ts";
+import { isPlainDecision } from "./decision_fast.ts";
 import { readRunFile, runIdentity, type RunRecord, RunRecordError, shaSchema } from "./run_record.ts";
 import { usageFromJson, usageJson, usageSchema } from "../rundir/usage_json.ts";
 import type { JobUsage } from "../compute/usage.ts";
@@ -24,7 +25,7 @@ import { type Provenance, provenanceJson } from "../dispatch/provenance.ts";
  * run (left over, or copied in) is refused, never returned.
  */
 
-const ratioShape = {
+const ratioShape = lazy(() => ({
   n: wholeNumber(1),
   mean: z.number(),
   lower: z.number(),
@@ -33,7 +34,7 @@ const ratioShape = {
   method: z.string(),
   // the pairs the method's estimate set aside (1-based); absent when none, and in decisions from before it
   set_aside: z.optional(z.array(wholeNumber(1))),
-};
+}));
 
 const estimateShape = ratioShape;
 
@@ -45,9 +46,9 @@ const estimateShape = ratioShape;
  */
 const relativeShape = () =>
   strict({
-    benchmark: z.nullable(strict(ratioShape)),
-    siblings: z.optional(z.record(z.string(), z.nullable(strict(ratioShape)))),
-    guards: z.optional(z.record(z.string(), z.nullable(strict(ratioShape)))),
+    benchmark: z.nullable(strict(ratioShape())),
+    siblings: z.optional(z.record(z.string(), z.nullable(strict(ratioShape())))),
+    guards: z.optional(z.record(z.string(), z.nullable(strict(ratioShape())))),
   });
 
 /** A ratio estimate in its stored form: `set_aside` only when pairs were set aside. */
@@ -166,7 +167,8 @@ function crashFromJson(j: { measure: string; job_id: string | null; kind: string
   return { measure: j.measure, jobId: j.job_id, kind: j.kind, cause: j.cause, message: j.message };
 }
 
-const decisionSchema = lazy(() =>
+/** `decision.json`'s schema; decision_fast.ts mirrors it (exported for the test that holds the two side by side). */
+export const decisionSchema = lazy(() =>
   strict({
     verdict: z.enum(["accept", "reject", "inconclusive", "crashed"]),
     values: z.record(z.string(), z.number()),
@@ -191,13 +193,13 @@ const decisionSchema = lazy(() =>
     seeds: z.optional(z.array(wholeNumber(0))),
     n: z.optional(wholeNumber(1)),
     outcome: z.optional(z.string()),
-    benchmark: z.optional(strict(estimateShape)),
+    benchmark: z.optional(strict(estimateShape())),
     siblings: z.optional(
-      z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
+      z.record(z.string(), strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) })),
     ),
     // each guard's estimate and standing, by metric; a repeated design with guards only
     guards: z.optional(
-      z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
+      z.record(z.string(), strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) })),
     ),
     // what each measured job used, by measure name; only when the scheduler said
     usage: z.optional(z.record(z.string(), usageSchema())),
@@ -230,9 +232,9 @@ const decisionSchema = lazy(() =>
         sha: shaSchema(),
         first_pair: wholeNumber(1),
         last_pair: wholeNumber(1),
-        estimate: strict(estimateShape),
+        estimate: strict(estimateShape()),
         // the winner's candidate/baseline ratio on the same pairs; absent before it
-        relative: z.optional(z.nullable(strict(ratioShape))),
+        relative: z.optional(z.nullable(strict(ratioShape()))),
       })),
       candidates: z.array(strict({
         arm: wholeNumber(1),
@@ -242,14 +244,17 @@ const decisionSchema = lazy(() =>
         standing: z.enum(["in-play", "dropped", "decided"]),
         because: z.nullable(z.string()),
         pairs: wholeNumber(0),
-        screen: z.nullable(strict(estimateShape)),
-        estimate: z.nullable(strict(estimateShape)),
+        screen: z.nullable(strict(estimateShape())),
+        estimate: z.nullable(strict(estimateShape())),
         // the ratio of `estimate`'s pairs, else of the screen's; null for no ratio; absent before it
-        relative: z.optional(z.nullable(strict(ratioShape))),
-        siblings: z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
+        relative: z.optional(z.nullable(strict(ratioShape()))),
+        siblings: z.record(
+          z.string(),
+          strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) }),
+        ),
         // by metric; absent for a contract without guards, and before them
         guards: z.optional(
-          z.record(z.string(), strict({ ...estimateShape, standing: z.enum(["held", "unsure", "regressed"]) })),
+          z.record(z.string(), strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) })),
         ),
         reason: z.string(),
         // a candidate that crashed (verdict "crashed") only
@@ -258,6 +263,9 @@ const decisionSchema = lazy(() =>
     })),
   })
 );
+
+/** `decision.json` as its schema reads it. */
+type DecisionJson = z.output<ReturnType<typeof decisionSchema>>;
 
 /** One candidate of a round as its decision keeps it. */
 export interface RoundCandidateFacts {
@@ -453,7 +461,7 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
       : { provenance: Object.fromEntries(Object.entries(d.provenance).map(([k, p]) => [k, provenanceJson(p)])) }),
     ...(d.round === undefined ? {} : { round: roundJson(d.round) }),
   };
-  const checked = decisionSchema().safeParse(json);
+  const checked = isPlainDecision(json) ? { success: true as const } : decisionSchema().safeParse(json);
   if (!checked.success) {
     throw new TypeError(`Refusing to write an invalid decision:\n${z.prettifyError(checked.error)}`);
   }
@@ -468,7 +476,7 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
  * this run's verdict.
  */
 export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | null {
-  const j = readRunFile(dir.decision, decisionSchema, "decision");
+  const j = readRunFile(dir.decision, decisionSchema, "decision", (v) => isPlainDecision(v) ? v as DecisionJson : null);
   if (j === null) return null;
   if (record !== undefined) {
     const other = j.base_sha !== record.baseSha || j.candidate_sha !== record.candidateSha ||

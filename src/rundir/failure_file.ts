@@ -16,16 +16,16 @@ import { readRunFile } from "./run_record.ts";
  * were kept (read as null).
  */
 
-const facts = {
+const facts = lazy(() => ({
   measure: z.nullable(z.string()),
   job_id: z.optional(z.nullable(z.string())),
   kind: z.optional(z.nullable(z.string())),
   cause: z.optional(z.nullable(z.string())),
   message: z.string(),
   failed_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
-};
+}));
 
-const failureSchema = lazy(() => strict(facts));
+const failureSchema = lazy(() => strict(facts()));
 
 /** Why and when a run failed. */
 export interface RunFailure {
@@ -120,7 +120,7 @@ export function readFailure(dir: RunDir): RunFailure | null {
 const historySchema = lazy(() =>
   strict({
     failures: z.array(strict({
-      ...facts,
+      ...facts(),
       retried_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
     })),
   })

@@ -7,6 +7,7 @@ import { hexDigest } from "../runtime/digest.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import { type Contract, contractFromJson, contractSchema, contractToJson } from "../contract/contract.ts";
 import type { RunDir } from "./run_dir.ts";
+import { fastRunRecordJson } from "./run_record_fast.ts";
 
 /**
  * `run.json`: every input the plan depends on, frozen when `measure` starts,
@@ -23,7 +24,8 @@ export const shaSchema = lazy(() =>
   }))
 );
 
-const runRecordSchema = lazy(() =>
+/** `run.json`'s schema (exported for the test that holds the fast path, run_record_fast.ts, beside it). */
+export const runRecordSchema = lazy(() =>
   strict({
     format: z.literal(1, { error: "expected 1 (the only run record format this version reads)" }),
     created_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
@@ -70,6 +72,9 @@ const runRecordSchema = lazy(() =>
     }
   }))
 );
+
+/** `run.json` as its schema reads it (snake_case, the contract's defaults filled in). */
+export type RunRecordJson = z.output<ReturnType<typeof runRecordSchema>>;
 
 /** The frozen inputs of one run. Strings that were not given are "". */
 export interface RunRecord {
@@ -176,7 +181,7 @@ function toJson(rec: RunRecord): z.input<ReturnType<typeof runRecordSchema>> {
   };
 }
 
-function fromJson(j: z.output<ReturnType<typeof runRecordSchema>>): RunRecord {
+function fromJson(j: RunRecordJson): RunRecord {
   return {
     format: j.format,
     createdAt: j.created_at,
@@ -309,7 +314,7 @@ export function writeRunRecord(dir: RunDir, rec: RunRecord): RunRecord {
  */
 export function readRunRecord(dir: RunDir): RunRecord {
   const path = dir.runRecord;
-  const json = readRunFile(path, runRecordSchema, "run record");
+  const json = readRunFile(path, runRecordSchema, "run record", fastRunRecordJson);
   if (json === null) {
     throw new RunRecordError(
       path,
@@ -326,9 +331,16 @@ export function readRunRecord(dir: RunDir): RunRecord {
  * messages) against `schema`, built only when there is a file to check:
  * null when absent; a `RunRecordError` naming the file and each
  * bad field when unreadable, not JSON or invalid. Never modifies the file:
- * a damaged file stays for a person to look at.
+ * a damaged file stays for a person to look at. `fast`, when given, is the
+ * schema checked by hand for the common valid shape (the schema's output, or
+ * null when unsure): what it accepts skips building and running the schema.
  */
-export function readRunFile<S extends z.ZodMiniType>(path: string, schema: () => S, what: string): z.output<S> | null {
+export function readRunFile<S extends z.ZodMiniType>(
+  path: string,
+  schema: () => S,
+  what: string,
+  fast?: (json: unknown) => z.output<S> | null,
+): z.output<S> | null {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -349,6 +361,8 @@ export function readRunFile<S extends z.ZodMiniType>(path: string, schema: () =>
       { cause: err },
     );
   }
+  const quick = fast?.(json) ?? null;
+  if (quick !== null) return quick;
   const parsed = schema().safeParse(json);
   if (!parsed.success) {
     throw new RunRecordError(

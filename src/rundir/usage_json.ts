@@ -17,20 +17,20 @@ export function usageJson(u: JobUsage) {
   };
 }
 
-const figure = z.nullable(z.number().check(z.minimum(0)));
+const figure = lazy(() => z.nullable(z.number().check(z.minimum(0))));
 
 /** The schema of `usageJson`'s output. */
 export const usageSchema = lazy(() =>
   strict({
     job_id: z.string(),
     state: z.string(),
-    elapsed_s: figure,
-    timelimit_s: figure,
-    max_rss_bytes: figure,
-    req_mem_bytes: figure,
-    alloc_cpus: figure,
-    total_cpu_s: figure,
-    cpu_efficiency: figure,
+    elapsed_s: figure(),
+    timelimit_s: figure(),
+    max_rss_bytes: figure(),
+    req_mem_bytes: figure(),
+    alloc_cpus: figure(),
+    total_cpu_s: figure(),
+    cpu_efficiency: figure(),
   })
 );
 

@@ -1,11 +1,12 @@
 /** The JavaScript runtime this process runs on. */
 export type RuntimeName = "bun" | "deno" | "node";
 
+let detected: RuntimeName | undefined;
+
 /** Detected once, Bun before Deno before Node (Bun also defines `process`). */
 export function runtimeName(): RuntimeName {
-  if ("Bun" in globalThis) return "bun";
-  if ("Deno" in globalThis) return "deno";
-  return "node";
+  // remembered: a pass hashes a thousand slots, and each asks
+  return detected ??= "Bun" in globalThis ? "bun" : "Deno" in globalThis ? "deno" : "node";
 }
 
 /** The runtime's global namespace object, for the adapters in this folder only. */

@@ -78,7 +78,7 @@ async function resume(o: ResumeOptions, deps: CliDeps): Promise<number> {
       const { retryFailedRun } = await import("../../run/retry_failed.ts");
       await retryFailedRun(o.runDir, record, phaseDeps(deps, record.compute, LOCK_WAIT_MS));
     }
-    const outcome = await runPhase(o.runDir, phaseDeps(deps, record.compute, LOCK_WAIT_MS));
+    const outcome = await runPhase(o.runDir, phaseDeps(deps, record.compute, LOCK_WAIT_MS), record);
     return reportOutcome(deps.io, o.runDir, record, outcome, o.json);
   }
 }
