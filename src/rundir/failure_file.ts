@@ -132,7 +132,7 @@ export interface RetiredFailure extends RunFailure {
 }
 
 /** The failures the run was taken up after, oldest first (`failure-history.json`); [] when none. */
-export function readFailureHistory(dir: RunDir): RetiredFailure[] {
+function readFailureHistory(dir: RunDir): RetiredFailure[] {
   const j = readRunFile(dir.failureHistory, historySchema, "failure history");
   return (j?.failures ?? []).map((f) => ({ ...fromJson(f), retriedAt: f.retried_at }));
 }

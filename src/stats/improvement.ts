@@ -26,6 +26,3 @@ export function improvementOfDifference(direction: Direction, difference: number
 export function betterWords(direction: Direction): string {
   return direction === "maximize" ? "higher is better" : "lower is better";
 }
-
-/** The label of an improvement axis, column or key for people. */
-export const IMPROVEMENT_LABEL = "improvement (positive = better)";

@@ -20,7 +20,7 @@ export function normalCdf(x: number): number {
 }
 
 /** The standard normal density. */
-export function normalPdf(x: number): number {
+function normalPdf(x: number): number {
   return Math.exp(-0.5 * x * x) / Math.sqrt(2 * Math.PI);
 }
 
