@@ -1,3 +1,4 @@
+// Tested by tests/rundir/run_record_test.ts
 import { createHash } from "node:crypto";
 import * as z from "zod/mini";
 import { codePointPrefix } from "../measure/identity.ts";

@@ -1,3 +1,4 @@
+// Tested by tests/stats/paired_test.ts
 /**
  * The improvement: how much better the candidate is than the baseline, in
  * the metric's units, in the direction's favour — candidate − baseline when

@@ -1,3 +1,4 @@
+// Tested by tests/stats/student_t_test.ts
 import { regularizedGammaQ } from "./special.ts";
 
 /**
