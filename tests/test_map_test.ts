@@ -54,7 +54,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/compute/slurm_submit.ts",
   "src/contract/unsafe_env.ts",
   "src/dispatch/provenance.ts",
-  "src/evaluation/quantities.ts",
   "src/evaluation/results_on_disk.ts",
   "src/evaluation/round_standing.ts",
   "src/fs/atomic_write.ts",
