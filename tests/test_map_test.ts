@@ -62,7 +62,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/plan/advance.ts",
   "src/plan/measurer_for.ts",
   "src/report/chart_frames.ts",
-  "src/report/html_climb_improvements.ts",
   "src/report/html_climb_values.ts",
   "src/report/html_page.ts",
   "src/report/html_round.ts",
