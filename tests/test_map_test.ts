@@ -79,7 +79,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/report/svg_threshold.ts",
   "src/run/calibrate_pairings.ts",
   "src/run/failed_run.ts",
-  "src/run/prepare.ts",
   "src/run/retry_failed.ts",
   "src/run/seed.ts",
   "src/run/wake_pass.ts",
