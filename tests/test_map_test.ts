@@ -55,7 +55,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/contract/unsafe_env.ts",
   "src/dispatch/provenance.ts",
   "src/evaluation/results_on_disk.ts",
-  "src/evaluation/round_standing.ts",
   "src/fs/atomic_write.ts",
   "src/measure/measure_failed.ts",
   "src/measure/signal_exit.ts",
