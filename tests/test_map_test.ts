@@ -65,7 +65,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/report/html_round_candidates.ts",
   "src/report/html_run_difference.ts",
   "src/report/html_run_values.ts",
-  "src/report/markdown_round.ts",
   "src/report/pairing_table.ts",
   "src/report/provenance_table.ts",
   "src/report/round_model.ts",
