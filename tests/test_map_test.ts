@@ -94,7 +94,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/stats/repeated_method.ts",
   "src/text/duration.ts",
   "src/verdict/judged_side.ts",
-  "src/verdict/round_reasons.ts",
   "src/views/crash_summary.ts",
   "src/views/round_view.ts",
   "src/views/run_liveness.ts",
