@@ -41,7 +41,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/cli/shared/phase_deps.ts",
   "src/cli/shared/process_deps.ts",
   "src/cli/shared/progress_writer.ts",
-  "src/cli/shared/run_output.ts",
   "src/cli/shared/start_run.ts",
   "src/cli/shared/wait_flags.ts",
   "src/cli/shared/wait_output.ts",
