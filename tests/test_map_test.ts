@@ -67,7 +67,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/report/round_words.ts",
   "src/report/samples_table.ts",
   "src/report/set_aside.ts",
-  "src/report/svg_axes.ts",
   "src/report/svg_threshold.ts",
   "src/run/calibrate_pairings.ts",
   "src/run/failed_run.ts",
