@@ -59,7 +59,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/plan/measurer_for.ts",
   "src/report/chart_frames.ts",
   "src/report/html_climb_values.ts",
-  "src/report/html_run_difference.ts",
   "src/report/pairing_table.ts",
   "src/report/provenance_table.ts",
   "src/report/round_words.ts",
