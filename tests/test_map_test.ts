@@ -38,7 +38,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/compute/from_mode.ts",
   "src/compute/slurm_room.ts",
   "src/compute/slurm_submit.ts",
-  "src/report/html_climb_values.ts",
   "src/run/calibrate_pairings.ts",
   "src/run/failed_run.ts",
   "src/run/retry_failed.ts",
