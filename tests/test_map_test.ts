@@ -34,7 +34,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/cli/shared/start_run.ts",
   "src/cli/shared/wait_output.ts",
   "src/compute/from_mode.ts",
-  "src/compute/slurm_submit.ts",
   "src/run/calibrate_pairings.ts",
   "src/run/failed_run.ts",
   "src/run/retry_failed.ts",
