@@ -27,7 +27,6 @@ const ROOT = join(import.meta.dirname!, "..");
 const NOT_YET_TESTED: readonly string[] = [
   "src/cli/command.ts",
   "src/cli/run_cli.ts",
-  "src/cli/shared/climb.ts",
   "src/cli/shared/io.ts",
   "src/cli/shared/phase_deps.ts",
   "src/cli/shared/process_deps.ts",
@@ -35,9 +34,7 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/cli/shared/wait_output.ts",
   "src/compute/from_mode.ts",
   "src/run/calibrate_pairings.ts",
-  "src/run/failed_run.ts",
   "src/run/retry_failed.ts",
-  "src/run/wake_pass.ts",
   "src/runtime/adapter_bun.ts",
   "src/runtime/adapter_deno.ts",
   "src/runtime/collect.ts",
