@@ -37,12 +37,8 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/run/retry_failed.ts",
   "src/runtime/adapter_bun.ts",
   "src/runtime/adapter_deno.ts",
-  "src/runtime/collect.ts",
   "src/runtime/interrupt.ts",
   "src/runtime/live_groups.ts",
-  "src/runtime/runtime.ts",
-  "src/runtime/self.ts",
-  "src/runtime/which.ts",
   "src/runtime/write.ts",
 ];
 
