@@ -31,8 +31,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/compute/from_mode.ts",
   "src/run/calibrate_pairings.ts",
   "src/run/retry_failed.ts",
-  "src/runtime/adapter_bun.ts",
-  "src/runtime/adapter_deno.ts",
   "src/runtime/live_groups.ts",
   "src/runtime/write.ts",
 ];
