@@ -28,11 +28,9 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/cli/shared/process_deps.ts",
   "src/cli/shared/start_run.ts",
   "src/cli/shared/wait_output.ts",
-  "src/compute/from_mode.ts",
   "src/run/calibrate_pairings.ts",
   "src/run/retry_failed.ts",
   "src/runtime/live_groups.ts",
-  "src/runtime/write.ts",
 ];
 
 function tsFiles(dir: string): string[] {
