@@ -29,7 +29,6 @@ const NOT_YET_TESTED: readonly string[] = [
   "src/cli/shared/start_run.ts",
   "src/cli/shared/wait_output.ts",
   "src/run/calibrate_pairings.ts",
-  "src/run/retry_failed.ts",
   "src/runtime/live_groups.ts",
 ];
 
