@@ -26,8 +26,6 @@ const ROOT = join(import.meta.dirname!, "..");
  */
 const NOT_YET_TESTED: readonly string[] = [
   "src/cli/shared/process_deps.ts",
-  "src/cli/shared/start_run.ts",
-  "src/cli/shared/wait_output.ts",
   "src/run/calibrate_pairings.ts",
   "src/runtime/live_groups.ts",
 ];
