@@ -25,7 +25,6 @@ const ROOT = join(import.meta.dirname!, "..");
  * the rule, or is gone, fails the test until it is taken off.
  */
 const NOT_YET_TESTED: readonly string[] = [
-  "src/run/calibrate_pairings.ts",
   "src/runtime/live_groups.ts",
 ];
 
