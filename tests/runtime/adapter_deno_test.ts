@@ -33,7 +33,7 @@ describe("denoAdapter()", () => {
   it("discards output it is not asked for, and reports a death by signal", { skip }, async () => {
     const a = denoAdapter();
     const child = a.start({
-      argv: ["/bin/sh", "-c", "echo x; sleep 30"],
+      argv: ["/bin/sh", "-c", "echo x; exec sleep 30"],
       env: { PATH },
       cwd: undefined,
       stdout: "null",
@@ -42,7 +42,7 @@ describe("denoAdapter()", () => {
     });
     assert.equal(child.stdout, null);
     await new Promise((r) => setTimeout(r, 100));
-    a.kill(child.pid, "SIGTERM");
+    a.kill(-child.pid, "SIGTERM"); // its own group (newSession): nothing of it outlives the test
     assert.deepEqual(await child.exited, { exitCode: null, signal: "SIGTERM" });
   });
 
