@@ -1,3 +1,4 @@
+// Tested by tests/exit_codes_test.ts
 /**
  * The base of every error a user can meet on purpose, and the exit code it
  * means. An error that is not an `OuterloopError` — a `TypeError`, a

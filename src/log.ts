@@ -1,3 +1,4 @@
+// Tested by tests/compute/slurm_test.ts
 import { writeFd } from "./runtime/write.ts";
 
 /**

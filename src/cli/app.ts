@@ -1,3 +1,4 @@
+// Tested by tests/cli/commands/commands_test.ts
 import { VERSION } from "../version.ts";
 import type { CliCommand } from "./command.ts";
 

@@ -1,3 +1,4 @@
+// Tested by tests/compute/array_test.ts
 import { BadInputError } from "../errors.ts";
 import type { JobSpec } from "./job_spec.ts";
 import type { JobUsage } from "./usage.ts";

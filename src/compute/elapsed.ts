@@ -1,3 +1,4 @@
+// Tested by tests/compute/slurm_parse_test.ts
 /**
  * Seconds in a sacct Elapsed field: `MM:SS`, `HH:MM:SS` or `D-HH:MM:SS`.
  * Null for anything else — an unknown field never becomes a number.

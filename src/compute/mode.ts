@@ -1,3 +1,4 @@
+// Tested by tests/compute/slurm_parse_test.ts
 /** Which backend: the reference's only reader of AUTORESEARCH_COMPUTE. */
 export type ComputeMode = "local" | "slurm" | "sge";
 

@@ -1,3 +1,4 @@
+// Tested by tests/compute/job_spec_test.ts
 /** POSIX shell quoting of one word, as Python's `shlex.quote`. */
 export function quoteWord(word: string): string {
   if (word === "") return "''";

@@ -1,3 +1,4 @@
+// Tested by tests/compute/transient_test.ts
 /**
  * When a scheduler command that failed transiently (`transient.ts`) is tried
  * again, and how long to wait first: a bounded, jittered exponential backoff

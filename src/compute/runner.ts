@@ -1,3 +1,4 @@
+// Tested by tests/compute/slurm_test.ts
 import { spawn, type SpawnResult } from "../runtime/spawn.ts";
 import { safeText } from "../text/terminal.ts";
 import { schedulerEnv } from "./job_env.ts";

@@ -1,3 +1,4 @@
+// Tested by tests/compute/sge_test.ts
 import type { SpawnResult } from "../runtime/spawn_types.ts";
 import type { FailureKind } from "./transient.ts";
 

@@ -1,3 +1,4 @@
+// Tested by tests/compute/slurm_parse_test.ts
 /**
  * Slurm job states as the compute verbs report them.
  *

@@ -1,3 +1,4 @@
+// Tested by tests/exit_codes_test.ts
 import { OuterloopError } from "../errors.ts";
 
 /**

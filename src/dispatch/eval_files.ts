@@ -1,3 +1,4 @@
+// Tested by tests/dispatch/eval_script_test.ts
 import { join } from "node:path";
 
 /**

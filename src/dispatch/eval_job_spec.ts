@@ -1,3 +1,4 @@
+// Tested by tests/dispatch/eval_script_test.ts
 import { dirname, join } from "node:path";
 import type { JobSpec } from "../compute/job_spec.ts";
 import { EVAL_FILES } from "./eval_files.ts";

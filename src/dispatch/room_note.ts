@@ -1,3 +1,4 @@
+// Tested by tests/measure/submit_limits_test.ts
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFile } from "../fs/atomic_write.ts";

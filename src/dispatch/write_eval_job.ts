@@ -1,3 +1,4 @@
+// Tested by tests/dispatch/eval_script_test.ts
 import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { atomicWriteFile } from "../fs/atomic_write.ts";

@@ -1,3 +1,4 @@
+// Tested by tests/evaluation/standing_test.ts
 import { benchmarkName, parseGuardName } from "../measure/measure_name.ts";
 import { advanceRun, decideAt } from "../plan/advance.ts";
 import type { PassPlan } from "../plan/run_plan.ts";

@@ -1,3 +1,4 @@
+// Tested by tests/run/watch_test.ts
 import { type Advance, advanceRun } from "../plan/advance.ts";
 import type { SampleSpread } from "../stats/samples.ts";
 import { crashedMeasures } from "../rundir/crashes_file.ts";

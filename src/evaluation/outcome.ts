@@ -1,3 +1,4 @@
+// Tested by tests/evaluation/standing_test.ts
 import { RunCancelledError } from "../rundir/cancel_file.ts";
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 import type { DecisionRecord } from "../rundir/decision_file.ts";

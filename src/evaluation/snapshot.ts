@@ -1,3 +1,4 @@
+// Tested by tests/evaluation/standing_test.ts
 import { readRoomNote, type RoomNote } from "../dispatch/room_note.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { type RunPlan, runPlan } from "../plan/run_plan.ts";

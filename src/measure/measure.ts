@@ -1,3 +1,4 @@
+// Tested by tests/measure/identity_test.ts
 import type { Summary } from "../stats/samples.ts";
 
 /**

@@ -1,3 +1,4 @@
+// Tested by tests/measure/plan_test.ts
 import { GONE, isTerminal } from "../compute/states.ts";
 
 /**

@@ -1,3 +1,4 @@
+// Tested by tests/measure/plan_test.ts
 /**
  * Thrown when one or more measures have not completed: the caller parks the
  * run as waiting on exactly this set. Carries the wake dependency (one

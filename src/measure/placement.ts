@@ -1,3 +1,4 @@
+// Tested by tests/measure/measurer_test.ts
 import { BadInputError } from "../errors.ts";
 
 /** Where a run's jobs may go: the CPU lane, and the GPU lane for measures with GPUs. */

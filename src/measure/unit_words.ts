@@ -1,3 +1,4 @@
+// Tested by tests/measure/measurer_context_test.ts
 import type { DispatchUnit } from "./dispatch_unit.ts";
 
 /** A unit in a log line: `measure candidate#2`, or `the same-job of pair 2 (baseline#2, candidate#2)`. */

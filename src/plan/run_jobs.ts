@@ -1,3 +1,4 @@
+// Tested by tests/run/watch_test.ts
 import type { Compute, LiveJob } from "../compute/compute.ts";
 import { runsFrom } from "../compute/job_owner.ts";
 import { log } from "../log.ts";

@@ -1,3 +1,4 @@
+// Tested by tests/evaluation/calibration_test.ts
 import type { Measure } from "../measure/measure.ts";
 import { BASE_ARM, benchmarkName, guardName, parseMeasureName, splitPairName } from "../measure/measure_name.ts";
 import { planPairs } from "../measure/plan.ts";

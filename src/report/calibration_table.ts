@@ -1,3 +1,4 @@
+// Tested by tests/evaluation/calibration_test.ts
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 import { betterWords } from "../stats/improvement.ts";
 import type { Spread } from "../stats/power.ts";

@@ -1,3 +1,4 @@
+// Tested by tests/report/html_test.ts
 /**
  * Escaping for the HTML report. Everything that comes from a run — a
  * benchmark name, a tag, a reason, a failure line, a run dir — may hold

@@ -1,3 +1,4 @@
+// Tested by tests/report/browser_test.ts
 import {
   betterWords,
   differenceCells,

@@ -1,3 +1,4 @@
+// Tested by tests/report/markdown_test.ts
 /**
  * Making arbitrary text safe in GitHub-flavoured Markdown while keeping it
  * readable as plain text (the summary also lands in agents' logs): a

@@ -1,3 +1,4 @@
+// Tested by tests/report/model_test.ts
 /**
  * Reading measure names: which benchmark a measure belongs to (the climbed
  * one, a sibling or a guard), which side (base or candidate) and which pair. The

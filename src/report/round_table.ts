@@ -1,3 +1,4 @@
+// Tested by tests/report/round_report_test.ts
 import { renderColumns } from "../text/columns.ts";
 import { escapeControls } from "../text/terminal.ts";
 import { armEstimateText, armVerdictWords } from "./format.ts";

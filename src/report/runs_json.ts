@@ -1,3 +1,4 @@
+// Tested by tests/report/crash_section_test.ts
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 import {
   benchmarkValues,

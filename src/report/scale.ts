@@ -1,3 +1,4 @@
+// Tested by tests/report/layout_test.ts
 /**
  * Linear scales for the report's charts: a data domain mapped onto a pixel
  * range. Real data is awkward — one value, equal values, negative values,

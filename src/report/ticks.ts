@@ -1,3 +1,4 @@
+// Tested by tests/report/layout_test.ts
 import type { Domain } from "./scale.ts";
 
 /**

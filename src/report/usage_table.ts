@@ -1,3 +1,4 @@
+// Tested by tests/run/watch_test.ts
 import type { JobUsage } from "../compute/usage.ts";
 import { formatDuration } from "../text/duration.ts";
 import { renderColumns } from "../text/columns.ts";

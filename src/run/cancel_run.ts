@@ -1,3 +1,4 @@
+// Tested by tests/run/watch_test.ts
 import type { Compute } from "../compute/compute.ts";
 import { log } from "../log.ts";
 import { writeCancel } from "../rundir/cancel_file.ts";

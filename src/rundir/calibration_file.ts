@@ -102,7 +102,7 @@ export interface CalibrationRecord extends Calibration {
 }
 
 /** The mean and interval of the difference (second − first) that the calibration's improvement means. */
-export function differenceBounds(c: CalibrationRecord): { mean: number; lower: number; upper: number } {
+function differenceBounds(c: CalibrationRecord): { mean: number; lower: number; upper: number } {
   const a = differenceOfImprovement(c.direction, c.lower);
   const b = differenceOfImprovement(c.direction, c.upper);
   return { mean: differenceOfImprovement(c.direction, c.mean), lower: Math.min(a, b), upper: Math.max(a, b) };

@@ -1,3 +1,4 @@
+// Tested by tests/run/watch_test.ts
 import * as z from "zod/mini";
 import { lazy, strict } from "../schema/zod.ts";
 import { isJobId } from "../compute/compute.ts";

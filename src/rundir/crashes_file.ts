@@ -1,3 +1,4 @@
+// Tested by tests/run/phase_crash_test.ts
 import * as z from "zod/mini";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
 import { lazy, strict } from "../schema/zod.ts";

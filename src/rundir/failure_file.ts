@@ -1,3 +1,4 @@
+// Tested by tests/run/watch_test.ts
 import { rmSync } from "node:fs";
 import * as z from "zod/mini";
 import { lazy, strict } from "../schema/zod.ts";
@@ -132,7 +133,7 @@ export interface RetiredFailure extends RunFailure {
 }
 
 /** The failures the run was taken up after, oldest first (`failure-history.json`); [] when none. */
-export function readFailureHistory(dir: RunDir): RetiredFailure[] {
+function readFailureHistory(dir: RunDir): RetiredFailure[] {
   const j = readRunFile(dir.failureHistory, historySchema, "failure history");
   return (j?.failures ?? []).map((f) => ({ ...fromJson(f), retriedAt: f.retried_at }));
 }

@@ -1,3 +1,4 @@
+// Tested by tests/run/stop_local_pass_test.ts
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { log } from "../log.ts";

@@ -1,3 +1,4 @@
+// Tested by tests/rundir/calibration_file_test.ts
 import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";

@@ -1,3 +1,4 @@
+// Tested by tests/report/browser_test.ts
 /** The JavaScript runtime this process runs on. */
 export type RuntimeName = "bun" | "deno" | "node";
 

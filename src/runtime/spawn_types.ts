@@ -1,3 +1,4 @@
+// Tested by tests/exit_codes_test.ts
 import { BadInputError } from "../errors.ts";
 import type { Signal } from "./adapter.ts";
 

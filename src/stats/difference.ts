@@ -18,9 +18,6 @@ export function differenceOfImprovement(direction: Direction, improvement: numbe
   return improvementOfDifference(direction, improvement);
 }
 
-/** The label of a difference axis, column or key for people. */
-export const DIFFERENCE_LABEL = "difference (candidate − baseline)";
-
 /**
  * The difference interval that an improvement interval [lower, upper] means
  * in `direction`: the same for `maximize`, [−upper, −lower] for `minimize`

@@ -1,3 +1,4 @@
+// Tested by tests/stats/paired_test.ts
 /**
  * The improvement: how much better the candidate is than the baseline, in
  * the metric's units, in the direction's favour — candidate − baseline when
@@ -26,6 +27,3 @@ export function improvementOfDifference(direction: Direction, difference: number
 export function betterWords(direction: Direction): string {
   return direction === "maximize" ? "higher is better" : "lower is better";
 }
-
-/** The label of an improvement axis, column or key for people. */
-export const IMPROVEMENT_LABEL = "improvement (positive = better)";

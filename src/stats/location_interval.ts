@@ -1,3 +1,4 @@
+// Tested by tests/stats/relative_test.ts
 import { type PairedInterval, pairedInterval } from "./paired.ts";
 
 /**

@@ -1,3 +1,4 @@
+// Tested by tests/stats/student_t_test.ts
 import { regularizedGammaQ } from "./special.ts";
 
 /**
@@ -20,7 +21,7 @@ export function normalCdf(x: number): number {
 }
 
 /** The standard normal density. */
-export function normalPdf(x: number): number {
+function normalPdf(x: number): number {
   return Math.exp(-0.5 * x * x) / Math.sqrt(2 * Math.PI);
 }
 

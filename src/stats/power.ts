@@ -127,7 +127,7 @@ export interface Calibration extends Spread {
 }
 
 /** The spread and bias check of A/A improvements (at least 2) at `confidence`. */
-export function spreadOf(improvements: readonly number[], confidence: number): Spread {
+function spreadOf(improvements: readonly number[], confidence: number): Spread {
   if (improvements.length < 2) throw new RangeError("calibrate() needs at least 2 A/A pairs for a spread");
   const aa = pairedInterval(improvements, confidence);
   return {

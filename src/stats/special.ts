@@ -1,3 +1,4 @@
+// Tested by tests/stats/student_t_test.ts
 /**
  * The special functions the Student t and normal distributions are built on:
  * log Γ, the regularized incomplete beta function and the regularized upper

@@ -1,3 +1,4 @@
+// Tested by tests/report/runs_table_test.ts
 /**
  * Plain-text columns for people (the verdict table, `show`, `runs`): each
  * column padded to its widest cell, counted in code points, the `right`

@@ -25,7 +25,7 @@ export interface ComparedSeries {
 }
 
 /** The series' improvements, pair by pair (candidate − baseline in the direction's favour). */
-export function improvementsOf(s: ComparedSeries): number[] {
+function improvementsOf(s: ComparedSeries): number[] {
   return s.base.map((b, i) => improvement(s.direction, b, s.cand[i]!));
 }
 

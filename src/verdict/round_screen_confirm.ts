@@ -48,7 +48,7 @@ import { pairMeasureName } from "../measure/measure_name.ts";
  */
 
 /** The screen's two parts of the first batch: ⌈repeats/2⌉ pairs of every candidate, then ⌊repeats/2⌋ of those in reach. */
-export function screenSplit(repeats: number): { readonly first: number; readonly second: number } {
+function screenSplit(repeats: number): { readonly first: number; readonly second: number } {
   return { first: Math.ceil(repeats / 2), second: Math.floor(repeats / 2) };
 }
 

@@ -1,3 +1,4 @@
+// Tested by tests/run/watch_test.ts
 import { formatDuration } from "../text/duration.ts";
 import type { MeasureStateRow } from "../report/verdict_table.ts";
 

@@ -1,3 +1,4 @@
+// Tested by tests/run/watch_test.ts
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { BadInputError } from "../errors.ts";

@@ -1,3 +1,4 @@
+// Tested by tests/views/run_view_test.ts
 import { provenanceJson } from "../dispatch/provenance.ts";
 import { quantitiesJson } from "../evaluation/quantities.ts";
 import { mergeSha, roundStandingJson } from "../evaluation/round_standing.ts";

@@ -37,13 +37,8 @@ export interface CliOptions {
   sleeps?: number[];
 }
 
-/**
- * Runs the CLI in this process with fakes: captured stdout and stderr, the
- * given environment (empty by default: nothing of the test runner's leaks
- * in), a clock that stands still but for what the command sleeps (sleeps
- * take no time), and `compute` for every backend mode.
- */
-export async function cli(args: readonly string[], opts: CliOptions = {}): Promise<CliRun> {
+/** The fakes `cli` runs a command with, and what it wrote so far: for a test that calls a CLI step directly. */
+export function fakeCliDeps(opts: CliOptions = {}): { deps: CliDeps; run: () => Omit<CliRun, "code"> } {
   let stdout = "";
   let stderr = "";
   const modes: string[] = [];
@@ -72,6 +67,17 @@ export async function cli(args: readonly string[], opts: CliOptions = {}): Promi
     },
     stderrIsTerminal: () => opts.tty ?? false,
   };
+  return { deps, run: () => ({ stdout, stderr, modes }) };
+}
+
+/**
+ * Runs the CLI in this process with fakes: captured stdout and stderr, the
+ * given environment (empty by default: nothing of the test runner's leaks
+ * in), a clock that stands still but for what the command sleeps (sleeps
+ * take no time), and `compute` for every backend mode.
+ */
+export async function cli(args: readonly string[], opts: CliOptions = {}): Promise<CliRun> {
+  const { deps, run } = fakeCliDeps(opts);
   const code = await runCli(args, deps);
-  return { code, stdout, stderr, modes };
+  return { code, ...run() };
 }

@@ -19,7 +19,7 @@ import { writeRunRecord } from "../../src/rundir/run_record.ts";
 import { FakeCompute, finishEvalJob } from "./fake_compute.ts";
 import { runRecordFixture } from "./run_fixture.ts";
 import { armSha } from "./seeded_round.ts";
-import { normal, seededRandom } from "./seeded_run.ts";
+import { normal, seededRandom } from "./seeded_random.ts";
 
 /** Whose measure fails: the baseline's side fails the run, a candidate's side is that candidate's crash. */
 export type FailingSide = "baseline" | "candidate" | "sibling-base" | "sibling-cand";

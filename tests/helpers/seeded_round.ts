@@ -17,7 +17,7 @@ import { RunDir } from "../../src/rundir/run_dir.ts";
 import { writeRunRecord } from "../../src/rundir/run_record.ts";
 import { FakeCompute, finishEvalJob } from "./fake_compute.ts";
 import { runRecordFixture } from "./run_fixture.ts";
-import { normal, seededRandom } from "./seeded_run.ts";
+import { normal, seededRandom } from "./seeded_random.ts";
 
 /** One random round to decide. */
 export interface RoundCase {

@@ -15,23 +15,7 @@ import { RunDir } from "../../src/rundir/run_dir.ts";
 import { writeRunRecord } from "../../src/rundir/run_record.ts";
 import { FakeCompute, finishEvalJob } from "./fake_compute.ts";
 import { runRecordFixture } from "./run_fixture.ts";
-
-/** A small fast PRNG (mulberry32): the same seed gives the same numbers under Deno and Bun. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A standard normal draw (Box–Muller) from `random`. */
-export function normal(random: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-}
+import { normal, seededRandom } from "./seeded_random.ts";
 
 /** One random decision to make: the contract and how the measured values are drawn. */
 export interface SeededCase {

@@ -20,6 +20,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary } from "../helpers/binary.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
+import { seededRandom } from "../helpers/seeded_random.ts";
 import { live, liveIt, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
 import { type FaultOdds, SlurmWrappers } from "../helpers/slurm_wrappers.ts";
 
@@ -38,18 +39,6 @@ const ODDS: FaultOdds = Object.fromEntries(
     scancel: { "fail": 10, "stall": 4 },
   }).map(([cmd, odds]) => [cmd, Object.fromEntries(Object.entries(odds).map(([a, p]) => [a, Math.round(p * SCALE)]))]),
 );
-
-/** mulberry32: a small seeded PRNG, for when and whether to kill. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Pass {
   readonly cmd: string;
@@ -166,7 +155,7 @@ async function faultTrials(c: FaultCase): Promise<void> {
     TMPDIR: work,
     SLURM_CONF: live.kind === "run" ? live.conf : "",
   };
-  const rng = prng(SEED);
+  const rng = seededRandom(SEED);
   const stamp = Date.now().toString(36).slice(-4);
   const runDirs: string[] = [];
   const passes: Pass[] = [];

@@ -11,6 +11,7 @@ import {
   suggestedTolerance,
 } from "../../src/stats/power.ts";
 import { finalLook, sequentialDesign } from "../../src/stats/sequential.ts";
+import { seededRandom } from "../helpers/seeded_random.ts";
 
 function near(actual: number, expected: number, rel: number): void {
   assert.ok(Math.abs(actual / expected - 1) <= rel, `expected ${expected}, got ${actual}`);
@@ -22,16 +23,9 @@ function ceil2(x: number): number {
   return Number((Math.ceil(x / unit - 1e-9) * unit).toPrecision(2));
 }
 
-/** A seeded standard normal stream (mulberry32 + Box–Muller), so a simulation is the same on every run. */
+/** A seeded standard normal stream (Box–Muller), so a simulation is the same on every run. */
 function normals(seed: number): () => number {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const uniform = seededRandom(seed);
   return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
 }
 

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { logImprovements, logThreshold, ratioOf, relativeEstimate, relativeWhy } from "../../src/stats/relative.ts";
 import { STUDENT_T } from "../../src/stats/location_interval.ts";
 import { SCREENED_T } from "../../src/stats/screened_t.ts";
-import { normal, seededRandom } from "../helpers/seeded_run.ts";
+import { normal, seededRandom } from "../helpers/seeded_random.ts";
 
 const close = (a: number, b: number, rel = 1e-12) => Math.abs(a - b) <= rel * Math.max(1, Math.abs(a), Math.abs(b));
 

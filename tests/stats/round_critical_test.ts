@@ -2,21 +2,17 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { bonferroniCritical, dunnettCritical, dunnettTail } from "../../src/stats/round_critical.ts";
 import { tQuantile } from "../../src/stats/student_t.ts";
+import { seededRandom } from "../helpers/seeded_random.ts";
 
 function near(actual: number, expected: number, tol: number): void {
   assert.ok(Math.abs(actual - expected) <= tol, `expected ${expected} ± ${tol}, got ${actual}`);
 }
 
-/** A seeded uniform (mulberry32) and Box–Muller normals: the test's own, independent of the code under test. */
+/** Seeded Box–Muller normals: the test's own, independent of the code under test. */
 function normals(seed: number): () => number {
-  let a = seed >>> 0;
-  const u = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-  };
+  const uniform = seededRandom(seed);
+  // shifted half a step into (0, 1), so log() never meets 0
+  const u = () => uniform() + 2 ** -33;
   return () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
 }
 

@@ -4,7 +4,7 @@ import { type Contract, parseContract } from "../../src/contract/contract.ts";
 import { decideLook } from "../../src/verdict/decide.ts";
 import { EvalError } from "../../src/dispatch/eval_error.ts";
 import { guardName } from "../../src/measure/measure_name.ts";
-import { normal, seededRandom } from "../helpers/seeded_run.ts";
+import { normal, seededRandom } from "../helpers/seeded_random.ts";
 
 function contract(extra: Record<string, unknown> = {}): Contract {
   return parseContract({ name: "bench", command: "run", metric: "t", direction: "minimize", ...extra }, "test");

@@ -4,21 +4,10 @@ import { type Contract, parseContract } from "../../src/contract/contract.ts";
 import { decideLook, type PairedValues } from "../../src/verdict/decide.ts";
 import { decideRound, planRound, type RoundDecision } from "../../src/verdict/round.ts";
 import { tQuantile } from "../../src/stats/student_t.ts";
+import { seededRandom } from "../helpers/seeded_random.ts";
 
 function contract(extra: Record<string, unknown> = {}): Contract {
   return parseContract({ name: "bench", command: "run", metric: "acc", direction: "maximize", ...extra }, "test");
-}
-
-/** A seeded uniform (mulberry32) for the K = 1 sweep. */
-function uniform(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe("decideRound() with one candidate", () => {
@@ -31,7 +20,7 @@ describe("decideRound() with one candidate", () => {
     { repeats: 5, max_repeats: 12, confidence: 0.9, siblings: [sibling("mem", 0.5)] },
   ];
   it("is decideLook exactly: the same verdict, numbers, sentences and next batch, look after look", () => {
-    const u = uniform(7);
+    const u = seededRandom(7);
     let compared = 0;
     for (const extra of designs) {
       const c = contract({ min_effect: 1, ...extra });

@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { meanOfPairs, pairList, setAsideWords } from "../../src/report/set_aside.ts";
+
+describe("pairList()", () => {
+  it("names one pair, two, or several, sorted", () => {
+    assert.equal(pairList([8]), "pair 8");
+    assert.equal(pairList([8, 3]), "pairs 3 and 8");
+    assert.equal(pairList([8, 2, 3]), "pairs 2, 3 and 8");
+  });
+});
+
+describe("setAsideWords()", () => {
+  it("gives the pairs with their measures, a sibling's when named; nothing for none", () => {
+    assert.equal(setAsideWords([8]), "pair 8 (baseline#8, candidate#8)");
+    assert.equal(setAsideWords([8, 1]), "pairs 1 and 8 (baseline, candidate; baseline#8, candidate#8)");
+    assert.equal(setAsideWords([3], "lat"), "pair 3 (sib-lat-base#3, sib-lat-cand#3)");
+    assert.equal(setAsideWords([]), "");
+  });
+});
+
+describe("meanOfPairs()", () => {
+  it("labels a mean row by the pairs it keeps", () => {
+    assert.equal(meanOfPairs(10, []), "mean of 10 pairs");
+    assert.equal(meanOfPairs(10, [8]), "mean of 9 of 10 pairs; pair 8 set aside");
+  });
+});
