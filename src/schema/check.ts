@@ -25,7 +25,7 @@ export const matches = (re: RegExp): Check => (v) => typeof v === "string" && re
 export const arrayOf = (c: Check): Check => (v) => Array.isArray(v) && v.every(c);
 
 /** A plain object (what JSON.parse makes of `{…}`). */
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
+function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
