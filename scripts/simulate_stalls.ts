@@ -17,7 +17,9 @@
  * Also the default 4/12 design with min_effect 0.5.
  *
  * Part C: how often a clean normal sample loses a pair to the ESD screen and
- * to the Hampel rule it replaced, at n from 4 to 50.
+ * to the Hampel rule it replaced, at n from 4 to 50. Part D: false accepts at
+ * exactly min_effect at confidences beyond the defaults, where the screen's
+ * level must shrink with the look's (src/stats/screened_t.ts `screenAlpha`).
  *
  * Part B, the relative rule: a log-normal timing benchmark (100 ms × a seed
  * factor exp(0.2·Z) shared by the pair × per-run exp(0.02·Z)), min_effect
@@ -301,6 +303,52 @@ console.log(
   table(["n", "ESD test at 0.2%", "Hampel rule (c_n)"], screenLoss.map((r) => [r.n, pct(r.esd), pct(r.hampel)])),
 );
 
+// ---- part D ----
+/** Part D: false accepts at exactly min_effect at high confidence, where the screen's loss nears the look's α. */
+const highConfidence = [0.95, 1 - 0.05 / 8, 1 - 0.05 / 16].map((confidence) => {
+  const c = parseContract({
+    name: "sim",
+    command: "sim",
+    metric: "t",
+    direction: "maximize",
+    min_effect: 1,
+    repeats: 4,
+    max_repeats: 12,
+    confidence,
+  }, "sim");
+  const at = (options: DecideOptions) => {
+    let accept = 0;
+    for (let j = 0; j < NULL_CLIMBS; j++) {
+      const u = rngFrom((SEED ^ hash(`high|${confidence}`)) + j * 7919);
+      const draw = (): Pair => {
+        const shared = 100 + 20 * normal(u);
+        return [shared + 2 * normal(u), shared + 1 + 2 * normal(u)];
+      };
+      const [o] = climb(c, draw, options);
+      if (o!.verdict === "accept") accept++;
+    }
+    return accept / NULL_CLIMBS;
+  };
+  return {
+    confidence,
+    bound: (1 - confidence) / 2,
+    esd: at({}),
+    hampel: at({ method: HAMPEL_SCREENED_T }),
+    student: at({ method: STUDENT_T }),
+  };
+});
+console.log(
+  `\n## D. False accepts at exactly min_effect, 4/12, normal noise, by confidence (${NULL_CLIMBS} climbs each)\n`,
+);
+console.log(table(
+  ["confidence", "bound (1 − c)/2", "ESD screen", "Hampel rule", "Student t"],
+  highConfidence.map((r) => [
+    r.confidence.toFixed(5),
+    `${(r.bound * 100).toFixed(3)}%`,
+    ...[r.esd, r.hampel, r.student].map((x) => `${(x * 100).toFixed(3)}%`),
+  ]),
+));
+
 const seconds = Math.round((performance.now() - started) / 100) / 10;
 console.log(`\n${CLIMBS} climbs per cell (${NULL_CLIMBS} with no effect), seed ${SEED}, ${seconds} s`);
 if (WRITE) {
@@ -315,6 +363,7 @@ if (WRITE) {
         confidence: CONFIDENCE,
         rows: partA,
         screen_loss: screenLoss,
+        high_confidence: highConfidence,
       },
       null,
       2,

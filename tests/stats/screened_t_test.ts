@@ -10,6 +10,7 @@ import {
   median,
   SCREEN_ALPHA,
   SCREEN_FROM,
+  screenAlpha,
   screenedInterval,
   screenedT,
   screenThreshold,
@@ -67,6 +68,23 @@ describe("hampelPairs()", () => {
 // scipy.stats.t.ppf): R1 = 1.9234 < λ1 = 2.4920 (the second stall masks the first), R2 = 2.4546 > λ2 = 2.3586,
 // R3 = 1.1651 < 2.2006, R4 = 1.1521 < 2.0107: two outlying. The Hampel rule sets aside one of them only.
 const TWO_STALLS = [1.72, -10.55, -12.51, 0.59, 1.64, 0.69, 1.88, 1.37, 0.55];
+
+describe("screenAlpha()", () => {
+  it("is 0.2% at the default designs' looks and an eighth of 1 − level above them", () => {
+    assert.equal(screenAlpha(0.95), 0.002);
+    assert.equal(screenAlpha(1 - 0.05 / 3), 0.002); // a look of 95% split over three looks
+    near(screenAlpha(0.998), 0.00025, 1e-15);
+  });
+
+  it("keeps a clean pair the test at 0.2% would set aside when the interval's confidence is very high", () => {
+    // nine pairs, the widest far out (scipy): R1 = 2.537 > λ1 = 2.492 at 0.2%, < λ1 = 2.571 at 0.025%
+    const xs = [0.1, -0.3, 0.2, 0.05, -0.1, 0.15, -0.2, 0.0, 1.5];
+    assert.deepEqual(esdPairs(xs, SCREEN_ALPHA), [8]);
+    assert.deepEqual(esdPairs(xs, screenAlpha(0.998)), []);
+    assert.deepEqual(screenedInterval(xs, 0.998).setAside, []);
+    assert.deepEqual(screenedInterval(xs, 0.95).setAside, [8]);
+  });
+});
 
 describe("esdPairs()", () => {
   it("finds two stalls among nine where the second masks the first at step one", () => {
