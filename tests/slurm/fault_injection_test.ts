@@ -186,9 +186,12 @@ async function faultTrials(c: FaultCase): Promise<void> {
     const final = await waitFor(
       `trial ${trial} to decide once faults are off`,
       async () => {
-        const p = await pass(binary, ["resume", runDir], env, null);
+        // every faulty pass may have been killed (or refused by a fault) before run.json was written: then the
+        // run is started again, as its user would, and resumed once it has its record
+        const args = existsSync(join(runDir, "run.json")) ? ["resume", runDir] : measureArgs;
+        const p = await pass(binary, args, env, null);
         passes.push(p);
-        assert.ok([0, 4, 75].includes(p.end as number), `trial ${trial}: resume exited ${p.end}:\n${p.stderr}`);
+        assert.ok([0, 4, 75].includes(p.end as number), `trial ${trial}: ${p.cmd} exited ${p.end}:\n${p.stderr}`);
         return p;
       },
       (p) => p.end === 0,
