@@ -120,7 +120,16 @@ geIt(
     assert.doesNotMatch(again.stderr, /submitted eval-/);
     await waitFor("decision.json", () => existsSync(join(runDir, "decision.json")), Boolean, 150_000, 1000);
     assert.equal(JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8")).verdict, "accept");
-    const acct = await geCommand(["qacct", "-j", `eval-${tag}-*`]);
-    assert.equal(acct.match(/^jobnumber/gm)?.length, 2, "one job per measure:\n" + acct);
+    // qacct lags the queue (a job it has no record of yet is "not found"): wait for both measures' records
+    const records = async () => {
+      try {
+        return await geCommand(["qacct", "-j", `eval-${tag}-*`]);
+      } catch {
+        return "";
+      }
+    };
+    const count = (acct: string) => acct.match(/^jobnumber/gm)?.length ?? 0;
+    const acct = await waitFor("qacct's records of the eval jobs", records, (a) => count(a) >= 2, 60_000, 1000);
+    assert.equal(count(acct), 2, "one job per measure:\n" + acct);
   },
 );
