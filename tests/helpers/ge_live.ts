@@ -95,13 +95,14 @@ export async function cli(binary: string, ...args: string[]): Promise<SpawnResul
   return await spawn({ argv: [binary, ...args], timeoutMs: 180_000, output: "separate" });
 }
 
-/** `outerloop measure --compute sge` of shas[0] against the rest, on the testbed (account acct_a, no queue). */
+/** `outerloop measure --compute sge` of shas[0] against the rest, on the testbed (account acct_a, no queue), then `more`. */
 export async function measureSge(
   binary: string,
   repo: string,
   shas: readonly string[],
   runDir: string,
   contractFile: string,
+  ...more: string[]
 ): Promise<SpawnResult> {
   const [base, ...cands] = shas;
   return await cli(
@@ -121,5 +122,6 @@ export async function measureSge(
     "--run-dir",
     runDir,
     "--json",
+    ...more,
   );
 }

@@ -9,19 +9,16 @@
  * --wait` run end as the README says a climb's wakes do.
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after } from "node:test";
-import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
 import { ensureBinary } from "../helpers/binary.ts";
+import { failureBench as bench, type Json, markerOf, oneObject } from "../helpers/failure_live.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
 import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
 import { live, liveIt, observeState, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
 import { tempDir } from "../helpers/temp.ts";
-
-// deno-lint-ignore no-explicit-any -- parsed --json output
-type Json = any;
 
 /** Every run tag this file used: their jobs (`eval-<tag>-…`, `wake-<tag>-…`) are cancelled at the end. */
 const tags: string[] = [];
@@ -43,27 +40,6 @@ function newTag(prefix: string): string {
 function ownedBy(name: string, tag: string): boolean {
   return name.startsWith(`eval-${tag}-`) || name.startsWith(`wake-${tag}-`);
 }
-
-/**
- * A benchmark scoring `score` give or take a tenth by seed (the same for
- * every arm on a seed, so a pair's difference is the scores', unless
- * `noise` adds a seeded term of its own); `crash` exits 1 with a traceback
- * and no metric; `flagged` exits 1 while the file the command names exists
- * (the cause the test fixes).
- */
-const bench = (score: number, mode: "ok" | "crash" | "flagged" = "ok", noise = 0) => ({
-  "bench.sh": [
-    "sleep 1",
-    `[ "$(cat mode)" = crash ] && { echo 'Traceback: the proposal broke' >&2; exit 1; }`,
-    `[ "$(cat mode)" = flagged ] && [ -f "$1" ] && { echo "broken while $1 exists" >&2; exit 1; }`,
-    `awk -v s="$SEED" -v b="$(cat score)" -v k="$(cat noise)" ` +
-    `'BEGIN { printf "{\\"score\\": %.4f}\\n", b + ((s % 5) - 2) / 10 + k * ((s * 7) % 5 - 2) / 10 }'`,
-    "",
-  ].join("\n"),
-  score: String(score),
-  mode,
-  noise: String(noise),
-});
 
 /** A contract of small jobs (one minute, 256M) with `over` on top, in a temp dir. */
 function contract(over: Record<string, unknown>): string {
@@ -108,15 +84,6 @@ function measureArgs(
   ];
 }
 
-/** The ONE JSON object a `--json` command printed: stdout must hold exactly one line, and it must parse. */
-function oneObject(r: SpawnResult): Json {
-  const lines = r.stdout.split("\n").filter((l) => l.trim() !== "");
-  assert.equal(lines.length, 1, `exactly one line on stdout, got ${JSON.stringify(r.stdout)}; stderr ${r.stderr}`);
-  const j = JSON.parse(lines[0]!);
-  assert.equal(typeof j, "object");
-  return j;
-}
-
 /** One allocation's row in sacct. */
 interface SacctRow {
   readonly id: string;
@@ -148,14 +115,6 @@ async function ranJobs(jobIds: readonly string[]): Promise<Set<string>> {
 }
 
 const TERMINAL = /^(COMPLETED|FAILED|CANCELLED|TIMEOUT|OUT_OF_MEMORY|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE)/;
-
-/** The job (or `A_T` task) a measure of the run last ran in: its eval dir's marker. */
-function markerOf(runDir: string, measure: string): string {
-  const exact = new RegExp(`^eval-${measure.replace(/[#-]/g, "\\$&")}-[0-9a-f]{40}-`);
-  const name = readdirSync(runDir).find((n) => exact.test(n));
-  assert.ok(name, `no eval dir of ${measure} in ${runDir}`);
-  return readFileSync(join(runDir, name, EVAL_FILES.submitted), "utf8").trim();
-}
 
 liveIt(
   "a round whose one candidate crashes decides among the others, names the crash, and cancels no other arm's job",
