@@ -51,7 +51,10 @@ async function decidedRun(work: string): Promise<string> {
   await git("commit", "-q", "-m", "1");
   writeFileSync(join(repo, "b.sh"), `echo '{"s": 2}'\n`);
   await git("commit", "-q", "-am", "2");
-  writeFileSync(join(work, "c.json"), JSON.stringify({ name: "b", command: "sh b.sh", metric: "s" }));
+  writeFileSync(
+    join(work, "c.json"),
+    JSON.stringify({ name: "b", command: "sh b.sh", metric: "s", direction: "maximize" }),
+  );
   const runDir = join(work, "runs", "r");
   const args = ["--compute", "local", "--repo", repo, "--base", "main~1", "--candidate", "main"];
   await timed([binary, "measure", ...args, "--contract", join(work, "c.json"), "--run-dir", runDir]);

@@ -59,11 +59,12 @@ try {
       name: "d",
       command: "sh b.sh",
       metric: "s",
+      direction: "maximize",
       seed_env: "SEED",
       eval_minutes: 5,
       siblings: Array.from(
         { length: MEASURES / 2 - 1 },
-        (_, i) => ({ name: `s${i}`, command: "sh b.sh", metric: "s" }),
+        (_, i) => ({ name: `s${i}`, command: "sh b.sh", metric: "s", direction: "maximize" }),
       ),
     };
     const file = join(work, `c${runs}.json`);
