@@ -38,6 +38,7 @@ const FLAGS = [
   "--bytecode",
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
+  "--compile-jit-policy=100",
 ];
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
