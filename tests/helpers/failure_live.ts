@@ -5,10 +5,11 @@
  * measure's eval dir last ran in.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import type { SpawnResult } from "../../src/runtime/spawn.ts";
+import { tempDir } from "./temp.ts";
 
 // deno-lint-ignore no-explicit-any -- parsed --json output
 export type Json = any;
@@ -33,6 +34,26 @@ export const failureBench = (score: number, mode: "ok" | "crash" | "flagged" = "
   mode,
   noise: String(noise),
 });
+
+/** A contract of small jobs (one minute, 256M) for failureBench, with `over` on top, in a temp dir. */
+export function failureContract(over: Record<string, unknown>): string {
+  const file = join(tempDir("live-failure-contract-"), "contract.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: "fl",
+      command: "sh bench.sh /nonexistent",
+      metric: "score",
+      direction: "maximize",
+      seed_env: "SEED",
+      eval_minutes: 1,
+      eval_mem: "256M",
+      min_effect: 1,
+      ...over,
+    }),
+  );
+  return file;
+}
 
 /** The ONE JSON object a `--json` command printed: stdout must hold exactly one line, and it must parse. */
 export function oneObject(r: SpawnResult): Json {

@@ -16,7 +16,14 @@ import { after } from "node:test";
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { RETRIED_FILE } from "../../src/measure/attempts.ts";
 import { ensureBinary } from "../helpers/binary.ts";
-import { evalDirOf, failureBench as bench, type Json, markerOf, oneObject } from "../helpers/failure_live.ts";
+import {
+  evalDirOf,
+  failureBench as bench,
+  failureContract,
+  type Json,
+  markerOf,
+  oneObject,
+} from "../helpers/failure_live.ts";
 import { cli, geCommand, geIt, geLive, measureSge, waitFor } from "../helpers/ge_live.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
 import { tempDir } from "../helpers/temp.ts";
@@ -38,26 +45,6 @@ function newTag(prefix: string): string {
   const tag = `${prefix}${Math.random().toString(36).slice(2, 6)}`;
   tags.push(tag);
   return tag;
-}
-
-/** A contract of small jobs (one minute, 256M) with `over` on top, in a temp dir. */
-function contract(over: Record<string, unknown>): string {
-  const file = join(tempDir("ge-failure-contract-"), "contract.json");
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name: "fl",
-      command: "sh bench.sh /nonexistent",
-      metric: "score",
-      direction: "maximize",
-      seed_env: "SEED",
-      eval_minutes: 1,
-      eval_mem: "256M",
-      min_effect: 1,
-      ...over,
-    }),
-  );
-  return file;
 }
 
 /** One task's accounting record: GE's task number (1-based), `failed` and `exit_status`. */
@@ -96,7 +83,7 @@ geIt(
     const { repo, shas } = makeRepo([bench(10), bench(13), bench(10, "crash"), bench(8)]);
     const tag = newTag("gfa");
     const runDir = join(tempDir("ge-failure-round-"), tag);
-    const file = contract({ repeats: 3, max_repeats: 3 });
+    const file = failureContract({ repeats: 3, max_repeats: 3 });
     const parked = await measureSge(binary, repo, shas, runDir, file, "--seed", "3");
     assert.equal(parked.exitCode, 75, parked.stderr);
     const waited = await cli(binary, "wait", runDir, "--poll", "2", "--timeout", "240", "--json");
@@ -140,7 +127,7 @@ geIt(
     const { repo, shas } = makeRepo([bench(10, "ok", 0, 6), bench(13, "ok", 0, 6)]);
     const tag = newTag("gfq");
     const runDir = join(tempDir("ge-failure-qdel-"), tag);
-    const file = contract({ repeats: 2, max_repeats: 2 });
+    const file = failureContract({ repeats: 2, max_repeats: 2 });
     // one task at a time: one runs while the others wait
     const parked = await measureSge(binary, repo, shas, runDir, file, "--seed", "3", "--array-throttle", "1");
     assert.equal(parked.exitCode, 75, parked.stderr);
@@ -194,7 +181,7 @@ geIt(
     const { repo, shas } = makeRepo([bench(10, "flagged"), bench(12)]);
     const tag = newTag("gfr");
     const runDir = join(dir, tag);
-    const file = contract({ command: `sh bench.sh ${flag}`, repeats: 2, max_repeats: 2 });
+    const file = failureContract({ command: `sh bench.sh ${flag}`, repeats: 2, max_repeats: 2 });
     const parked = await measureSge(binary, repo, shas, runDir, file, "--seed", "3");
     assert.equal(parked.exitCode, 75, parked.stderr);
     const failed = await cli(binary, "wait", runDir, "--poll", "2", "--timeout", "240", "--json");

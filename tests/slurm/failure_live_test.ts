@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { after } from "node:test";
 import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
 import { ensureBinary } from "../helpers/binary.ts";
-import { failureBench as bench, type Json, markerOf, oneObject } from "../helpers/failure_live.ts";
+import { failureBench as bench, failureContract, type Json, markerOf, oneObject } from "../helpers/failure_live.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
 import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
 import { live, liveIt, observeState, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
@@ -39,26 +39,6 @@ function newTag(prefix: string): string {
 /** Whether a job name is one of run `tag`'s evals or wakes. */
 function ownedBy(name: string, tag: string): boolean {
   return name.startsWith(`eval-${tag}-`) || name.startsWith(`wake-${tag}-`);
-}
-
-/** A contract of small jobs (one minute, 256M) with `over` on top, in a temp dir. */
-function contract(over: Record<string, unknown>): string {
-  const file = join(tempDir("live-failure-contract-"), "contract.json");
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name: "fl",
-      command: "sh bench.sh /nonexistent",
-      metric: "score",
-      direction: "maximize",
-      seed_env: "SEED",
-      eval_minutes: 1,
-      eval_mem: "256M",
-      min_effect: 1,
-      ...over,
-    }),
-  );
-  return file;
 }
 
 async function cli(...args: string[]): Promise<SpawnResult> {
@@ -125,7 +105,7 @@ liveIt(
     const { repo, shas } = makeRepo([bench(10), bench(13), bench(10, "crash"), bench(8)]);
     const tag = newTag("fa");
     const runDir = join(tempDir("live-failure-round-"), tag);
-    const file = contract({ repeats: 3, max_repeats: 3 });
+    const file = failureContract({ repeats: 3, max_repeats: 3 });
     const parked = await cli(...measureArgs(repo, shas, file, runDir, tag, "--json"));
     assert.equal(parked.exitCode, 75, parked.stderr);
     const waited = await cli("wait", runDir, "--poll", "2", "--timeout", "180", "--json");
@@ -189,7 +169,7 @@ liveIt(
     const { repo, shas } = makeRepo([bench(10, "flagged"), bench(12)]);
     const tag = newTag("fb");
     const runDir = join(dir, tag);
-    const file = contract({ command: `sh bench.sh ${flag}`, repeats: 2, max_repeats: 2 });
+    const file = failureContract({ command: `sh bench.sh ${flag}`, repeats: 2, max_repeats: 2 });
     const parked = await cli(...measureArgs(repo, shas, file, runDir, tag, "--json"));
     assert.equal(parked.exitCode, 75, parked.stderr);
     const failed = await cli("wait", runDir, "--poll", "2", "--timeout", "180", "--json");
@@ -275,7 +255,7 @@ liveIt(
     const { repo, shas } = makeRepo([bench(10, "flagged"), bench(12)]);
     const tag = newTag("fc");
     const runDir = join(dir, tag);
-    const file = contract({ command: `sh bench.sh ${flag}` });
+    const file = failureContract({ command: `sh bench.sh ${flag}` });
     const measured = await cli(...measureArgs(repo, shas, file, runDir, tag, "--wait", "--poll", "2", "--json"));
     assert.equal(measured.exitCode, 3, measured.stderr);
     const job = markerOf(runDir, "baseline");
@@ -313,7 +293,7 @@ liveIt(
     const { repo, shas } = makeRepo([bench(10, "ok", 1), bench(11, "ok", 3)]);
     const tag = newTag("fd");
     const runDir = join(tempDir("live-failure-wakes-"), tag);
-    const file = contract({ repeats: 2, max_repeats: 4, min_effect: 0.5 });
+    const file = failureContract({ repeats: 2, max_repeats: 4, min_effect: 0.5 });
     const r = await cli(...measureArgs(repo, shas, file, runDir, tag, "--wait", "--poll", "2", "--json"));
     assert.ok([0, 10, 11].includes(r.exitCode!), `a verdict: exit ${r.exitCode}: ${r.stderr}`);
     const d = oneObject(r);
