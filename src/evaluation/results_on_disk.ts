@@ -1,5 +1,5 @@
 import { EvalError } from "../dispatch/eval_error.ts";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EVAL_FILES, evalDirPath } from "../dispatch/eval_files.ts";
 import { type Provenance, readProvenance } from "../dispatch/provenance.ts";
@@ -29,6 +29,12 @@ export interface ResultsOnDisk {
   readonly unreadable: Readonly<Record<string, string>>;
   /** The measures of the design, in plan order (the ceiling plan: every one it may ever run). */
   readonly measures: readonly Measure[];
+  /**
+   * The job each finished eval's `submitted` marker names, by measure name (a
+   * finished eval with no marker is left out); read on first use, since only
+   * `show` lists jobs.
+   */
+  readonly jobIds: Readonly<Record<string, string>>;
 }
 
 /** Reads every eval result of `plan`'s design from `dir`. */
@@ -38,11 +44,13 @@ export function resultsOnDisk(dir: RunDir, plan: RunPlan): ResultsOnDisk {
   const samples: Record<string, SampleSpread> = {};
   const provenance: Record<string, Provenance> = {};
   const unreadable: Record<string, string> = {};
+  const finished: [string, string][] = [];
   const image = plan.record.image;
   for (const m of all.toMeasure) {
     const s = slot(image, m);
     const evalDir = evalDirPath(dir.path, s);
     if (!existsSync(join(evalDir, EVAL_FILES.exitCode))) continue; // not finished: no result, no failure
+    finished.push([m.name, evalDir]);
     try {
       const reading = readEvalReading(dir.path, s, m.metric, m.summary);
       values[m.name] = reading.value;
@@ -56,7 +64,31 @@ export function resultsOnDisk(dir: RunDir, plan: RunPlan): ResultsOnDisk {
     const where = readProvenance(evalDir);
     if (where !== null) provenance[m.name] = where;
   }
-  return { values, samples, provenance, unreadable, measures: all.plan };
+  let jobIds: Record<string, string> | undefined;
+  return {
+    values,
+    samples,
+    provenance,
+    unreadable,
+    measures: all.plan,
+    get jobIds() {
+      return jobIds ??= Object.fromEntries(
+        finished.flatMap(([name, evalDir]) => {
+          const id = readMarker(join(evalDir, EVAL_FILES.submitted));
+          return id === "" ? [] : [[name, id]];
+        }),
+      );
+    },
+  };
+}
+
+/** A marker's job id, or "" when there is none (as `EvalDirState.marker` reads it). */
+function readMarker(path: string): string {
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch {
+    return "";
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { withOneListing } from "../../src/compute/one_listing.ts";
@@ -18,6 +18,7 @@ import { liveJobsOf, runJobNames } from "../../src/plan/run_jobs.ts";
 import { type RunRecord, RunRecordError, writeRunRecord } from "../../src/rundir/run_record.ts";
 import { climbRunDirs, summarizeRun } from "../../src/views/run_summary.ts";
 import { runStatus } from "../../src/views/run_status.ts";
+import { observedRows } from "../../src/views/observed_rows.ts";
 import { evaluateRun } from "../../src/evaluation/evaluate.ts";
 import { readRunSnapshot } from "../../src/evaluation/snapshot.ts";
 import { formatBytes, formatUsageTable, usageWarnings } from "../../src/report/usage_table.ts";
@@ -255,6 +256,38 @@ describe("resource use in decision.json", () => {
       why: "job 1001 hit its walltime (TIMEOUT) before producing a result; a slower run needs more minutes than " +
         "were declared for its eval: raise eval_minutes in the contract (now 3 minutes)",
     });
+  });
+
+  it("tells a look whose every measure finished from the snapshot: no scheduler call, each job from its marker", async () => {
+    const { dir, r } = newRun({}, { repeats: 2 });
+    const compute = new FakeCompute();
+    let score = 10;
+    compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { score: score++ });
+    assert.equal((await runPhase(dir, deps(compute))).kind, "decided");
+    // a finished eval whose result cannot be read is a failed row, worded as the observed path words it
+    const candidate2 = readdirSync(dir.path).find((f) => f.startsWith("eval-candidate#2-"))!;
+    writeFileSync(join(dir.path, candidate2, "exit-code"), "1\n");
+    const markers = Object.fromEntries(
+      readdirSync(dir.path).filter((f) => f.startsWith("eval-")).map((f) => [
+        f.slice("eval-".length, f.indexOf("-", "eval-".length + 1)),
+        readFileSync(join(dir.path, f, "submitted"), "utf8").trim(),
+      ]),
+    );
+    compute.calls = [];
+    const e = evaluateRun(readRunSnapshot(dir, r));
+    const status = await runStatus(e, compute, () => NOW);
+    assert.deepEqual(compute.calls, []);
+    assert.deepEqual(status.measures.map((m) => [m.name, m.state, m.jobId]), [
+      ["baseline", "done", markers["baseline"]],
+      ["candidate", "done", markers["candidate"]],
+      ["baseline#2", "done", markers["baseline#2"]],
+      ["candidate#2", "failed", markers["candidate#2"]],
+    ]);
+    assert.equal(status.measures[3]!.why, "Eval command exited with code 1");
+    // the same rows as the measurer's own observation of the look
+    const observed = await observedRows(e, compute, () => NOW);
+    assert.deepEqual(status.measures, e.looks.plan.plan.map((m) => observed.rows.get(m.name)));
+    assert.equal(status.schedulerError, null);
   });
 
   it("writes no usage key when nothing is known, and decides all the same when sacct fails", async () => {

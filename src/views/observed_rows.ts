@@ -1,0 +1,83 @@
+import type { Compute } from "../compute/compute.ts";
+import { isPending } from "../compute/states.ts";
+import { EvalError } from "../dispatch/eval_error.ts";
+import { evalDirPath } from "../dispatch/eval_files.ts";
+import { readEvalResult } from "../dispatch/read_result.ts";
+import type { MeasureView } from "../measure/measurer.ts";
+import { SCHEDULER_UNREACHABLE } from "../measure/measure_state.ts";
+import { noResultMessage } from "../measure/notes.ts";
+import { MAX_RETRIES, retryNumber } from "../measure/retry.ts";
+import type { RunEvaluation } from "../evaluation/evaluate.ts";
+import { measurerFor } from "../plan/measurer_for.ts";
+import type { MeasureStateRow } from "../report/verdict_table.ts";
+import type { RunDir } from "../rundir/run_dir.ts";
+
+/**
+ * The rows of a look with a measure still out, from the measurer's own
+ * observation (one queue listing with every job's state and pending reason,
+ * one batched sacct) and classification (`classifyMeasure`), so `show` says
+ * what `resume` would do. Loaded only then: a look whose every measure has
+ * finished is told from the snapshot (run_status.ts).
+ */
+export async function observedRows(
+  e: RunEvaluation,
+  compute: Compute,
+  now: () => number,
+): Promise<{ rows: Map<string, MeasureStateRow>; unreachable: boolean }> {
+  const { dir, record: r } = e.snapshot;
+  const measurer = measurerFor(dir, r, compute, now);
+  const views = await measurer.observe(e.looks.plan.toMeasure);
+  return {
+    rows: new Map(views.map((v) => [v.measure.name, rowOf(dir, v, measurer.slot(v.measure), r.contract.evalMinutes)])),
+    unreachable: views.some((v) => v.state.kind === "unknown" && v.state.why === SCHEDULER_UNREACHABLE),
+  };
+}
+
+/** One measure's line, from its state. */
+function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string, evalMinutes: number): MeasureStateRow {
+  const name = m.name;
+  switch (s.kind) {
+    case "done": {
+      const job = s.jobId ? { jobId: s.jobId } : {};
+      try {
+        return { name, state: "done", value: readEvalResult(dir.path, slot, m.metric, m.summary), ...job };
+      } catch (err) {
+        if (!(err instanceof EvalError)) throw err;
+        return { name, state: "failed", why: err.message.split("\n")[0]!, ...job };
+      }
+    }
+    case "live": {
+      const pending = isPending(s.job.state);
+      const reason = pending && s.job.reason && s.job.reason !== "None" ? { reason: s.job.reason } : {};
+      return { name, state: pending ? "pending" : "running", jobId: s.job.id, ...reason };
+    }
+    case "unlisted":
+      return {
+        name,
+        state: isPending(s.state) ? "pending" : "running",
+        jobId: s.jobId,
+        reason: `not in the queue listing; sacct says ${s.state}`,
+      };
+    case "vanished": {
+      // a job that died of its machine before its eval started is sent again by the next pass (retry.ts)
+      const own = evalDirPath(dir.path, slot);
+      const retry = retryNumber([own], own, s.jobId, s.endState);
+      if (retry !== null) {
+        return {
+          name,
+          state: "not dispatched",
+          jobId: s.jobId,
+          reason: `job ${s.jobId} ended ${s.endState} before its eval started: the next pass sends it again ` +
+            `(retry ${retry} of ${MAX_RETRIES})`,
+        };
+      }
+      return { name, state: "failed", jobId: s.jobId, why: noResultMessage(s.jobId, s.endState, evalMinutes) };
+    }
+    case "undispatched":
+      return { name, state: "not dispatched" };
+    case "unknown":
+      return s.jobId
+        ? { name, state: "pending", jobId: s.jobId, reason: s.why }
+        : { name, state: "not dispatched", reason: s.why };
+  }
+}
