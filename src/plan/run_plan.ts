@@ -148,7 +148,15 @@ export interface RunPlan {
 /** The run's plan; `cache` is what `cachedBaseline()` gives (none by default: a dry run, an input check). */
 export function runPlan(r: RunRecord, cache: CachedBaseline = { kind: "none" }): RunPlan {
   const design = designOf(r.contract);
-  const look = (pairs: number) => passPlan(r, cache, pairs);
+  // each look's plan is built once: the results' reading, the decision's check and the walk of the looks all ask
+  // for the same ones, and building one hashes every measure's identity
+  const looks = new Map<number, PassPlan>();
+  const look = (pairs: number) => {
+    let p = looks.get(pairs);
+    if (p === undefined) looks.set(pairs, p = passPlan(r, cache, pairs));
+    return p;
+  };
+  let all: PassPlan | undefined;
   return {
     record: r,
     design,
@@ -158,7 +166,7 @@ export function runPlan(r: RunRecord, cache: CachedBaseline = { kind: "none" }):
       return look(design.looks[0]!.n);
     },
     get all() {
-      return r.candidates.length > 1 ? roundCeiling(r, cache) : look(r.contract.maxRepeats);
+      return all ??= r.candidates.length > 1 ? roundCeiling(r, cache) : look(r.contract.maxRepeats);
     },
   };
 }
