@@ -2,7 +2,7 @@
 import type { Measure } from "../measure/measure.ts";
 import { BASE_ARM, benchmarkName, guardName, parseMeasureName, splitPairName } from "../measure/measure_name.ts";
 import { planPairs } from "../measure/plan.ts";
-import { pairSeed } from "../stats/pair_seed.ts";
+import { pairSeeds } from "../stats/pair_seed.ts";
 import type { CachedBaseline } from "./baseline_source.ts";
 import type { PairedValues } from "../verdict/decide.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
@@ -60,9 +60,10 @@ function planFromRecord(
  * paired); every other pair has `pairSeed(run seed, i)` — pair 1 the run's
  * own seed.
  */
-function pairSeeds(r: RunRecord, cache: CachedBaseline, pairs: number): number[] {
+function planSeeds(r: RunRecord, cache: CachedBaseline, pairs: number): number[] {
   const cached = cache.kind === "pairs" ? cache.pairs : [];
-  return Array.from({ length: pairs }, (_, i) => cached[i]?.seed ?? pairSeed(r.seed, i + 1));
+  const derived = pairSeeds(r.seed, pairs);
+  return derived.map((seed, i) => cached[i]?.seed ?? seed);
 }
 
 /** What one look of a pass works on. */
@@ -87,7 +88,7 @@ function passPlan(
   pairs: number,
   armsOf?: (pair: number) => readonly number[],
 ): PassPlan {
-  const seeds = pairSeeds(r, cache, pairs);
+  const seeds = planSeeds(r, cache, pairs);
   const plan = planFromRecord(r, seeds, armsOf);
   const cached: Record<string, number> = {};
   if (cache.kind === "value") cached["baseline"] = cache.value;

@@ -33,17 +33,28 @@ function derive(runSeed: number, pair: number, attempt: number): number {
  * Throws a `RangeError` for a seed outside [0, 2^31 − 1] or a pair below 1.
  */
 export function pairSeed(runSeed: number, pair: number): number {
+  if (!(Number.isInteger(pair) && pair >= 1)) throw new RangeError(`pairSeed() needs a pair >= 1, got ${pair}`);
+  return pairSeeds(runSeed, pair)[pair - 1]!;
+}
+
+/**
+ * The seeds of pairs 1 … `pairs` (each `pairSeed(runSeed, i)`), in one walk:
+ * pair i's seed depends on every earlier one, so asking `pairSeed` for each
+ * pair in turn would hash i·(i − 1)/2 times where this hashes i − 1.
+ */
+export function pairSeeds(runSeed: number, pairs: number): number[] {
   if (!(Number.isInteger(runSeed) && runSeed >= 0 && runSeed <= MAX_SEED)) {
     throw new RangeError(`pairSeed() needs a run seed in [0, ${MAX_SEED}], got ${runSeed}`);
   }
-  if (!(Number.isInteger(pair) && pair >= 1)) throw new RangeError(`pairSeed() needs a pair >= 1, got ${pair}`);
-  if (runSeed === 0) return 0;
-  const taken = new Set<number>([runSeed]);
-  let seed = runSeed;
-  for (let i = 2; i <= pair; i++) {
+  if (runSeed === 0) return Array.from({ length: pairs }, () => 0);
+  const seeds = pairs >= 1 ? [runSeed] : [];
+  const taken = new Set<number>(seeds);
+  for (let i = 2; i <= pairs; i++) {
     let attempt = 0;
+    let seed: number;
     do seed = derive(runSeed, i, attempt++); while (taken.has(seed));
     taken.add(seed);
+    seeds.push(seed);
   }
-  return seed;
+  return seeds;
 }

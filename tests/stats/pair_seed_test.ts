@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { pairSeed } from "../../src/stats/pair_seed.ts";
+import { pairSeed, pairSeeds } from "../../src/stats/pair_seed.ts";
 
 describe("pairSeed()", () => {
   it("keeps the run's seed for pair 1, so a one-pair run measures what it always did", () => {
@@ -32,5 +32,15 @@ describe("pairSeed()", () => {
     assert.throws(() => pairSeed(-1, 1), RangeError);
     assert.throws(() => pairSeed(2 ** 31, 1), RangeError);
     assert.throws(() => pairSeed(5, 0), RangeError);
+  });
+});
+
+describe("pairSeeds()", () => {
+  it("gives each pair's pairSeed in one walk, none for no pairs", () => {
+    for (const run of [0, 42, 123456789]) {
+      assert.deepEqual(pairSeeds(run, 30), Array.from({ length: 30 }, (_, i) => pairSeed(run, i + 1)));
+      assert.deepEqual(pairSeeds(run, 0), []);
+    }
+    assert.throws(() => pairSeeds(-1, 3), RangeError);
   });
 });
