@@ -1,3 +1,4 @@
+// Tested by tests/run/watch_test.ts
 import type { Compute } from "../compute/compute.ts";
 import { isPending } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
