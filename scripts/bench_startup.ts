@@ -9,7 +9,12 @@
  * quotes per command its median wall time and CPU (user + sys, from bash's
  * `time`, to the millisecond) and the median of each's per-round ratio to the
  * empty binary's (the figure that holds when the machine's speed drifts).
- * Targets: --version at most 1.3x, show and resume at most 2x.
+ * Targets: --version at most 1.3x, show and resume at most 2x. Beside them,
+ * `read_floor`: a program compiled the same way that only reads the decided
+ * run's files (run.json, decision.json, each eval's exit code, output,
+ * provenance and marker), parses them with no check at all and prints a line
+ * per measure: what any command that reads a run pays before it does
+ * anything of its own.
  * `--before BINARY` times another build of outerloop (an older commit's
  * dist/outerloop) in the same rounds, on the same run dir: before and after
  * side by side. Writes bench/startup.json and prints a summary.
@@ -41,6 +46,27 @@ const FLAGS = [
   "--compile-jit-policy=100",
 ];
 
+/** The read floor's source: every file `show` of a decided run reads, parsed and printed without a check. */
+const READ_FLOOR = `import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+const dir = process.argv[2];
+const text = (f) => { try { return readFileSync(f, "utf8"); } catch { return ""; } };
+const run = JSON.parse(text(join(dir, "run.json")));
+const decision = JSON.parse(text(join(dir, "decision.json")));
+const lines = ["run " + dir + ": " + run.contract.name];
+for (const e of readdirSync(dir).filter((f) => f.startsWith("eval-")).sort()) {
+  const d = join(dir, e);
+  const code = text(join(d, "exit-code")).trim();
+  const out = existsSync(join(d, "result.json")) ? text(join(d, "result.json")) : text(join(d, "stdout.log"));
+  const value = JSON.parse(out.trim().split("\\n").at(-1))[run.contract.metric];
+  const where = Object.fromEntries(text(join(d, "provenance")).split("\\n").map((l) => l.split("=")));
+  const job = text(join(d, "submitted")).trim();
+  lines.push([e.slice(5, 20).padEnd(16), code, String(value).padStart(8), job, where.host ?? ""].join("  "));
+}
+lines.push("verdict: " + decision.verdict);
+console.log(lines.join("\\n"));
+`;
+
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 const run = (argv: string[], env: NodeJS.ProcessEnv = { PATH: "/usr/bin:/bin" }) =>
@@ -61,6 +87,16 @@ try {
     run(["bun", "build", ...FLAGS, src, "--outfile", empty], process.env);
   } finally {
     rmSync(src, { force: true });
+  }
+
+  /** The read floor: the run dir's files read and parsed, unchecked, a line printed per eval. */
+  const readFloor = join(work, "read_floor");
+  const readSrc = join(root, `.bench-read-floor-${process.pid}.ts`);
+  writeFileSync(readSrc, READ_FLOOR);
+  try {
+    run(["bun", "build", ...FLAGS, readSrc, "--outfile", readFloor], process.env);
+  } finally {
+    rmSync(readSrc, { force: true });
   }
 
   /** A decided run of `PAIRS` pairs on the local backend (a two-commit repo whose candidate scores higher). */
@@ -86,6 +122,7 @@ try {
 
   const commands: Record<string, string[]> = {
     empty_compiled: [empty],
+    read_floor: [readFloor, runDir],
     version: [binary, "--version"],
     show_decided: [binary, "show", runDir],
     resume_decided: [binary, "resume", runDir],
