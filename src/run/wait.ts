@@ -43,6 +43,8 @@ const GROWTH = 1.5;
 export interface WaitProgress {
   /** Each measure of the run and where it stands (`runStatus`). */
   readonly measures: readonly MeasureStateRow[];
+  /** When each pending or running measure's job was submitted, epoch ms (`runStatus`). */
+  readonly submittedMs: Readonly<Record<string, number>>;
   /** The clock at this poll, epoch ms. */
   readonly now: number;
   /** Seconds since the wait began. */
@@ -150,7 +152,13 @@ export async function waitForRun(
       }
       const now = deps.now();
       const wakeDeciding = status.measures.every((m) => m.state === "done") && wakeLive === true;
-      opts.reporter.progress({ measures: status.measures, now, waitedS: (now - start) / 1000, wakeDeciding });
+      opts.reporter.progress({
+        measures: status.measures,
+        submittedMs: status.submittedMs,
+        now,
+        waitedS: (now - start) / 1000,
+        wakeDeciding,
+      });
       if (interrupted.signal.aborted) return detached;
       if (now >= deadline) return { kind: "detached", why: "timeout" };
       await sleepWatching(

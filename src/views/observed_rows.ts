@@ -24,14 +24,33 @@ export async function observedRows(
   e: RunEvaluation,
   compute: Compute,
   now: () => number,
-): Promise<{ rows: Map<string, MeasureStateRow>; unreachable: boolean }> {
+): Promise<ObservedRows> {
   const { dir, record: r } = e.snapshot;
   const measurer = measurerFor(dir, r, compute, now);
   const views = await measurer.observe(e.looks.plan.toMeasure);
+  const rows = new Map(
+    views.map((v) => [v.measure.name, rowOf(dir, v, measurer.slot(v.measure), r.contract.evalMinutes)]),
+  );
+  const submittedMs: Record<string, number> = {};
+  for (const v of views) {
+    const state = rows.get(v.measure.name)!.state;
+    const at = state === "pending" || state === "running" ? v.dir.markerMs : null;
+    if (at !== null) submittedMs[v.measure.name] = at;
+  }
   return {
-    rows: new Map(views.map((v) => [v.measure.name, rowOf(dir, v, measurer.slot(v.measure), r.contract.evalMinutes)])),
+    rows,
+    submittedMs,
     unreachable: views.some((v) => v.state.kind === "unknown" && v.state.why === SCHEDULER_UNREACHABLE),
   };
+}
+
+/** The rows of a look's measures, by name, and what else the observation knew. */
+export interface ObservedRows {
+  readonly rows: ReadonlyMap<string, MeasureStateRow>;
+  /** When each pending or running measure's job was submitted (its marker's mtime), epoch ms. */
+  readonly submittedMs: Readonly<Record<string, number>>;
+  /** Whether the scheduler could not be asked. */
+  readonly unreachable: boolean;
 }
 
 /** One measure's line, from its state. */

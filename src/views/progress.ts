@@ -37,26 +37,38 @@ export interface LongestPending {
   readonly jobId: string;
   /** The scheduler's reason (`Resources`, `Priority`, …); "" when it gave none. */
   readonly reason: string;
-  /** Seconds since this wait first saw it pending. */
+  /** Seconds since its job was submitted (else since this wait first saw it pending). */
   readonly seconds: number;
 }
 
 /**
- * Remembers, across polls, since when each pending job has been seen
- * pending (the listing does not say when a job was queued).
+ * Remembers, across polls, since when each pending measure has been out:
+ * from its job's submission when the run dir tells it (`submittedMs`, the
+ * marker's mtime: the listing does not say when a job was queued), else
+ * from the first poll that saw it pending.
  */
 export class PendingTracker {
   readonly #since = new Map<string, number>();
 
-  /** Takes one poll's rows at `now` (epoch ms); the job pending longest, or null when none is. */
-  see(rows: readonly MeasureStateRow[], now: number): LongestPending | null {
+  /**
+   * Takes one poll's rows at `now` (epoch ms), with when each measure's job
+   * was submitted where known; the job pending longest, or null when none is.
+   */
+  see(
+    rows: readonly MeasureStateRow[],
+    now: number,
+    submittedMs: Readonly<Record<string, number>> = {},
+  ): LongestPending | null {
     const pending = rows.filter((r) => r.state === "pending" && r.jobId !== undefined);
-    const ids = new Set(pending.map((r) => r.jobId!));
-    for (const id of [...this.#since.keys()]) if (!ids.has(id)) this.#since.delete(id);
+    const key = (r: MeasureStateRow) => `${r.name}\0${r.jobId}`;
+    const keys = new Set(pending.map(key));
+    for (const k of [...this.#since.keys()]) if (!keys.has(k)) this.#since.delete(k);
     let longest: LongestPending | null = null;
     for (const r of pending) {
-      const since = this.#since.get(r.jobId!) ?? now;
-      this.#since.set(r.jobId!, since);
+      // a submission after the clock's reading (a file server's skewed clock) is not believed
+      const submitted = submittedMs[r.name];
+      const since = submitted !== undefined && submitted <= now ? submitted : this.#since.get(key(r)) ?? now;
+      this.#since.set(key(r), since);
       const seconds = (now - since) / 1000;
       if (longest === null || seconds > longest.seconds) {
         longest = { measure: r.name, jobId: r.jobId!, reason: r.reason ?? "", seconds };

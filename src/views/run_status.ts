@@ -15,6 +15,12 @@ export interface RunStatus {
   readonly decision: DecisionRecord | null;
   /** Set when the scheduler could not be asked; states of live jobs are then unknown. */
   readonly schedulerError: string | null;
+  /**
+   * When each pending or running measure's job was submitted (its marker's
+   * mtime), epoch ms: how long it has been out, whoever submitted it and
+   * whenever the caller began to look.
+   */
+  readonly submittedMs: Readonly<Record<string, number>>;
 }
 
 /**
@@ -49,6 +55,7 @@ export async function runStatus(e: RunEvaluation, compute: Compute, now: () => n
     plan: p.plan,
     wake: e.snapshot.wake,
     decision: e.snapshot.decision,
+    submittedMs: observed?.submittedMs ?? {},
     schedulerError: observed?.unreachable ? "the scheduler could not be asked; live jobs' states are unknown" : null,
   };
 }

@@ -1,6 +1,15 @@
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { withOneListing } from "../../src/compute/one_listing.ts";
@@ -369,6 +378,34 @@ describe("the run's jobs, progress and resource text", () => {
       progressLine(c, 185, longest, null),
       "1 done, 1 running, 2 pending of 4 measures; waited 3m05s; longest pending: candidate (job 5, Priority) for 1m30s",
     );
+  });
+
+  it("counts a pending job's time from its submission, not from the first poll that saw it", () => {
+    const row = (jobId: string) => ({ name: "candidate", state: "pending" as const, jobId });
+    const t = new PendingTracker();
+    // the wait's first poll already knows the job was submitted 40 s ago
+    assert.equal(t.see([row("5")], 100_000, { candidate: 60_000 })?.seconds, 40);
+    // without a submission time, from this wait's first sight of it; a job sent again starts afresh
+    const u = new PendingTracker();
+    u.see([row("5")], 0);
+    assert.equal(u.see([row("5")], 30_000)?.seconds, 30);
+    assert.equal(u.see([row("9")], 45_000)?.seconds, 0);
+    // a marker written after the clock's reading (a skewed file server) is not believed: from first sight
+    const v = new PendingTracker();
+    assert.equal(v.see([row("5")], 1_000, { candidate: 5_000 })?.seconds, 0);
+    assert.equal(v.see([row("5")], 11_000, { candidate: 50_000 })?.seconds, 10);
+  });
+
+  it("gives each pending measure's submission time, from its marker", async () => {
+    const { dir, r } = newRun();
+    const compute = new FakeCompute();
+    await runPhase(dir, deps(compute)); // parks: 1000 baseline, 1001 candidate
+    compute.states = new Map([["1000", "PENDING"], ["1001", "PENDING"]]);
+    const status = await runStatus(evaluateRun(readRunSnapshot(dir, r)), compute, () => NOW);
+    const marker = (prefix: string) =>
+      statSync(join(dir.path, readdirSync(dir.path).find((f) => f.startsWith(prefix))!, "submitted")).mtimeMs;
+    assert.deepEqual(status.measures.map((m) => m.state), ["pending", "pending"]);
+    assert.deepEqual(status.submittedMs, { baseline: marker("eval-baseline-"), candidate: marker("eval-candidate-") });
   });
 
   it("warns above 80% of the walltime or the memory, and prints the figures in binary units", () => {

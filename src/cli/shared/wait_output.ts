@@ -68,9 +68,9 @@ export async function waitAfterPark(
 function progressReporter(progress: ProgressWriter): WaitReporter {
   const tracker = new PendingTracker();
   return {
-    progress({ measures, now, waitedS, wakeDeciding }) {
+    progress({ measures, submittedMs, now, waitedS, wakeDeciding }) {
       const counts = countStates(measures);
-      const longest = tracker.see(measures, now);
+      const longest = tracker.see(measures, now, submittedMs);
       const wake = wakeDeciding ? "the wake job is deciding" : null;
       const line = progressLine(counts, waitedS, longest, wake);
       progress.update(line, progressLine(counts, 0, longest && { ...longest, seconds: 0 }, wake));
