@@ -107,6 +107,11 @@ export function formatTime(iso: string): string {
   return new Date(t).toISOString().slice(0, 16).replace("T", " ");
 }
 
+/** The backend a run's jobs ran on, as a person names it. */
+export function backendWords(backend: RunSummary["backend"]): string {
+  return backend === "slurm" ? "Slurm" : backend === "sge" ? "Grid Engine" : "local";
+}
+
 /** The key of one climbed quantity: the benchmark's name with its metric and direction (a chart never mixes two). */
 export function metricKey(run: RunSummary): string {
   return JSON.stringify([run.benchmark, run.metric, run.direction]);

@@ -1,6 +1,6 @@
 import { formatDuration } from "../text/duration.ts";
 import { rowsFrame } from "./chart_frames.ts";
-import { betterWords, formatTime, formatValue } from "./format.ts";
+import { backendWords, betterWords, formatTime, formatValue } from "./format.ts";
 import { escapeHtml } from "./html_escape.ts";
 import { badge, type Cell, dataTable, factsList, figure } from "./html_page.ts";
 import type { RunSummary } from "./model.ts";
@@ -52,6 +52,7 @@ export function calibrationSection(run: RunSummary, shaHtml: (sha: string) => st
   facts.push(["created", `${formatTime(run.createdAt)} UTC`]);
   if (c !== null) facts.push(["calibrated", `${formatTime(c.calibratedAt)} UTC`]);
   if (run.wallSeconds !== null) facts.push(["wall time", formatDuration(run.wallSeconds)]);
+  facts.push(["backend", backendWords(run.backend)]);
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
   const word = c === null ? run.state : c.biased ? "calibrated: biased" : "calibrated";
   const out = [

@@ -2,6 +2,7 @@ import { BASE_ARM, benchmarkName, parseMeasureName, siblingName } from "../measu
 import { rowsFrame } from "./chart_frames.ts";
 import {
   armVerdictWords,
+  backendWords,
   betterWords,
   estimateCells,
   formatDuration,
@@ -60,6 +61,7 @@ function header(run: RunSummary, round: RoundSummary): string {
   ];
   if (run.decidedAt !== null) facts.push(["decided", `${formatTime(run.decidedAt)} UTC`]);
   if (run.wallSeconds !== null) facts.push(["wall time", formatDuration(run.wallSeconds)]);
+  facts.push(["backend", backendWords(run.backend)]);
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
   const kind = run.disputes.length > 0 ? "disputed" : outcome(run);
   const who = w === undefined ? (run.verdict === null ? "" : " no winner") : ` winner ${w.measure}`;

@@ -1,5 +1,6 @@
 // Tested by tests/report/browser_test.ts
 import {
+  backendWords,
   betterWords,
   differenceCells,
   formatDuration,
@@ -49,6 +50,7 @@ function header(run: RunSummary): string {
   ];
   if (run.decidedAt !== null) facts.push(["decided", `${formatTime(run.decidedAt)} UTC`]);
   if (run.wallSeconds !== null) facts.push(["wall time", formatDuration(run.wallSeconds)]);
+  facts.push(["backend", backendWords(run.backend)]);
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
   const kind = run.disputes.length > 0 ? "disputed" : outcome(run);
   const relative = formatRelative(run.relative, run.direction);

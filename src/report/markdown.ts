@@ -3,6 +3,7 @@ import {
   armCells,
   armDifferenceCells,
   armVerdictWords,
+  backendWords,
   benchmarkLabel,
   betterWords,
   differenceCells,
@@ -42,7 +43,9 @@ import { crashMarkdown } from "./crash_section.ts";
 /** The one-line facts under a heading: tag, shas, times. */
 function runFacts(r: RunSummary): string {
   const parts = [
-    `Run ${mdCode(r.tag)}: base ${mdCode(shortSha(r.baseSha))} -> candidate ${mdCode(shortSha(r.candidateSha))}`,
+    `Run ${mdCode(r.tag)} (${backendWords(r.backend)}): base ${mdCode(shortSha(r.baseSha))} -> candidate ${
+      mdCode(shortSha(r.candidateSha))
+    }`,
     `created ${formatTime(r.createdAt)} UTC`,
   ];
   // how the run ended: a failed or cancelled run was not decided

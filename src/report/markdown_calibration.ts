@@ -1,6 +1,6 @@
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 import { formatDuration } from "../text/duration.ts";
-import { betterWords, formatTime, formatValue, shortSha } from "./format.ts";
+import { backendWords, betterWords, formatTime, formatValue, shortSha } from "./format.ts";
 import { mdCode, mdTable, mdText } from "./markdown_escape.ts";
 import type { RunSummary } from "./model.ts";
 import {
@@ -36,7 +36,9 @@ export function calibrationMarkdown(r: RunSummary): string {
     "",
     `Calibration of metric ${mdCode(r.metric)} (${betterWords(r.direction)}): the base ${
       mdCode(shortSha(r.baseSha))
-    } measured against itself. Run ${mdCode(r.tag)}, created ${formatTime(r.createdAt)} UTC` +
+    } measured against itself. Run ${mdCode(r.tag)} (${backendWords(r.backend)}), created ${
+      formatTime(r.createdAt)
+    } UTC` +
     (r.wallSeconds === null ? "." : `, calibrated after ${formatDuration(r.wallSeconds)}.`),
   ];
   if (r.failure !== null && r.failure !== "") out.push("", `**Failed:** ${mdText(r.failure)}`);

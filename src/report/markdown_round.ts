@@ -3,6 +3,7 @@ import {
   armCells,
   armDifferenceCells,
   armVerdictWords,
+  backendWords,
   betterWords,
   estimateCells,
   formatDuration,
@@ -112,7 +113,9 @@ export function roundMarkdown(run: RunSummary): string {
     })`,
     "",
     `Metric ${mdCode(run.metric)} (${betterWords(run.direction)}), min_effect ${minEffectText(run)}. ` +
-    `Run ${mdCode(run.tag)}: base ${mdCode(shortSha(run.baseSha))} (${mdCode(round.baseRef)}) against ` +
+    `Run ${mdCode(run.tag)} (${backendWords(run.backend)}): base ${mdCode(shortSha(run.baseSha))} (${
+      mdCode(round.baseRef)
+    }) against ` +
     `${roundWhat(round)}, created ${formatTime(run.createdAt)} UTC` +
     (run.wallSeconds === null
       ? ""

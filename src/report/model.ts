@@ -8,6 +8,7 @@ import {
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 import type { SampleSpread } from "../stats/samples.ts";
 import type { ArmEstimate, RoundSummary } from "./round_model.ts";
+import type { ComputeMode } from "../compute/mode.ts";
 
 /**
  * The plain data every report is rendered from: one `RunSummary` per run dir,
@@ -103,6 +104,8 @@ export interface RunSummary {
   readonly kind: "measure" | "calibrate";
   /** When the run was created (ISO 8601). */
   readonly createdAt: string;
+  /** Where its jobs ran: the backend its record names. */
+  readonly backend: ComputeMode;
   /** The contract's name for the climbed benchmark. */
   readonly benchmark: string;
   readonly metric: string;

@@ -43,6 +43,7 @@ function summaryOf(e: RunEvaluation): RunSummary {
     tag: r.runTag,
     kind: r.kind,
     createdAt: r.createdAt,
+    backend: r.compute,
     benchmark: r.contract.name,
     metric: r.contract.metric,
     direction: r.contract.direction,

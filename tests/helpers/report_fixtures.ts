@@ -21,6 +21,7 @@ export function makeRun(over: Partial<RunSummary> = {}): RunSummary {
     tag: "r1",
     kind: "measure",
     createdAt: "2025-03-01T10:00:00Z",
+    backend: "slurm",
     benchmark: "pi",
     metric: "score",
     direction: "maximize",

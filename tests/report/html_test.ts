@@ -66,6 +66,12 @@ describe("renderRunHtml()", () => {
     assert.match(html, /<table>/);
   });
 
+  it("names the backend the run's jobs ran on among its facts", () => {
+    assert.equal(factText(renderRunHtml(makeRun({ backend: "sge" })), "backend"), "Grid Engine");
+    assert.equal(factText(renderRunHtml(makeRun({ backend: "local" })), "backend"), "local");
+    assert.equal(factText(renderRunHtml(makeRun()), "backend"), "Slurm");
+  });
+
   it("draws the min_effect line on the improving side when minimizing", () => {
     const run = makeRun({
       direction: "minimize",

@@ -13,7 +13,7 @@ describe("roundMarkdown()", () => {
     assert.match(lines[0]!, /^### `pi`: accept, winner `candidate-2` \(a round of .*\)$/);
     assert.match(
       lines[2]!,
-      /^Metric `score` \(higher is better\), min_effect .*Run `r-round`: base `0123456789` \(`main`\) against 3 candidates, created 2025-03-01 10:00 UTC, decided after 12m05s\.$/,
+      /^Metric `score` \(higher is better\), min_effect .*Run `r-round` \(Slurm\): base `0123456789` \(`main`\) against 3 candidates, created 2025-03-01 10:00 UTC, decided after 12m05s\.$/,
     );
   });
 

@@ -45,6 +45,13 @@ describe("runMarkdown()", () => {
     assert.match(facts ?? "", /decided after 12m05s\.$/);
   });
 
+  it("names the backend the run's jobs ran on", () => {
+    const facts = (backend: "slurm" | "sge" | "local") => runMarkdown(makeRun({ backend })).split("\n")[2] ?? "";
+    assert.match(facts("slurm"), /Run `r1` \(Slurm\): base/);
+    assert.match(facts("sge"), /Run `r1` \(Grid Engine\): base/);
+    assert.match(facts("local"), /Run `r1` \(local\): base/);
+  });
+
   it("says a failed or cancelled run ended that way after its wall time, not that it was decided", () => {
     for (const state of ["failed", "cancelled"] as const) {
       const [, , facts] = runMarkdown(makeRun({ state, verdict: null, failure: state === "failed" ? "x" : null }))
@@ -96,7 +103,7 @@ describe("runMarkdown()", () => {
     const md = runMarkdown(nastyRun());
     for (const row of tableRows(md)) assert.equal(cells(row).length, 4, row);
     assert.match(md, /^### `loss<val> & "co" \| 'q'`: accept\n/);
-    assert.match(md, /Run `` t\|<b>&"'`x` ``:/);
+    assert.match(md, /Run `` t\|<b>&"'`x` `` \(Slurm\):/);
     assert.match(md, /\*\*Failed:\*\* no \\<failure> \| here really\n/);
     assert.match(md, /\n- line one \| \\<script>alert\(1\)\\<\/script> & \\\*bold\\\* line two\n/);
     assert.doesNotMatch(md, /(?<!\\)<script>/);
