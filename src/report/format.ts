@@ -189,12 +189,12 @@ export function formatRelative(
   if (r === null || r === undefined || !(r.mean > 0)) return "";
   const ends = r.lower !== null && r.upper !== null && r.lower > 0 && r.upper > 0 ? [r.lower, r.upper] as const : null;
   const percent = (x: number) => (x - 1) * 100;
-  const pct = ratioEstimate(percent(r.mean), ends && [percent(ends[0]), percent(ends[1])], 1, true);
+  const pct = ratioEstimate(percent(r.mean), ends && [percent(ends[0]), percent(ends[1])], 1, true, 0);
   if (direction === "maximize") return ends === null ? `${pct.mean}%` : `${pct.mean}% [${pct.lower}%, ${pct.upper}%]`;
   const faster = r.mean <= 1;
   // faster: the factor baseline / candidate (its interval's ends swap); slower: the ratio itself
   const f = (x: number) => (faster ? 1 / x : x);
-  const factor = ratioEstimate(f(r.mean), ends && [f(ends[faster ? 1 : 0]), f(ends[faster ? 0 : 1])], 3, false);
+  const factor = ratioEstimate(f(r.mean), ends && [f(ends[faster ? 1 : 0]), f(ends[faster ? 0 : 1])], 3, false, 1);
   const word = faster ? "faster" : "slower";
   const head = ends === null ? `${factor.mean}× ${word}` : `${factor.mean}× ${word} [${factor.lower}, ${factor.upper}]`;
   return brief ? head : `${head} (${pct.mean}% time)`;
@@ -204,19 +204,38 @@ export function formatRelative(
  * A relative figure's mean and interval: the ends to the digits the
  * interval supports (`formatEstimate`), the mean to at least `least`
  * decimals (a factor `1.134`, a percentage `16.6`) and never fewer than its
- * ends; without ends, the mean alone.
+ * ends; without ends, the mean alone. An end that is not `none` (no change:
+ * a factor of 1, 0%) is never rounded onto it: `[0.997, 1.62]`, not
+ * `[1.00, 1.62]`, so the interval shows on which side of no change it ends.
  */
 function ratioEstimate(
   mean: number,
   ends: readonly [number, number] | null,
   least: number,
   signed: boolean,
+  none: number,
 ): { mean: string; lower: string; upper: string } {
   const sign = (x: number, t: string) => (signed && x > 0 && !/^[0.]+$/.test(t) ? `+${t}` : t);
   if (ends === null) return { mean: sign(mean, mean.toFixed(least)), lower: "", upper: "" };
   const t = formatEstimate({ mean, lower: ends[0], upper: ends[1] }, signed);
-  const decimals = Math.max(least, /\.(\d+)$/.exec(t.lower)?.[1]?.length ?? 0);
-  return { mean: sign(mean, mean.toFixed(decimals)), lower: t.lower, upper: t.upper };
+  const lower = offNone(ends[0], t.lower, none, sign);
+  const upper = offNone(ends[1], t.upper, none, sign);
+  const decimals = Math.max(least, places(t.lower));
+  return { mean: sign(mean, mean.toFixed(decimals)), lower, upper };
+}
+
+const places = (text: string) => /\.(\d+)$/.exec(text)?.[1]?.length ?? 0;
+
+/**
+ * `text` of `x`, with up to 4 more decimals when it reads as `none` and `x`
+ * is not; an end closer to `none` than that reads as it.
+ */
+function offNone(x: number, text: string, none: number, sign: (x: number, t: string) => string): string {
+  if (x === none || Number(text) !== none) return text;
+  for (let d = places(text) + 1; d <= places(text) + 4; d++) {
+    if (Number(x.toFixed(d)) !== none) return sign(x, x.toFixed(d));
+  }
+  return text;
 }
 
 /** The run's relative figure with its level, for a facts list: `1.134× faster [1.09, 1.19] (-11.8% time), 95%`; "" for none. */

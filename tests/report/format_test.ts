@@ -25,6 +25,25 @@ describe("formatRelative()", () => {
     assert.equal(formatRelative({ ...faster, mean: 1 / rate.mean }, "minimize").split(" ")[0], "1.134×");
   });
 
+  it("never rounds an end onto no change, so the interval shows which side of it it reaches", () => {
+    // a run on the testbed: accepted on its difference, its ratio's interval just reaching past 1
+    const edge = { mean: 0.7864743, lower: 0.6167811, upper: 1.0028548, confidence: 0.975 };
+    assert.equal(formatRelative(edge, "minimize"), "1.271× faster [0.997, 1.62] (-21.4% time)");
+    assert.equal(
+      formatRelative({ mean: 1.05, lower: 0.9998, upper: 1.1, confidence: 0.95 }, "maximize"),
+      "+5.0% [-0.02%, +10%]",
+    );
+    // exactly no change, or closer to it than four more decimals show, reads as it
+    assert.equal(
+      formatRelative({ mean: 1.05, lower: 1, upper: 1.1, confidence: 0.95 }, "maximize"),
+      "+5.0% [0%, +10%]",
+    );
+    assert.equal(
+      formatRelative({ mean: 1.2, lower: 0.9999999999, upper: 1.5, confidence: 0.95 }, "minimize"),
+      "1.200× slower [1.00, 1.50] (+20.0% time)",
+    );
+  });
+
   it("has no interval for a single pair, and prints nothing without a positive ratio", () => {
     const one = { mean: 0.9, lower: null, upper: null, confidence: null };
     assert.equal(formatRelative(one, "minimize"), "1.111× faster (-10.0% time)");
