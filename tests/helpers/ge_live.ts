@@ -125,3 +125,14 @@ export async function measureSge(
     ...more,
   );
 }
+
+/** A run dir name (so a run tag, in every job name) no earlier run of the suite has used. */
+export function uniqueTag(prefix: string): string {
+  return `${prefix}${Date.now().toString(36).slice(-5)}`;
+}
+
+/** The names of root's GE jobs, queued or running, that contain `part` (a run tag). */
+export async function namesQueued(part: string): Promise<string[]> {
+  const xml = await geCommand(["qstat", "-u", "root", "-xml"]);
+  return [...xml.matchAll(/<JB_name>([^<]*)<\/JB_name>/g)].map((m) => m[1]!).filter((n) => n.includes(part));
+}

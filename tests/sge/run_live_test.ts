@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { ensureBinary } from "../helpers/binary.ts";
-import { cli, geCommand, geIt, measureSge, waitFor } from "../helpers/ge_live.ts";
+import { cli, geCommand, geIt, measureSge, namesQueued, uniqueTag, waitFor } from "../helpers/ge_live.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
 import { tempDir } from "../helpers/temp.ts";
 
@@ -36,16 +36,6 @@ function contract(dir: string, more: Record<string, unknown> = {}): string {
   return file;
 }
 
-/** A run dir name (so a run tag, in every job name) no earlier run of the suite has used. */
-function unique(prefix: string): string {
-  return `${prefix}${Date.now().toString(36).slice(-5)}`;
-}
-
-async function namesQueued(part: string): Promise<string[]> {
-  const xml = await geCommand(["qstat", "-u", "root", "-xml"]);
-  return [...xml.matchAll(/<JB_name>([^<]*)<\/JB_name>/g)].map((m) => m[1]!).filter((n) => n.includes(part));
-}
-
 geIt(
   "a round of 3 candidates on GE: the screen as one array, the leader confirmed through park and wake",
   300_000,
@@ -56,7 +46,7 @@ geIt(
     });
     const { repo, shas } = makeRepo([bench(0), bench(2), bench(0), bench(-2)]);
     const dir = tempDir("ge-round-");
-    const tag = unique("gerd");
+    const tag = uniqueTag("gerd");
     const runDir = join(dir, tag);
     const file = contract(dir, { min_effect: 1, repeats: 3, max_repeats: 6 });
     const r = await measureSge(binary, repo, shas, runDir, file);
@@ -83,7 +73,7 @@ geIt("cancel RUN_DIR takes every queued or running job of the run, the wake too"
   const binary = await ensureBinary();
   const { repo, shas } = await makeRepo([sleepy("10", "0"), sleepy("12", "300")]);
   const dir = tempDir("ge-cancel-");
-  const tag = unique("gecn");
+  const tag = uniqueTag("gecn");
   const runDir = join(dir, tag);
   const r = await measureSge(binary, repo, shas, runDir, contract(dir));
   assert.equal(r.exitCode, 75, r.stderr);
@@ -103,7 +93,7 @@ geIt(
     const binary = await ensureBinary();
     const { repo, shas } = await makeRepo([sleepy("10", "15"), sleepy("12", "15")]);
     const dir = tempDir("ge-crash-");
-    const tag = unique("gecr");
+    const tag = uniqueTag("gecr");
     const runDir = join(dir, tag);
     const r = await measureSge(binary, repo, shas, runDir, contract(dir));
     assert.equal(r.exitCode, 75, r.stderr);

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary } from "../helpers/binary.ts";
-import { cli, geCommand, geIt, measureSge, waitFor } from "../helpers/ge_live.ts";
+import { cli, geCommand, geIt, measureSge, namesQueued, uniqueTag, waitFor } from "../helpers/ge_live.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
 import { tempDir } from "../helpers/temp.ts";
 
@@ -30,21 +30,11 @@ function contract(dir: string): string {
   return file;
 }
 
-/** A run dir name (so a run tag, in every job name) no earlier run of the suite has used. */
-function unique(prefix: string): string {
-  return `${prefix}${Date.now().toString(36).slice(-5)}`;
-}
-
-async function namesQueued(part: string): Promise<string[]> {
-  const xml = await geCommand(["qstat", "-u", "root", "-xml"]);
-  return [...xml.matchAll(/<JB_name>([^<]*)<\/JB_name>/g)].map((m) => m[1]!).filter((n) => n.includes(part));
-}
-
 geIt("measure --wait on GE prints the verdict, leaves nothing queued, and wait answers it again", 240_000, async () => {
   const binary = await ensureBinary();
   const { repo, shas } = makeRepo([sleepy(10), sleepy(12)]);
   const dir = tempDir("ge-wait-");
-  const tag = unique("gewt");
+  const tag = uniqueTag("gewt");
   const runDir = join(dir, tag);
   const r = await measureSge(binary, repo, shas, runDir, contract(dir), "--wait", "--poll", "2");
   assert.equal(r.exitCode, 0, r.stderr);
@@ -88,7 +78,7 @@ geIt("a wait started after the jobs were queued counts their time pending from t
     }
     const { repo, shas } = makeRepo([sleepy(10), sleepy(12)]);
     const dir = tempDir("ge-pending-");
-    const runDir = join(dir, unique("gepd"));
+    const runDir = join(dir, uniqueTag("gepd"));
     const parked = await measureSge(binary, repo, shas, runDir, contract(dir));
     assert.equal(parked.exitCode, 75, parked.stderr);
     const submitted = Date.now();
