@@ -57,8 +57,11 @@ export interface EvalScriptInput {
  *
  * Choices a reader of the run dir relies on:
  * - the checkout is `mktemp -d` under `$SLURM_TMPDIR`, else `$TMPDIR`, else
- *   /tmp (node-local, never the user's working tree), cloned `--shared` so any
- *   object the repo holds is readable in place without copying;
+ *   `$TMP`, else /tmp (node-local, never the user's working tree), cloned
+ *   `--shared` so any object the repo holds is readable in place without
+ *   copying. Grid Engine 8.1.9 gives a job only `$TMP`, its own directory
+ *   that execd removes when the job ends: `qdel` kills a job outright, with
+ *   no signal it could clean up on, and a checkout under /tmp would stay;
  * - git and the command start from `env -i` plus the allowed variables; in a
  *   container the measure env crosses `--cleanenv` as `APPTAINERENV_*` (any
  *   value byte for byte, which `--env`'s comma-separated list cannot promise),
@@ -214,7 +217,7 @@ printf '%s %s\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(uname -n)" >started
 set --
 @ALLOWED@
 
-ol_base=\${SLURM_TMPDIR:-\${TMPDIR:-/tmp}}
+ol_base=\${SLURM_TMPDIR:-\${TMPDIR:-\${TMP:-/tmp}}}
 ol_work=$(mktemp -d "$ol_base/outerloop-eval.XXXXXX") || ol_fail "Cannot create a checkout directory under $ol_base"
 ol_tree=$ol_work/tree
 @BIND_CHECK@

@@ -10,7 +10,7 @@
  * and the cause.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after } from "node:test";
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
@@ -118,6 +118,19 @@ geIt(
   },
 );
 
+/**
+ * The eval checkouts left under /tmp (where a job's checkout went when it had
+ * no directory of its own) that were cloned from `repo`: a `--shared` clone
+ * names its source's objects in `.git/objects/info/alternates`.
+ */
+function checkoutsOf(repo: string): string[] {
+  const objects = new Set([join(repo, ".git", "objects"), realpathSync(join(repo, ".git", "objects"))]);
+  return readdirSync("/tmp").filter((d) => d.startsWith("outerloop-eval.")).filter((d) => {
+    const alternates = join("/tmp", d, "tree", ".git", "objects", "info", "alternates");
+    return existsSync(alternates) && readFileSync(alternates, "utf8").split("\n").some((l) => objects.has(l.trim()));
+  });
+}
+
 geIt(
   "a running task and a waiting one deleted by someone else are sent again; the run decides on every pair",
   300_000,
@@ -160,6 +173,8 @@ geIt(
     const killed = evalDirOf(runDir, victims[0]!.measure);
     assert.ok(existsSync(join(killed, "attempt-1", EVAL_FILES.started)), "the killed attempt kept");
     assert.equal(existsSync(join(runDir, "failure.json")), false, "a deletion by someone else fails nothing");
+    // qdel kills outright: the task's checkout was in the job's own directory, which execd removed
+    assert.deepEqual(checkoutsOf(repo), [], "no checkout of the run left on the node");
     process.stderr.write(
       `live-ge failure (qdel): ${
         victims.map((v) => `${v.measure} ${v.ref} -> ${markerOf(runDir, v.measure)}`)
