@@ -1,9 +1,10 @@
 import { EvalError } from "../dispatch/eval_error.ts";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { EVAL_FILES, evalDirPath } from "../dispatch/eval_files.ts";
 import { type Provenance, readProvenance } from "../dispatch/provenance.ts";
 import { readEvalReading } from "../dispatch/read_result.ts";
+import { EvalDirState } from "../measure/eval_dir_state.ts";
 import { slot } from "../measure/identity.ts";
 import type { Measure } from "../measure/measure.ts";
 import { guardValues, type RunPlan } from "../plan/run_plan.ts";
@@ -74,21 +75,12 @@ export function resultsOnDisk(dir: RunDir, plan: RunPlan): ResultsOnDisk {
     get jobIds() {
       return jobIds ??= Object.fromEntries(
         finished.flatMap(([name, evalDir]) => {
-          const id = readMarker(join(evalDir, EVAL_FILES.submitted));
+          const id = new EvalDirState(evalDir).marker;
           return id === "" ? [] : [[name, id]];
         }),
       );
     },
   };
-}
-
-/** A marker's job id, or "" when there is none (as `EvalDirState.marker` reads it). */
-function readMarker(path: string): string {
-  try {
-    return readFileSync(path, "utf8").trim();
-  } catch {
-    return "";
-  }
 }
 
 /**
