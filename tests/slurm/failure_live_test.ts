@@ -96,6 +96,33 @@ async function ranJobs(jobIds: readonly string[]): Promise<Set<string>> {
 
 const TERMINAL = /^(COMPLETED|FAILED|CANCELLED|TIMEOUT|OUT_OF_MEMORY|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE)/;
 
+/**
+ * Waits until every wake of run `tag` has ended in sacct, and asserts the one
+ * rule of a wake's end: COMPLETED whenever its pass ran, whatever the
+ * verdict — or CANCELLED while still pending (never started), a wake the
+ * run no longer needed. Returns the wakes' rows.
+ */
+async function wakesEnded(tag: string, runDir: string): Promise<SacctRow[]> {
+  const last = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8")).job_id;
+  const wakes = await waitFor(
+    "every wake of the run ended in sacct",
+    () => sacctRows(tag, "wake"),
+    (w) => w.some((x) => x.id === last) && w.every((x) => TERMINAL.test(x.state)),
+    90_000,
+    500,
+  );
+  const ran = await ranJobs(wakes.map((w) => w.id));
+  for (const w of wakes) {
+    const cancelledPending = w.state.startsWith("CANCELLED") && !ran.has(w.id) && /^(Unknown|None)$/.test(w.start);
+    assert.ok(
+      w.state === "COMPLETED" || cancelledPending,
+      `wake ${w.id} ended ${w.state} (start ${w.start}, ran ${ran.has(w.id)}): a wake ends COMPLETED, or ` +
+        "CANCELLED while still pending — a running wake is never cancelled",
+    );
+  }
+  return wakes;
+}
+
 liveIt(
   "a round whose one candidate crashes decides among the others, names the crash, and cancels no other arm's job",
   240_000,
@@ -151,6 +178,7 @@ liveIt(
     );
     assert.equal(rows.length, measured, `one task per measure: ${JSON.stringify(rows)}`);
     assert.deepEqual(rows.filter((r) => r.state.startsWith("CANCELLED")), [], "no arm's job was cancelled");
+    await wakesEnded(tag, runDir);
     process.stderr.write(
       `live failure (round crash): eval tasks ${rows.map((r) => `${r.id} ${r.state}`).join(", ")}; ` +
         `wall ${Date.now() - started} ms\n`,
@@ -299,27 +327,35 @@ liveIt(
     const d = oneObject(r);
     assert.equal(d.status, "decided");
     const looks = d.n / 2;
-    const last = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8")).job_id;
-    const wakes = await waitFor(
-      "every wake of the run ended in sacct",
-      () => sacctRows(tag, "wake"),
-      (w) => w.some((x) => x.id === last) && w.every((x) => TERMINAL.test(x.state)),
-      90_000,
-      500,
-    );
+    const wakes = await wakesEnded(tag, runDir);
     assert.ok(wakes.length >= looks, `a wake per look: ${looks} look(s), wakes ${JSON.stringify(wakes)}`);
-    const ran = await ranJobs(wakes.map((w) => w.id));
-    for (const w of wakes) {
-      const cancelledPending = w.state.startsWith("CANCELLED") && !ran.has(w.id) && /^(Unknown|None)$/.test(w.start);
-      assert.ok(
-        w.state === "COMPLETED" || cancelledPending,
-        `wake ${w.id} ended ${w.state} (start ${w.start}, ran ${ran.has(w.id)}): a wake ends COMPLETED, or ` +
-          "CANCELLED while still pending — a running wake is never cancelled",
-      );
-    }
     process.stderr.write(
       `live failure (wakes): ${looks} look(s), ${wakes.length} wake(s): ` +
         `${wakes.map((w) => `${w.id} ${w.state}`).join(", ")}; wall ${Date.now() - started} ms\n`,
+    );
+  },
+);
+
+liveIt(
+  "a run whose candidate crashes is a verdict (exit 12), and its wake, whose pass gave it, ends COMPLETED",
+  240_000,
+  async () => {
+    const started = Date.now();
+    const { repo, shas } = makeRepo([bench(10), bench(10, "crash")]);
+    const tag = newTag("fe");
+    const runDir = join(tempDir("live-failure-crashed-"), tag);
+    const file = failureContract({ repeats: 2, max_repeats: 2 });
+    const parked = await cli(...measureArgs(repo, shas, file, runDir, tag, "--json"));
+    assert.equal(parked.exitCode, 75, parked.stderr);
+    const waited = await cli("wait", runDir, "--poll", "2", "--timeout", "180", "--json");
+    assert.equal(waited.exitCode, 12, `the crash verdict: ${waited.stderr}`);
+    assert.equal(oneObject(waited).verdict, "crashed");
+    const wakes = await wakesEnded(tag, runDir);
+    assert.ok(wakes.some((w) => w.state === "COMPLETED"), `the wake that decided ran: ${JSON.stringify(wakes)}`);
+    assert.match(readFileSync(join(runDir, "wake.out"), "utf8"), /the pass ended with exit 12; the wake job exits 0/);
+    process.stderr.write(
+      `live failure (crash verdict): wakes ${wakes.map((w) => `${w.id} ${w.state}`).join(", ")}; ` +
+        `wall ${Date.now() - started} ms\n`,
     );
   },
 );
