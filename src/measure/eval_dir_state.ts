@@ -17,6 +17,7 @@ export class EvalDirState {
   #marker: string | undefined;
   #markerMs: number | null | undefined;
   #exitCode: string | null | undefined;
+  #exitCodeMs: number | null | undefined;
   #started: boolean | undefined;
   #retried: readonly string[] | undefined;
   #forgotten: readonly string[] | undefined;
@@ -65,6 +66,18 @@ export class EvalDirState {
     return this.exitCode;
   }
 
+  /** When `exit-code` was written (epoch ms), null without one: asked only of a signal's exit (a stat, no open). */
+  get exitCodeMs(): number | null {
+    if (this.#exitCodeMs === undefined) {
+      try {
+        this.#exitCodeMs = this.exitCode === null ? null : statSync(join(this.dir, EVAL_FILES.exitCode)).mtimeMs;
+      } catch {
+        this.#exitCodeMs = null;
+      }
+    }
+    return this.#exitCodeMs;
+  }
+
   /** Whether the eval started (its `started` line). */
   get started(): boolean {
     if (this.#started === undefined) this.#started = existsSync(join(this.dir, EVAL_FILES.started));
@@ -92,6 +105,7 @@ export class EvalDirState {
     this.#marker =
       this.#markerMs =
       this.#exitCode =
+      this.#exitCodeMs =
       this.#started =
         undefined;
     this.#retried = this.#forgotten = this.#provenance = undefined;

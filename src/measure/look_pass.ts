@@ -163,6 +163,7 @@ export class LookPass {
     const jobIds: Record<string, string> = {};
     const provenance: Record<string, Provenance> = {};
     let blind = this.#blind;
+    let soon = false;
     for (const m of this.#measures) {
       const o = this.#outcomes.get(m.name);
       const marker = ctx.marker(m);
@@ -176,10 +177,13 @@ export class LookPass {
       } else if (o.kind === "failed") failures.push(o.failure);
       else if (o.kind === "ours") cancelled.push(m.name);
       else if (o.jobId !== null) this.#pending.push(splitRef(o.jobId).jobId);
-      else blind = true;
+      else {
+        blind = true;
+        soon ||= o.soon === true;
+      }
     }
     const ids = [...new Set(this.#pending)];
-    const pending = ids.length > 0 || blind || waiting ? { jobIds: ids, blind: ids.length === 0 } : null;
+    const pending = ids.length > 0 || blind || waiting ? { jobIds: ids, blind: ids.length === 0, soon } : null;
     return { values, metrics, failed: failures, cancelled, pending, jobIds, provenance };
   }
 }

@@ -29,9 +29,12 @@ export interface LookResults {
    * Non-null when the look is not complete yet: park behind a wake on these
    * job ids (a task's array id; an `afterany` on each covers them), or, when
    * `blind`, on a deadline wake (no id known: the scheduler could not be
-   * asked, or a submit limit left nothing to wait on).
+   * asked, or a submit limit left nothing to wait on). `soon`: what is
+   * awaited is only the scheduler's account of a job that has ended (a
+   * signal's exit code whose end state sacct does not give yet): a blind
+   * park looks again after `SOON_SECONDS` rather than the deadline wake's delay.
    */
-  readonly pending: { readonly jobIds: readonly string[]; readonly blind: boolean } | null;
+  readonly pending: { readonly jobIds: readonly string[]; readonly blind: boolean; readonly soon: boolean } | null;
   /** The job (or `A_T`) each dispatched measure of the look ran or runs in, by measure name. */
   readonly jobIds: Record<string, string>;
   /** Where and when each done measure ran, for those whose eval recorded it, by measure name. */
@@ -76,3 +79,6 @@ export interface LookOptions {
    */
   readonly cancelledByUs?: ReadonlySet<string>;
 }
+
+/** How soon a blind park that awaits only the scheduler's account of an ended job looks again. */
+export const SOON_SECONDS = 30;

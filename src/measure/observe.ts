@@ -7,6 +7,7 @@ import type { Measure } from "./measure.ts";
 import { classifyMeasure, type MeasureState, type Observation } from "./measure_state.ts";
 import type { MeasurerContext } from "./measurer_context.ts";
 import { taskOf } from "./recovery.ts";
+import { isSignalExit } from "./signal_exit.ts";
 
 /**
  * How long after its submission a job that sacct has no record of is "not
@@ -47,7 +48,8 @@ export interface MeasureView {
  */
 export async function observe(ctx: MeasurerContext, measures: readonly Measure[]): Promise<MeasureView[]> {
   ctx.beginPass(measures);
-  const open = measures.filter((m) => !ctx.done(m));
+  // a signal's exit is judged by the scheduler's account of its job (read_look.ts): its job is listed too
+  const open = measures.filter((m) => !ctx.done(m) || isSignalExit(ctx.dir(m).exitCode));
   let listing: Map<string, LiveJob[]> | "unknown" = new Map();
   if (open.length > 0) {
     try {

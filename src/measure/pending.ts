@@ -8,10 +8,17 @@ export class MeasurementPending extends Error {
   override name = "MeasurementPending";
   /** The pending jobs' ids; empty when the queue could not be read (a blind park). */
   readonly jobIds: readonly string[];
+  /**
+   * With no id to wait on, when to look again (seconds), or null for the
+   * deadline wake's own delay: sooner when only the scheduler's account of
+   * a job that has ended is awaited (accounting lags by seconds).
+   */
+  readonly recheckSeconds: number | null;
 
-  constructor(jobIds: readonly string[]) {
+  constructor(jobIds: readonly string[], recheckSeconds: number | null = null) {
     super(`${jobIds.length} measure(s) pending: ${jobIds.join(":")}`);
     this.jobIds = Object.freeze([...jobIds]);
+    this.recheckSeconds = recheckSeconds;
   }
 
   /**

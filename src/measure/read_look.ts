@@ -1,5 +1,5 @@
 import { isJobRef } from "../compute/compute.ts";
-import { isTerminal } from "../compute/states.ts";
+import { GONE, isTerminal } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
 import { readEvalReading } from "../dispatch/read_result.ts";
 import type { FailureKind, MeasureFailure } from "./look_results.ts";
@@ -8,7 +8,8 @@ import type { MeasurerContext } from "./measurer_context.ts";
 import { noResultMessage, noResultNote, raiseEvalMinutes } from "./notes.ts";
 import type { MeasureView } from "./observe.ts";
 import { cancelledBy, nobodysCode } from "./retry.ts";
-import { explainSignalExit } from "./signal_exit.ts";
+import { NO_RECORD_GRACE_MS } from "./observe.ts";
+import { explainSignalExit, isSignalExit } from "./signal_exit.ts";
 
 /**
  * What a finished or ended measure came to, the one step between what a
@@ -17,18 +18,20 @@ import { explainSignalExit } from "./signal_exit.ts";
  * - `failed`: a failure of its own (look_results.ts `FailureKind`);
  * - `resend`: its job ended for a cause that is nobody's code (retry.ts): send it again;
  * - `ours`: its job was cancelled by outerloop itself: neither failed nor sent again;
- * - `wait`: not over after all (an exit 143 of a job the scheduler requeued), or the scheduler could not say.
+ * - `wait`: a signal's exit whose end the scheduler has not given yet — its job still listed (finishing, or
+ *   requeued and queued again), not over per sacct, or not in sacct yet (`soon`: only accounting is awaited) —
+ *   or the scheduler could not say.
  */
 export type Outcome =
   | { readonly kind: "value"; readonly value: number; readonly metrics: Readonly<Record<string, number>> }
   | { readonly kind: "failed"; readonly failure: MeasureFailure }
   | { readonly kind: "resend"; readonly jobId: string; readonly endState: string }
   | { readonly kind: "ours"; readonly jobId: string }
-  | { readonly kind: "wait"; readonly jobId: string | null };
+  | { readonly kind: "wait"; readonly jobId: string | null; readonly soon?: boolean };
 
 /**
  * The outcome of every done measure of `views` (one batched sacct explains
- * the exit-143s: Slurm sends TERM at the walltime, on scancel and on
+ * the signal exits: Slurm sends TERM at the walltime, on scancel and on
  * preemption alike) and of every vanished one, by measure name.
  */
 export async function readOutcomes(
@@ -37,7 +40,7 @@ export async function readOutcomes(
   ours: ReadonlySet<string>,
 ): Promise<Map<string, Outcome>> {
   const out = new Map<string, Outcome>();
-  const killed = views.filter((v) => v.state.kind === "done" && v.dir.exitCode === "143");
+  const killed = views.filter((v) => v.state.kind === "done" && isSignalExit(v.dir.exitCode));
   const ids = killed.map((v) => ctx.marker(v.measure)).filter(isJobRef);
   let states: Map<string, string> | "unknown" = new Map();
   if (ids.length > 0) {
@@ -53,7 +56,7 @@ export async function readOutcomes(
     if (v.state.kind === "vanished") {
       out.set(m.name, ended(ctx, m, v.state.jobId, v.state.endState, ours));
     } else if (v.state.kind === "done") {
-      if (v.dir.exitCode === "143" && jobId !== null && isJobRef(jobId)) {
+      if (isSignalExit(v.dir.exitCode) && jobId !== null && isJobRef(jobId)) {
         out.set(m.name, signalled(ctx, v, jobId, states === "unknown" ? null : states.get(jobId) ?? "", ours));
       } else out.set(m.name, reading(ctx, m, jobId));
     }
@@ -77,7 +80,21 @@ export function ended(
   });
 }
 
-/** An eval that recorded exit 143 (a TERM): what the scheduler's end state makes of it; `state` null: unknown. */
+/**
+ * An eval that recorded a signal's exit (143, 137): judged by its job's end
+ * state, never before the scheduler has given one — the exit-code file and
+ * the scheduler's account race (an scancelled task's 143 is on disk while
+ * squeue still lists it COMPLETING and sacct has no row for it yet), and
+ * which is read first must not decide whether the run survives. So: a job
+ * the listing still shows, or one sacct says is not over (requeued), is
+ * waited on; one sacct has no record of yet is awaited `soon`, until the
+ * exit code is NO_RECORD_GRACE_MS old (then the signal is the eval's, for
+ * want of any other account); an end that is nobody's code (cancelled by
+ * someone else, preempted, its node failed) is sent again; any other end
+ * (walltime, out of memory, failed) is the eval's own failure. `state`
+ * null: sacct could not be asked. Not scheduled (the local backend, whose
+ * record is written as the job ends): the record is final at once.
+ */
 function signalled(
   ctx: MeasurerContext,
   v: MeasureView,
@@ -87,15 +104,36 @@ function signalled(
 ): Outcome {
   const m = v.measure;
   if (cancelledBy(ours, jobId)) return { kind: "ours", jobId };
+  const listed = v.observation.listed;
+  if (listed !== null && listed !== "unknown" && !isTerminal(listed.state)) return { kind: "wait", jobId };
   if (state === null) return { kind: "wait", jobId: null }; // unexplained yet: the next pass asks again
-  if (state !== "" && !isTerminal(state)) return { kind: "wait", jobId }; // requeued: it runs again
-  if (nobodysCode(state)) return { kind: "resend", jobId, endState: state };
+  const recorded = state !== "" && state !== GONE;
+  if (recorded && !isTerminal(state)) return { kind: "wait", jobId }; // requeued: it runs again
+  if (!recorded && ctx.o.lanes.scheduled) {
+    const at = v.dir.exitCodeMs;
+    if (at === null || ctx.o.now() - at < NO_RECORD_GRACE_MS) return { kind: "wait", jobId: null, soon: true };
+  }
+  const end = recorded ? state : "";
+  if (nobodysCode(end)) return { kind: "resend", jobId, endState: end };
   const r = reading(ctx, m, jobId);
   if (r.kind !== "failed") return r;
-  const timeout = state.startsWith("TIMEOUT");
-  return failed(m, jobId, timeout ? "timeout" : "exit", timeout ? ranPast(ctx) : "eval killed by a signal (exit 143)", {
-    message: explainSignalExit(m.name, state, r.failure.message.replace(`measure ${m.name}: `, ""), ctx.o.evalMinutes),
-  });
+  const code = v.dir.exitCode!;
+  const timeout = end.startsWith("TIMEOUT");
+  return failed(
+    m,
+    jobId,
+    timeout ? "timeout" : "exit",
+    timeout ? ranPast(ctx) : `eval killed by a signal (exit ${code})`,
+    {
+      message: explainSignalExit(
+        m.name,
+        code,
+        end,
+        r.failure.message.replace(`measure ${m.name}: `, ""),
+        ctx.o.evalMinutes,
+      ),
+    },
+  );
 }
 
 /** A finished eval's value, or the failure its result is. */

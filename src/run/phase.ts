@@ -23,7 +23,7 @@ import {
 } from "../rundir/decision_file.ts";
 import type { LookDecision } from "../verdict/decide.ts";
 import { crashedMeasures, readCrashes, recordCrashes } from "../rundir/crashes_file.ts";
-import type { MeasureFailure } from "../measure/look_results.ts";
+import { type MeasureFailure, SOON_SECONDS } from "../measure/look_results.ts";
 import { acquireRunLock } from "./lock.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
 import { guardValues, missingGuards, type PassPlan, runPlan } from "../plan/run_plan.ts";
@@ -207,7 +207,10 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     }
     crashes = recordCrashes(dir, crashed, deps.now());
     Object.assign(values, found.values);
-    if (look.pending !== null) return await park(dir, r, deps, new MeasurementPending(look.pending.jobIds));
+    if (look.pending !== null) {
+      const recheck = look.pending.soon ? SOON_SECONDS : null;
+      return await park(dir, r, deps, new MeasurementPending(look.pending.jobIds, recheck));
+    }
   }
 }
 

@@ -11,7 +11,7 @@ import type { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import { readWakeRecord, wakeJobName, type WakeRecord, writeWakeRecord } from "../rundir/wake_record.ts";
 
-/** A deadline wake (no ids to depend on) re-checks after this long. */
+/** A deadline wake (no ids to depend on) re-checks after this long, unless the pending set says sooner. */
 export const BLIND_WAKE_SECONDS = 300;
 /** A wake only reads results, decides or submits: minutes, one CPU and a little memory are plenty. */
 const WAKE_MINUTES = 10;
@@ -24,7 +24,7 @@ const WAKE_MEM = "512M";
  * exiting 0 whenever its pass ran (`--wake`): the verdict is in decision.json
  * and the log, and sacct does not show a parked or rejected run as FAILED.
  */
-function wakeSpec(r: RunRecord, dir: RunDir, self: readonly string[], dependency: string): JobSpec {
+function wakeSpec(r: RunRecord, dir: RunDir, self: readonly string[], dependency: string, begin: string): JobSpec {
   return {
     jobName: wakeJobName(r.runTag, dir),
     account: r.account,
@@ -37,7 +37,7 @@ function wakeSpec(r: RunRecord, dir: RunDir, self: readonly string[], dependency
     command: quoteCommand([...self, "resume", "--wake", dir.path]),
     output: dir.wakeLog,
     extra: ["--open-mode=append"],
-    ...(dependency ? { dependency } : { begin: `now+${BLIND_WAKE_SECONDS}` }),
+    ...(dependency ? { dependency } : { begin }),
   };
 }
 
@@ -86,19 +86,20 @@ export async function submitWake(
     return kept;
   }
   let dependency = pending.afterany();
+  const begin = `now+${pending.recheckSeconds ?? BLIND_WAKE_SECONDS}`;
   let jobId: string;
   try {
-    jobId = await compute.submit(wakeSpec(r, dir, self, dependency));
+    jobId = await compute.submit(wakeSpec(r, dir, self, dependency, begin));
   } catch (err) {
     if (!(err instanceof SlurmError) || !dependency || !/depend/i.test(err.message)) throw err;
     log.warn(`the wake's dependency was refused (${err.message}); submitting a deadline wake instead`);
     dependency = "";
-    jobId = await compute.submit(wakeSpec(r, dir, self, dependency));
+    jobId = await compute.submit(wakeSpec(r, dir, self, dependency, begin));
   }
   const wake: WakeRecord = {
     jobId,
     dependency: dependency || null,
-    begin: dependency ? null : `now+${BLIND_WAKE_SECONDS}`,
+    begin: dependency ? null : begin,
     submittedAt: new Date(ctx.now()).toISOString(),
     pending: [...pending.jobIds],
   };

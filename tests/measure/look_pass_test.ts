@@ -58,7 +58,7 @@ describe("a look with a failed measure", () => {
     // candidate-3 went out; nobody's job was cancelled
     assert.deepEqual(compute.submitted.map((s) => s.script), [join(m.evalDir(round[3]!), EVAL_FILES.script)]);
     assert.deepEqual(compute.cancelled, []);
-    assert.deepEqual(r.pending, { jobIds: ["1000"], blind: false });
+    assert.deepEqual(r.pending, { jobIds: ["1000"], blind: false, soon: false });
     assert.deepEqual(r.jobIds, { "candidate-3": "1000" });
   });
 

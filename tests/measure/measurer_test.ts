@@ -126,7 +126,7 @@ describe("DispatchedMeasurer.results()", () => {
     }]);
     // the candidate is dispatched all the same; the baseline is not sent again
     assert.deepEqual(compute.submitted.map((s) => s.script), [join(m.evalDir(pair[1]!), EVAL_FILES.script)]);
-    assert.deepEqual(r.pending, { jobIds: ["1000"], blind: false });
+    assert.deepEqual(r.pending, { jobIds: ["1000"], blind: false, soon: false });
     assert.deepEqual(r.values, {});
     // the pass that fails a run on any failure still gets it thrown, naming the job it ran in
     await assert.rejects(
@@ -239,29 +239,102 @@ describe("DispatchedMeasurer.results()", () => {
     assert.deepEqual((await pendingOf(m.results(pair))).jobIds, ["1000", "1001"]);
   });
 
-  it("explains an exit 143 from the scheduler's end state", async () => {
+  it("explains a signal's exit (143, 137) from the scheduler's end state", async () => {
     for (
-      const [state, why, kind] of [
+      const [code, state, why, kind] of [
         [
+          "143",
           "TIMEOUT",
           "was killed at its walltime (exit 143); a slower run needs more minutes than were declared for its eval: " +
           "raise eval_minutes in the contract (now 5 minutes); ",
           "timeout",
         ],
-        ["", "was killed by a signal (exit 143)", "exit"],
+        ["137", "OUT_OF_MEMORY", "ran out of memory (exit 137, OUT_OF_MEMORY)", "exit"],
+        ["143", "FAILED", "was killed by a signal (exit 143; its job ended FAILED)", "exit"],
       ] as const
     ) {
       const { m, compute } = setup();
       finish(m, pair[0]!, 10);
       marker(m, pair[1]!, "99");
-      writeFileSync(join(m.evalDir(pair[1]!), EVAL_FILES.exitCode), "143");
-      if (state) compute.states = new Map([["99", state]]);
+      writeFileSync(join(m.evalDir(pair[1]!), EVAL_FILES.exitCode), code);
+      compute.states = new Map([["99", state]]);
       const r = await m.look(pair);
       assert.equal(r.failed.length, 1, state);
       assert.ok(r.failed[0]!.message.startsWith(`measure candidate ${why}`), r.failed[0]!.message);
       assert.equal(r.failed[0]!.kind, kind);
       assert.deepEqual(r.values, { baseline: 10 });
-      assert.deepEqual(compute.calls, ["sacct"]);
+      assert.deepEqual(compute.calls, ["squeue", "sacct"]);
+    }
+  });
+
+  it("blames a signal on the eval for want of any account only once the scheduler has kept none for the grace", async () => {
+    const { m, compute } = setup();
+    finish(m, pair[0]!, 10);
+    marker(m, pair[1]!, "99");
+    const exit = join(m.evalDir(pair[1]!), EVAL_FILES.exitCode);
+    writeFileSync(exit, "143");
+    // no record yet, the exit code fresh: the scheduler has not spoken
+    const fresh = await m.look(pair);
+    assert.deepEqual([fresh.failed, fresh.pending], [[], { jobIds: [], blind: true, soon: true }]);
+    const t = (Date.now() - NO_RECORD_GRACE_MS - 1000) / 1000;
+    utimesSync(exit, t, t);
+    const r = await m.look(pair);
+    assert.equal(r.failed.length, 1);
+    assert.match(
+      r.failed[0]!.message,
+      /^measure candidate was killed by a signal \(exit 143\), and the scheduler kept no record/,
+    );
+    assert.equal(compute.submitted.length, 0);
+  });
+
+  it("never blames a signal before the scheduler has spoken, whichever of the exit code and the scheduler comes first", async () => {
+    // the exit code first: the task scancelled by someone else wrote 143 while squeue still lists it
+    // COMPLETING and sacct has no row for it (seen on Slurm 22.05), then sacct reads RUNNING, then it is over
+    {
+      const { m, compute } = setup();
+      finish(m, pair[0]!, 10);
+      marker(m, pair[1]!, "99_0");
+      writeFileSync(join(m.evalDir(pair[1]!), EVAL_FILES.exitCode), "143");
+      compute.live = new Map([[m.jobName(pair[1]!), ["99_0"]]]);
+      compute.liveStates.set("99_0", { state: "COMPLETING", reason: "" });
+      const listed = await m.look(pair);
+      assert.deepEqual([listed.failed, listed.pending], [[], { jobIds: ["99"], blind: false, soon: false }]);
+      compute.live = new Map();
+      compute.states = new Map([["99_0", "RUNNING"]]);
+      const running = await m.look(pair);
+      assert.deepEqual([running.failed, running.pending], [[], { jobIds: ["99"], blind: false, soon: false }]);
+      compute.states = new Map();
+      const silent = await m.look(pair);
+      assert.deepEqual([silent.failed, silent.pending], [[], { jobIds: [], blind: true, soon: true }]);
+      assert.equal(compute.submitted.length, 0, "nothing sent while the scheduler is silent");
+      compute.states = new Map([["99_0", "CANCELLED by 0"]]);
+      const spoken = await m.look(pair);
+      assert.deepEqual(spoken.failed, []);
+      assert.equal(compute.submitted.length, 1, "sent again once the scheduler said CANCELLED");
+      assert.equal(readFileSync(join(m.evalDir(pair[1]!), "retried"), "utf8"), "99_0\n");
+    }
+    // the scheduler first: sacct says CANCELLED before the dying job's trap wrote its 143, which lands in the
+    // eval dir after the attempt was set aside and the measure sent again — it is not the new job's result
+    {
+      const { m, compute } = setup();
+      finish(m, pair[0]!, 10);
+      marker(m, pair[1]!, "99");
+      compute.states = new Map([["99", "CANCELLED by 0"]]);
+      const spoken = await m.look(pair);
+      assert.deepEqual(spoken.failed, []);
+      assert.equal(compute.submitted.length, 1, "sent again");
+      const again = m.marker(pair[1]!);
+      assert.notEqual(again, "99");
+      writeFileSync(join(m.evalDir(pair[1]!), EVAL_FILES.exitCode), "143"); // the old job's late trap
+      compute.live = new Map([[m.jobName(pair[1]!), [again]]]);
+      compute.liveStates.set(again, { state: "PENDING", reason: "Priority" });
+      const late = await m.look(pair);
+      assert.deepEqual([late.failed, late.pending], [[], { jobIds: [again], blind: false, soon: false }]);
+      assert.equal(compute.submitted.length, 1, "the new job is waited on, not sent again");
+      finish(m, pair[1]!, 12); // the new job ran: its script removed the stale exit code, then wrote its own
+      compute.live = new Map();
+      const done = await m.look(pair);
+      assert.deepEqual([done.failed, done.values, done.pending], [[], { baseline: 10, candidate: 12 }, null]);
     }
   });
 
@@ -276,7 +349,7 @@ describe("DispatchedMeasurer.results()", () => {
       assert.deepEqual(r.failed, [], state);
       assert.deepEqual(r.values, { baseline: 10 });
       assert.deepEqual(compute.submitted.map((s) => s.script), [join(m.evalDir(pair[1]!), EVAL_FILES.script)]);
-      assert.deepEqual(r.pending, { jobIds: ["1000"], blind: false });
+      assert.deepEqual(r.pending, { jobIds: ["1000"], blind: false, soon: false });
       const attempt = join(m.evalDir(pair[1]!), "attempt-1");
       assert.equal(readFileSync(join(attempt, EVAL_FILES.exitCode), "utf8"), "143", "the dead attempt is kept");
       assert.equal(readFileSync(join(attempt, "job"), "utf8"), "99\n");
@@ -307,10 +380,14 @@ describe("DispatchedMeasurer.results()", () => {
     writeFileSync(join(m.evalDir(pair[0]!), EVAL_FILES.exitCode), "143");
     finish(m, pair[1]!, 12);
     compute.states = new Map([["99", "PENDING"]]);
-    assert.deepEqual((await m.look(pair)).pending, { jobIds: ["99"], blind: false });
+    assert.deepEqual((await m.look(pair)).pending, { jobIds: ["99"], blind: false, soon: false });
     compute.states = null;
     const r = await m.look(pair);
-    assert.deepEqual([r.pending, r.failed, compute.submitted.length], [{ jobIds: [], blind: true }, [], 0]);
+    assert.deepEqual([r.pending, r.failed, compute.submitted.length], [
+      { jobIds: [], blind: true, soon: false },
+      [],
+      0,
+    ]);
   });
 
   it("names the measure when its result is bad", async () => {

@@ -1,7 +1,9 @@
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
+import { SOON_SECONDS } from "../../src/measure/look_results.ts";
 import { describe, it } from "node:test";
 import { withDefaults } from "../../src/compute/job_spec.ts";
 import { runPhase } from "../../src/run/phase.ts";
@@ -102,6 +104,20 @@ describe("the wake job of a parked run", () => {
     await s.pass();
     assert.equal(s.evals().length, 2);
     assert.equal(s.wakes().length, 3);
+  });
+
+  it("looks again soon, not after the deadline wake's delay, when only sacct's account of a signal's exit is awaited", async () => {
+    const s = scenario();
+    await s.pass(); // both evals dispatched
+    // one eval's job was stopped by a signal (exit 143), left the queue, and sacct has no row for it yet
+    const [stopped, other] = s.evals();
+    writeFileSync(join(dirname(stopped!.script!), EVAL_FILES.exitCode), "143");
+    finishEvalJob(other!, { score: 1 });
+    s.compute.live = new Map(); // neither eval job is queued any more
+    await s.pass();
+    assert.equal(s.wakeJson().begin, `now+${SOON_SECONDS}`);
+    assert.equal(s.wakeJson().dependency, null);
+    assert.equal(s.evals().length, 2, "nothing sent again before the scheduler has spoken");
   });
 
   it("keeps a deadline wake queued for a blind park when the next park is blind too", async () => {

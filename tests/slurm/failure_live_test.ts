@@ -14,7 +14,14 @@ import { join } from "node:path";
 import { after } from "node:test";
 import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
 import { ensureBinary } from "../helpers/binary.ts";
-import { failureBench as bench, failureContract, type Json, markerOf, oneObject } from "../helpers/failure_live.ts";
+import {
+  evalDirOf,
+  failureBench as bench,
+  failureContract,
+  type Json,
+  markerOf,
+  oneObject,
+} from "../helpers/failure_live.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
 import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
 import { live, liveIt, observeState, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
@@ -357,5 +364,55 @@ liveIt(
       `live failure (crash verdict): wakes ${wakes.map((w) => `${w.id} ${w.state}`).join(", ")}; ` +
         `wall ${Date.now() - started} ms\n`,
     );
+  },
+);
+
+liveIt(
+  "a RUNNING array task scancelled by someone else is sent again, however its 143 and the scheduler's account race",
+  300_000,
+  async () => {
+    // the eval's exit-code file (143) lands while squeue lists the task COMPLETING and sacct may have no row
+    // for it yet: a pass reading in that window once failed the run (Slurm 22.05, 2 of 5 tries); three tries
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const started = Date.now();
+      const { repo, shas } = makeRepo([bench(10, "ok", 0, 8), bench(12, "ok", 0, 8)]);
+      const tag = newTag("fr");
+      const runDir = join(tempDir("live-failure-race-"), tag);
+      const file = failureContract({ repeats: 2, max_repeats: 2, pairing: "separate" });
+      const parked = await cli(...measureArgs(repo, shas, file, runDir, tag, "--json"));
+      assert.equal(parked.exitCode, 75, parked.stderr);
+      const task = markerOf(runDir, "baseline");
+      await waitFor(
+        "the baseline's task to run",
+        async () => {
+          const out = await slurmCommand(["squeue", "-h", "-r", "-j", task, "-o", "%T"]);
+          return observeState(out.trim());
+        },
+        (s) => s === "RUNNING",
+        60_000,
+        100,
+      );
+      await waitFor(
+        "its eval to start",
+        async () => existsSync(join(evalDirOf(runDir, "baseline"), "started")),
+        Boolean,
+        30_000,
+        100,
+      );
+      await slurmCommand(["scancel", task]);
+      const waited = await cli("wait", runDir, "--poll", "1", "--timeout", "180", "--json");
+      assert.equal(waited.exitCode, 0, `try ${attempt}: the run decides: ${waited.stderr}`);
+      assert.equal(oneObject(waited).verdict, "accept");
+      assert.equal(
+        readFileSync(join(evalDirOf(runDir, "baseline"), "retried"), "utf8"),
+        `${task}\n`,
+        "sent again once",
+      );
+      assert.notEqual(markerOf(runDir, "baseline"), task);
+      await wakesEnded(tag, runDir);
+      process.stderr.write(
+        `live failure (race, try ${attempt}): ${task} scancelled; wall ${Date.now() - started} ms\n`,
+      );
+    }
   },
 );
