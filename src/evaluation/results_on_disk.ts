@@ -6,6 +6,7 @@ import { type Provenance, readProvenance } from "../dispatch/provenance.ts";
 import { readEvalReading } from "../dispatch/read_result.ts";
 import { EvalDirState } from "../measure/eval_dir_state.ts";
 import { slot } from "../measure/identity.ts";
+import { isSignalExit } from "../measure/signal_exit.ts";
 import type { Measure } from "../measure/measure.ts";
 import { guardValues, type RunPlan } from "../plan/run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
@@ -28,6 +29,11 @@ export interface ResultsOnDisk {
   readonly provenance: Readonly<Record<string, Provenance>>;
   /** Why a finished eval's result cannot be read, by measure name. */
   readonly unreadable: Readonly<Record<string, string>>;
+  /**
+   * The unreadable ones a signal stopped (exit 143, 137): what they come to
+   * is the scheduler's to say (measure/read_look.ts), not their result's.
+   */
+  readonly signalled: ReadonlySet<string>;
   /** The measures of the design, in plan order (the ceiling plan: every one it may ever run). */
   readonly measures: readonly Measure[];
   /**
@@ -45,6 +51,7 @@ export function resultsOnDisk(dir: RunDir, plan: RunPlan): ResultsOnDisk {
   const samples: Record<string, SampleSpread> = {};
   const provenance: Record<string, Provenance> = {};
   const unreadable: Record<string, string> = {};
+  const signalled = new Set<string>();
   const finished: [string, string][] = [];
   const image = plan.record.image;
   for (const m of all.toMeasure) {
@@ -60,6 +67,7 @@ export function resultsOnDisk(dir: RunDir, plan: RunPlan): ResultsOnDisk {
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
       unreadable[m.name] = err.message;
+      if (isSignalExit(new EvalDirState(evalDir).exitCode)) signalled.add(m.name);
       continue;
     }
     const where = readProvenance(evalDir);
@@ -71,6 +79,7 @@ export function resultsOnDisk(dir: RunDir, plan: RunPlan): ResultsOnDisk {
     samples,
     provenance,
     unreadable,
+    signalled,
     measures: all.plan,
     get jobIds() {
       return jobIds ??= Object.fromEntries(

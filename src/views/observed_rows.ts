@@ -6,6 +6,8 @@ import { evalDirPath } from "../dispatch/eval_files.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import type { MeasureView } from "../measure/measurer.ts";
 import { SCHEDULER_UNREACHABLE } from "../measure/measure_state.ts";
+import type { Outcome } from "../measure/read_look.ts";
+import { isSignalExit } from "../measure/signal_exit.ts";
 import { noResultMessage } from "../measure/notes.ts";
 import { MAX_RETRIES, retryNumber } from "../measure/retry.ts";
 import type { RunEvaluation } from "../evaluation/evaluate.ts";
@@ -28,8 +30,15 @@ export async function observedRows(
   const { dir, record: r } = e.snapshot;
   const measurer = measurerFor(dir, r, compute, now);
   const views = await measurer.observe(e.looks.plan.toMeasure);
+  // a signal's exit is what the scheduler's account makes it (read_look.ts), as the pass would judge it
+  const stopped = views.filter((v) => v.state.kind === "done" && isSignalExit(v.dir.exitCode));
+  const judged = stopped.length > 0 ? await measurer.outcomes(stopped) : new Map<string, Outcome>();
   const rows = new Map(
-    views.map((v) => [v.measure.name, rowOf(dir, v, measurer.slot(v.measure), r.contract.evalMinutes)]),
+    views.map((v) => {
+      const o = judged.get(v.measure.name);
+      const row = o === undefined ? null : signalRow(v, o);
+      return [v.measure.name, row ?? rowOf(dir, v, measurer.slot(v.measure), r.contract.evalMinutes)];
+    }),
   );
   const submittedMs: Record<string, number> = {};
   for (const v of views) {
@@ -51,6 +60,42 @@ export interface ObservedRows {
   readonly submittedMs: Readonly<Record<string, number>>;
   /** Whether the scheduler could not be asked. */
   readonly unreachable: boolean;
+}
+
+/**
+ * The line of a measure whose eval a signal stopped, from what the pass
+ * would make of it (`outcome`); null when that is its value or its own
+ * failure, which the done row says as it does any result.
+ */
+function signalRow({ measure: m, dir }: MeasureView, o: Outcome): MeasureStateRow | null {
+  const code = dir.exitCode;
+  const name = m.name;
+  switch (o.kind) {
+    case "wait":
+      return {
+        name,
+        state: "running",
+        ...(o.jobId ? { jobId: o.jobId } : {}),
+        reason: `stopped by a signal (exit ${code}); the scheduler has not said how its job ended yet`,
+      };
+    case "resend": {
+      const retry = retryNumber([dir.dir], dir.dir, o.jobId, o.endState);
+      const ended = `job ${o.jobId} ended ${o.endState} (exit ${code})`;
+      return retry === null
+        ? { name, state: "failed", jobId: o.jobId, why: `${ended}, and it was sent again ${MAX_RETRIES} times already` }
+        : {
+          name,
+          state: "not dispatched",
+          jobId: o.jobId,
+          reason: `${ended}, which is no fault of its code: the next pass sends it again (retry ${retry} of ` +
+            `${MAX_RETRIES})`,
+        };
+    }
+    case "ours":
+      return { name, state: "cancelled", jobId: o.jobId };
+    default:
+      return null;
+  }
 }
 
 /** One measure's line, from its state. */

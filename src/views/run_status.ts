@@ -31,13 +31,18 @@ export interface RunStatus {
  * then), so `show` says what `resume` would do; once every one has — a
  * decided run, most often — the snapshot's results are the whole answer, as
  * they are the measurer's (a finished measure asks the scheduler nothing),
- * and neither the measurer nor a backend is loaded. A failed measure that
+ * and neither the measurer nor a backend is loaded — but for a signal's
+ * exit in a run not yet over, which the scheduler's account decides. A failed measure that
  * the run recorded as a candidate's crash (crashes.json) reads `crashed`.
  */
 export async function runStatus(e: RunEvaluation, compute: Compute, now: () => number): Promise<RunStatus> {
   const p = e.looks.plan;
-  const { values, unreadable } = e.snapshot.results;
-  const finished = p.toMeasure.every((m) => Object.hasOwn(values, m.name) || Object.hasOwn(unreadable, m.name));
+  const { values, unreadable, signalled } = e.snapshot.results;
+  // a signal's exit of an open run is the scheduler's to judge: observed, as the pass would
+  const over = e.snapshot.decision !== null || e.snapshot.failure !== null;
+  const finished = p.toMeasure.every((m) =>
+    Object.hasOwn(values, m.name) || (Object.hasOwn(unreadable, m.name) && (over || !signalled.has(m.name)))
+  );
   const observed = finished ? null : await import("./observed_rows.ts").then((o) => o.observedRows(e, compute, now));
   const crashed = new Set(e.snapshot.crashes.map((c) => c.measure));
   const measured = new Set(p.toMeasure.map((m) => m.name));

@@ -267,6 +267,35 @@ describe("resource use in decision.json", () => {
     });
   });
 
+  it("show says of an eval a signal stopped what the pass would make of it: waiting for the scheduler, then sent again", async () => {
+    const { dir, r } = newRun();
+    const compute = new FakeCompute();
+    await runPhase(dir, deps(compute)); // parks: 1000 baseline, 1001 candidate
+    const evalOf = (prefix: string) => join(dir.path, readdirSync(dir.path).find((f) => f.startsWith(prefix))!);
+    writeFileSync(join(evalOf("eval-baseline-"), "exit-code"), "143");
+    compute.states = new Map([["1001", "RUNNING"]]);
+    compute.live = new Map();
+    const show = async () => {
+      const status = await runStatus(evaluateRun(readRunSnapshot(dir, r)), compute, () => NOW);
+      return status.measures.find((m) => m.name === "baseline");
+    };
+    assert.deepEqual(await show(), {
+      name: "baseline",
+      state: "running",
+      reason: "stopped by a signal (exit 143); the scheduler has not said how its job ended yet",
+    });
+    compute.states = new Map([["1000", "CANCELLED by 0"], ["1001", "RUNNING"]]);
+    assert.deepEqual(await show(), {
+      name: "baseline",
+      state: "not dispatched",
+      jobId: "1000",
+      reason: "job 1000 ended CANCELLED by 0 (exit 143), which is no fault of its code: the next pass sends it again " +
+        "(retry 1 of 2)",
+    });
+    compute.states = new Map([["1000", "OUT_OF_MEMORY"], ["1001", "RUNNING"]]);
+    assert.deepEqual((await show())?.state, "failed");
+  });
+
   it("tells a look whose every measure finished from the snapshot: no scheduler call, each job from its marker", async () => {
     const { dir, r } = newRun({}, { repeats: 2 });
     const compute = new FakeCompute();
