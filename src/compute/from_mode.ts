@@ -5,16 +5,17 @@ import type { ComputeMode } from "./mode.ts";
  * The backend for a mode. Its module is loaded on the first verb called:
  * every verb is async anyway, and a command that never reaches the
  * scheduler (`--version`, `--help`, the `resume` of a decided run) should not
- * pay for loading the backends, their runners and `node:fs`.
+ * pay for loading the backends, their runners and `node:fs`. `cluster`:
+ * Slurm's `-M` (cluster.ts), "" for slurm.conf's own.
  */
-export function computeFor(mode: ComputeMode): Compute {
+export function computeFor(mode: ComputeMode, cluster = ""): Compute {
   let backend: Promise<Compute> | undefined;
   const load = () =>
     backend ??= mode === "local"
       ? import("./local.ts").then((m) => new m.LocalCompute())
       : mode === "sge"
       ? import("./sge.ts").then((m) => new m.SgeCompute())
-      : import("./slurm.ts").then((m) => new m.SlurmCompute());
+      : import("./slurm.ts").then((m) => new m.SlurmCompute({ cluster }));
   return new Proxy({} as Compute, {
     get: (_, verb) => async (...args: unknown[]) => {
       const c = await load() as unknown as Record<PropertyKey, (...a: unknown[]) => Promise<unknown>>;

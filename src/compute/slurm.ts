@@ -1,5 +1,6 @@
 import { log } from "../log.ts";
 import { arrayIndexSpec, sacctSelection } from "./array.ts";
+import { withCluster } from "./cluster.ts";
 import { assertJobRef, type Compute, isTaskId, type LiveJob, type SubmitRoom, type SubmitTarget } from "./compute.ts";
 import { parseElapsed } from "./elapsed.ts";
 import { SlurmError, SlurmQueryError } from "./errors.ts";
@@ -37,6 +38,8 @@ export interface SlurmComputeOptions {
   readonly now?: () => number;
   /** Whose associations `submitRoom` reads; default this process's user, as `id -un` names it. */
   readonly user?: string;
+  /** The cluster every command names (`-M`, cluster.ts); "" (the default) for the one slurm.conf names. */
+  readonly cluster?: string;
 }
 
 /** squeue's environment for the listing: collapsed array ids never cut at 64 bytes. */
@@ -70,7 +73,11 @@ export class SlurmCompute implements Compute {
   readonly #submitting: SubmitContext;
 
   constructor(options: SlurmComputeOptions = {}) {
-    this.#runner = options.runner ?? subprocessRunner;
+    const runner = options.runner ?? subprocessRunner;
+    const cluster = options.cluster ?? "";
+    this.#runner = cluster === ""
+      ? runner
+      : (argv, timeoutMs, env) => runner(withCluster(argv, cluster), timeoutMs, env);
     this.#user = options.user ?? null;
     this.#timeoutMs = options.commandTimeoutMs ?? 60_000;
     this.#retries = new Retries({ ...DEFAULT_RETRY, ...options.retry }, {

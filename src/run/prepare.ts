@@ -40,6 +40,8 @@ export interface RunRequest {
   readonly wakePartition: string;
   /** `--wake-qos` (or OUTERLOOP_WAKE_QOS); "" for none. */
   readonly wakeQos: string;
+  /** `--clusters` (or SLURM_CLUSTERS): the one Slurm cluster (`-M`); "" for slurm.conf's own. */
+  readonly cluster: string;
   /** False for `--no-arrays` (or OUTERLOOP_ARRAYS=off). */
   readonly arrays: boolean;
   /** `--array-throttle` (or OUTERLOOP_ARRAY_THROTTLE); null for none. */
@@ -139,6 +141,7 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
       gpuAccount: o.gpuAccount,
       wakePartition: o.wakePartition,
       wakeQos: o.wakeQos,
+      cluster: o.cluster,
       arrays: o.arrays,
       arrayThrottle: o.arrayThrottle,
       compute: o.mode,

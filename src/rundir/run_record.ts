@@ -46,6 +46,8 @@ export const runRecordSchema = lazy(() =>
     // the wake jobs' lane, when it is not the evals' (a site's fast lane); absent when not given
     wake_partition: z.optional(z.string()),
     wake_qos: z.optional(z.string()),
+    // Slurm's -M: the one cluster every scheduler command names; absent for slurm.conf's own
+    cluster: z.optional(z.string().check(z.minLength(1, { error: "expected a non-empty string" }))),
     // job arrays: absent = on; false only when turned off (--no-arrays); a throttle only when set
     arrays: z.optional(z.boolean()),
     array_throttle: z.optional(wholeNumber(1)),
@@ -110,6 +112,8 @@ export interface RunRecord {
   readonly wakePartition: string;
   /** The wake jobs' QOS: "" for none. */
   readonly wakeQos: string;
+  /** The Slurm cluster every scheduler command names (`-M`, compute/cluster.ts): "" for slurm.conf's own. */
+  readonly cluster: string;
   /** Whether a look's jobs may go out as job arrays (`--no-arrays` turns them off for sites that forbid them). */
   readonly arrays: boolean;
   /** At most this many of an array's tasks run at once (`--array-throttle`, sbatch's `%K`); null for no throttle. */
@@ -169,6 +173,7 @@ function toJson(rec: RunRecord): z.input<ReturnType<typeof runRecordSchema>> {
     gpu_account: rec.gpuAccount,
     ...(rec.wakePartition === "" ? {} : { wake_partition: rec.wakePartition }),
     ...(rec.wakeQos === "" ? {} : { wake_qos: rec.wakeQos }),
+    ...(rec.cluster === "" ? {} : { cluster: rec.cluster }),
     ...(rec.arrays ? {} : { arrays: false }),
     ...(rec.arrayThrottle === null ? {} : { array_throttle: rec.arrayThrottle }),
     compute: rec.compute,
@@ -201,6 +206,7 @@ function fromJson(j: RunRecordJson): RunRecord {
     gpuAccount: j.gpu_account,
     wakePartition: j.wake_partition ?? "",
     wakeQos: j.wake_qos ?? "",
+    cluster: j.cluster ?? "",
     arrays: j.arrays ?? true,
     arrayThrottle: j.array_throttle ?? null,
     compute: j.compute,

@@ -23,9 +23,10 @@ export function fastRunRecordJson(v: unknown): RunRecordJson | null {
   const contract = fastContractJson(v.contract);
   if (contract === null || typeof contract_path !== "string" || !isWhole(v.seed, 0)) return null;
   if (typeof run_tag !== "string" || run_tag.length < 1) return null;
-  const { image, account, partition, gpu_partition, gpu_account, wake_partition, wake_qos } = v;
+  const { image, account, partition, gpu_partition, gpu_account, wake_partition, wake_qos, cluster } = v;
   if (!allStrings(image, account, partition, gpu_partition, gpu_account)) return null;
   if (!optionalString(wake_partition) || !optionalString(wake_qos)) return null;
+  if (cluster !== undefined && (typeof cluster !== "string" || cluster === "")) return null;
   const { arrays, array_throttle, compute, seed_cache, command_line, kind, candidates } = v;
   if (arrays !== undefined && typeof arrays !== "boolean") return null;
   if (array_throttle !== undefined && !isWhole(array_throttle, 1)) return null;
@@ -54,6 +55,7 @@ export function fastRunRecordJson(v: unknown): RunRecordJson | null {
     gpu_account: gpu_account as string,
     ...(wake_partition === undefined ? {} : { wake_partition: wake_partition as string }),
     ...(wake_qos === undefined ? {} : { wake_qos: wake_qos as string }),
+    ...(cluster === undefined ? {} : { cluster }),
     ...(arrays === undefined ? {} : { arrays }),
     ...(array_throttle === undefined ? {} : { array_throttle }),
     compute,
@@ -83,6 +85,7 @@ const KEYS: ReadonlySet<string> = new Set([
   "gpu_account",
   "wake_partition",
   "wake_qos",
+  "cluster",
   "arrays",
   "array_throttle",
   "compute",

@@ -46,9 +46,10 @@ export function noWakeWarning(dir: RunDir, jobsLive: boolean): string {
  */
 export async function climbLiveness(
   runs: readonly RunSummary[],
-  listingOf: (mode: ComputeMode) => Promise<ReadonlyMap<string, readonly LiveJob[]>>,
+  listingOf: (mode: ComputeMode, cluster: string) => Promise<ReadonlyMap<string, readonly LiveJob[]>>,
 ): Promise<{ readonly runs: RunSummary[]; readonly error: string | null }> {
-  const listings = new Map<ComputeMode, Promise<ReadonlyMap<string, readonly LiveJob[]>>>();
+  // one listing per backend and cluster the climb's runs went to
+  const listings = new Map<string, Promise<ReadonlyMap<string, readonly LiveJob[]>>>();
   let error: string | null = null;
   const out: RunSummary[] = [];
   for (const run of runs) {
@@ -58,9 +59,10 @@ export async function climbLiveness(
     }
     const dir = new RunDir(run.runDir);
     const record = readRunRecord(dir);
-    if (!listings.has(record.compute)) listings.set(record.compute, listingOf(record.compute));
+    const where = `${record.compute} ${record.cluster}`;
+    if (!listings.has(where)) listings.set(where, listingOf(record.compute, record.cluster));
     try {
-      const live = livenessOf(await listings.get(record.compute)!, dir, record);
+      const live = livenessOf(await listings.get(where)!, dir, record);
       out.push({ ...run, live: live.jobs, wakeLive: live.wake });
     } catch (err) {
       error ??= (err as Error).message;

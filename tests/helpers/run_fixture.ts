@@ -34,6 +34,7 @@ export function runRecordFixture(
     gpuAccount: "",
     wakePartition: "",
     wakeQos: "",
+    cluster: "",
     arrays: true,
     arrayThrottle: null,
     compute: "slurm",

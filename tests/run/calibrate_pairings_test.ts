@@ -34,6 +34,7 @@ function request(contract: Record<string, unknown> = {}): RunRequest {
     gpuAccount: "",
     wakePartition: "",
     wakeQos: "",
+    cluster: "",
     arrays: true,
     arrayThrottle: null,
     seedCache: null,

@@ -33,6 +33,7 @@ function request(contract: Record<string, unknown> = {}, over: Partial<RunReques
     gpuAccount: "",
     wakePartition: "",
     wakeQos: "",
+    cluster: "",
     arrays: true,
     arrayThrottle: null,
     seedCache: null,

@@ -39,6 +39,7 @@ const VALID: readonly Record<string, unknown>[] = [
     ...RECORD,
     wake_partition: "fast",
     wake_qos: "q",
+    cluster: "east",
     arrays: false,
     array_throttle: 4,
     kind: "calibrate",

@@ -48,6 +48,7 @@ const RECORD: RunRecord = {
   gpuAccount: "",
   wakePartition: "",
   wakeQos: "",
+  cluster: "",
   arrays: true,
   arrayThrottle: null,
   compute: "slurm",

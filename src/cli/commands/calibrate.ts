@@ -109,8 +109,13 @@ async function eachPairing(o: CalibrateOptions, deps: CliDeps): Promise<number> 
   const end = await calibrateEachPairing(o.request, o.pairs, {
     now: deps.now,
     self: deps.self(),
-    phase: () => phaseDeps(deps, mode),
-    waitDeps: { compute: () => deps.compute(mode), now: deps.now, sleep: deps.sleep, onInterrupt: deps.onInterrupt },
+    phase: () => phaseDeps(deps, mode, o.request.cluster),
+    waitDeps: {
+      compute: () => deps.compute(mode, o.request.cluster),
+      now: deps.now,
+      sleep: deps.sleep,
+      onInterrupt: deps.onInterrupt,
+    },
     wait: o.wait,
     say: (line: string) => deps.io.stderr(`outerloop: ${line}\n`),
   });

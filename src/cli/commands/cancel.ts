@@ -5,7 +5,7 @@ import { describeStop } from "../../run/stop_local_pass.ts";
 import { failureHeadline } from "../../rundir/failure_file.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
-import { computeFlags, resolveMode } from "../shared/common.ts";
+import { computeFlags, resolveCluster, resolveMode } from "../shared/common.ts";
 import { type CliIo, outLine } from "../shared/io.ts";
 import { defineLeaf } from "../command.ts";
 
@@ -13,6 +13,8 @@ export interface CancelOptions {
   /** An all-digits argument is a job id; anything else a run dir. */
   readonly target: { readonly kind: "job"; readonly jobId: string } | { readonly kind: "run"; readonly dir: RunDir };
   readonly mode: ComputeMode;
+  /** Slurm's `-M` (`--clusters`, SLURM_CLUSTERS); "" for slurm.conf's own. */
+  readonly cluster: string;
   readonly json: boolean;
 }
 
@@ -29,29 +31,30 @@ export const cancelCommand = defineLeaf<CancelOptions>({
     "pass dispatches anything), and cancels its eval jobs and its wake job with one scancel; for a local run,",
     "stops the evals the measuring process runs (it exits 3, writing no verdict).",
     "A decided, failed or already cancelled run is left as it is (any job of it still live is cancelled).",
-    "--compute applies to a job id; a run uses the backend in its run.json.",
+    "--compute and --clusters apply to a job id; a run uses the backend and cluster in its run.json.",
   ],
   examples: ["outerloop cancel 12345", "outerloop cancel ~/runs/r42", "outerloop cancel ./123"],
 
   parse(args, env) {
     const arg = args.positional["ID|RUN_DIR"]!;
     const mode = resolveMode(args.value("compute"), env);
+    const cluster = resolveCluster(args.value("clusters"), env, mode);
     if (isJobId(arg)) {
       assertJobId(arg);
-      return { target: { kind: "job", jobId: arg }, mode, json: args.on("json") };
+      return { target: { kind: "job", jobId: arg }, mode, cluster, json: args.on("json") };
     }
-    return { target: { kind: "run", dir: RunDir.checked(arg, "RUN_DIR") }, mode, json: args.on("json") };
+    return { target: { kind: "run", dir: RunDir.checked(arg, "RUN_DIR") }, mode, cluster, json: args.on("json") };
   },
 
   async execute(o, { io, compute, now }) {
     if (o.target.kind === "job") {
-      await compute(o.mode).cancel(o.target.jobId);
+      await compute(o.mode, o.cluster).cancel(o.target.jobId);
       outLine(io, o.json ? JSON.stringify({ job_id: o.target.jobId, cancelled: true }) : `cancelled ${o.target.jobId}`);
       return 0;
     }
     const dir = o.target.dir;
     const record = readRunRecord(dir);
-    const outcome = await cancelRun(dir, record, compute(record.compute), now);
+    const outcome = await cancelRun(dir, record, compute(record.compute, record.cluster), now);
     printOutcome(io, dir, outcome, o.json);
     return 0;
   },

@@ -1,6 +1,6 @@
 import type { ComputeMode } from "../../compute/mode.ts";
 import { escapeControls } from "../../text/terminal.ts";
-import { computeFlags, nonEmpty, resolveMode } from "../shared/common.ts";
+import { computeFlags, modeAndCluster, nonEmpty } from "../shared/common.ts";
 import { outLine } from "../shared/io.ts";
 import { defineLeaf } from "../command.ts";
 
@@ -10,6 +10,8 @@ export interface JobsOptions {
   /** Only the names. */
   readonly namesOnly: boolean;
   readonly mode: ComputeMode;
+  /** Slurm's `-M` (`--clusters`, SLURM_CLUSTERS); "" for slurm.conf's own. */
+  readonly cluster: string;
   readonly json: boolean;
 }
 
@@ -34,13 +36,13 @@ export const jobsCommand = defineLeaf<JobsOptions>({
     return {
       name: nonEmpty("name", args.value("name")),
       namesOnly: args.on("names"),
-      mode: resolveMode(args.value("compute"), env),
+      ...modeAndCluster(args.value("compute"), args.value("clusters"), env),
       json: args.on("json"),
     };
   },
 
   async execute(o, { io, compute }) {
-    const c = compute(o.mode);
+    const c = compute(o.mode, o.cluster);
     if (o.name !== undefined) {
       const id = await c.jobIdForName(o.name);
       if (o.json) outLine(io, JSON.stringify({ name: o.name, job_id: id || null }));

@@ -57,7 +57,7 @@ export const measureCommand = defineLeaf<MeasureOptions>({
     const { runDir, mode } = o.request;
     const record = await prepareRun(o.request, { now: deps.now, self: deps.self() });
     if (o.dryRun) {
-      const d = await dryRun(record, runDir, deps.self(), deps.compute(mode));
+      const d = await dryRun(record, runDir, deps.self(), deps.compute(mode, record.cluster));
       outLine(deps.io, o.json ? JSON.stringify(dryRunJson(d, record)) : dryRunText(d, record));
       return 0;
     }

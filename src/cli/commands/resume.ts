@@ -76,9 +76,9 @@ async function resume(o: ResumeOptions, deps: CliDeps): Promise<number> {
     const { runPhase } = await import("../../run/phase.ts");
     if (o.retryFailed) {
       const { retryFailedRun } = await import("../../run/retry_failed.ts");
-      await retryFailedRun(o.runDir, record, phaseDeps(deps, record.compute, LOCK_WAIT_MS));
+      await retryFailedRun(o.runDir, record, phaseDeps(deps, record.compute, record.cluster, LOCK_WAIT_MS));
     }
-    const outcome = await runPhase(o.runDir, phaseDeps(deps, record.compute, LOCK_WAIT_MS), record);
+    const outcome = await runPhase(o.runDir, phaseDeps(deps, record.compute, record.cluster, LOCK_WAIT_MS), record);
     return reportOutcome(deps.io, o.runDir, record, outcome, o.json);
   }
 }

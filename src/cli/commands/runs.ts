@@ -61,7 +61,7 @@ export const runsCommand = defineLeaf<RunsOptions>({
     let runs = readClimbWarning(o.dir, deps.io);
     let code: number = EXIT.ok;
     if (o.live) {
-      const asked = await climbLiveness(runs, (mode) => deps.compute(mode).activeJobs());
+      const asked = await climbLiveness(runs, (mode, cluster) => deps.compute(mode, cluster).activeJobs());
       runs = asked.runs;
       if (asked.error !== null) {
         deps.io.stderr(`outerloop: cannot list the queue (${asked.error}): liveness unknown\n`);

@@ -47,7 +47,7 @@ export const showCommand = defineLeaf<ShowOptions>({
 
   async execute(o, { io, compute, now }) {
     const e = evaluateRun(readRunSnapshot(o.runDir));
-    const v = await viewRun(e, compute(e.snapshot.record.compute), now);
+    const v = await viewRun(e, compute(e.snapshot.record.compute, e.snapshot.record.cluster), now);
     outLine(io, o.json ? JSON.stringify(runViewJson(v)) : showText(v));
     return 0;
   },

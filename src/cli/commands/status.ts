@@ -1,13 +1,15 @@
 import { assertJobId } from "../../compute/compute.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
 import { isPending } from "../../compute/states.ts";
-import { computeFlags, resolveMode } from "../shared/common.ts";
+import { computeFlags, modeAndCluster } from "../shared/common.ts";
 import { outLine } from "../shared/io.ts";
 import { defineLeaf } from "../command.ts";
 
 export interface StatusOptions {
   readonly jobId: string;
   readonly mode: ComputeMode;
+  /** Slurm's `-M` (`--clusters`, SLURM_CLUSTERS); "" for slurm.conf's own. */
+  readonly cluster: string;
   readonly json: boolean;
 }
 
@@ -29,11 +31,11 @@ export const statusCommand = defineLeaf<StatusOptions>({
   parse(args, env) {
     const jobId = args.positional["ID"]!;
     assertJobId(jobId);
-    return { jobId, mode: resolveMode(args.value("compute"), env), json: args.on("json") };
+    return { jobId, ...modeAndCluster(args.value("compute"), args.value("clusters"), env), json: args.on("json") };
   },
 
   async execute(o, { io, compute }) {
-    const c = compute(o.mode);
+    const c = compute(o.mode, o.cluster);
     const state = await c.status(o.jobId);
     const elapsed = await c.elapsedSeconds(o.jobId);
     // a queued job's reason and partition (a site may move a pending job) come from the queue itself

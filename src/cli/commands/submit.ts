@@ -3,7 +3,7 @@ import { type JobSpec, toArgv } from "../../compute/job_spec.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
 import { BadInputError } from "../../errors.ts";
 import { fileKind } from "../../fs/read_text_file.ts";
-import { computeFlags, nonEmpty, resolveMode, wholeNumber } from "../shared/common.ts";
+import { computeFlags, modeAndCluster, nonEmpty, wholeNumber } from "../shared/common.ts";
 import { outLine } from "../shared/io.ts";
 import { checkJobName, checkMemory, checkSchedulerName } from "../../compute/job_fields.ts";
 import { defineLeaf } from "../command.ts";
@@ -12,6 +12,8 @@ import { defineLeaf } from "../command.ts";
 export interface SubmitOptions {
   readonly spec: JobSpec;
   readonly mode: ComputeMode;
+  /** Slurm's `-M` (`--clusters`, SLURM_CLUSTERS); "" for slurm.conf's own. */
+  readonly cluster: string;
   readonly dryRun: boolean;
   readonly json: boolean;
 }
@@ -79,7 +81,8 @@ export const submitCommand = defineLeaf<SubmitOptions>({
       begin: args.value("begin") ?? "",
       extra: checkExtra(args.values("extra")),
     };
-    return { spec, mode: resolveMode(args.value("compute"), env), dryRun: args.on("dry-run"), json: args.on("json") };
+    const where = modeAndCluster(args.value("compute"), args.value("clusters"), env);
+    return { spec, ...where, dryRun: args.on("dry-run"), json: args.on("json") };
   },
 
   async execute(o, { io, compute }) {
@@ -89,7 +92,7 @@ export const submitCommand = defineLeaf<SubmitOptions>({
       return 0;
     }
     if (o.spec.script !== undefined) checkScript(o.spec.script);
-    const jobId = await compute(o.mode).submit(o.spec);
+    const jobId = await compute(o.mode, o.cluster).submit(o.spec);
     outLine(io, o.json ? JSON.stringify({ job_id: jobId }) : jobId);
     return 0;
   },

@@ -44,7 +44,7 @@ export const waitCommand = defineLeaf<WaitOptions>({
 
   async execute(o, deps) {
     const record = readRunRecord(o.runDir);
-    const pass = () => runPhase(o.runDir, phaseDeps(deps, record.compute));
+    const pass = () => runPhase(o.runDir, phaseDeps(deps, record.compute, record.cluster));
     return await waitAndReport(o.runDir, record, deps, { timing: o.timing, json: o.json, pass });
   },
 });

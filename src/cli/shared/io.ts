@@ -21,8 +21,8 @@ export interface CliDeps {
   readonly env: Env;
   /** The clock, in epoch milliseconds. */
   readonly now: () => number;
-  /** The backend of a mode. */
-  readonly compute: (mode: ComputeMode) => Compute;
+  /** The backend of a mode; `cluster`: Slurm's `-M` (compute/cluster.ts), "" or absent for slurm.conf's own. */
+  readonly compute: (mode: ComputeMode, cluster?: string) => Compute;
   /** The argv that runs this program again (what a wake job executes). */
   readonly self: () => readonly string[];
   /** Waits `ms` milliseconds, or less when `signal` aborts; never rejects (`wait` polls with it). */

@@ -4,7 +4,7 @@ import { BadInputError } from "../../errors.ts";
 import type { RunRequest } from "../../run/prepare.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import type { Args, ParsedArgs, StringFlag } from "../flags.ts";
-import { nonEmpty, resolveMode, wholeNumber } from "./common.ts";
+import { nonEmpty, resolveCluster, resolveMode, wholeNumber } from "./common.ts";
 import type { Env } from "./io.ts";
 
 /**
@@ -98,6 +98,7 @@ export function parseRunRequest(args: ParsedArgs, env: Env, candidates: readonly
   const seedText = args.value("seed");
   const runTag = args.value("run-tag");
   const seedCache = nonEmpty("seed-cache", args.value("seed-cache"));
+  const mode = resolveMode(args.value("compute"), env);
   return {
     repo: resolve(nonEmpty("repo", args.value("repo"))!),
     base: args.value("base")!,
@@ -116,7 +117,8 @@ export function parseRunRequest(args: ParsedArgs, env: Env, candidates: readonly
     arrays: !args.on("no-arrays") && !/^(off|0|false|no)$/i.test(env["OUTERLOOP_ARRAYS"] ?? ""),
     arrayThrottle: throttleOf(args.value("array-throttle") ?? env["OUTERLOOP_ARRAY_THROTTLE"], args),
     seedCache: seedCache === undefined ? null : resolve(seedCache),
-    mode: resolveMode(args.value("compute"), env),
+    mode,
+    cluster: resolveCluster(args.value("clusters"), env, mode),
     raw: args.raw,
   };
 }

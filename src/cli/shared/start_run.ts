@@ -24,9 +24,9 @@ export interface StartOptions {
  */
 export async function startAndReport(record: RunRecord, deps: CliDeps, o: StartOptions): Promise<number> {
   o.runDir.create("--run-dir");
-  const outcome = await startRun(o.runDir, record, phaseDeps(deps, o.mode));
+  const outcome = await startRun(o.runDir, record, phaseDeps(deps, o.mode, record.cluster));
   if (o.wait !== null && outcome.kind === "parked") {
-    const pass = () => runPhase(o.runDir, phaseDeps(deps, o.mode));
+    const pass = () => runPhase(o.runDir, phaseDeps(deps, o.mode, record.cluster));
     return await waitAfterPark(o.runDir, deps, outcome, { timing: o.wait, json: o.json, pass });
   }
   return reportOutcome(deps.io, o.runDir, record, outcome, o.json);

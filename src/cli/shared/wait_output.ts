@@ -31,7 +31,7 @@ export async function waitAndReport(dir: RunDir, record: RunRecord, deps: CliDep
   });
   try {
     const end = await waitForRun(dir, record, {
-      compute: () => deps.compute(record.compute),
+      compute: () => deps.compute(record.compute, record.cluster),
       now: deps.now,
       sleep: deps.sleep,
       onInterrupt: deps.onInterrupt,

@@ -15,12 +15,12 @@ describe("phaseDeps()", () => {
       now,
       env: { A: "1" },
     } as unknown as CliDeps;
-    const p = phaseDeps(deps, "sge", 5000);
+    const p = phaseDeps(deps, "sge", "", 5000);
     assert.deepEqual(modes, ["sge"]);
     assert.equal(p.compute, compute);
     assert.deepEqual(p.self, ["/bin/outerloop"]);
     assert.equal(p.now, now);
     assert.deepEqual([p.env, p.lockWaitMs], [{ A: "1" }, 5000]);
-    assert.equal(phaseDeps(deps, "local").lockWaitMs, 0, "no wait for the lock by default");
+    assert.equal(phaseDeps(deps, "local", "").lockWaitMs, 0, "no wait for the lock by default");
   });
 });

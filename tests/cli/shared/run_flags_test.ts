@@ -47,6 +47,23 @@ describe("parseRunRequest()", () => {
     assert.deepEqual([r.account, r.partition, r.image, r.arrays, r.arrayThrottle], ["acct", "gpu", "", false, 4]);
   });
 
+  it("takes the one Slurm cluster from --clusters, else SLURM_CLUSTERS, and refuses several or another backend's", () => {
+    assert.equal(request().cluster, "");
+    assert.equal(request([], { SLURM_CLUSTERS: "east" }).cluster, "east");
+    assert.equal(request(["--clusters", "west"], { SLURM_CLUSTERS: "east" }).cluster, "west");
+    assert.throws(
+      () => request(["--clusters", "a,b"]),
+      /^BadInputError: Invalid --clusters "a,b": outerloop works on one/,
+    );
+    assert.throws(() => request([], { SLURM_CLUSTERS: "all" }), /^BadInputError: Invalid SLURM_CLUSTERS "all"/);
+    assert.throws(
+      () => request(["--compute", "local", "--clusters", "east"]),
+      /^BadInputError: --clusters names a Slurm cluster: it cannot be used with --compute local$/,
+    );
+    // Slurm's own variable means nothing to another backend
+    assert.equal(request(["--compute", "sge"], { SLURM_CLUSTERS: "east" }).cluster, "");
+  });
+
   it("checks the seed, the tag, the throttle and the image's form", () => {
     assert.equal(request(["--seed", "2147483647"]).seed, 2147483647);
     assert.throws(() => request(["--seed", "0"]), BadInputError);

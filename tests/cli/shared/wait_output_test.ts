@@ -42,7 +42,7 @@ describe("waitAndReport()", () => {
     const code = await waitAndReport(runDir, record, deps, {
       timing: { pollS: 5, timeoutS: null },
       json: true,
-      pass: () => runPhase(runDir, phaseDeps(deps, "slurm")),
+      pass: () => runPhase(runDir, phaseDeps(deps, "slurm", "")),
     });
     const json = JSON.parse(run().stdout);
     assert.equal(json.status, "decided");
@@ -55,7 +55,7 @@ describe("waitAndReport()", () => {
     const code = await waitAndReport(runDir, readRunRecord(runDir), deps, {
       timing: { pollS: 5, timeoutS: 0 },
       json: false,
-      pass: () => runPhase(runDir, phaseDeps(deps, "slurm")),
+      pass: () => runPhase(runDir, phaseDeps(deps, "slurm", "")),
     });
     assert.equal(code, EXIT.parked);
     assert.ok(
@@ -76,7 +76,7 @@ describe("waitAfterPark()", () => {
     await waitAfterPark(runDir, deps, { kind: "parked", pending: ["1", "2"], wake }, {
       timing: { pollS: 5, timeoutS: null },
       json: true,
-      pass: () => runPhase(runDir, phaseDeps(deps, "slurm")),
+      pass: () => runPhase(runDir, phaseDeps(deps, "slurm", "")),
     });
     const out = run();
     assert.match(
