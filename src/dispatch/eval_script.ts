@@ -74,6 +74,11 @@ export interface EvalScriptInput {
  *   run sends it; Slurm never sends it on its own): not a result, so nothing
  *   is recorded and the next `resume` measures again — unless the command had
  *   already ended, whose code stands;
+ * - a job the scheduler runs again (`SLURM_RESTART_COUNT` > 0: requeued on
+ *   preemption, after its node was lost, by `scontrol requeue`) moves its
+ *   earlier attempt's files into `attempt-<n>/` with `job`, `restart` and a
+ *   `why` naming the host it ran on, so the earlier attempt is kept and its
+ *   result can never be read as this one's;
  * - the command runs in its own session: on a signal its group gets TERM, and
  *   a watchdog outside the job's group KILLs it 5 s later and removes the
  *   checkout even if the job script itself is killed first.
@@ -208,6 +213,27 @@ trap ol_on_signal TERM HUP
 trap ol_on_abandon INT USR1
 
 cd "$ol_dir" || { echo "outerloop-job: cannot enter the eval dir $ol_dir" >&2; exit 125; }
+# a job the scheduler runs again (requeued: preempted, its node lost, scontrol requeue) finds its earlier
+# attempt's files here: they are kept in attempt-<n>/ (measure/attempts.ts) and never read as this one's
+if [ "\${SLURM_RESTART_COUNT:-0}" -gt 0 ] 2>/dev/null && [ -e started ]; then
+  ol_n=1
+  while [ -e "attempt-$ol_n" ]; do ol_n=$((ol_n + 1)); done
+  ol_host=$(cut -d' ' -f2 started 2>/dev/null)
+  if [ -e exit-code ]; then
+    ol_how="was stopped (exit $(cat exit-code))"
+  else
+    ol_how="left no exit code: its node was lost, or it was killed outright"
+  fi
+  if mkdir "attempt-$ol_n"; then
+    printf '%s\n' "$ol_job_id" >"attempt-$ol_n/job"
+    printf '%s\n' "$SLURM_RESTART_COUNT" >"attempt-$ol_n/restart"
+    printf 'the scheduler requeued job %s and ran it again (restart %s); its attempt on %s %s\n' \
+      "$ol_job_id" "$SLURM_RESTART_COUNT" "\${ol_host:-an unknown host}" "$ol_how" >"attempt-$ol_n/why"
+    for ol_f in started output.log stdout.log result.json provenance exit-code; do
+      [ -e "$ol_f" ] && mv -f "$ol_f" "attempt-$ol_n/$ol_f"
+    done
+  fi
+fi
 rm -f exit-code exit-code.tmp result.json provenance
 : >output.log
 : >stdout.log

@@ -14,7 +14,9 @@ import { atomicWriteFile } from "../fs/atomic_write.ts";
  * ├── retried      the jobs sent again after such an end, one id a line (counted against MAX_RETRIES)
  * ├── forgotten    the jobs of failed attempts set aside by `forgetFailed` (not counted)
  * └── attempt-<n>/ attempt n's files: job (its id), why (one line), and what it left —
- *                  started, output.log, stdout.log, result.json, provenance, exit-code, slurm.out
+ *                  started, output.log, stdout.log, result.json, provenance, exit-code, slurm.out;
+ *                  an attempt the scheduler itself ran again (a requeue: the same job id) also
+ *                  has `restart` (SLURM_RESTART_COUNT), and was set aside by the eval script
  * ```
  *
  * A job named in `retried` or `forgotten` is never adopted again as the
@@ -23,6 +25,8 @@ import { atomicWriteFile } from "../fs/atomic_write.ts";
  */
 export const RETRIED_FILE = "retried";
 export const FORGOTTEN_FILE = "forgotten";
+/** In an `attempt-<n>/` the eval script set aside when the scheduler ran its job again: SLURM_RESTART_COUNT. */
+export const RESTART_FILE = "restart";
 
 /** What an attempt leaves in its eval dir, moved into `attempt-<n>/` when it is set aside. */
 const ATTEMPT_FILES = [
@@ -72,8 +76,18 @@ export function setAsideAttempt(
   for (const dir of evalDirs) rmSync(join(dir, EVAL_FILES.submitted), { force: true });
 }
 
+/** One earlier attempt of a measure, as its `attempt-<n>/` keeps it. */
+export interface Attempt {
+  readonly n: number;
+  readonly dir: string;
+  /** The job it ran as. */
+  readonly jobId: string;
+  /** Set aside by the eval script when the scheduler ran the same job again (a requeue), not by a pass. */
+  readonly requeued: boolean;
+}
+
 /** The attempt dirs of `evalDir` with the job each ran as, oldest first. */
-export function attemptsOf(evalDir: string): { readonly n: number; readonly dir: string; readonly jobId: string }[] {
+export function attemptsOf(evalDir: string): Attempt[] {
   let names: string[];
   try {
     names = readdirSync(evalDir);
@@ -84,14 +98,23 @@ export function attemptsOf(evalDir: string): { readonly n: number; readonly dir:
     const m = /^attempt-([0-9]+)$/.exec(name);
     if (m === null) return [];
     const dir = join(evalDir, name);
-    return [{ n: Number(m[1]), dir, jobId: readLines(join(dir, "job"))[0] ?? "" }];
+    return [{
+      n: Number(m[1]),
+      dir,
+      jobId: readLines(join(dir, "job"))[0] ?? "",
+      requeued: existsSync(join(dir, RESTART_FILE)),
+    }];
   }).sort((a, b) => a.n - b.n);
 }
 
-/** `attempt-<n>/` of `jobId` in `evalDir`: the one that names it, else a new one after the last. */
+/**
+ * `attempt-<n>/` of `jobId` in `evalDir`: the one a pass set aside that names
+ * it (a requeued job's earlier runs, set aside by the eval script under the
+ * same id, are other attempts), else a new one after the last.
+ */
 function attemptDir(evalDir: string, jobId: string): string {
   const all = attemptsOf(evalDir);
-  const known = all.find((a) => a.jobId === jobId);
+  const known = all.find((a) => a.jobId === jobId && !a.requeued);
   if (known !== undefined) return known.dir;
   const dir = join(evalDir, `attempt-${(all.at(-1)?.n ?? 0) + 1}`);
   mkdirSync(dir, { recursive: true });

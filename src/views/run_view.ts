@@ -8,6 +8,7 @@ import { usageWarnings } from "../report/usage_table.ts";
 import type { MeasureStateRow } from "../report/verdict_table.ts";
 import { disputeWarning } from "../evaluation/decision_check.ts";
 import { roundSummary } from "./round_view.ts";
+import { type EarlierAttempt, earlierAttempts } from "./earlier_attempts.ts";
 import { type RunStatus, runStatus } from "./run_status.ts";
 import { livenessOf, noWakeWarning } from "./run_liveness.ts";
 import { withOneListing } from "../compute/one_listing.ts";
@@ -29,6 +30,8 @@ export interface RunView {
   readonly usage: Readonly<Record<string, JobUsage>>;
   /** Where and when each finished measure of the look ran. */
   readonly provenance: Readonly<Record<string, Provenance>>;
+  /** Each measure's earlier attempts (sent again, requeued, taken up again), by measure name. */
+  readonly attempts: Readonly<Record<string, readonly EarlierAttempt[]>>;
   /** A round's candidates for the table; null for one candidate. */
   readonly round: RoundSummary | null;
   /** Whether the run is still open (parked, measuring): its wake and its wait for room are news, not history. */
@@ -61,6 +64,7 @@ export async function viewRun(e: RunEvaluation, scheduler: Compute, now: () => n
     rows,
     usage,
     provenance,
+    attempts: earlierAttempts(s.dir, s.record.image, status.plan),
     round: e.round === null ? null : roundSummary(s.record, e.round),
     open,
     warnings: [

@@ -36,6 +36,13 @@ export function runViewJson(v: RunView): Record<string, unknown> {
       usage: v.usage[m.name] ? usageJson(v.usage[m.name]!) : null,
       provenance: v.provenance[m.name] ? provenanceJson(v.provenance[m.name]!) : null,
       samples: e.samples[m.name] ? { ...e.samples[m.name]! } : null,
+      // earlier attempts that gave no value (sent again, requeued), oldest first; [] for none
+      attempts: (v.attempts[m.name] ?? []).map((a) => ({
+        job_id: a.jobId,
+        host: a.host || null,
+        requeued: a.requeued,
+        why: a.why,
+      })),
     })),
     wake: wake && {
       job_id: wake.jobId,

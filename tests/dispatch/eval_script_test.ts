@@ -1,8 +1,9 @@
+import { attemptsOf } from "../../src/measure/attempts.ts";
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { spawn as spawnChild } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { toArgv } from "../../src/compute/job_spec.ts";
@@ -139,6 +140,45 @@ describe("eval job script", () => {
     assert.equal(read(r.evalDir, EVAL_FILES.stdout), `noise\n{"m": 3, "n": 4}\n\n`);
     const out = read(r.evalDir, EVAL_FILES.output);
     for (const line of ["noise", `{"m": 3, "n": 4}`, "oops"]) assert.ok(out.includes(line + "\n"), out);
+  });
+
+  it("keeps a requeued job's earlier attempt in attempt-<n>/, naming its host, and never reads it as this one's", async () => {
+    const s = setup();
+    // the first attempt: stopped by a TERM once its command had written a result (a preemption, a requeue)
+    const script = job(s, "rq", {
+      command: `n=$(cat "$OUTERLOOP_RESULT.n" 2>/dev/null || echo 0); echo $((n + 1)) > "$OUTERLOOP_RESULT.n"; ` +
+        `printf '{"m": %s}\\n' $((n + 1)) > "$OUTERLOOP_RESULT"`,
+    });
+    const evalDir = dirname(script);
+    await runJob(script, jobEnv(s, { SLURM_JOB_ID: "266" }));
+    assert.equal(readEvalResult(s.runDir, "rq", "m"), 1);
+    writeFileSync(join(evalDir, EVAL_FILES.exitCode), "143"); // as the trap would have written it
+    const host = read(evalDir, EVAL_FILES.started).trim().split(" ")[1];
+    // the scheduler runs job 266 again
+    await runJob(script, jobEnv(s, { SLURM_JOB_ID: "266", SLURM_RESTART_COUNT: "1" }));
+    assert.equal(readEvalResult(s.runDir, "rq", "m"), 2, "this attempt's result");
+    const first = join(evalDir, "attempt-1");
+    assert.deepEqual(
+      [read(first, "job"), read(first, "restart"), read(first, EVAL_FILES.exitCode), read(first, EVAL_FILES.result)],
+      ["266\n", "1\n", "143", '{"m": 1}\n'],
+    );
+    assert.equal(
+      read(first, "why"),
+      `the scheduler requeued job 266 and ran it again (restart 1); its attempt on ${host} was stopped (exit 143)\n`,
+    );
+    assert.ok(existsSync(join(first, EVAL_FILES.started)));
+    // a second requeue of an attempt its node took down (no exit code): attempt-2, in those words
+    rmSync(join(evalDir, EVAL_FILES.exitCode));
+    await runJob(script, jobEnv(s, { SLURM_JOB_ID: "266", SLURM_RESTART_COUNT: "2" }));
+    assert.match(
+      read(join(evalDir, "attempt-2"), "why"),
+      /\(restart 2\); its attempt on \S+ left no exit code: its node was lost/,
+    );
+    assert.deepEqual(attemptsOf(evalDir).map((a) => [a.n, a.jobId, a.requeued]), [[1, "266", true], [2, "266", true]]);
+    // a first run with no earlier attempt here sets nothing aside, whatever the count says
+    const fresh = job(s, "rq2", { command: `echo '{"m": 5}'` });
+    await runJob(fresh, jobEnv(s, { SLURM_JOB_ID: "267", SLURM_RESTART_COUNT: "1" }));
+    assert.equal(existsSync(join(dirname(fresh), "attempt-1")), false);
   });
 
   it("records a failing command's exit code and shows its output in the EvalError", async () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
-import { attemptsOf, FORGOTTEN_FILE, RETRIED_FILE, setAsideAttempt } from "../../src/measure/attempts.ts";
+import { attemptsOf, FORGOTTEN_FILE, RESTART_FILE, RETRIED_FILE, setAsideAttempt } from "../../src/measure/attempts.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 /** An eval dir an attempt ran in as `jobId`: marker, start, output, exit code. */
@@ -55,5 +55,19 @@ describe("setAsideAttempt()", () => {
     assert.deepEqual(attemptsOf(a).map((x) => x.n), [1]);
     assert.equal(readFileSync(join(a, "attempt-1", EVAL_FILES.slurmOut), "utf8"), "late\n");
     assert.equal(readFileSync(join(a, RETRIED_FILE), "utf8"), "5\n");
+  });
+
+  it("never sets a pass's attempt aside into one the eval script kept of a requeue of the same job", () => {
+    const root = tempDir("attempts-");
+    const a = join(root, "eval-a");
+    mkdirSync(join(a, "attempt-1"), { recursive: true });
+    writeFileSync(join(a, "attempt-1", "job"), "266\n");
+    writeFileSync(join(a, "attempt-1", RESTART_FILE), "1\n");
+    writeFileSync(join(a, "attempt-1", EVAL_FILES.output), "the requeued attempt\n");
+    ranAs(a, "266"); // the job's run after the requeue, which then ended CANCELLED
+    setAsideAttempt([a], null, "266", "retried", "job 266 ended CANCELLED by 0");
+    assert.deepEqual(attemptsOf(a).map((x) => [x.n, x.jobId, x.requeued]), [[1, "266", true], [2, "266", false]]);
+    assert.equal(readFileSync(join(a, "attempt-1", EVAL_FILES.output), "utf8"), "the requeued attempt\n");
+    assert.equal(readFileSync(join(a, "attempt-2", EVAL_FILES.output), "utf8"), "attempt of 266\n");
   });
 });

@@ -1,3 +1,4 @@
+import { formatEarlierAttempts } from "../../views/earlier_attempts.ts";
 import { describeHolder } from "../../rundir/lock_file.ts";
 import { formatProvenanceTable } from "../../report/provenance_table.ts";
 import type { Standing } from "../../evaluation/standing.ts";
@@ -66,6 +67,7 @@ function showText(v: RunView): string {
   lines.push(formatMeasureStates(v.rows));
   if (Object.keys(v.usage).length > 0) lines.push("resource use:\n" + formatUsageTable(v.usage));
   if (Object.keys(v.provenance).length > 0) lines.push("where and when:\n" + formatProvenanceTable(v.provenance));
+  if (Object.keys(v.attempts).length > 0) lines.push(formatEarlierAttempts(v.attempts));
   const sampled = Object.fromEntries(v.rows.flatMap((m) => e.samples[m.name] ? [[m.name, e.samples[m.name]!]] : []));
   if (Object.keys(sampled).length > 0) {
     const c = record.contract;

@@ -11,7 +11,12 @@ const parse = (argv: string[], env: Record<string, string> = {}) =>
 
 describe("cancel: parse", () => {
   it("reads an argument of digits as a job id, anything else as a run dir", () => {
-    assert.deepEqual(parse(["123", "--json"]), { target: { kind: "job", jobId: "123" }, mode: "slurm", json: true });
+    assert.deepEqual(parse(["123", "--json"]), {
+      target: { kind: "job", jobId: "123" },
+      mode: "slurm",
+      cluster: "",
+      json: true,
+    });
     const run = parse(["./123"]);
     assert.equal(run.target.kind, "run");
     assert.match(run.target.kind === "run" ? run.target.dir.path : "", /\/123$/);
@@ -21,6 +26,12 @@ describe("cancel: parse", () => {
     assert.equal(parse(["1"], { AUTORESEARCH_COMPUTE: "sge" }).mode, "sge");
     assert.equal(parse(["1", "--compute", "local"], { AUTORESEARCH_COMPUTE: "sge" }).mode, "local");
     assert.throws(() => parse(["1", "--compute", "pbs"]), /Invalid --compute "pbs"/);
+  });
+
+  it("takes a job's Slurm cluster from --clusters, else SLURM_CLUSTERS, on Slurm only", () => {
+    assert.equal(parse(["1", "--clusters", "east"]).cluster, "east");
+    assert.equal(parse(["1"], { SLURM_CLUSTERS: "west" }).cluster, "west");
+    assert.throws(() => parse(["1", "--compute", "local", "--clusters", "east"]), /--clusters names a Slurm cluster/);
   });
 });
 

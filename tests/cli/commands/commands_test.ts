@@ -252,6 +252,7 @@ describe("the CLI in-process: runs", () => {
         usage: null,
         provenance: null,
         samples: null,
+        attempts: [],
       },
       {
         name: "candidate",
@@ -263,6 +264,7 @@ describe("the CLI in-process: runs", () => {
         usage: null,
         provenance: null,
         samples: null,
+        attempts: [],
       },
     ]);
     assert.equal(j.wake.job_id, "1002");

@@ -8,11 +8,12 @@ const parse = (argv: string[], env: Record<string, string> = {}) =>
 
 describe("jobs: parse", () => {
   it("defaults to every live job, with their details, on the environment's backend", () => {
-    assert.deepEqual(parse([]), { name: undefined, namesOnly: false, mode: "slurm", json: false });
+    assert.deepEqual(parse([]), { name: undefined, namesOnly: false, mode: "slurm", cluster: "", json: false });
     assert.deepEqual(parse(["--names", "--json"], { AUTORESEARCH_COMPUTE: "local" }), {
       name: undefined,
       namesOnly: true,
       mode: "local",
+      cluster: "",
       json: true,
     });
   });

@@ -8,7 +8,12 @@ const parse = (argv: string[], env: Record<string, string> = {}) =>
 
 describe("status: parse", () => {
   it("takes a job id of digits, the backend and --json", () => {
-    assert.deepEqual(parse(["42", "--compute", "sge", "--json"]), { jobId: "42", mode: "sge", json: true });
+    assert.deepEqual(parse(["42", "--compute", "sge", "--json"]), {
+      jobId: "42",
+      mode: "sge",
+      cluster: "",
+      json: true,
+    });
   });
 
   it("refuses anything but digits as a job id", () => {
