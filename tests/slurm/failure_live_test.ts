@@ -416,3 +416,66 @@ liveIt(
     }
   },
 );
+
+liveIt(
+  "a RUNNING task the scheduler requeues (scontrol requeue, as preemption does) runs again: its first attempt kept, counted once",
+  300_000,
+  async () => {
+    const started = Date.now();
+    const { repo, shas } = makeRepo([bench(10, "ok", 0, 6), bench(12, "ok", 0, 6)]);
+    const tag = newTag("fq");
+    const runDir = join(tempDir("live-failure-requeue-"), tag);
+    const file = failureContract({ repeats: 2, max_repeats: 2, pairing: "separate" });
+    const parked = await cli(...measureArgs(repo, shas, file, runDir, tag, "--json"));
+    assert.equal(parked.exitCode, 75, parked.stderr);
+    const task = markerOf(runDir, "candidate");
+    const evalDir = evalDirOf(runDir, "candidate");
+    await waitFor(
+      "the candidate's eval to start",
+      async () => existsSync(join(evalDir, "started")),
+      Boolean,
+      60_000,
+      100,
+    );
+    await slurmCommand(["scontrol", "requeue", task]);
+    // Slurm holds a requeued job back (BeginTime, about two minutes): let it start at once
+    await waitFor(
+      "the task to be queued again",
+      async () => {
+        const out = await slurmCommand(["squeue", "-h", "-r", "-j", task, "-o", "%T"]);
+        return observeState(out.trim());
+      },
+      (s) => s === "PENDING",
+      60_000,
+      200,
+    );
+    await slurmCommand(["scontrol", "update", `jobid=${task}`, "StartTime=now"]);
+    const waited = await cli("wait", runDir, "--poll", "2", "--timeout", "240", "--json");
+    assert.equal(waited.exitCode, 0, waited.stderr);
+    const d = oneObject(waited);
+    assert.equal(d.verdict, "accept");
+    assert.equal(markerOf(runDir, "candidate"), task, "the same job ran again: nothing was sent anew");
+    assert.equal(existsSync(join(evalDir, "retried")), false, "a requeue is the scheduler's, not a retry of ours");
+    const first = join(evalDir, "attempt-1");
+    assert.equal(readFileSync(join(first, "job"), "utf8"), `${task}\n`);
+    assert.match(
+      readFileSync(join(first, "why"), "utf8"),
+      new RegExp(`^the scheduler requeued job ${task} and ran it`),
+    );
+    assert.ok(existsSync(join(first, "started")), "the first attempt's files are kept");
+    assert.ok(
+      Math.abs(d.values["candidate"] - 12) <= 0.2,
+      `the second attempt's value, counted once: ${d.values["candidate"]}`,
+    );
+    const shown = oneObject(await cli("show", runDir, "--json"));
+    const row = shown.measures.find((m: Json) => m.name === "candidate");
+    assert.deepEqual(row.attempts.map((a: Json) => [a.job_id, a.requeued]), [[task, true]]);
+    assert.equal(Object.keys(d.values).length, 4, "one value per measure");
+    const rows = await slurmCommand(["sacct", "-D", "-X", "-n", "-P", "-j", task, "-o", "JobID,State"]);
+    assert.match(rows, /REQUEUED/, `sacct keeps the first attempt: ${rows}`);
+    await wakesEnded(tag, runDir);
+    process.stderr.write(
+      `live failure (requeue): ${task}: ${rows.trim().replace(/\n/g, ", ")}; wall ${Date.now() - started} ms\n`,
+    );
+  },
+);
