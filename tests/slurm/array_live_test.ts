@@ -27,6 +27,7 @@ import { SlurmCompute } from "../../src/compute/slurm.ts";
 import { GONE, isTerminal } from "../../src/compute/states.ts";
 import { setLogLevel } from "../../src/log.ts";
 import { live, liveIt, observeState, slurmCommand, waitFor } from "../helpers/slurm_live.ts";
+import { slurmAtLeast } from "../helpers/slurm_version.ts";
 
 const compute = new SlurmCompute({ commandTimeoutMs: 30_000 });
 /** Unique per run, so names never collide with an earlier run's jobs. */
@@ -219,12 +220,15 @@ liveIt(
       200,
     );
 
-    // Slurm 22.05: scancel of a running task's RAW id does nothing, without a word (why we cancel by A_T)
     const raw = (await slurmCommand(["squeue", "-j", t0, "-h", "-o", "%A"])).trim();
     assert.match(raw, /^[0-9]+$/);
     assert.notEqual(raw, arrayId, "task 0 started first: its raw id is not the array's");
-    await slurmCommand(["scancel", raw]);
-    assert.equal((await slurmCommand(["squeue", "-j", t0, "-h", "-o", "%T"])).trim(), "RUNNING");
+    if (!(await slurmAtLeast(23, 2, 6))) {
+      // Slurm 22.05: scancel of a running task's RAW id does nothing, without a word (why we cancel by A_T;
+      // fixed in 23.02.6, where it cancels the task: not done here, the test needs task 0 running)
+      await slurmCommand(["scancel", raw]);
+      assert.equal((await slurmCommand(["squeue", "-j", t0, "-h", "-o", "%T"])).trim(), "RUNNING");
+    }
 
     await compute.cancelMany([t1, t3, t5]);
     const rows = await waitFor(

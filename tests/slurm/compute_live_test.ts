@@ -4,6 +4,7 @@
  * the fail-safe design exists for. One file because the TIMEOUT job takes
  * 65–90 s: it is submitted first and awaited last, the rest runs meanwhile.
  */
+import { slurmAtLeast } from "../helpers/slurm_version.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -157,7 +158,9 @@ liveIt("a job on the gpu partition gets a GPU and jobPartition says gpu", 60_000
     command: 'echo "gpus=$CUDA_VISIBLE_DEVICES"; sleep 600',
   });
   assert.equal(await compute.jobPartition(id), "gpu");
-  assert.equal((await showJob(id)).get("TresPerNode"), "gres:gpu:1");
+  // scontrol spells a job's GPU request gres:gpu:1 on 22.05 and gres/gpu:1 from 23.02 on (TRES names)
+  const tres = (await slurmAtLeast(23, 2)) ? "gres/gpu:1" : "gres:gpu:1";
+  assert.equal((await showJob(id)).get("TresPerNode"), tres);
   await untilState(id, is("RUNNING"));
   await waitFor("the job's output", async () => readFileSync(output, "utf8"), (t) => t.includes("\n"), 10_000, 250);
   assert.equal(readFileSync(output, "utf8"), "gpus=0\n");
