@@ -7,8 +7,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
 reports=$(mktemp -d)
-# the suite's own temp dir: whatever a test leaves behind is found, reported and removed
-suite_tmp=$(mktemp -d "${TMPDIR:-/tmp}/outerloop-suite.XXXXXX")
+# the suite's own temp dir: whatever a test leaves behind is found, reported and removed.
+# Under /var/tmp, not /tmp, unless TMPDIR says otherwise: the Slurm testbed's nodes
+# each have their own /tmp (scripts/slurm-testbed), and the run dirs and repos a
+# live test makes here must be seen by its jobs on every node, as a cluster's
+# shared file system is (TMPDIR also reaches the jobs, which make their
+# checkouts under it).
+suite_tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/outerloop-suite.XXXXXX")
 trap 'rm -rf "$reports" "$suite_tmp"' EXIT
 # what tests keep for people to look at (screenshots), outside the suite's temp dir
 export OUTERLOOP_ARTIFACTS=${OUTERLOOP_ARTIFACTS:-${TMPDIR:-/tmp}/outerloop-artifacts}

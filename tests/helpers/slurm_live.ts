@@ -6,7 +6,7 @@
  * `OUTERLOOP_REQUIRE_SLURM=1` (CI), where a missing testbed fails every live
  * test: a green run must never hide that the real-cluster evidence is absent.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -48,8 +48,25 @@ export function decideLive(
 /** This process's decision; when it runs, scheduler commands find the testbed through SLURM_CONF. */
 export const live: LiveDecision = decideLive(process.env);
 
+/**
+ * Where a live test's temp dirs go when TMPDIR does not say: the testbed's
+ * nodes each have their own /tmp (scripts/slurm-testbed), so a run dir or repo
+ * under /tmp would be invisible to the jobs; /var/tmp is one file system for
+ * the machine and every node, as a cluster's shared file system is.
+ * `scripts/test.sh` already puts the suite's temp dir there; this covers
+ * `deno test tests/slurm/` run by hand.
+ */
+const SHARED_TMP = "/var/tmp";
+
 if (live.kind === "run") {
   process.env["SLURM_CONF"] = live.conf;
+  const tmp = process.env["TMPDIR"] ?? "";
+  if (tmp === "" || tmp === "/tmp") process.env["TMPDIR"] = SHARED_TMP;
+  else if (tmp.startsWith("/tmp/")) {
+    process.stderr.write(
+      `*** TMPDIR=${tmp} is under /tmp, which each testbed node has its own of: jobs will not see the tests' files\n`,
+    );
+  }
 } else if (live.kind === "skip" && process.env["OUTERLOOP_SLURM_SKIP_NOTED"] !== "1") {
   // once per process, however many live files import this
   process.env["OUTERLOOP_SLURM_SKIP_NOTED"] = "1";
@@ -74,14 +91,34 @@ export function liveIt(name: string, timeoutMs: number, fn: () => Promise<void>)
 
 const SCRIPT = fileURLToPath(new URL("../../scripts/slurm-testbed", import.meta.url));
 
+/**
+ * What `testbed()` can stop and start: a daemon of the controller side, every
+ * node's slurmd (`slurmd`: the jobs on the nodes live on), or one node
+ * (`slurmd@tbnode2`): `stop` loses it as a power loss does, every process on it
+ * killed at once; slurmctld marks it DOWN within ~30 s and requeues its batch
+ * jobs (Slurm's default; NODE_FAIL for a job sent with --no-requeue); `start`
+ * boots it again and returns once it is idle.
+ */
+export type TestbedDaemon = "slurmdbd" | "slurmctld" | "slurmd" | `slurmd@${string}`;
+
 /** Runs `scripts/slurm-testbed VERB DIR [DAEMON]` on the live testbed; throws with its stderr on failure. */
-export async function testbed(verb: "up" | "stop" | "start", daemon?: "slurmdbd" | "slurmctld"): Promise<void> {
+export async function testbed(verb: "up" | "stop" | "start", daemon?: TestbedDaemon): Promise<void> {
   if (live.kind !== "run") throw new Error("No live testbed: the suite should have been skipped");
   const argv = [SCRIPT, verb, live.dir, ...(daemon ? [daemon] : [])];
   const r = await spawn({ argv, timeoutMs: 120_000, output: "separate" });
   if (r.exitCode !== 0) {
     throw new Error(`${argv.join(" ")} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim()}`);
   }
+}
+
+/**
+ * The testbed's node names (tbnode1, tbnode2, …; `SLURM_TESTBED_NODES` at its
+ * first `up`), from the list `scripts/slurm-testbed up` keeps in its directory.
+ * Each node's hostname is its name, and its /tmp is its own.
+ */
+export function testbedNodes(): string[] {
+  if (live.kind !== "run") throw new Error("No live testbed: the suite should have been skipped");
+  return readFileSync(path.join(live.dir, "nodes"), "utf8").split("\n").filter((n) => n !== "");
 }
 
 /** Runs a Slurm client command (scontrol, sacct) against the testbed; its stdout, or a throw. */
