@@ -1,4 +1,5 @@
 import { assertJobId, isJobId } from "../../compute/compute.ts";
+import { EXIT } from "../../exit_codes.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
 import { cancelRun } from "../../run/cancel_run.ts";
 import { describeStop } from "../../run/stop_local_pass.ts";
@@ -27,7 +28,7 @@ export const cancelCommand = defineLeaf<CancelOptions>({
     "An argument of digits only is a job id: write a run dir named with digits only as ./123.",
     "For a run dir: records that the user cancelled the run (then show, resume and wait say so, and no",
     "pass dispatches anything), and cancels its eval jobs and its wake job with one scancel; for a local run,",
-    "stops the evals the measuring process runs (it exits 3, writing no verdict).",
+    `stops the evals the measuring process runs (it exits ${EXIT.evalFailed}, writing no verdict).`,
     "A decided, failed or already cancelled run is left as it is (any job of it still live is cancelled).",
     "--compute applies to a job id; a run uses the backend in its run.json.",
   ],
