@@ -22,18 +22,22 @@
  * Every refusal is one line naming the flag (a `BadInputError`, exit 2).
  *
  * What citty 0.2's `parseArgs` returns (it hands node:util's `parseArgs`,
- * not strict, the flags' types and nothing else), and so what is checked on
- * the words themselves: it keeps the last value of a flag given twice and
- * one `true` for a boolean given twice; it takes the word after a value flag
- * whatever it is (`--output --dry-run` is output "--dry-run"), and "" when
- * there is none; a boolean's inline value becomes true or false; `--no-x` is
- * x = false, `--dryRun` is `--dry-run`, and an unknown `--x` is one more key,
- * like each letter of `-jx` or the `5` of `-5`; a positional's name given as
- * a flag is overwritten by the positional. So the words before `--` that
- * start with `--` are read as the flags written (`flagWords`): by the rule
- * above, none of them can be a value. A repeatable flag's earlier values are
- * read there too, each the word after its flag or its inline part; the last
- * must be citty's. Positionals, values and booleans are citty's.
+ * not strict, the flags' types and nothing else), and so where each rule is
+ * checked. On its result: the positionals (`_`, and each by its name), the
+ * values, the booleans, a missing required flag, and the short options (a
+ * word with one dash that is no value: a one-letter key per letter, `-jx`
+ * as j and x, `-5` as 5). On the words it was given, what it loses: it
+ * takes the word after a value flag whatever it is (`--output --dry-run` is
+ * output "--dry-run"; at the end, ""), keeps the last value of a flag given
+ * twice and one `true` for a boolean given twice, turns a boolean's inline
+ * value into true or false, reads `--no-x` as x = false and `--dryRun` as
+ * `--dry-run`, keeps an unknown `--x` as one more key among its aliases, and
+ * overwrites a positional's name given as a flag with the positional. So
+ * the words before `--` that start with `--` are read as the flags written
+ * (`flagWords`; by the rules none of them is a value), and a repeatable
+ * flag's earlier values with them, each its inline part or the word after
+ * it: the last must be citty's value. `-h` / `--help` is looked for among
+ * the words, since citty may take `-h` as a value.
  *
  * @module
  */
@@ -192,7 +196,6 @@ function problemOf(
 ): string | null {
   const see = `see "outerloop ${command} --help"`;
   const seen = new Map<string, string[]>();
-  const valueOf = new Map(words.map((w) => [w.index + 1, w]));
   for (const w of words) {
     const def = Object.hasOwn(args, w.name) ? args[w.name]! : undefined;
     const option = w.inline === undefined ? w.word : w.word.slice(0, w.word.indexOf("="));
@@ -217,10 +220,11 @@ function problemOf(
     }
     seen.set(w.name, [...before, value]);
   }
-  // a word with one dash that is no flag's value: short options, and a command has none but -h
-  const short = beforeEnd(rawArgs).findIndex((word, i) => /^-[^-]/.test(word) && !isValueAt(i, valueOf, args));
-  if (short >= 0) {
-    const word = rawArgs[short]!;
+  // citty reads a word with one dash that is no value as short options, each a one-letter key; none is ours
+  const short = Object.keys(parsed).find((key) => key.length === 1 && key !== "_" && !Object.hasOwn(args, key));
+  if (short !== undefined) {
+    // the message names the word the letter came from
+    const word = beforeEnd(rawArgs).find((w) => /^-[^-]/.test(w) && w.includes(short)) ?? `-${short}`;
     const dashed = /^-\d/.test(word)
       ? `; an argument that starts with - goes after --: outerloop ${command} -- ${word}`
       : "";
@@ -239,10 +243,4 @@ function problemOf(
     }
   }
   return null;
-}
-
-/** Whether the word at `i` is the value of the flag written just before it (`--x V`, x a value flag). */
-function isValueAt(i: number, valueOf: ReadonlyMap<number, FlagWord>, args: Args): boolean {
-  const flag = valueOf.get(i);
-  return flag !== undefined && flag.inline === undefined && args[flag.name]?.type === "string";
 }
