@@ -156,9 +156,12 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
   },
   {
     code: EXIT.scheduler,
-    decide: { brief: "the scheduler refused or was unreachable; nothing is lost, run `resume` later" },
+    decide: {
+      brief: "the scheduler refused or was unreachable; nothing is lost",
+      full: "the scheduler refused or was unreachable; nothing is lost, run `resume` later",
+    },
     calibrate: "same",
-    other: { brief: "the scheduler refused or was unreachable" },
+    other: "same",
   },
   {
     code: EXIT.badInput,
