@@ -57,7 +57,11 @@ describe("the exit-code table", () => {
     const start = readme.indexOf("## Exit codes\n\n");
     assert.ok(start >= 0, 'the README has an "## Exit codes" section');
     const body = readme.slice(start + "## Exit codes\n\n".length);
-    assert.equal(body.slice(0, body.indexOf("\n\n") + 1), exitCodesMarkdown());
+    assert.equal(
+      body.slice(0, body.indexOf("\n\n") + 1),
+      exitCodesMarkdown(),
+      "the README's table is exitCodesMarkdown() of src/exit_codes.ts: change the table there, paste its rendering",
+    );
   });
 
   it("has a row for every code of EXIT, each once, and every verdict's code among them", () => {
