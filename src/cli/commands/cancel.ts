@@ -1,5 +1,4 @@
 import { assertJobId, isJobId } from "../../compute/compute.ts";
-import { EXIT } from "../../exit_codes.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
 import { cancelRun } from "../../run/cancel_run.ts";
 import { describeStop } from "../../run/stop_local_pass.ts";
@@ -9,6 +8,7 @@ import { readRunRecord } from "../../rundir/run_record.ts";
 import { computeFlags, resolveMode } from "../shared/common.ts";
 import { type CliIo, outLine } from "../shared/io.ts";
 import { defineLeaf } from "../command.ts";
+import { EXIT } from "../../exit_codes.ts";
 
 export interface CancelOptions {
   /** An all-digits argument is a job id; anything else a run dir. */
