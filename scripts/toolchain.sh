@@ -13,8 +13,8 @@ pick() { # name version -> the command words, one per line
 }
 mapfile -t DENO < <(pick deno "$DENO_VERSION")
 mapfile -t BUN < <(pick bun "$BUN_VERSION")
-# zod and @types/node, when a fresh clone lacks them
-if [[ ! -d node_modules/zod ]]; then
+# zod, citty and @types/node, when a fresh clone (or one from before citty) lacks them
+if [[ ! -d node_modules/zod || ! -d node_modules/citty ]]; then
   echo "== npm ci (first run on this clone)" >&2
   npm ci --no-audit --no-fund >&2
 fi

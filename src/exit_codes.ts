@@ -1,6 +1,9 @@
 /**
- * Every exit code outerloop gives, in one table: the README's "Exit codes"
- * section lists exactly these. Errors say which kind they are
+ * Every exit code outerloop gives, in one table, and what each means to each
+ * kind of command: `--help` (`cli/help.ts`), the README's "Exit codes"
+ * section and the docs are written from `EXIT_CODE_TABLE`
+ * (`exitCodesMarkdown`), and tests/exit_codes_test.ts checks the README
+ * against it, so no text retypes a code. Errors say which kind they are
  * (`OuterloopError.exit`), verdicts which verdict; this module maps both to
  * the number. It imports nothing, so every layer can reach it.
  */
@@ -58,3 +61,156 @@ export const VERDICT_EXIT: Readonly<Record<"accept" | "reject" | "inconclusive" 
   inconclusive: EXIT.inconclusive,
   crashed: EXIT.crashed,
 };
+
+/** The commands by what their exit codes mean: the table's columns. */
+const EXIT_GROUPS = {
+  /** The commands that decide a run, or wait for its decision: they exit with its verdict. */
+  decide: ["measure", "resume", "wait"],
+  /** A calibration: it parks and fails like a measure, and ends calibrated instead of with a verdict. */
+  calibrate: ["calibrate"],
+} as const;
+
+/** A column of the table: `decide`, `calibrate`, or every other command. */
+export type ExitGroup = keyof typeof EXIT_GROUPS | "other";
+
+/** What a code means to one group: a few words for `--help`, and the whole of it for the README and the docs. */
+export interface ExitMeaning {
+  readonly brief: string;
+  /** The README's and the docs' text; `brief` when absent. */
+  readonly full?: string;
+}
+
+/** One row of the table: what the code means to each group; `same` as to `decide`; null: that group never exits with it. */
+export interface ExitCodeRow {
+  readonly code: number;
+  readonly decide: ExitMeaning;
+  readonly calibrate: ExitMeaning | "same" | null;
+  readonly other: ExitMeaning | "same" | null;
+}
+
+/** The one exit-code table, in the order a reader looks for a code: the verdicts, a park, the failures. */
+export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
+  {
+    code: EXIT.ok,
+    decide: { brief: "accepted (a round: it named a winner)" },
+    calibrate: { brief: "calibrated" },
+    other: { brief: "success" },
+  },
+  {
+    code: EXIT.rejected,
+    decide: { brief: "rejected (a round: every candidate rejected)" },
+    calibrate: null,
+    other: null,
+  },
+  {
+    code: EXIT.inconclusive,
+    decide: { brief: "inconclusive (a round: no winner, not every candidate rejected)" },
+    calibrate: null,
+    other: null,
+  },
+  {
+    code: EXIT.crashed,
+    decide: {
+      brief: "the candidate crashed (a round: every candidate crashed): a verdict on the proposal, not a failure",
+      full: "the candidate crashed (a round: every candidate crashed): its eval exited non-zero, gave no usable " +
+        "metric, or ran past `eval_minutes` — a verdict on the proposal, not a failure of the run",
+    },
+    calibrate: null,
+    other: null,
+  },
+  {
+    code: EXIT.parked,
+    decide: {
+      brief: "parked: a wake job will resume (or another resume holds the run); wait: detached or --timeout",
+      full: "parked: a wake job will resume (or another resume holds the run); `wait`: detached (Ctrl-C) or " +
+        "`--timeout`",
+    },
+    calibrate: "same",
+    other: null,
+  },
+  {
+    code: EXIT.evalFailed,
+    decide: {
+      brief: "the run failed (the message says why; resume --retry-failed once fixed) or was cancelled",
+      full: "the run failed: its baseline's eval failed, a pair job split over hosts, or a job was lost to the " +
+        "machine more often than it is sent again (the message says why, with the tail of the job's output; " +
+        "`resume --retry-failed` takes it up once the cause is fixed), or the run was cancelled by the user",
+    },
+    calibrate: "same",
+    other: null,
+  },
+  {
+    code: EXIT.interrupted,
+    decide: {
+      brief: "interrupted by Ctrl-C (SIGINT); resume goes on",
+      full: "interrupted by Ctrl-C (SIGINT); a pass says on stderr what it stopped, and `resume` goes on (see below)",
+    },
+    calibrate: "same",
+    other: "same",
+  },
+  {
+    code: EXIT.terminated,
+    decide: { brief: "terminated (SIGTERM; 129 for a hang-up), as for 130" },
+    calibrate: "same",
+    other: "same",
+  },
+  {
+    code: EXIT.scheduler,
+    decide: {
+      brief: "the scheduler refused or was unreachable; nothing is lost",
+      full: "the scheduler refused or was unreachable; nothing is lost, run `resume` later",
+    },
+    calibrate: "same",
+    other: "same",
+  },
+  {
+    code: EXIT.badInput,
+    decide: { brief: "bad input: a flag, a contract field, a ref, a damaged run file" },
+    calibrate: "same",
+    other: "same",
+  },
+  {
+    code: EXIT.internal,
+    decide: { brief: "internal error (a bug: please report it with the stack trace printed)" },
+    calibrate: "same",
+    other: "same",
+  },
+];
+
+/** The group a command's exit codes belong to: `decide`, `calibrate`, or `other`. */
+export function exitGroupOf(command: string): ExitGroup {
+  for (const [group, names] of Object.entries(EXIT_GROUPS)) {
+    if ((names as readonly string[]).includes(command)) return group as ExitGroup;
+  }
+  return "other";
+}
+
+/** What `row`'s code means to `group`, or null when no command of it exits with the code. */
+export function exitMeaning(row: ExitCodeRow, group: ExitGroup): ExitMeaning | null {
+  const cell = group === "decide" ? row.decide : row[group];
+  return cell === "same" ? row.decide : cell;
+}
+
+/** The codes `command` can exit with, each with what it means there, in the table's order. */
+export function exitCodesOf(command: string): readonly { readonly code: number; readonly meaning: ExitMeaning }[] {
+  const group = exitGroupOf(command);
+  return EXIT_CODE_TABLE.flatMap((row) => {
+    const meaning = exitMeaning(row, group);
+    return meaning === null ? [] : [{ code: row.code, meaning }];
+  });
+}
+
+/**
+ * The table as Markdown, for the README's "Exit codes" section and the docs:
+ * a column per group, `same` where a group's meaning is `decide`'s, cells
+ * padded as `deno fmt` lays a table out (so the README stays formatted).
+ */
+export function exitCodesMarkdown(): string {
+  const header = ["code", "`measure` / `resume` / `wait`", "`calibrate`", "other commands"];
+  const text = (cell: ExitMeaning | "same" | null) =>
+    cell === null ? "" : cell === "same" ? "same" : cell.full ?? cell.brief;
+  const rows = EXIT_CODE_TABLE.map((r) => [String(r.code), text(r.decide), text(r.calibrate), text(r.other)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n") + "\n";
+}

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { InvalidJobIdError } from "../src/compute/compute.ts";
 import { ComputeError, LocalComputeError, SlurmError, SlurmQueryError } from "../src/compute/errors.ts";
@@ -12,6 +14,15 @@ import { ContractError } from "../src/contract/contract.ts";
 import { RunLockedError } from "../src/run/lock.ts";
 import { RunRecordError } from "../src/rundir/run_record.ts";
 import { CommandNotFoundError } from "../src/runtime/spawn_types.ts";
+import {
+  EXIT,
+  EXIT_CODE_TABLE,
+  EXIT_OF,
+  exitCodesMarkdown,
+  exitCodesOf,
+  exitGroupOf,
+  VERDICT_EXIT,
+} from "../src/exit_codes.ts";
 
 describe("exitCodeFor()", () => {
   const table: [string, unknown, number][] = [
@@ -37,4 +48,51 @@ describe("exitCodeFor()", () => {
   for (const [what, err, code] of table) {
     it(`maps ${what} to exit ${code}`, () => assert.equal(exitCodeFor(err), code));
   }
+});
+
+describe("the exit-code table", () => {
+  const readme = readFileSync(join(import.meta.dirname!, "..", "README.md"), "utf8");
+
+  it('is the README\'s "Exit codes" section, word for word', () => {
+    const start = readme.indexOf("## Exit codes\n\n");
+    assert.ok(start >= 0, 'the README has an "## Exit codes" section');
+    const body = readme.slice(start + "## Exit codes\n\n".length);
+    assert.equal(
+      body.slice(0, body.indexOf("\n\n") + 1),
+      exitCodesMarkdown(),
+      "the README's table is exitCodesMarkdown() of src/exit_codes.ts: change the table there, paste its rendering",
+    );
+  });
+
+  it("has a row for every code of EXIT, each once, and every verdict's code among them", () => {
+    const codes = EXIT_CODE_TABLE.map((r) => r.code);
+    assert.deepEqual([...codes].sort((a, b) => a - b), Object.values(EXIT).sort((a, b) => a - b));
+    for (const code of Object.values(VERDICT_EXIT)) assert.ok(codes.includes(code), `verdict code ${code}`);
+    for (const code of Object.values(EXIT_OF)) assert.ok(codes.includes(code), `error code ${code}`);
+  });
+
+  it("renders as Markdown a row per code, with a column per group of commands", () => {
+    const lines = exitCodesMarkdown().trimEnd().split("\n");
+    assert.match(lines[0]!, /^\| code +\| `measure` \/ `resume` \/ `wait` +\| `calibrate` +\| other commands +\|$/);
+    assert.match(lines[1]!, /^\| -+ \| -+ \| -+ \| -+ \|$/);
+    assert.equal(lines.length, 2 + EXIT_CODE_TABLE.length);
+    assert.match(
+      lines[2 + EXIT_CODE_TABLE.findIndex((r) => r.code === EXIT.crashed)]!,
+      /^\| 12 +\| the candidate crashed/,
+    );
+    assert.match(lines[2]!, /^\| 0 +\| accepted .*\| calibrated +\| success +\|$/);
+  });
+
+  it("gives each command the codes of its group: the verdicts to measure, resume and wait only", () => {
+    assert.deepEqual(["measure", "resume", "wait", "calibrate", "show"].map(exitGroupOf), [
+      "decide",
+      "decide",
+      "decide",
+      "calibrate",
+      "other",
+    ]);
+    assert.deepEqual(exitCodesOf("wait").map((c) => c.code), EXIT_CODE_TABLE.map((r) => r.code));
+    assert.ok(!exitCodesOf("calibrate").some((c) => c.code === EXIT.crashed || c.code === EXIT.rejected));
+    assert.equal(exitCodesOf("status").find((c) => c.code === EXIT.ok)!.meaning.brief, "success");
+  });
 });

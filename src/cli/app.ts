@@ -1,4 +1,5 @@
 // Tested by tests/cli/commands/commands_test.ts
+import { defineCommand } from "citty";
 import { VERSION } from "../version.ts";
 import type { CliCommand } from "./command.ts";
 
@@ -81,7 +82,17 @@ export const META = {
   description: "measure a benchmark on a baseline and a candidate commit as batch jobs, park, wake, decide.",
 } as const;
 
-/** The loader of the subcommand `name`, or undefined when there is none. */
+/**
+ * The program as citty declares it: its meta and its subcommands, each a
+ * function that loads its command's module (citty's lazy `subCommands`).
+ */
+const ROOT = defineCommand({
+  meta: META,
+  subCommands: Object.fromEntries(COMMANDS.map((c) => [c.name, c.load])),
+});
+
+/** The loader of the subcommand `name` from the root's `subCommands`, or undefined when there is none. */
 export function subCommand(name: string): CommandEntry["load"] | undefined {
-  return COMMANDS.find((c) => c.name === name)?.load;
+  const loaders = ROOT.subCommands as Readonly<Record<string, CommandEntry["load"]>>;
+  return Object.hasOwn(loaders, name) ? loaders[name] : undefined;
 }

@@ -8,12 +8,20 @@ import type { CliDeps } from "./shared/io.ts";
 
 /**
  * Runs the CLI on `rawArgs` and resolves to the exit code. Never exits: the
- * entry point does. The command's module is loaded on first use (`app.ts`:
- * that command's only, so `--version` and a wake's `resume` load nothing
- * else); its arguments are parsed by `flags.ts`, then the command runs:
- * parse (args + env → options), execute (options + deps → exit code). A
- * user's mistake is one line on stderr, a bug is exit 1 with its stack.
- * Logs go to `deps.io.stderr` while the command runs.
+ * entry point does. The command is the root's citty `subCommands` entry of
+ * that name, loaded on first use (`app.ts`: that command's module only, so
+ * `--version` and a wake's `resume` load nothing else); its arguments are
+ * parsed by citty's parser and held to our rules (`flags.ts`), then the
+ * command runs: parse (args + env → options), execute (options + deps → exit
+ * code). A user's mistake is one line on stderr, a bug is exit 1 with its
+ * stack. Logs go to `deps.io.stderr` while the command runs.
+ *
+ * citty's `runMain` and `runCommand` do not run it: `runMain` exits by itself
+ * (1 on any error) after printing coloured usage; `runCommand`'s router drops
+ * a subcommand's result (the exit code) and `data` (the deps), looks an
+ * unknown name up by loading every command (for their aliases), and its
+ * parse refuses a missing required flag in its own words before an unknown
+ * flag is seen.
  */
 export async function runCli(rawArgs: readonly string[], deps: CliDeps): Promise<number> {
   const { io } = deps;

@@ -112,8 +112,16 @@ describe("parseArgs(): a value never taken from the next flag", () => {
     assert.equal(a.on("json"), false);
   });
 
-  it("reads -5 as a positional and everything after -- as positional, flags or not", () => {
-    assert.equal(parse(["-5", "--base", "a"]).positional["RUN_DIR"], "-5");
+  it("refuses -5 standing alone (citty reads it as a short option), pointing to --; reads -- -5 as positional", () => {
+    assert.equal(
+      refusal(["-5", "--base", "a"]),
+      'Unknown option "-5" for "outerloop demo": see "outerloop demo --help"; an argument that starts with - goes ' +
+        "after --: outerloop demo -- -5",
+    );
+    assert.equal(parse(["--base", "a", "--", "-5"]).positional["RUN_DIR"], "-5");
+  });
+
+  it("reads everything after -- as positional, flags or not", () => {
     const a = parse(["--base", "a", "--", "--json"]);
     assert.equal(a.positional["RUN_DIR"], "--json");
     assert.equal(a.on("json"), false);
@@ -138,6 +146,46 @@ describe("parseArgs(): each flag once", () => {
     assert.deepEqual(a.values("base"), ["a"]);
     assert.equal(a.on("toString"), false);
     assert.equal(a.value("constructor"), undefined);
+  });
+});
+
+describe("parseArgs(): what citty's parser reads its own way is refused or read as written", () => {
+  it("refuses citty's camelCase alias of a flag and a negation of a boolean it does not declare", () => {
+    const withDash: Args = { ...args, "dry-run": { type: "boolean", description: "dry" } };
+    assert.match(
+      (() => {
+        try {
+          parseArgs("demo", withDash, ["d", "--base", "a", "--dryRun"]);
+        } catch (err) {
+          return (err as Error).message;
+        }
+        return "accepted";
+      })(),
+      /^Unknown option "--dryRun"/,
+    );
+    assert.equal(parseArgs("demo", withDash, ["d", "--base", "a", "--dry-run"]).on("dry-run"), true);
+  });
+
+  it("refuses a boolean's inline false and a value flag at the end, but keeps an empty inline value", () => {
+    assert.equal(refusal(["d", "--base", "a", "--json=false"]), '--json takes no value (got "false")');
+    assert.equal(refusal(["d", "--base", "a", "--extra"]), "--extra needs a value");
+    assert.equal(parse(["d", "--base="]).value("base"), "");
+  });
+
+  it("refuses a group of short options and --help given a value, naming the word", () => {
+    assert.match(refusal(["d", "--base", "a", "-jx"]), /^Unknown option "-jx"/);
+    assert.match(refusal(["d", "--base", "a", "--help=x"]), /^Unknown option "--help"/);
+  });
+
+  it("keeps every value of a repeatable flag, inline or not, and a single-dash word as a value", () => {
+    const a = parse(["d", "--extra", "-x", "--base", "a", "--extra=", "--extra", "b c"]);
+    assert.deepEqual(a.values("extra"), ["-x", "", "b c"]);
+    assert.equal(a.value("extra"), "b c");
+  });
+
+  it("asks for help only before --: after it, -h is an argument", () => {
+    assert.equal(parse(["--base", "a", "--", "-h"]).help, false);
+    assert.equal(parse(["--base", "a", "--", "-h"]).positional["RUN_DIR"], "-h");
   });
 });
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { commandHelp, rootHelp } from "../../src/cli/help.ts";
+import { EXIT, EXIT_CODE_TABLE } from "../../src/exit_codes.ts";
 
 describe("commandHelp()", () => {
   const help = commandHelp({
@@ -52,6 +53,37 @@ describe("rootHelp()", () => {
     assert.match(help, /^outerloop 0\.1\.0: Measure and decide\n\nUsage: outerloop COMMAND \[options\]\n/);
     assert.ok(help.includes("\n  measure                   Measure a candidate\n"));
     assert.ok(help.includes("\n  -v, --version             Print the version\n"));
-    assert.match(help, /Exit codes: 0 accepted \/ success, 10 rejected, 11 inconclusive, 75 parked/);
+    for (const row of EXIT_CODE_TABLE) {
+      assert.ok(help.includes(`\n  ${String(row.code).padEnd(5)}${row.decide.brief}`), `exit ${row.code}:\n${help}`);
+    }
+    assert.ok(
+      help.includes("\n  0    accepted (a round: it named a winner); calibrate: calibrated; other commands: success\n"),
+    );
+    assert.ok(help.includes("\n  12   the candidate crashed"), "a crash is its own code, not 3");
+  });
+});
+
+describe("the exit codes in a command's help", () => {
+  const codes = (name: string) =>
+    commandHelp({ meta: { name, description: "x" }, args: {} }).split("\n").flatMap((l) => {
+      const m = /^ {2}(\d+) +\S/.exec(l);
+      return m ? [Number(m[1])] : [];
+    });
+
+  it("lists every code a deciding command exits with, from the table, 12 among them", () => {
+    for (const name of ["measure", "resume", "wait"]) {
+      assert.deepEqual(codes(name), EXIT_CODE_TABLE.map((r) => r.code), name);
+    }
+    assert.ok(
+      commandHelp({ meta: { name: "wait", description: "x" }, args: {} }).includes(
+        `\n  12   ${EXIT_CODE_TABLE.find((r) => r.code === EXIT.crashed)!.decide.brief}\n`,
+      ),
+    );
+  });
+
+  it("lists calibrate's codes and another command's, without the verdicts", () => {
+    assert.deepEqual(codes("calibrate"), [0, 75, 3, 130, 143, 4, 2, 1]);
+    assert.deepEqual(codes("show"), [0, 130, 143, 4, 2, 1]);
+    assert.match(commandHelp({ meta: { name: "show", description: "x" }, args: {} }), /\n {2}0 {4}success\n/);
   });
 });

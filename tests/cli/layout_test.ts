@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, it } from "node:test";
+import { COMMANDS } from "../../src/cli/app.ts";
 
 /**
  * The CLI's shape, read from the sources: commands are leaves (they never
@@ -50,6 +51,27 @@ describe("the CLI's layout", () => {
     for (const file of files(SRC).filter((f) => !inside(f, "cli") && !f.endsWith("/main.ts"))) {
       const cli = staticImports(file).filter((p) => inside(p, "cli"));
       assert.deepEqual(cli, [], relative(SRC, file));
+    }
+  });
+});
+
+describe("the commands' args, as citty's parser reads them", () => {
+  it("name every flag in kebab-case, two letters or more, and only a boolean no-…", async () => {
+    for (const entry of COMMANDS) {
+      const command = await entry.load();
+      assert.equal(command.meta.name, entry.name);
+      for (const [name, def] of Object.entries(command.args)) {
+        const where = `${entry.name}: ${name}`;
+        if (def.type === "positional") {
+          assert.match(name, /^[A-Z_|]+$/, where);
+          continue;
+        }
+        // a one-letter key in citty's result is a short option (refused); `--no-x` is x = false to citty
+        assert.match(name, /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, where);
+        assert.ok(name.length >= 2, where);
+        if (name.startsWith("no-")) assert.equal(def.type, "boolean", where);
+        assert.ok(!("default" in def) && !("alias" in def), `${where}: citty's default or alias is not used`);
+      }
     }
   });
 });

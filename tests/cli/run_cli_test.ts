@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runCli } from "../../src/cli/run_cli.ts";
 import type { CliDeps } from "../../src/cli/shared/io.ts";
-import { EXIT } from "../../src/exit_codes.ts";
+import { commandExitCodes, rootExitCodes } from "../../src/cli/help.ts";
+import { EXIT, exitCodesOf } from "../../src/exit_codes.ts";
 import { VERSION } from "../../src/version.ts";
 import { cli } from "../helpers/cli.ts";
 
@@ -43,5 +44,18 @@ describe("runCli()", () => {
     assert.equal(j.code, EXIT.badInput);
     assert.equal(j.stdout.trimEnd().split("\n").length, 1);
     assert.equal(typeof JSON.parse(j.stdout), "object");
+  });
+
+  it("every help lists the exit codes its command gives, from the table: 12 in measure's, resume's and wait's", async () => {
+    const root = await cli(["--help"]);
+    assert.ok(root.stdout.includes(rootExitCodes().join("\n") + "\n"), root.stdout);
+    for (const name of ["measure", "resume", "wait", "calibrate", "show", "runs", "report", "submit", "status"]) {
+      const r = await cli([name, "--help"]);
+      assert.equal(r.code, EXIT.ok, name);
+      assert.ok(r.stdout.includes("\n" + commandExitCodes(name).join("\n") + "\n"), `${name}:\n${r.stdout}`);
+      const crash = exitCodesOf(name).some((c) => c.code === EXIT.crashed);
+      assert.equal(crash, ["measure", "resume", "wait"].includes(name), name);
+      assert.equal(/\n {2}12 {3}the candidate crashed/.test(r.stdout), crash, name);
+    }
   });
 });

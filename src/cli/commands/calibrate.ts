@@ -48,7 +48,7 @@ export const calibrateCommand = defineLeaf<CalibrateOptions>({
     ...measureWaitFlags,
     wait: {
       type: "boolean",
-      description: "After a park, block until the run is calibrated and exit 0 (as `outerloop wait`)",
+      description: `After a park, block until the run is calibrated and exit ${EXIT.ok} (as \`outerloop wait\`)`,
     },
     pairs: { type: "string", valueHint: "N", description: "A/A pairs to measure, 2 to 100", defaultText: "10" },
     pairing: {
@@ -64,7 +64,7 @@ export const calibrateCommand = defineLeaf<CalibrateOptions>({
     "has to see through. Prints (and writes RUN_DIR/calibration.json) that spread, the smallest effect",
     "found with 80% power at 3, 5, 10, 20 and 30 pairs, suggested min_effect, repeats, max_repeats and",
     "each sibling's tolerance, and a sentence saying how they were derived.",
-    "Parks (exit 75) and wakes like `measure`; exit 0 once calibrated.",
+    `Parks (exit ${EXIT.parked}) and wakes like \`measure\`; exit ${EXIT.ok} once calibrated.`,
     "--pairing all calibrates under separate, same-job and duet (not duet with GPUs) in RUN_DIR/<pairing>,",
     "then sets their spreads side by side — what measuring apart adds is the node-to-node share of the noise —",
     "and recommends the pairing to put in the contract. Run it again (or with --wait) once they are calibrated.",

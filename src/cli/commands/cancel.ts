@@ -8,6 +8,7 @@ import { readRunRecord } from "../../rundir/run_record.ts";
 import { computeFlags, resolveCluster, resolveMode } from "../shared/common.ts";
 import { type CliIo, outLine } from "../shared/io.ts";
 import { defineLeaf } from "../command.ts";
+import { EXIT } from "../../exit_codes.ts";
 
 export interface CancelOptions {
   /** An all-digits argument is a job id; anything else a run dir. */
@@ -29,7 +30,7 @@ export const cancelCommand = defineLeaf<CancelOptions>({
     "An argument of digits only is a job id: write a run dir named with digits only as ./123.",
     "For a run dir: records that the user cancelled the run (then show, resume and wait say so, and no",
     "pass dispatches anything), and cancels its eval jobs and its wake job with one scancel; for a local run,",
-    "stops the evals the measuring process runs (it exits 3, writing no verdict).",
+    `stops the evals the measuring process runs (it exits ${EXIT.evalFailed}, writing no verdict).`,
     "A decided, failed or already cancelled run is left as it is (any job of it still live is cancelled).",
     "--compute and --clusters apply to a job id; a run uses the backend and cluster in its run.json.",
   ],

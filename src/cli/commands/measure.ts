@@ -1,4 +1,5 @@
 import { quoteWord } from "../../compute/quote.ts";
+import { EXIT } from "../../exit_codes.ts";
 import { type DryRun, dryRun, dryRunJson } from "../../run/dry_run.ts";
 import { prepareRun, type RunRequest } from "../../run/prepare.ts";
 import type { WaitTiming } from "../../run/wait.ts";
@@ -23,7 +24,7 @@ export interface MeasureOptions {
 export const measureCommand = defineLeaf<MeasureOptions>({
   meta: {
     name: "measure",
-    description: "Measure --base and --candidate per --contract as batch jobs; park (exit 75) or decide",
+    description: `Measure --base and --candidate per --contract as batch jobs; park (exit ${EXIT.parked}) or decide`,
   },
   args: {
     ...repoFlags,
@@ -35,8 +36,8 @@ export const measureCommand = defineLeaf<MeasureOptions>({
   },
   details: [
     "Freezes the run in RUN_DIR/run.json, pins both commits under refs/dispatch/, dispatches each measure",
-    "as its own job in a fresh checkout, then parks behind a wake job (exit 75) or decides:",
-    "exit 0 accept, 10 reject, 11 inconclusive; 3 an eval failed, 4 the scheduler failed, 2 bad input.",
+    `as its own job in a fresh checkout, then parks behind a wake job (exit ${EXIT.parked}) or decides, exiting`,
+    "with the verdict (the exit codes below).",
     "Running it again with the same flags continues the same run.",
   ],
   examples: [

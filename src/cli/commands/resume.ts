@@ -1,4 +1,5 @@
 import { wakePass } from "../../run/wake_pass.ts";
+import { EXIT } from "../../exit_codes.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
 import type { CliDeps } from "../shared/io.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
@@ -32,7 +33,7 @@ export const resumeCommand = defineLeaf<ResumeOptions>({
     ...jsonFlag,
     wake: {
       type: "boolean",
-      description: "A wake job's pass: exit 0 whenever the pass ran (parked, decided, failed or cancelled)",
+      description: `A wake job's pass: exit ${EXIT.ok} whenever the pass ran (parked, decided, failed or cancelled)`,
     },
     "retry-failed": {
       type: "boolean",
@@ -44,8 +45,8 @@ export const resumeCommand = defineLeaf<ResumeOptions>({
     "Safe to run by hand any number of times; exits like `measure`.",
     "A wake job runs it with --wake: the verdict is in decision.json and the job's log, so the job itself",
     "ends COMPLETED unless the pass could not run (the scheduler unreachable, bad input, a bug).",
-    "A candidate whose eval crashed is a verdict (exit 12), not a failure; a baseline's failure fails the run",
-    "(exit 3): fix its cause, then --retry-failed sets the failed attempts aside (kept in their eval dirs,",
+    `A candidate whose eval crashed is a verdict (exit ${EXIT.crashed}), not a failure; a baseline's failure fails the run`,
+    `(exit ${EXIT.evalFailed}): fix its cause, then --retry-failed sets the failed attempts aside (kept in their eval dirs,`,
     "the failure in failure-history.json) and sends only those measures again.",
   ],
 

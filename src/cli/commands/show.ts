@@ -1,5 +1,6 @@
 import { formatEarlierAttempts } from "../../views/earlier_attempts.ts";
 import { describeHolder } from "../../rundir/lock_file.ts";
+import { EXIT } from "../../exit_codes.ts";
 import { formatProvenanceTable } from "../../report/provenance_table.ts";
 import type { Standing } from "../../evaluation/standing.ts";
 import { evaluateRun } from "../../evaluation/evaluate.ts";
@@ -36,7 +37,7 @@ export const showCommand = defineLeaf<ShowOptions>({
   details: [
     "Asks the scheduler at most one queue listing and two sacct (states, resource use), like a pass of `resume`.",
     "Warns when a measure used more than 80% of its walltime or its memory. A failed or cancelled run",
-    "says when and why; show itself exits 0 (`wait` and `resume` exit 3 for them). A round (K candidates against",
+    `says when and why; show itself exits ${EXIT.ok} (\`wait\` and \`resume\` exit ${EXIT.evalFailed} for them). A round (K candidates against`,
     "one baseline) lists every arm with its state (in play, dropped at pair n and why, decided), its interval on",
     "the screen's pairs and, for the screen's choice, on the confirmation's, and names the winner or why there",
     "is none; --json gives it as `round` (decision.json's, or where an open round stands).",

@@ -1,4 +1,5 @@
 import { runPhase } from "../../run/phase.ts";
+import { EXIT } from "../../exit_codes.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { readRunRecord } from "../../rundir/run_record.ts";
 import { jsonFlag, runDirPositional } from "../shared/common.ts";
@@ -18,7 +19,7 @@ export interface WaitOptions {
 export const waitCommand = defineLeaf<WaitOptions>({
   meta: {
     name: "wait",
-    description: "Block until a run is decided and exit with its verdict (0, 10, 11; 3 failed or cancelled)",
+    description: "Block until a run is decided and exit with its verdict (the exit codes below)",
   },
   args: {
     ...runDirPositional,
@@ -29,7 +30,7 @@ export const waitCommand = defineLeaf<WaitOptions>({
     "Each poll reads the run's files and asks the scheduler at most one queue listing for all of its jobs.",
     "When nothing of the run is live and no verdict came (a lost wake job), it runs the resume pass itself.",
     "On a terminal, one progress line rewritten in place; elsewhere a line each time it changes.",
-    "Ctrl-C detaches and --timeout gives up, both with exit 75: the jobs keep running, the wake decides.",
+    `Ctrl-C detaches and --timeout gives up, both with exit ${EXIT.parked}: the jobs keep running, the wake decides.`,
     "With --json, the decision as `resume --json` prints it (a round's with its winner and candidates).",
   ],
   examples: ["outerloop wait ~/runs/r42 && git merge candidate", "outerloop wait ~/runs/r42 --timeout 3600 --json"],

@@ -1,4 +1,5 @@
 import { BadInputError } from "../../errors.ts";
+import { EXIT } from "../../exit_codes.ts";
 import { FIRST_POLL_S, MAX_POLL_S, type WaitTiming } from "../../run/wait.ts";
 import { wholeNumber } from "./common.ts";
 import type { Args, ParsedArgs } from "../flags.ts";
@@ -17,7 +18,7 @@ export const waitTimingFlags: Args = {
   timeout: {
     type: "string",
     valueHint: "SECONDS",
-    description: "Give up after this long with exit 75, changing nothing",
+    description: `Give up after this long with exit ${EXIT.parked}, changing nothing`,
   },
 };
 
@@ -28,7 +29,10 @@ export const measureWaitFlags: Args = {
     description: "After a park, block until the run is decided and exit with its verdict (as `outerloop wait`)",
   },
   poll: { ...waitTimingFlags["poll"]!, description: "With --wait: poll at this fixed interval" },
-  timeout: { ...waitTimingFlags["timeout"]!, description: "With --wait: give up after this long with exit 75" },
+  timeout: {
+    ...waitTimingFlags["timeout"]!,
+    description: `With --wait: give up after this long with exit ${EXIT.parked}`,
+  },
 };
 
 /** `--poll` and `--timeout` from the command line. */
