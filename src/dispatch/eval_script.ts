@@ -57,7 +57,9 @@ export interface EvalScriptInput {
  *
  * Choices a reader of the run dir relies on:
  * - the checkout is `mktemp -d` under `$SLURM_TMPDIR`, else `$TMPDIR`, else
- *   `$TMP`, else /tmp (node-local, never the user's working tree), cloned
+ *   `$TMP`, else /tmp (node-local, never the user's working tree) — a variable
+ *   naming a directory the job's node does not have (a login node's own
+ *   TMPDIR, exported by sbatch) is dropped with a line in output.log — cloned
  *   `--shared` so any object the repo holds is readable in place without
  *   copying. Grid Engine 8.1.9 gives a job only `$TMP`, its own directory
  *   that execd removes when the job ends: `qdel` kills a job outright, with
@@ -238,6 +240,16 @@ rm -f exit-code exit-code.tmp result.json provenance
 : >output.log
 : >stdout.log
 printf '%s %s\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(uname -n)" >started
+
+# a temp dir named by the submitting machine (a login node's TMPDIR) may not exist on the node the job runs on:
+# such a variable is dropped (the command then gets none) and the checkout goes under the next one that is here
+for ol_v in SLURM_TMPDIR TMPDIR TMP; do
+  eval "ol_d=\\\${$ol_v:-}"
+  if [ -n "$ol_d" ] && { [ ! -d "$ol_d" ] || [ ! -w "$ol_d" ]; }; then
+    ol_log "$ol_v=$ol_d is not a writable directory on $(uname -n) (a path of the machine that submitted the job?): unset for this job"
+    unset "$ol_v"
+  fi
+done
 
 # git and the command start from env -i plus these (when set)
 set --

@@ -181,6 +181,21 @@ describe("eval job script", () => {
     assert.equal(existsSync(join(dirname(fresh), "attempt-1")), false);
   });
 
+  it("drops a TMPDIR the node does not have (a login node's), checks out under the next temp dir and says so", async () => {
+    const s = setup();
+    const script = job(s, "tmpdir", { command: `printf '{"m": 1, "tmpdir_set": %s}\\n' "\${TMPDIR+1}\${TMPDIR-0}"` });
+    const missing = join(s.base, "login-node-only");
+    const r = await runJob(script, jobEnv(s, { TMPDIR: missing, TMP: s.tmp }));
+    assert.equal(r.exitCode, 0, read(r.evalDir, EVAL_FILES.output));
+    assert.equal(readEvalResult(s.runDir, "tmpdir", "m"), 1);
+    assert.equal(readEvalResult(s.runDir, "tmpdir", "tmpdir_set"), 0, "the command gets no TMPDIR");
+    assert.match(
+      read(r.evalDir, EVAL_FILES.output),
+      new RegExp(`TMPDIR=${missing} is not a writable directory on \\S+ `),
+    );
+    assert.deepEqual(readdirSync(s.tmp), [], "the checkout went under TMP, and was removed");
+  });
+
   it("records a failing command's exit code and shows its output in the EvalError", async () => {
     const s = setup();
     const script = job(s, "d", { command: `echo '{"m": 1}'; echo boom >&2; exit 7` });

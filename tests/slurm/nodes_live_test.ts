@@ -8,7 +8,7 @@
  * hosts (each pair's measures on one host, in one job).
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after } from "node:test";
 import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
@@ -178,5 +178,31 @@ liveIt(
     for (const h of Object.values(hosts)) assert.ok(nodes.includes(h), `${h} is a testbed node`);
     const text = (await cli("show", runDir)).stdout;
     for (const h of new Set(Object.values(hosts))) assert.ok(text.includes(h), `show names host ${h}`);
+  },
+);
+
+liveIt(
+  "a run measured with TMPDIR in the login node's own /tmp, which no node has: the evals run all the same",
+  180_000,
+  async () => {
+    // this machine is the login node: its /tmp is not a node's (each node has its own)
+    const loginTmp = mkdtempSync("/tmp/outerloop-login-");
+    try {
+      const { argv, runDir } = newRun("nt", { repeats: 2, max_repeats: 2 });
+      const r = await spawn({
+        argv: [await ensureBinary(), ...argv, "--wait", "--poll", "2", "--json"],
+        env: { ...process.env, TMPDIR: loginTmp } as Record<string, string>,
+        timeoutMs: 170_000,
+        output: "separate",
+      });
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.equal(oneObject(r).verdict, "accept");
+      // Slurm's step daemon makes a job's missing TMPDIR on its node (22.05, 24.11); were it not made, the eval
+      // script drops the variable and checks out under the next temp dir (tests/dispatch/eval_script_test.ts)
+      const log = readFileSync(join(evalDirOf(runDir, "baseline"), "output.log"), "utf8");
+      process.stderr.write(`live nodes (login TMPDIR): baseline's output.log: ${JSON.stringify(log)}\n`);
+    } finally {
+      rmSync(loginTmp, { recursive: true, force: true });
+    }
   },
 );
