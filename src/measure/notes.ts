@@ -31,6 +31,18 @@ export function raiseEvalMinutes(evalMinutes: number): string {
   return `raise eval_minutes in the contract (now ${evalMinutes} minute${evalMinutes === 1 ? "" : "s"})`;
 }
 
+/**
+ * What a job that ended FAILED before its eval script wrote its first line
+ * (`started`) most likely met: its node could not reach the run dir, where
+ * the script and its log live — a node-local path (`/tmp` is each node's
+ * own on most clusters) — so the message says where to look.
+ */
+export function neverStartedHint(jobId: string, runDir: string): string {
+  return `its eval never started (no "started" in its eval dir): the node it ran on may not see the run dir ` +
+    `${runDir} (a path each node has its own of, such as /tmp, is not shared) — put run dirs on a file system ` +
+    `the compute nodes share, and see "sacct -j ${jobId} -o JobID,State,NodeList,ExitCode"`;
+}
+
 /** `noResultNote`, and for a TIMEOUT the key to raise (`raiseEvalMinutes`): what the user reads. */
 export function noResultMessage(jobId: string, state: string, evalMinutes: number): string {
   const note = noResultNote(jobId, state);

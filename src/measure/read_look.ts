@@ -5,7 +5,7 @@ import { readEvalReading } from "../dispatch/read_result.ts";
 import type { FailureKind, MeasureFailure } from "./look_results.ts";
 import type { Measure } from "./measure.ts";
 import type { MeasurerContext } from "./measurer_context.ts";
-import { noResultMessage, noResultNote, raiseEvalMinutes } from "./notes.ts";
+import { neverStartedHint, noResultMessage, noResultNote, raiseEvalMinutes } from "./notes.ts";
 import type { MeasureView } from "./observe.ts";
 import { cancelledBy, nobodysCode } from "./retry.ts";
 import { NO_RECORD_GRACE_MS } from "./observe.ts";
@@ -75,8 +75,9 @@ export function ended(
   if (cancelledBy(ours, jobId)) return { kind: "ours", jobId };
   if (nobodysCode(endState)) return { kind: "resend", jobId, endState };
   const timeout = endState.startsWith("TIMEOUT");
+  const hint = endState.startsWith("FAILED") && !ctx.dir(m).started ? `; ${neverStartedHint(jobId, ctx.o.root)}` : "";
   return failed(m, jobId, timeout ? "timeout" : "vanished", timeout ? ranPast(ctx) : noResultNote(jobId, endState), {
-    message: `measure ${m.name}: ${noResultMessage(jobId, endState, ctx.o.evalMinutes)}`,
+    message: `measure ${m.name}: ${noResultMessage(jobId, endState, ctx.o.evalMinutes)}${hint}`,
   });
 }
 

@@ -8,7 +8,7 @@ import type { MeasureView } from "../measure/measurer.ts";
 import { SCHEDULER_UNREACHABLE } from "../measure/measure_state.ts";
 import type { Outcome } from "../measure/read_look.ts";
 import { isSignalExit } from "../measure/signal_exit.ts";
-import { noResultMessage } from "../measure/notes.ts";
+import { neverStartedHint, noResultMessage } from "../measure/notes.ts";
 import { MAX_RETRIES, retryNumber } from "../measure/retry.ts";
 import type { RunEvaluation } from "../evaluation/evaluate.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
@@ -99,7 +99,12 @@ function signalRow({ measure: m, dir }: MeasureView, o: Outcome): MeasureStateRo
 }
 
 /** One measure's line, from its state. */
-function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string, evalMinutes: number): MeasureStateRow {
+function rowOf(
+  dir: RunDir,
+  { measure: m, state: s, dir: evalDir }: MeasureView,
+  slot: string,
+  evalMinutes: number,
+): MeasureStateRow {
   const name = m.name;
   switch (s.kind) {
     case "done": {
@@ -136,7 +141,10 @@ function rowOf(dir: RunDir, { measure: m, state: s }: MeasureView, slot: string,
             `(retry ${retry} of ${MAX_RETRIES})`,
         };
       }
-      return { name, state: "failed", jobId: s.jobId, why: noResultMessage(s.jobId, s.endState, evalMinutes) };
+      const hint = s.endState.startsWith("FAILED") && !evalDir.started
+        ? `; ${neverStartedHint(s.jobId, dir.path)}`
+        : "";
+      return { name, state: "failed", jobId: s.jobId, why: noResultMessage(s.jobId, s.endState, evalMinutes) + hint };
     }
     case "undispatched":
       return { name, state: "not dispatched" };

@@ -86,6 +86,28 @@ describe("readOutcomes()", () => {
   });
 });
 
+describe("a job that failed before its eval started", () => {
+  it("says its node may not see the run dir (a node-local path), naming the run dir and how to look", () => {
+    const { ctx, files } = setup();
+    const m = measure("m");
+    files(m, { [EVAL_FILES.submitted]: "7" });
+    const o = ended(ctx, m, "7", "FAILED", new Set());
+    assert.equal(o.kind, "failed");
+    const message = o.kind === "failed" ? o.failure.message : "";
+    assert.ok(message.startsWith("measure m: job 7 ended FAILED without a result; its eval never started"), message);
+    assert.ok(message.includes(`may not see the run dir ${ctx.o.root} (a path each node has its own of, such as /tmp`));
+    assert.ok(message.endsWith(`see "sacct -j 7 -o JobID,State,NodeList,ExitCode"`), message);
+    // one that started and then failed without a result says nothing of paths
+    files(m, { [EVAL_FILES.started]: "2026-12-03T00:00:00Z tbnode1\n" });
+    ctx.clearReads();
+    const started = ended(ctx, m, "7", "FAILED", new Set());
+    assert.equal(
+      started.kind === "failed" && started.failure.message,
+      "measure m: job 7 ended FAILED without a result",
+    );
+  });
+});
+
 describe("DispatchedMeasurer.outcomes()", () => {
   it("says what a look would make of each measure, dispatching and writing nothing", async () => {
     const { testMeasurer } = await import("../helpers/run_fixture.ts");
