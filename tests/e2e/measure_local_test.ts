@@ -113,6 +113,7 @@ describe("outerloop measure (compiled binary, local backend)", () => {
       usage: JSON.parse(r.stdout).measures[0].usage,
       provenance: JSON.parse(r.stdout).measures[0].provenance,
       samples: null,
+      attempts: [],
     });
     assert.equal(JSON.parse(r.stdout).measures[0].provenance.host, hostname(), "where the baseline ran");
     const cand = JSON.parse(r.stdout).measures[1];
