@@ -88,13 +88,12 @@ export function roundStanding(s: RunSnapshot, decision: DecisionRecord | null): 
  * The commit a script merges: the candidate's sha for a run of one
  * candidate; for a round its winner's, null while it has none (open, or no
  * winner) — never the first candidate's just because it was given first.
- * What every `--json`'s top-level `candidate_sha` is (decision.json keeps
- * run.json's first candidate under its own `candidate_sha`, the run's
- * identity; its `round.winner.sha` is the same commit as this).
+ * What every `--json`'s top-level `candidate_sha` is, and decision.json's
+ * own (`mergeShaOf`; a file from before issue 30 read back as its winner's).
  */
 export function mergeSha(r: RunRecord, decision: DecisionRecord | null): string | null {
   if (r.candidates.length <= 1) return r.candidateSha;
-  return decision?.round?.winner?.sha ?? null;
+  return decision?.candidateSha ?? null;
 }
 
 /** The crash of candidate `arm` as the facts keep it: its first crashed measure's, or nothing. */

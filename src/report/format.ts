@@ -22,8 +22,8 @@ export { formatDuration } from "../text/duration.ts";
 const SHORT_SHA = 10;
 
 /** The first `SHORT_SHA` characters of a sha. */
-export function shortSha(sha: string): string {
-  return sha.slice(0, SHORT_SHA);
+export function shortSha(sha: string | null): string {
+  return sha === null ? "none" : sha.slice(0, SHORT_SHA);
 }
 
 /** A measured value for a table (`formatMeasured`: at most 6 significant digits), "" for a missing one. */

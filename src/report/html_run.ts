@@ -35,8 +35,8 @@ import { roundSection } from "./html_round.ts";
  */
 
 /** A sha as `<code>` with its first 10 characters and the full sha as a tooltip. */
-function shaHtml(sha: string): string {
-  return `<code title="${escapeHtml(sha)}">${escapeHtml(shortSha(sha))}</code>`;
+function shaHtml(sha: string | null): string {
+  return `<code title="${escapeHtml(sha ?? "")}">${escapeHtml(shortSha(sha))}</code>`;
 }
 
 /** The header of a run: benchmark, verdict badge, metric and the facts of the run. */

@@ -122,7 +122,8 @@ export interface RunSummary {
   readonly minEffectWritten: number | string;
   /** Full shas; reports show 10 characters. */
   readonly baseSha: string;
-  readonly candidateSha: string;
+  /** The commit to merge: the candidate's; a round's winner's, null while it has none (`mergeSha`). */
+  readonly candidateSha: string | null;
   readonly state: RunState;
   readonly verdict: RunVerdict;
   /**

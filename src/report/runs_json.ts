@@ -255,7 +255,7 @@ function runEntry(r: RunSummary): RunListingEntry {
     min_effect: r.minEffectWritten,
     base_sha: r.baseSha,
     // the commit to merge: a round's winner's, null without one (never the first candidate's)
-    candidate_sha: r.round === null ? r.candidateSha : r.round.arms.find((a) => a.winner)?.sha ?? null,
+    candidate_sha: r.candidateSha,
     state: r.state,
     verdict: r.verdict,
     baseline: v.baseline,

@@ -16,6 +16,7 @@ import {
 import {
   type CrashFacts,
   type DecisionRecord,
+  mergeShaOf,
   type RelativeFacts,
   relativeOfPaired,
   type RoundFacts,
@@ -395,7 +396,8 @@ async function conclude(
     // a job that delivered but ended TIMEOUT is said here, not only by `show`
     reasons: [...d.reasons, ...fromCache, ...timeoutWarnings(usage, c.evalMinutes)],
     baseSha: r.baseSha,
-    candidateSha: r.candidateSha,
+    // the commit to merge: a round's winner's (null without one), as every --json gives it
+    candidateSha: mergeShaOf(r, round),
     runIdentity: runIdentity(r),
     decidedAt: new Date(deps.now()).toISOString(),
     direction: c.direction,

@@ -177,7 +177,9 @@ export const decisionSchema = lazy(() =>
     // a candidate that crashed (verdict "crashed"): which measure, its job, how and why
     crash: z.optional(crashSchema()),
     base_sha: shaSchema(),
-    candidate_sha: shaSchema(),
+    // the commit to merge: the candidate's; a round's winner's, null without one (before issue 30 a round's
+    // file named its first candidate here: read back as its winner's, `round.winner.sha`)
+    candidate_sha: z.nullable(shaSchema()),
     decided_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
     direction: z.enum(["maximize", "minimize"]),
     min_effect: z.number().check(z.minimum(0)),
@@ -304,7 +306,7 @@ export interface RoundFacts {
   /** The accepted candidate with the best improvement, its estimate on the pairs that did not choose it; null for none. */
   readonly winner: {
     readonly arm: number;
-    /** The winner's ref as given and its sha: the commit to merge (`candidate_sha` is the first candidate's). */
+    /** The winner's ref as given and its sha: the commit to merge (what `candidate_sha` is too). */
     readonly ref: string;
     readonly sha: string;
     readonly firstPair: number;
@@ -382,7 +384,11 @@ export interface DecisionRecord extends Omit<Decision, "verdict"> {
   /** A single candidate's crash (verdict "crashed"); absent otherwise (a round keeps each candidate's). */
   readonly crash?: CrashFacts;
   readonly baseSha: string;
-  readonly candidateSha: string;
+  /**
+   * The commit to merge: the candidate's sha; a round's winner's, null when it has none (`mergeSha`).
+   * A round decided before issue 30 stored its first candidate's: read back as its winner's.
+   */
+  readonly candidateSha: string | null;
   /** `runIdentity` of the run it decided; null in decisions from before runs had one. */
   readonly runIdentity: string | null;
   /** When the decision was made (ISO 8601). */
@@ -478,20 +484,15 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
 export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | null {
   const j = readRunFile(dir.decision, decisionSchema, "decision", (v) => isPlainDecision(v) ? v as DecisionJson : null);
   if (j === null) return null;
-  if (record !== undefined) {
-    const other = j.base_sha !== record.baseSha || j.candidate_sha !== record.candidateSha ||
-      (j.run_identity !== undefined && j.run_identity !== runIdentity(record));
-    if (other) {
-      throw new RunRecordError(
-        dir.decision,
-        "other-run",
-        `The decision ${JSON.stringify(dir.decision)} belongs to another run than ${JSON.stringify(dir.runRecord)} ` +
-          `(its ${
-            j.base_sha === record.baseSha && j.candidate_sha === record.candidateSha ? "run identity" : "shas"
-          } ` +
-          "differ); it is left as it is: move it away to measure this run here, or pick a new --run-dir",
-      );
-    }
+  if (record !== undefined && !decidesRecord(j, record)) {
+    const shas = j.base_sha === record.baseSha && candidateShaFits(j, record);
+    throw new RunRecordError(
+      dir.decision,
+      "other-run",
+      `The decision ${JSON.stringify(dir.decision)} belongs to another run than ${JSON.stringify(dir.runRecord)} ` +
+        `(its ${shas ? "run identity" : "shas"} differ); it is left as it is: move it away to measure this run ` +
+        "here, or pick a new --run-dir",
+    );
   }
   const paired: PairedFacts | null = j.seeds !== undefined && j.n !== undefined && j.benchmark !== undefined
     ? {
@@ -512,7 +513,8 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     reasons: j.reasons,
     ...(j.crash === undefined ? {} : { crash: crashFromJson(j.crash) }),
     baseSha: j.base_sha,
-    candidateSha: j.candidate_sha,
+    // a round's file from before issue 30 names its first candidate: the commit to merge is its winner's
+    candidateSha: j.round === undefined ? j.candidate_sha : j.round.winner?.sha ?? null,
     runIdentity: j.run_identity ?? null,
     decidedAt: j.decided_at,
     direction: j.direction,
@@ -541,6 +543,35 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     }),
     ...(j.round === undefined ? {} : { round: roundFromJson(j.round) }),
   };
+}
+
+/**
+ * Whether decision `j` is `record`'s: the same base, the same run identity
+ * (when it has one), and a `candidate_sha` that fits (`candidateShaFits`).
+ */
+function decidesRecord(j: DecisionJson, record: RunRecord): boolean {
+  return j.base_sha === record.baseSha && candidateShaFits(j, record) &&
+    (j.run_identity === undefined || j.run_identity === runIdentity(record));
+}
+
+/**
+ * A single candidate's decision names its sha; a round's names its winner
+ * (one of the run's candidates), or null for none — or, written before
+ * issue 30, the run's first candidate, whoever won.
+ */
+function candidateShaFits(j: DecisionJson, record: RunRecord): boolean {
+  if (record.candidates.length <= 1) return j.candidate_sha === record.candidateSha;
+  return j.candidate_sha === null || record.candidates.some((c) => c.sha === j.candidate_sha);
+}
+
+/**
+ * The `candidate_sha` a decision of `record` stores: the candidate's, a
+ * round's winner's, null for a round without one — the commit to merge, as
+ * every `--json` gives it.
+ */
+export function mergeShaOf(record: RunRecord, round: RoundFacts | undefined): string | null {
+  if (round === undefined || record.candidates.length <= 1) return record.candidateSha;
+  return round.winner?.sha ?? null;
 }
 
 /** An estimate read back with the ratio stored beside it (none when the file has no `relative` there). */

@@ -12,6 +12,7 @@ import { failureHeadline } from "../rundir/failure_file.ts";
 import { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import { roundSummary } from "./round_view.ts";
+import { mergeSha } from "../evaluation/round_standing.ts";
 
 /**
  * A run dir as the reports see it (`RunSummary`), from its files alone —
@@ -52,7 +53,7 @@ function summaryOf(e: RunEvaluation): RunSummary {
       ? `${Number((r.contract.minEffect * 100).toPrecision(12))}%`
       : r.contract.minEffect,
     baseSha: r.baseSha,
-    candidateSha: r.candidateSha,
+    candidateSha: mergeSha(r, decision),
     state,
     verdict: decision?.verdict ?? null,
     values,
