@@ -11,6 +11,7 @@ import { planRound, type RoundDecisionWithCrashes, type RoundNext } from "../ver
 import { crashedMeasures } from "../rundir/crashes_file.ts";
 import type { RunSnapshot } from "./snapshot.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
+import { armMean } from "./side_means.ts";
 
 /**
  * Where a round of K ≥ 2 candidates stands, the one answer `show`, `runs`,
@@ -112,7 +113,9 @@ export function decidedRoundStanding(facts: RoundFacts, values: Readonly<Record<
 /**
  * `show --json`'s `round`: decision.json's `round` (its keys as they are,
  * each candidate with its `measure` name beside them), or for an open round
- * where its complete batches leave it — `n` the pairs complete, `winner`
+ * where its complete batches leave it, each candidate with its `measure`
+ * name, `winner` (true for the winner) and `mean` (of every value it
+ * measured) beside them — `n` the pairs complete, `winner`
  * null, each candidate's `standing` (`in-play` or `dropped`) with the
  * screen's estimate so far, a candidate in play with a provisional verdict
  * (`inconclusive`) — with `open` and `next`, the batch it measures now
@@ -123,7 +126,15 @@ export function roundStandingJson(s: RoundStanding): Record<string, unknown> {
   return {
     open: s.open,
     ...facts,
-    candidates: facts.candidates.map(({ arm, ...c }) => ({ arm, measure: benchmarkName(arm), ...c })),
+    candidates: facts.candidates.map(({ arm, ...c }) => ({
+      arm,
+      measure: benchmarkName(arm),
+      // the winner's standing is `decided`: this says which it is (show prints "decided: winner")
+      winner: arm === s.facts.winner?.arm,
+      // the mean of every value it measured so far
+      mean: armMean(s.values, arm),
+      ...c,
+    })),
     next: s.next && {
       stage: s.next.stage,
       first_pair: s.next.firstPair,

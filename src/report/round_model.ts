@@ -130,7 +130,8 @@ export function becauseWords(because: string | null): string {
  * far below min_effect`, `decided: no improvement`, `in play`.
  */
 export function standingWords(a: RoundArm): string {
-  if (a.winner) return "winner";
+  // the winner's standing is "decided", as --json says (with `winner: true`)
+  if (a.winner) return "decided: winner";
   if (a.standing === "in-play") return "in play";
   const why = becauseWords(a.because);
   // a crashed arm's pairs are those measured before it: it left play at the pair it crashed on

@@ -13,6 +13,7 @@ import { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import { roundSummary } from "./round_view.ts";
 import { mergeSha } from "../evaluation/round_standing.ts";
+import { sideMeans } from "../evaluation/side_means.ts";
 
 /**
  * A run dir as the reports see it (`RunSummary`), from its files alone —
@@ -63,6 +64,9 @@ function summaryOf(e: RunEvaluation): RunSummary {
     relative: relativeOfQuantities(q),
     samples: { ...e.samples },
     pairs: round === null ? pairsOf(values) : [],
+    // each side's mean over every pair it measured (a crashed run's baseline is every pair's, not pair 1's);
+    // a round's are its winner's, over its estimate's pairs (model.ts)
+    ...(round === null ? { means: sideMeans(values, CANDIDATE_ARM) } : {}),
     round,
     reasons: decision ? [...decision.reasons] : [],
     decidedAt: decision?.decidedAt ?? null,

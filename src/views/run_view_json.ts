@@ -7,6 +7,8 @@ import { calibrationJson } from "../rundir/calibration_file.ts";
 import { crashJson, pairedFactsJson } from "../rundir/decision_file.ts";
 import { failureJson } from "../rundir/failure_file.ts";
 import type { RunView } from "./run_view.ts";
+import { sideMeans } from "../evaluation/side_means.ts";
+import { CANDIDATE_ARM } from "../measure/measure_name.ts";
 
 /**
  * `show --json`: one object with the run's identity, each measure of the
@@ -55,6 +57,11 @@ export function runViewJson(v: RunView): Record<string, unknown> {
       ? { calibration: e.snapshot.calibration && calibrationJson(e.snapshot.calibration) }
       : {}),
     ...(decision?.paired ? pairedFactsJson(decision.paired) : {}),
+    // each side's mean over every pair measured so far: a round's candidate is its winner's (null without one)
+    means: sideMeans(
+      decision?.values ?? e.snapshot.results.values,
+      record.candidates.length > 1 ? decision?.round?.winner?.arm ?? null : CANDIDATE_ARM,
+    ),
     ...quantitiesJson(e.quantities),
     round: e.round === null ? null : roundStandingJson(e.round),
     scheduler_error: v.status.schedulerError,

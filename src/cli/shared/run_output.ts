@@ -1,5 +1,6 @@
 import { type DecisionRecord, estimateJson, pairedFactsJson, type RoundFacts } from "../../rundir/decision_file.ts";
-import { benchmarkName } from "../../measure/measure_name.ts";
+import { benchmarkName, CANDIDATE_ARM } from "../../measure/measure_name.ts";
+import { armMean, sideMeans } from "../../evaluation/side_means.ts";
 import { roundSummary } from "../../views/round_view.ts";
 import { decidedRoundStanding, mergeSha } from "../../evaluation/round_standing.ts";
 import type { RunRecord } from "../../rundir/run_record.ts";
@@ -73,6 +74,8 @@ export function reportOutcome(
         verdict: d.verdict,
         values: d.values,
         deltas: d.deltas,
+        // each side's mean over every pair it measured: a round's candidate is its winner's (null without one)
+        means: sideMeans(d.values, d.round === undefined ? CANDIDATE_ARM : d.round.winner?.arm ?? null),
         ...quantitiesJson(benchmarkQuantities(d)),
         reasons: d.reasons,
         crash: d.crash === undefined ? null : crashJson(d.crash),
@@ -81,7 +84,7 @@ export function reportOutcome(
         baseline_source: d.baselineSource,
         decided_at: d.decidedAt,
         ...(d.paired === null ? {} : pairedFactsJson(d.paired)),
-        ...(d.round === undefined ? {} : roundOutcomeJson(d.round)),
+        ...(d.round === undefined ? {} : roundOutcomeJson(d.round, d.values)),
       }),
     );
   } else {
@@ -105,12 +108,14 @@ function roundText(r: RunRecord, d: DecisionRecord): string | undefined {
  * measure, ref, sha, first_pair, last_pair, estimate}` (the estimate of its
  * improvement on the confirmation's pairs first_pair … last_pair, which did
  * not choose it, in decision.json's form), or null — and `candidates`, arm 1
- * first: `{arm, measure, ref, sha, verdict, standing, because, pairs,
- * screen, estimate, crash}` (`estimate` the one its verdict rests on, null
- * for a candidate the screen dropped; `screen` its screen's, descriptive;
+ * first: `{arm, measure, ref, sha, winner, mean, verdict, standing, because,
+ * pairs, screen, estimate, crash}` (`winner` true for the winner, whose
+ * standing is `decided`; `mean` the mean of every value it measured;
+ * `estimate` the one its verdict rests on, null for a candidate the screen
+ * dropped; `screen` its screen's, descriptive;
  * `crash` its crash, `{measure, job_id, kind, cause, message}`, or null).
  */
-function roundOutcomeJson(round: RoundFacts): Record<string, unknown> {
+function roundOutcomeJson(round: RoundFacts, values: Readonly<Record<string, number>>): Record<string, unknown> {
   const w = round.winner;
   const wc = w === null ? undefined : round.candidates.find((c) => c.arm === w.arm);
   return {
@@ -128,6 +133,9 @@ function roundOutcomeJson(round: RoundFacts): Record<string, unknown> {
       measure: benchmarkName(c.arm),
       ref: c.ref,
       sha: c.sha,
+      winner: c.arm === w?.arm,
+      // the mean of every value it measured (the screen's pairs, and the confirmation's for the leader)
+      mean: armMean(values, c.arm),
       verdict: c.verdict,
       standing: c.standing,
       because: c.because,
