@@ -97,6 +97,33 @@ describe("a crashed candidate", () => {
   }
 });
 
+describe("a crashed run's means", () => {
+  it("runs --json and the reports give the baseline's mean over its pairs, and --json each side's mean", async () => {
+    const r = runRecordFixture({ compute: "slurm" }, { repeats: 3, max_repeats: 6, min_effect: 1 });
+    const climb = tempDir("crash-means-");
+    const dir = new RunDir(join(climb, "r"));
+    writeRunRecord(dir, r);
+    const fake = new FakeCompute();
+    // pair i's baseline 10 + i, its candidate 20 + i; pair 2's candidate crashes
+    const pair = (m: string) => parseMeasureName(m)!.pair;
+    finishing(fake, (m) => m === "candidate" ? "exit" : "ok", (m) => (m.startsWith("baseline") ? 10 : 20) + pair(m));
+    let outcome = await runPhase(dir, deps(fake));
+    for (let i = 0; outcome.kind === "parked" && i < 3; i++) outcome = await runPhase(dir, deps(fake));
+    assert.equal(readDecision(dir, r)!.verdict, "crashed");
+    const entry = JSON.parse((await cli(["runs", climb, "--json"], { compute: fake })).stdout).runs[0];
+    assert.equal(entry.baseline, 12, "the mean of baseline, baseline#2, baseline#3 — not pair 1's 11");
+    assert.equal(entry.candidate, null, "what the candidate measured after its crash on pair 1 is not read");
+    const resumed = JSON.parse((await cli(["resume", dir.path, "--json"], { compute: fake })).stdout);
+    assert.deepEqual(resumed.means, { baseline: 12, candidate: null }, "the candidate crashed on pair 1: no value");
+    const shown = JSON.parse((await cli(["show", dir.path, "--json"], { compute: fake })).stdout);
+    assert.deepEqual(shown.means, resumed.means);
+    const html = join(climb, "climb.html");
+    assert.equal((await cli(["report", climb, "--html", html], { compute: fake })).code, 0);
+    const baseline = /data-point="baseline"[^>]*><title>([^<]*)</.exec(readFileSync(html, "utf8"))?.[1];
+    assert.equal(baseline, "run 1 (t1): baseline 12", "the climb chart's baseline figure is the mean");
+  });
+});
+
 describe("a round with a crashing candidate", () => {
   for (const compute of backends) {
     it(`(${compute}) decides among the others: the crashed arm leaves play, the winner is named`, async () => {
