@@ -121,7 +121,7 @@ export function decidedRoundStanding(facts: RoundFacts, values: Readonly<Record<
  * (`inconclusive`) — with `open` and `next`, the batch it measures now
  * (`{stage, first_pair, last_pair, arms}`, null once it asks for nothing more).
  */
-export function roundStandingJson(s: RoundStanding): Record<string, unknown> {
+export function roundStandingJson(s: RoundStanding) {
   const facts = roundJson(s.facts);
   return {
     open: s.open,

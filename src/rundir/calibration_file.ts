@@ -202,7 +202,7 @@ export function readCalibration(dir: RunDir, record: RunRecord): CalibrationReco
 }
 
 /** A calibration as `--json` prints it: calibration.json's keys (`mean`, `lower`, `upper` of the difference). */
-export function calibrationJson(c: CalibrationRecord): Record<string, unknown> {
+export function calibrationJson(c: CalibrationRecord) {
   return {
     benchmark: c.benchmark,
     base_sha: c.baseSha,

@@ -38,6 +38,14 @@ const ratioShape = lazy(() => ({
 
 const estimateShape = ratioShape;
 
+/** An estimate with its interval, as decision.json keeps it (and every `--json` that gives one). */
+export const estimateSchema = lazy(() => strict(estimateShape()));
+
+/** A sibling's or guard's estimate with its standing. */
+export const standingEstimateSchema = lazy(() =>
+  strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) })
+);
+
 /**
  * The relative figures (src/stats/relative.ts): the candidate/baseline ratio
  * with its interval for the benchmark, each sibling and each guard; null for
@@ -132,8 +140,8 @@ function estimateFromJson<T extends RatioJson>(j: T): Omit<T, "set_aside"> & { s
   return { ...rest, setAside: set_aside ?? [] };
 }
 
-/** A crashed candidate's crash as decision.json keeps it. */
-const crashSchema = () =>
+/** A crashed candidate's crash as decision.json keeps it (and `--json` gives it). */
+export const crashSchema = () =>
   strict({
     measure: z.string(),
     job_id: z.nullable(z.string()),
@@ -167,10 +175,67 @@ function crashFromJson(j: { measure: string; job_id: string | null; kind: string
   return { measure: j.measure, jobId: j.job_id, kind: j.kind, cause: j.cause, message: j.message };
 }
 
+/** The spread of one measure's samples (`samples` of decision.json and `show --json`). */
+export const samplesSchema = lazy(() =>
+  strict({ n: wholeNumber(1), min: z.number(), median: z.number(), max: z.number() })
+);
+
+/** Where and when a measure's command ran (`provenance`). */
+export const provenanceSchema = lazy(() =>
+  strict({
+    host: z.string(),
+    started_at: z.string(),
+    ended_at: z.string(),
+    job_id: z.string(),
+    node_list: z.string(),
+    cpu_model: z.string(),
+    cpus: z.string(),
+    gpus: z.array(z.string()),
+  })
+);
+
+/** The verdicts a candidate (or a decision) may have. */
+export const verdictSchema = lazy(() => z.enum(["accept", "reject", "inconclusive", "crashed"]));
+
+/** One candidate of a round, as decision.json keeps it (`show --json` adds its measure name, winner and mean). */
+export const roundCandidateShape = lazy(() => ({
+  arm: wholeNumber(1),
+  ref: z.string(),
+  sha: shaSchema(),
+  verdict: verdictSchema(),
+  standing: z.enum(["in-play", "dropped", "decided"]),
+  because: z.nullable(z.string()),
+  pairs: wholeNumber(0),
+  screen: z.nullable(estimateSchema()),
+  estimate: z.nullable(estimateSchema()),
+  // the ratio of `estimate`'s pairs, else of the screen's; null for no ratio; absent before it
+  relative: z.optional(z.nullable(strict(ratioShape()))),
+  siblings: z.record(z.string(), standingEstimateSchema()),
+  // by metric; absent for a contract without guards, and before them
+  guards: z.optional(z.record(z.string(), standingEstimateSchema())),
+  reason: z.string(),
+  // a candidate that crashed (verdict "crashed") only
+  crash: z.optional(crashSchema()),
+}));
+
+/** A round's winner as decision.json keeps it. */
+export const roundWinnerSchema = lazy(() =>
+  strict({
+    arm: wholeNumber(1),
+    ref: z.string(),
+    sha: shaSchema(),
+    first_pair: wholeNumber(1),
+    last_pair: wholeNumber(1),
+    estimate: estimateSchema(),
+    // the winner's candidate/baseline ratio on the same pairs; absent before it
+    relative: z.optional(z.nullable(strict(ratioShape()))),
+  })
+);
+
 /** `decision.json`'s schema; decision_fast.ts mirrors it (exported for the test that holds the two side by side). */
 export const decisionSchema = lazy(() =>
   strict({
-    verdict: z.enum(["accept", "reject", "inconclusive", "crashed"]),
+    verdict: verdictSchema(),
     values: z.record(z.string(), z.number()),
     deltas: z.record(z.string(), z.number()),
     reasons: z.array(z.string()),
@@ -195,73 +260,23 @@ export const decisionSchema = lazy(() =>
     seeds: z.optional(z.array(wholeNumber(0))),
     n: z.optional(wholeNumber(1)),
     outcome: z.optional(z.string()),
-    benchmark: z.optional(strict(estimateShape())),
-    siblings: z.optional(
-      z.record(z.string(), strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) })),
-    ),
+    benchmark: z.optional(estimateSchema()),
+    siblings: z.optional(z.record(z.string(), standingEstimateSchema())),
     // each guard's estimate and standing, by metric; a repeated design with guards only
-    guards: z.optional(
-      z.record(z.string(), strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) })),
-    ),
+    guards: z.optional(z.record(z.string(), standingEstimateSchema())),
     // what each measured job used, by measure name; only when the scheduler said
     usage: z.optional(z.record(z.string(), usageSchema())),
     // the spread of the samples behind a value, by measure name; only for measures that reported an array
-    samples: z.optional(
-      z.record(z.string(), strict({ n: wholeNumber(1), min: z.number(), median: z.number(), max: z.number() })),
-    ),
+    samples: z.optional(z.record(z.string(), samplesSchema())),
     // where and when each measure's command ran, by measure name; only for measures whose eval recorded it
-    provenance: z.optional(z.record(
-      z.string(),
-      strict({
-        host: z.string(),
-        started_at: z.string(),
-        ended_at: z.string(),
-        job_id: z.string(),
-        node_list: z.string(),
-        cpu_model: z.string(),
-        cpus: z.string(),
-        gpus: z.array(z.string()),
-      }),
-    )),
+    provenance: z.optional(z.record(z.string(), provenanceSchema())),
     // a round of K >= 2 candidates only: every candidate's call and the winner
     round: z.optional(strict({
       procedure: z.string(),
       seeds: z.array(wholeNumber(0)),
       n: wholeNumber(1),
-      winner: z.nullable(strict({
-        arm: wholeNumber(1),
-        ref: z.string(),
-        sha: shaSchema(),
-        first_pair: wholeNumber(1),
-        last_pair: wholeNumber(1),
-        estimate: strict(estimateShape()),
-        // the winner's candidate/baseline ratio on the same pairs; absent before it
-        relative: z.optional(z.nullable(strict(ratioShape()))),
-      })),
-      candidates: z.array(strict({
-        arm: wholeNumber(1),
-        ref: z.string(),
-        sha: shaSchema(),
-        verdict: z.enum(["accept", "reject", "inconclusive", "crashed"]),
-        standing: z.enum(["in-play", "dropped", "decided"]),
-        because: z.nullable(z.string()),
-        pairs: wholeNumber(0),
-        screen: z.nullable(strict(estimateShape())),
-        estimate: z.nullable(strict(estimateShape())),
-        // the ratio of `estimate`'s pairs, else of the screen's; null for no ratio; absent before it
-        relative: z.optional(z.nullable(strict(ratioShape()))),
-        siblings: z.record(
-          z.string(),
-          strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) }),
-        ),
-        // by metric; absent for a contract without guards, and before them
-        guards: z.optional(
-          z.record(z.string(), strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) })),
-        ),
-        reason: z.string(),
-        // a candidate that crashed (verdict "crashed") only
-        crash: z.optional(crashSchema()),
-      })),
+      winner: z.nullable(roundWinnerSchema()),
+      candidates: z.array(strict(roundCandidateShape())),
     })),
   })
 );

@@ -7,6 +7,7 @@ import { calibrationJson } from "../rundir/calibration_file.ts";
 import { crashJson, pairedFactsJson } from "../rundir/decision_file.ts";
 import { failureJson } from "../rundir/failure_file.ts";
 import type { RunView } from "./run_view.ts";
+import type { ShowJson } from "../output/show_output.ts";
 import { sideMeans } from "../evaluation/side_means.ts";
 import { CANDIDATE_ARM } from "../measure/measure_name.ts";
 
@@ -19,7 +20,7 @@ import { CANDIDATE_ARM } from "../measure/measure_name.ts";
  * the failure, the cancel and the warnings. Every key is present (null when
  * it does not apply), so a script reads one shape whatever the run's state.
  */
-export function runViewJson(v: RunView): Record<string, unknown> {
+export function runViewJson(v: RunView): ShowJson {
   const e = v.evaluation;
   const { dir, record, wake, room } = e.snapshot;
   const s = e.standing;

@@ -13,6 +13,7 @@ import type { RunDir } from "../../rundir/run_dir.ts";
 import { formatDecisionTable } from "../../report/verdict_table.ts";
 import { EXIT, VERDICT_EXIT } from "../../exit_codes.ts";
 import { type CliIo, outLine } from "./io.ts";
+import type { CalibratedJson, DecidedJson, ParkedJson } from "../../output/outcome.ts";
 import { benchmarkQuantities, quantitiesJson } from "../../evaluation/quantities.ts";
 
 /**
@@ -33,17 +34,15 @@ export function reportOutcome(
   if (outcome.kind === "parked") {
     const { pending, wake } = outcome;
     if (json) {
-      outLine(
-        io,
-        JSON.stringify({
-          status: "parked",
-          run_dir: runDir,
-          pending,
-          wake_job: wake.jobId,
-          dependency: wake.dependency,
-          begin: wake.begin,
-        }),
-      );
+      const out: ParkedJson = {
+        status: "parked",
+        run_dir: runDir,
+        pending: [...pending],
+        wake_job: wake.jobId,
+        dependency: wake.dependency,
+        begin: wake.begin,
+      };
+      outLine(io, JSON.stringify(out));
     } else {
       const waiting = pending.length
         ? `job(s) ${pending.join(", ")}`
@@ -60,33 +59,32 @@ export function reportOutcome(
   }
   if (outcome.kind === "calibrated") {
     const c = outcome.calibration;
-    if (json) outLine(io, JSON.stringify({ status: "calibrated", run_dir: runDir, ...calibrationJson(c) }));
+    const out: CalibratedJson = { status: "calibrated", run_dir: runDir, ...calibrationJson(c) };
+    if (json) outLine(io, JSON.stringify(out));
     else outLine(io, formatCalibration(c));
     return EXIT.ok;
   }
   const d = outcome.decision;
   if (json) {
-    outLine(
-      io,
-      JSON.stringify({
-        status: "decided",
-        run_dir: runDir,
-        verdict: d.verdict,
-        values: d.values,
-        deltas: d.deltas,
-        // each side's mean over every pair it measured: a round's candidate is its winner's (null without one)
-        means: sideMeans(d.values, d.round === undefined ? CANDIDATE_ARM : d.round.winner?.arm ?? null),
-        ...quantitiesJson(benchmarkQuantities(d)),
-        reasons: d.reasons,
-        crash: d.crash === undefined ? null : crashJson(d.crash),
-        base_sha: d.baseSha,
-        candidate_sha: mergeSha(r, d),
-        baseline_source: d.baselineSource,
-        decided_at: d.decidedAt,
-        ...(d.paired === null ? {} : pairedFactsJson(d.paired)),
-        ...(d.round === undefined ? {} : roundOutcomeJson(d.round, d.values)),
-      }),
-    );
+    const out: DecidedJson = {
+      status: "decided",
+      run_dir: runDir,
+      verdict: d.verdict,
+      values: d.values,
+      deltas: d.deltas,
+      // each side's mean over every pair it measured: a round's candidate is its winner's (null without one)
+      means: sideMeans(d.values, d.round === undefined ? CANDIDATE_ARM : d.round.winner?.arm ?? null),
+      ...quantitiesJson(benchmarkQuantities(d)),
+      reasons: [...d.reasons],
+      crash: d.crash === undefined ? null : crashJson(d.crash),
+      base_sha: d.baseSha,
+      candidate_sha: mergeSha(r, d),
+      baseline_source: d.baselineSource,
+      decided_at: d.decidedAt,
+      ...(d.paired === null ? {} : pairedFactsJson(d.paired)),
+      ...(d.round === undefined ? {} : roundOutcomeJson(d.round, d.values)),
+    };
+    outLine(io, JSON.stringify(out));
   } else {
     const relative = benchmarkQuantities(d)?.relative ?? null;
     const ratio = relative === null ? null : { estimate: relative, direction: r.contract.direction };
@@ -115,7 +113,10 @@ function roundText(r: RunRecord, d: DecisionRecord): string | undefined {
  * dropped; `screen` its screen's, descriptive;
  * `crash` its crash, `{measure, job_id, kind, cause, message}`, or null).
  */
-function roundOutcomeJson(round: RoundFacts, values: Readonly<Record<string, number>>): Record<string, unknown> {
+function roundOutcomeJson(
+  round: RoundFacts,
+  values: Readonly<Record<string, number>>,
+): Pick<DecidedJson, "winner" | "candidates"> {
   const w = round.winner;
   const wc = w === null ? undefined : round.candidates.find((c) => c.arm === w.arm);
   return {
