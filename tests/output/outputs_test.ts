@@ -112,6 +112,8 @@ describe("every command's --json, validated against its schema (local backend)",
         const r = await c.measure(tag as string, [cand as string], single);
         assert.equal(r.code, code, r.stderr);
         const j = check("measure", r.stdout, `measure ${tag}`);
+        exactly(decidedSchema(), j, `measure ${tag}`);
+        exactly(meansSchema(), j.means, `measure ${tag}: means`);
         assert.equal(j.means.baseline, 10 + (5 % 3) / 100, `${tag}: the baseline's mean`);
         const dir = join(c.runs, tag as string);
         for (const cmd of ["resume", "wait", "show"]) {
@@ -149,8 +151,10 @@ describe("every command's --json, validated against its schema (local backend)",
       ], { compute: c.compute });
       assert.equal(cal.code, 0, cal.stderr);
       check("calibrate", cal.stdout, "calibrate");
-      check("show", (await cli(["show", join(c.runs, "aa"), "--json"], { compute: c.compute })).stdout, "show aa");
+      const aa = (await cli(["show", join(c.runs, "aa"), "--json"], { compute: c.compute })).stdout;
+      exactly(showSchema(), check("show", aa, "show aa"), "show aa");
       const listing = check("runs", (await cli(["runs", c.runs, "--json"], { compute: c.compute })).stdout, "runs");
+      exactly(runsSchema(), listing, "runs");
       assert.equal(listing.runs.length, 7);
       // the scheduler's verbs
       const dry = await cli([
@@ -175,11 +179,8 @@ describe("every command's --json, validated against its schema (local backend)",
         "submit",
       );
       const id = submitted.job_id as string;
-      check(
-        "status",
-        (await cli(["status", id, "--compute", "local", "--json"], { compute: c.compute })).stdout,
-        "status",
-      );
+      const status = (await cli(["status", id, "--compute", "local", "--json"], { compute: c.compute })).stdout;
+      exactly(statusSchema(), check("status", status, "status"), "status");
       for (const more of [[], ["--names"], ["--name", "x"]]) {
         check(
           "jobs",
