@@ -13,6 +13,7 @@ import {
   formatValue,
   improvementCells,
   metricKey,
+  metricText,
   pairsCell,
   severalMetrics,
   shortSha,
@@ -96,7 +97,7 @@ function runsTable(climb: Climb): string {
       num(one ? differenceCells(r).mean : ""),
       num(cal?.mean ?? (one ? imp.mean : "")),
       { text: cal?.interval ?? (one ? imp.interval : ""), wrap: "words" as const },
-      ...rel({ text: one ? formatRelative(r.relative, r.direction, true) : "", wrap: "words" as const }),
+      ...rel({ text: one ? formatRelative(r.relative, r.direction, r.unit, true) : "", wrap: "words" as const }),
       num(cal?.n ?? (one ? pairsCell(r) : "")),
       num(formatDuration(r.wallSeconds)),
       ...(notes ? [{ text: [r.failure ?? "", ...r.disputes].filter((t) => t !== "").join("; ") }] : []),
@@ -120,7 +121,7 @@ function runsTable(climb: Climb): string {
         num(armDifferenceCells(e, r.direction).mean),
         num(cells.mean),
         { text: cells.interval, wrap: "words" as const },
-        ...rel({ text: formatRelative(e?.relative, r.direction, true), wrap: "words" as const }),
+        ...rel({ text: formatRelative(e?.relative, r.direction, r.unit, true), wrap: "words" as const }),
         num(e === null ? "" : String(e.estimate.n)),
         num(""),
         ...(notes ? [{ text: "" }] : []),
@@ -154,7 +155,7 @@ export function renderClimbHtml(climb: Climb): string {
   for (const key of [...new Set(climbed.map((r) => metricKey(r.run)))]) {
     const runs = climbed.filter((r) => metricKey(r.run) === key);
     const { benchmark, metric, direction } = runs[0]!.run;
-    out.push(`<h2>${escapeHtml(benchmark)}: ${escapeHtml(metric)} (${betterWords(direction)})</h2>`);
+    out.push(`<h2>${escapeHtml(benchmark)}: ${escapeHtml(metricText(runs[0]!.run))} (${betterWords(direction)})</h2>`);
     out.push(climbValueFigure(runs, climb.length, uniqueId("climb", `${benchmark}-${metric}`, ids)));
     out.push(`<h2>${escapeHtml(benchmark)}: ${escapeHtml(metric)}, improvement per run (positive = better)</h2>`);
     out.push(climbImprovementFigure(runs, climb.length, uniqueId("improvement", `${benchmark}-${metric}`, ids)));

@@ -7,6 +7,7 @@ import {
   formatRelative,
   formatTime,
   improvementCells,
+  metricText,
   minEffectText,
   outcome,
   relativeFact,
@@ -53,11 +54,11 @@ function header(run: RunSummary): string {
   facts.push(["backend", backendWords(run.backend)]);
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
   const kind = run.disputes.length > 0 ? "disputed" : outcome(run);
-  const relative = formatRelative(run.relative, run.direction);
+  const relative = formatRelative(run.relative, run.direction, run.unit);
   return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${
     relative === "" ? "" : ` <span class="relative">${escapeHtml(relative)}</span>`
   }</h1>` +
-    `<p>${escapeHtml(run.metric)}, ${betterWords(run.direction)}; min_effect ${minEffectText(run)}</p>` +
+    `<p>${escapeHtml(metricText(run))}, ${betterWords(run.direction)}; min_effect ${minEffectText(run)}</p>` +
     `${factsList(facts)}</header>`;
 }
 

@@ -22,7 +22,7 @@ import {
   tally,
   verdictWords,
 } from "./format.ts";
-import { mdCell, mdCode, mdPipes, mdTable, mdText } from "./markdown_escape.ts";
+import { mdCell, mdCode, mdPipes, mdTable, mdText, unitWords } from "./markdown_escape.ts";
 import { pairLabel, pairRows } from "./measures.ts";
 import { pairList } from "./set_aside.ts";
 import { roundMarkdown } from "./markdown_round.ts";
@@ -107,11 +107,11 @@ function samplesTable(r: RunSummary): string {
 export function runMarkdown(r: RunSummary): string {
   if (r.round !== null) return roundMarkdown(r);
   if (isCalibration(r)) return calibrationMarkdown(r);
-  const relative = formatRelative(r.relative, r.direction);
+  const relative = formatRelative(r.relative, r.direction, r.unit);
   const out = [
     `### ${mdCode(r.benchmark)}: ${outcome(r)}${relative === "" ? "" : `, ${relative}`}`,
     "",
-    `Metric ${mdCode(r.metric)} (${betterWords(r.direction)}), min_effect ${minEffectText(r)}. ` +
+    `Metric ${mdCode(r.metric)}${unitWords(r)} (${betterWords(r.direction)}), min_effect ${minEffectText(r)}. ` +
     runFacts(r),
   ];
   if (r.disputes.length > 0) {
@@ -208,7 +208,7 @@ export function climbMarkdown(climb: Climb): string {
       one ? differenceCells(r).mean : "",
       cal?.mean ?? (one ? imp.mean : ""),
       cal?.interval ?? (one ? imp.interval : ""),
-      ...rel(one ? formatRelative(r.relative, r.direction) : ""),
+      ...rel(one ? formatRelative(r.relative, r.direction, r.unit) : ""),
       cal?.n ?? (one ? pairsCell(r) : ""),
       formatDuration(r.wallSeconds),
     ];
@@ -232,7 +232,7 @@ export function climbMarkdown(climb: Climb): string {
         armDifferenceCells(e, r.direction).mean,
         cells.mean,
         cells.interval,
-        ...rel(formatRelative(e?.relative, r.direction)),
+        ...rel(formatRelative(e?.relative, r.direction, r.unit)),
         e === null ? "" : String(e.estimate.n),
         "",
       ];

@@ -14,7 +14,7 @@ import {
   outcome,
   shortSha,
 } from "./format.ts";
-import { mdCell, mdCode, mdPipes, mdTable, mdText } from "./markdown_escape.ts";
+import { mdCell, mdCode, mdPipes, mdTable, mdText, unitWords } from "./markdown_escape.ts";
 import type { RunSummary } from "./model.ts";
 import { crashMarkdown } from "./crash_section.ts";
 import { type ArmEstimate, pairRange, type RoundArm, type RoundSummary, standingWords } from "./round_model.ts";
@@ -106,13 +106,15 @@ export function roundMarkdown(run: RunSummary): string {
   const verdict = run.verdict === null
     ? run.state
     : `${outcome(run)}, ${w === undefined ? "no winner" : `winner ${mdCode(w.measure)}`}`;
-  const relative = formatRelative(run.relative, run.direction);
+  const relative = formatRelative(run.relative, run.direction, run.unit);
   const out = [
     `### ${mdCode(run.benchmark)}: ${verdict}${relative === "" ? "" : `, ${relative}`} (a round of ${
       roundWhat(round)
     })`,
     "",
-    `Metric ${mdCode(run.metric)} (${betterWords(run.direction)}), min_effect ${minEffectText(run)}. ` +
+    `Metric ${mdCode(run.metric)}${unitWords(run)} (${betterWords(run.direction)}), min_effect ${
+      minEffectText(run)
+    }. ` +
     `Run ${mdCode(run.tag)} (${backendWords(run.backend)}): base ${mdCode(shortSha(run.baseSha))} (${
       mdCode(round.baseRef)
     }) against ` +

@@ -109,6 +109,8 @@ export interface RunSummary {
   /** The contract's name for the climbed benchmark. */
   readonly benchmark: string;
   readonly metric: string;
+  /** What the metric is measured in (the contract's `unit`: `ms`, `bpb`, `MB`); null when it does not say. */
+  readonly unit: string | null;
   readonly direction: "maximize" | "minimize";
   /**
    * The smallest improvement that accepts, in the metric's units, where the

@@ -69,6 +69,10 @@ export function formatRunsTable(climb: Climb): string {
   // a relative column only when some run has a relative figure (a metric that can be <= 0 has none)
   const relatives = anyRelative(climb);
   const rel = (text: string) => (relatives ? [text] : []);
+  // the unit heads the value columns when every run measures in the same one
+  const units = new Set(climb.filter((r) => !isCalibration(r)).map((r) => r.unit));
+  const unit = units.size === 1 ? [...units][0] ?? null : null;
+  const inUnit = (header: string) => (unit === null ? header : `${header} (${unit})`);
   const header = [
     "tag",
     ...(several ? ["benchmark"] : []),
@@ -76,8 +80,8 @@ export function formatRunsTable(climb: Climb): string {
     "base -> candidate",
     "state",
     "verdict",
-    "difference",
-    "improvement",
+    inUnit("difference"),
+    inUnit("improvement"),
     "improvement interval",
     ...rel("relative"),
     "n",
@@ -122,7 +126,7 @@ export function formatRunsTable(climb: Climb): string {
       round === null ? differenceCells(r).mean : "",
       round === null ? imp.mean : "",
       round === null ? imp.interval : "",
-      ...rel(round === null ? formatRelative(r.relative, r.direction, true) : ""),
+      ...rel(round === null ? formatRelative(r.relative, r.direction, r.unit, true) : ""),
       round === null ? pairsCell(r) : "",
       formatDuration(r.wallSeconds),
     ]);
@@ -140,7 +144,7 @@ export function formatRunsTable(climb: Climb): string {
         armDifferenceCells(e, r.direction).mean,
         cells.mean,
         cells.interval,
-        ...rel(formatRelative(e?.relative, r.direction, true)),
+        ...rel(formatRelative(e?.relative, r.direction, r.unit, true)),
         e === null ? "" : String(e.estimate.n),
         "",
       ]);

@@ -48,6 +48,7 @@ function summaryOf(e: RunEvaluation): RunSummary {
     backend: r.compute,
     benchmark: r.contract.name,
     metric: r.contract.metric,
+    unit: r.contract.unit,
     direction: r.contract.direction,
     minEffect: minEffectInUnits(r.contract, values),
     minEffectWritten: r.contract.minEffectScale === "relative"

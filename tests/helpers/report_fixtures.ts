@@ -24,6 +24,7 @@ export function makeRun(over: Partial<RunSummary> = {}): RunSummary {
     backend: "slurm",
     benchmark: "pi",
     metric: "score",
+    unit: null,
     direction: "maximize",
     minEffect: 0.5,
     minEffectWritten: over.minEffect ?? 0.5,

@@ -4,7 +4,7 @@ import type { Standing } from "../../evaluation/standing.ts";
 import { evaluateRun } from "../../evaluation/evaluate.ts";
 import { readRunSnapshot } from "../../evaluation/snapshot.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
-import { formatDecisionTable, formatMeasureStates } from "../../report/verdict_table.ts";
+import { formatDecisionTable, formatMeasureStates, type MetricWords } from "../../report/verdict_table.ts";
 import { formatUsageTable } from "../../report/usage_table.ts";
 import { jsonFlag, runDirPositional } from "../shared/common.ts";
 import { outLine } from "../shared/io.ts";
@@ -88,8 +88,8 @@ function showText(v: RunView): string {
   const roundTable = v.round === null ? undefined : formatRoundTable(v.round, record.baseSha);
   if (roundTable !== undefined && standing.kind !== "decided") lines.push(roundTable);
   const relative = e.quantities?.relative ?? null;
-  const ratio = relative === null ? null : { estimate: relative, direction: record.contract.direction };
-  lines.push(standingText(dir, record, standing, e.disputes.length > 0, roundTable, ratio));
+  const metric = { direction: record.contract.direction, unit: record.contract.unit, relative };
+  lines.push(standingText(dir, record, standing, e.disputes.length > 0, roundTable, metric));
   return lines.join("\n");
 }
 
@@ -100,13 +100,13 @@ function standingText(
   s: Standing,
   disputed: boolean,
   round: string | undefined,
-  relative: Parameters<typeof formatDecisionTable>[4],
+  metric: MetricWords,
 ): string {
   switch (s.kind) {
     case "calibrated":
       return formatCalibration(s.calibration);
     case "decided":
-      return formatDecisionTable(s.decision, s.decision.paired, disputed, round, relative);
+      return formatDecisionTable(s.decision, s.decision.paired, disputed, round, metric);
     case "cancelled": {
       const jobs = s.cancel.jobs.length > 0 ? ` (jobs ${s.cancel.jobs.join(", ")} cancelled)` : "";
       const late = s.lateOutcome === null ? "" : ` (a ${s.lateOutcome === "decided" ? "verdict" : "calibration"} ` +

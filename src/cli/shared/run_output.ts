@@ -87,8 +87,8 @@ export function reportOutcome(
     outLine(io, JSON.stringify(out));
   } else {
     const relative = benchmarkQuantities(d)?.relative ?? null;
-    const ratio = relative === null ? null : { estimate: relative, direction: r.contract.direction };
-    outLine(io, formatDecisionTable(d, d.paired, false, roundText(r, d), ratio));
+    const metric = { direction: r.contract.direction, unit: r.contract.unit, relative };
+    outLine(io, formatDecisionTable(d, d.paired, false, roundText(r, d), metric));
     // a crash says what broke, with the end of its log: read it, fix or discard the proposal
     if (d.crash !== undefined) outLine(io, `crash: ${d.crash.message}`);
   }
