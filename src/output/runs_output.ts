@@ -58,6 +58,8 @@ const runEntry = lazy(() =>
     created_at: z.string(),
     benchmark: z.string(),
     metric: z.string(),
+    // the contract's unit (`ms`, `bpb`); null when it gives none
+    unit: z.nullable(z.string()),
     direction: z.enum(["maximize", "minimize"]),
     min_effect: z.union([z.number(), z.string()]),
     base_sha: shaSchema(),

@@ -21,7 +21,7 @@ import type { CandidateEntryJson, RunEntryJson, RunsJson } from "../output/runs_
  *   "runs": [
  *     {
  *       "tag": "r7", "kind": "measure", "run_dir": "/abs/runs/r7", "created_at": "2025-01-02T03:04:05Z",
- *       "benchmark": "timing", "metric": "ms", "direction": "minimize", "min_effect": 0.3,
+ *       "benchmark": "timing", "metric": "t", "unit": "ms", "direction": "minimize", "min_effect": 0.3,
  *       "base_sha": "<40 hex>", "candidate_sha": "<40 hex>",
  *       "state": "decided", "verdict": "accept",
  *       "baseline": 13.31, "candidate": 12.56, "difference": -0.75,
@@ -151,6 +151,7 @@ function runEntry(r: RunSummary): RunListingEntry {
     created_at: r.createdAt,
     benchmark: r.benchmark,
     metric: r.metric,
+    unit: r.unit,
     direction: r.direction,
     min_effect: r.minEffectWritten,
     base_sha: r.baseSha,

@@ -88,6 +88,7 @@ describe("runsJson()", () => {
       "created_at",
       "benchmark",
       "metric",
+      "unit",
       "direction",
       "min_effect",
       "base_sha",
