@@ -34,6 +34,16 @@ const gitRun: GitRun = async (argv) => {
   return await spawn({ argv, env, output: "separate", timeoutMs: 120_000 });
 };
 
+/**
+ * The subject (first line of the message) of commit `sha` in the repo: a
+ * run's label when `--label` is not given. "" when git cannot say (the
+ * label is informational: a run never fails for want of one).
+ */
+export async function commitSubject(repoRoot: string, sha: string, run: GitRun = gitRun): Promise<string> {
+  const r = await run(["git", "-C", repoRoot, "log", "-1", "--format=%s", sha, "--"]);
+  return r.exitCode === 0 && !r.timedOut ? r.stdout.trim() : "";
+}
+
 /** A ref that names no commit, or a repository git cannot pin in: the user's to fix (exit 2). */
 export class GitError extends BadInputError {
   override name = "GitError";

@@ -114,14 +114,14 @@ export function decidedRoundStanding(facts: RoundFacts, values: Readonly<Record<
  * `show --json`'s `round`: decision.json's `round` (its keys as they are,
  * each candidate with its `measure` name beside them), or for an open round
  * where its complete batches leave it, each candidate with its `measure`
- * name, `winner` (true for the winner) and `mean` (of every value it
- * measured) beside them — `n` the pairs complete, `winner`
+ * name, `label` (`labels`, by arm), `winner` (true for the winner) and
+ * `mean` (of every value it measured) beside them — `n` the pairs complete, `winner`
  * null, each candidate's `standing` (`in-play` or `dropped`) with the
  * screen's estimate so far, a candidate in play with a provisional verdict
  * (`inconclusive`) — with `open` and `next`, the batch it measures now
  * (`{stage, first_pair, last_pair, arms}`, null once it asks for nothing more).
  */
-export function roundStandingJson(s: RoundStanding) {
+export function roundStandingJson(s: RoundStanding, labels: readonly string[] = []) {
   const facts = roundJson(s.facts);
   return {
     open: s.open,
@@ -129,6 +129,8 @@ export function roundStandingJson(s: RoundStanding) {
     candidates: facts.candidates.map(({ arm, ...c }) => ({
       arm,
       measure: benchmarkName(arm),
+      // what it tries: --label, else its commit's subject; "" when none is known
+      label: labels[arm - 1] ?? "",
       // the winner's standing is `decided`: this says which it is (show prints "decided: winner")
       winner: arm === s.facts.winner?.arm,
       // the mean of every value it measured so far

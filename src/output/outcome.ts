@@ -36,6 +36,7 @@ const outcomeCandidateSchema = lazy(() =>
     measure: z.string(),
     ref: z.string(),
     sha: shaSchema(),
+    label: z.string(),
     winner: z.boolean(),
     mean: z.nullable(z.number()),
     verdict: verdictSchema(),
@@ -64,6 +65,8 @@ export const decidedSchema = lazy(() =>
     crash: z.nullable(crashSchema()),
     base_sha: shaSchema(),
     candidate_sha: z.nullable(shaSchema()),
+    // what the candidate tries (a round: its winner's): --label, else its commit's subject; "" when none is known
+    label: z.string(),
     baseline_source: z.enum(["cached", "measured"]),
     decided_at: z.string(),
     // a repeated design's facts (decision.json's keys)

@@ -33,6 +33,8 @@ const candidateEntry = lazy(() =>
     measure: z.string(),
     ref: z.string(),
     sha: shaSchema(),
+    // what it tries: --label, else its commit's subject; "" when none is known
+    label: z.string(),
     verdict: z.nullable(verdictSchema()),
     standing: z.enum(["in-play", "dropped", "decided"]),
     because: z.nullable(z.string()),
@@ -64,6 +66,8 @@ const runEntry = lazy(() =>
     min_effect: z.union([z.number(), z.string()]),
     base_sha: shaSchema(),
     candidate_sha: z.nullable(shaSchema()),
+    // what the candidate tries (a round: its winner's); "" when none is known
+    label: z.string(),
     state: stateSchema(),
     verdict: z.nullable(verdictSchema()),
     baseline: z.nullable(z.number()),

@@ -57,6 +57,7 @@ const roundStandingSchema = lazy(() =>
     winner: z.nullable(roundWinnerSchema()),
     candidates: z.array(strict({
       measure: z.string(),
+      label: z.string(),
       winner: z.boolean(),
       mean: z.nullable(z.number()),
       ...roundCandidateShape(),
@@ -76,6 +77,8 @@ export const showSchema = lazy(() =>
     run_dir: z.string(),
     base_sha: shaSchema(),
     candidate_sha: z.nullable(shaSchema()),
+    // what the candidate tries (a round: its winner's): --label, else its commit's subject; "" when none is known
+    label: z.string(),
     measures: z.array(measureRowSchema()),
     wake: z.nullable(strict({
       job_id: z.string(),

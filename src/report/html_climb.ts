@@ -1,4 +1,5 @@
 // Tested by tests/report/browser_test.ts
+import { shorten } from "../text/shorten.ts";
 import {
   anyRelative,
   armCells,
@@ -65,6 +66,10 @@ function runsTable(climb: Climb): string {
   // the failure or dispute column only when a run has one: a 1200 px page has no width to spare
   const notes = climb.some((r) => (r.failure ?? "") !== "" || r.disputes.length > 0);
   if (notes) header.push({ text: "failure or dispute" });
+  // what each candidate tries, once some run has a label
+  const labelled = climb.some((r) => r.label !== "" || (r.round?.arms ?? []).some((a) => a.label !== ""));
+  if (labelled) header.push({ text: "label" });
+  const lab = (text: string) => (labelled ? [{ text: shorten(text, 80), wrap: "words" as const }] : []);
   const rows = climb.flatMap((r, i) => {
     const v = benchmarkValues(r);
     const imp = improvementCells(r);
@@ -101,6 +106,7 @@ function runsTable(climb: Climb): string {
       num(cal?.n ?? (one ? pairsCell(r) : "")),
       num(formatDuration(r.wallSeconds)),
       ...(notes ? [{ text: [r.failure ?? "", ...r.disputes].filter((t) => t !== "").join("; ") }] : []),
+      ...lab(round === null ? r.label : ""),
     ];
     // a round: one row per candidate under its row, with the estimate shown for it
     const arms = (round?.arms ?? []).map((a) => {
@@ -125,6 +131,7 @@ function runsTable(climb: Climb): string {
         num(e === null ? "" : String(e.estimate.n)),
         num(""),
         ...(notes ? [{ text: "" }] : []),
+        ...lab(a.label),
       ];
     });
     return [main, ...arms];

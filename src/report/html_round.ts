@@ -79,11 +79,12 @@ function header(run: RunSummary, round: RoundSummary): string {
 
 /** Every candidate's standing, verdict and the decision's sentence about it. */
 function candidatesTable(round: RoundSummary): string {
-  const header = ["candidate", "ref", "sha", "state", "verdict", "why"].map((text) => ({ text }));
+  const header = ["candidate", "ref", "sha", "label", "state", "verdict", "why"].map((text) => ({ text }));
   const rows = round.arms.map((a): Cell[] => [
     { text: `${a.measure}${a.winner ? " (winner)" : ""}`, wrap: "words" },
     { text: a.ref },
     { text: shortSha(a.sha), wrap: "never" },
+    { text: a.label, wrap: "words" },
     { text: standingWords(a), wrap: "words" },
     { text: armVerdictWords(a), wrap: "words" },
     { text: a.reason, wrap: "words" },

@@ -45,6 +45,7 @@ function header(run: RunSummary): string {
   const facts: [string, string | { html: string }][] = [
     ["run", { html: `<code>${escapeHtml(run.tag)}</code>` }],
     ["base → candidate", { html: `${shaHtml(run.baseSha)} → ${shaHtml(run.candidateSha)}` }],
+    ...(run.label === "" ? [] : [["label", run.label] as [string, string]]),
     ["state", run.state],
     ...estimateFacts(run),
     ["created", `${formatTime(run.createdAt)} UTC`],

@@ -22,6 +22,7 @@ import {
   tally,
   verdictWords,
 } from "./format.ts";
+import { shorten } from "../text/shorten.ts";
 import { mdCell, mdCode, mdPipes, mdTable, mdText, unitWords } from "./markdown_escape.ts";
 import { pairLabel, pairRows } from "./measures.ts";
 import { pairList } from "./set_aside.ts";
@@ -45,7 +46,7 @@ function runFacts(r: RunSummary): string {
   const parts = [
     `Run ${mdCode(r.tag)} (${backendWords(r.backend)}): base ${mdCode(shortSha(r.baseSha))} -> candidate ${
       mdCode(shortSha(r.candidateSha))
-    }`,
+    }${r.label === "" ? "" : ` (${mdText(r.label.replace(/[\r\n\t]+/g, " "))})`}`,
     `created ${formatTime(r.createdAt)} UTC`,
   ];
   // how the run ended: a failed or cancelled run was not decided
@@ -166,6 +167,7 @@ export function runMarkdown(r: RunSummary): string {
  * the screen's — with the means of both sides over that estimate's pairs.
  * A calibration's row shows its sd and suggested min_effect beside its
  * state, and its A/A mean, interval and pairs in the improvement columns.
+ * Once some run has a label, a last column gives it (cut at 60 characters).
  */
 export function climbMarkdown(climb: Climb): string {
   const benchmarks = [...new Set(climb.map((r) => r.benchmark))];
@@ -179,6 +181,10 @@ export function climbMarkdown(climb: Climb): string {
   const rel = (text: string) => (relatives ? [text] : []);
   header.push("baseline", "candidate", "difference", "improvement", "improvement interval", ...rel("relative"));
   header.push("n", "wall");
+  // what each candidate tries, once some run has a label
+  const labelled = climb.some((r) => r.label !== "" || (r.round?.arms ?? []).some((a) => a.label !== ""));
+  if (labelled) header.push("label");
+  const lab = (text: string) => (labelled ? [mdCell(shorten(text, 60))] : []);
   const numbers = ["#", "baseline", "candidate", "difference", "improvement", "n", "wall"];
   const right = new Set(numbers.map((h) => header.indexOf(h)));
   const rows = climb.flatMap((r, index) => {
@@ -211,6 +217,7 @@ export function climbMarkdown(climb: Climb): string {
       ...rel(one ? formatRelative(r.relative, r.direction, r.unit) : ""),
       cal?.n ?? (one ? pairsCell(r) : ""),
       formatDuration(r.wallSeconds),
+      ...lab(round === null ? r.label : ""),
     ];
     // a round: one row per candidate under its row, the estimate shown for it (the confirmation's, else the screen's)
     const arms = (round?.arms ?? []).map((a) => {
@@ -235,6 +242,7 @@ export function climbMarkdown(climb: Climb): string {
         ...rel(formatRelative(e?.relative, r.direction, r.unit)),
         e === null ? "" : String(e.estimate.n),
         "",
+        ...lab(a.label),
       ];
     });
     return [main, ...arms];

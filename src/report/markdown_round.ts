@@ -30,8 +30,15 @@ import { roundSentence, roundWhat, winnerOf } from "./round_words.ts";
  * value pair by pair, and the reasons.
  */
 
+/** Whether some candidate of the round has a label. */
+function labelled(round: RoundSummary): boolean {
+  return round.arms.some((a) => a.label !== "");
+}
+
 /** The rows of the candidates' table: a screen row per candidate, and a confirmation row for the one that has one. */
 function candidateRows(run: RunSummary, round: RoundSummary): string[][] {
+  // a label column once some candidate has one
+  const lab = (a: RoundArm) => (labelled(round) ? [mdCell(a.label)] : []);
   const row = (a: RoundArm, stage: "screen" | "confirmation", e: ArmEstimate) => {
     const imp = armCells(e);
     const name = `${mdCode(a.measure)}${a.winner && stage === "confirmation" ? " **(winner)**" : ""}`;
@@ -46,6 +53,7 @@ function candidateRows(run: RunSummary, round: RoundSummary): string[][] {
       imp.mean,
       imp.interval,
       armDifferenceCells(e, run.direction).mean,
+      ...lab(a),
     ];
   };
   return round.arms.flatMap((a) => {
@@ -64,6 +72,7 @@ function candidateRows(run: RunSummary, round: RoundSummary): string[][] {
         "",
         "",
         "",
+        ...lab(a),
       ]);
     }
     return rows;
@@ -145,6 +154,7 @@ export function roundMarkdown(run: RunSummary): string {
     "improvement (positive = better)",
     "improvement interval",
     "difference (candidate − baseline)",
+    ...(labelled(round) ? ["label"] : []),
   ];
   out.push("", mdTable(header, candidateRows(run, round), new Set([7, 9])));
   const sibs = siblingsTable(round);

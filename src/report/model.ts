@@ -126,6 +126,12 @@ export interface RunSummary {
   readonly baseSha: string;
   /** The commit to merge: the candidate's; a round's winner's, null while it has none (`mergeSha`). */
   readonly candidateSha: string | null;
+  /**
+   * What the candidate tries: `--label`, else its commit's subject; a
+   * round's, its winner's (each candidate's is in `round`); "" when none is
+   * known (a run from before labels, a calibration, a round without a winner).
+   */
+  readonly label: string;
   readonly state: RunState;
   readonly verdict: RunVerdict;
   /**

@@ -44,6 +44,8 @@ export interface RoundArm {
   readonly measure: string;
   readonly ref: string;
   readonly sha: string;
+  /** What it tries: `--label`, else its commit's subject; "" when none is known. */
+  readonly label: string;
   /** Its verdict; null while it is in play (or the round is not decided); `crashed` with `crash` saying why. */
   readonly verdict: RunVerdict;
   /** Why its eval crashed (verdict `crashed`): it left play, the others went on; null (or absent) otherwise. */

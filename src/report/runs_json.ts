@@ -157,6 +157,7 @@ function runEntry(r: RunSummary): RunListingEntry {
     base_sha: r.baseSha,
     // the commit to merge: a round's winner's, null without one (never the first candidate's)
     candidate_sha: r.candidateSha,
+    label: r.label,
     state: r.state,
     verdict: r.verdict,
     baseline: v.baseline,
@@ -234,6 +235,7 @@ function candidateEntry(a: RoundArm): RoundCandidateEntry {
     measure: a.measure,
     ref: a.ref,
     sha: a.sha,
+    label: a.label,
     verdict: a.verdict,
     standing: a.standing,
     because: a.because,

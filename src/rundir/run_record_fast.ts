@@ -35,6 +35,9 @@ export function fastRunRecordJson(v: unknown): RunRecordJson | null {
   if (kind !== undefined && kind !== "measure" && kind !== "calibrate") return null;
   const round = candidates === undefined ? undefined : fastCandidates(candidates, candidate_ref, candidate_sha);
   if (round === null) return null;
+  const labels = v.labels;
+  if (labels !== undefined && !(Array.isArray(labels) && labels.every((l) => typeof l === "string"))) return null;
+  if (labels !== undefined && labels.length !== (round?.length ?? 1)) return null;
   return {
     format: 1,
     created_at: v.created_at,
@@ -61,6 +64,7 @@ export function fastRunRecordJson(v: unknown): RunRecordJson | null {
     command_line: [...command_line],
     ...(kind === undefined ? {} : { kind }),
     ...(round === undefined ? {} : { candidates: round }),
+    ...(labels === undefined ? {} : { labels: [...labels] as string[] }),
   };
 }
 
@@ -90,6 +94,7 @@ const KEYS: ReadonlySet<string> = new Set([
   "command_line",
   "kind",
   "candidates",
+  "labels",
 ]);
 
 /** A round's candidates: two or more `{ref, sha}`, the first the record's own candidate; null when not plainly so. */

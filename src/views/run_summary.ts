@@ -56,6 +56,7 @@ function summaryOf(e: RunEvaluation): RunSummary {
       : r.contract.minEffect,
     baseSha: r.baseSha,
     candidateSha: mergeSha(r, decision),
+    label: round === null ? r.labels[0] ?? "" : round.arms.find((a) => a.winner)?.label ?? "",
     state,
     verdict: decision?.verdict ?? null,
     values,

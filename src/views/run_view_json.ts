@@ -29,6 +29,10 @@ export function runViewJson(v: RunView): ShowJson {
     run_dir: dir.path,
     base_sha: record.baseSha,
     candidate_sha: mergeSha(record, decision),
+    // what the candidate tries (a round: its winner's); "" when none is known
+    label: record.candidates.length > 1
+      ? record.labels[(decision?.round?.winner?.arm ?? 0) - 1] ?? ""
+      : record.labels[0] ?? "",
     measures: v.rows.map((m) => ({
       name: m.name,
       state: m.state,
@@ -64,7 +68,7 @@ export function runViewJson(v: RunView): ShowJson {
       record.candidates.length > 1 ? decision?.round?.winner?.arm ?? null : CANDIDATE_ARM,
     ),
     ...quantitiesJson(e.quantities),
-    round: e.round === null ? null : roundStandingJson(e.round),
+    round: e.round === null ? null : roundStandingJson(e.round, record.labels),
     scheduler_error: v.status.schedulerError,
     waiting_for_room: v.open ? room : null,
     failure: s.kind === "failed" ? failureJson(s.failure) : null,

@@ -161,8 +161,9 @@ export async function checkRoundSurfaces(
   assert.equal(open, false, at);
   assert.equal(next, null, at);
   // deno-lint-ignore no-explicit-any
-  shownRound.candidates = shownRound.candidates.map(({ measure, winner: won, mean, ...c }: any, i: number) => {
+  shownRound.candidates = shownRound.candidates.map(({ measure, label, winner: won, mean, ...c }: any, i: number) => {
     assert.equal(measure, arms[i]!.measure, at);
+    assert.equal(label, "", `${at}: show --json ${measure} label (the fixture gives none)`);
     assert.equal(won, c.arm === winner, `${at}: show --json ${measure} winner`);
     assert.equal(mean, meanOfArm(d.values, c.arm), `${at}: show --json ${measure} mean of every value it measured`);
     return c;
@@ -201,6 +202,7 @@ export async function checkRoundSurfaces(
       measure: arms[i]!.measure,
       ref: c.ref,
       sha: c.sha,
+      label: "",
       winner: c.arm === winner,
       mean: meanOfArm(d.values, c.arm),
       verdict: c.verdict,

@@ -109,7 +109,8 @@ describe("every command's --json, validated against its schema (local backend)",
       for (
         const [tag, cand, code] of [["r1", c.fast, 0], ["r2", c.slow, 10], ["r3", c.near, 11], ["r4", c.crash, 12]]
       ) {
-        const r = await c.measure(tag as string, [cand as string], single);
+        const label = tag === "r1" ? ["--label", "faster kernel"] : [];
+        const r = await c.measure(tag as string, [cand as string], single, ...label);
         assert.equal(r.code, code, r.stderr);
         const j = check("measure", r.stdout, `measure ${tag}`);
         exactly(decidedSchema(), j, `measure ${tag}`);
@@ -155,6 +156,45 @@ describe("every command's --json, validated against its schema (local backend)",
       exactly(showSchema(), check("show", aa, "show aa"), "show aa");
       const listing = check("runs", (await cli(["runs", c.runs, "--json"], { compute: c.compute })).stdout, "runs");
       exactly(runsSchema(), listing, "runs");
+      // what each candidate tries: --label, else its commit's subject; a round's candidates each their own
+      const measured = listing.runs.filter((r: { kind: string }) => r.kind === "measure");
+      assert.deepEqual(measured.map((r: { label: string }) => r.label), [
+        "faster kernel",
+        "commit 2",
+        "commit 3",
+        "commit 5",
+        "commit 1",
+        "commit 1",
+      ]);
+      assert.deepEqual(measured[5].round.candidates.map((x: { label: string }) => x.label), [
+        "commit 2",
+        "commit 4",
+        "commit 1",
+      ]);
+      assert.match(
+        (await cli(["show", join(c.runs, "r1")], { compute: c.compute })).stdout,
+        /\nlabel: faster kernel\n/,
+      );
+      // results.tsv, as autoresearch keeps it
+      const tsv = (await cli(["runs", c.runs, "--tsv"], { compute: c.compute })).stdout.trimEnd().split("\n");
+      const cells = tsv.map((l) => l.split("\t"));
+      const short = (sha: string) => sha.slice(0, 7);
+      assert.deepEqual(cells.map((r) => [r[0], r[2]]), [
+        ["commit", "status"],
+        [short(c.base), "keep"],
+        [short(c.fast), "keep"],
+        [short(c.slow), "discard"],
+        [short(c.near), "discard"],
+        [short(c.crash), "crash"],
+        [short(c.fast), "keep"],
+        [short(c.slow), "discard"],
+        [short(c.fast2), "discard"],
+        [short(c.fast), "keep"],
+      ]);
+      assert.equal(tsv[0], "commit\tt\tstatus\tdescription");
+      assert.deepEqual(cells[2], [short(c.fast), "8.02", "keep", "faster kernel"]);
+      assert.equal(cells[5]![1], "0.000000", "a crash's value, as autoresearch writes it");
+      assert.match(cells[5]![3]!, /^commit 5 \(eval .*\)$/, "a crash's description says why");
       assert.equal(listing.runs.length, 7);
       // the scheduler's verbs
       const dry = await cli([

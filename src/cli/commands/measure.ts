@@ -6,7 +6,7 @@ import type { RunRecord } from "../../rundir/run_record.ts";
 import { defineLeaf } from "../command.ts";
 import { computeFlags } from "../shared/common.ts";
 import { outLine } from "../shared/io.ts";
-import { candidateFlag, parseRunRequest, repoFlags, runFlags } from "../shared/run_flags.ts";
+import { candidateFlag, labelFlag, parseRunRequest, repoFlags, runFlags } from "../shared/run_flags.ts";
 import { startAndReport } from "../shared/start_run.ts";
 import { measureWait, measureWaitFlags } from "../shared/wait_flags.ts";
 
@@ -28,6 +28,7 @@ export const measureCommand = defineLeaf<MeasureOptions>({
   args: {
     ...repoFlags,
     ...candidateFlag,
+    ...labelFlag,
     ...runFlags,
     "dry-run": { type: "boolean", description: "Print the plan; write and submit nothing" },
     ...computeFlags,
@@ -46,7 +47,7 @@ export const measureCommand = defineLeaf<MeasureOptions>({
 
   parse(args, env) {
     return {
-      request: parseRunRequest(args, env, args.values("candidate")),
+      request: parseRunRequest(args, env, args.values("candidate"), args.values("label")),
       dryRun: args.on("dry-run"),
       json: args.on("json"),
       wait: measureWait(args),

@@ -1,4 +1,5 @@
 import { describeHolder } from "../../rundir/lock_file.ts";
+import { escapeControls } from "../../text/terminal.ts";
 import { formatProvenanceTable } from "../../report/provenance_table.ts";
 import type { Standing } from "../../evaluation/standing.ts";
 import { evaluateRun } from "../../evaluation/evaluate.ts";
@@ -63,6 +64,8 @@ function showText(v: RunView): string {
     ? `candidate ${record.candidateSha.slice(0, 12)}`
     : `${record.candidates.length} candidates (a round)`;
   lines.push(`run ${dir.path}: ${record.contract.name}, base ${record.baseSha.slice(0, 12)} vs ${versus}`);
+  const label = v.round === null ? record.labels[0] ?? "" : "";
+  if (label !== "") lines.push(`label: ${escapeControls(label.replace(/[\r\n\t]+/g, " "))}`);
   lines.push(formatMeasureStates(v.rows));
   if (Object.keys(v.usage).length > 0) lines.push("resource use:\n" + formatUsageTable(v.usage));
   if (Object.keys(v.provenance).length > 0) lines.push("where and when:\n" + formatProvenanceTable(v.provenance));

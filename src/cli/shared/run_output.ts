@@ -79,10 +79,11 @@ export function reportOutcome(
       crash: d.crash === undefined ? null : crashJson(d.crash),
       base_sha: d.baseSha,
       candidate_sha: mergeSha(r, d),
+      label: r.labels[(d.round === undefined ? CANDIDATE_ARM : d.round.winner?.arm ?? 0) - 1] ?? "",
       baseline_source: d.baselineSource,
       decided_at: d.decidedAt,
       ...(d.paired === null ? {} : pairedFactsJson(d.paired)),
-      ...(d.round === undefined ? {} : roundOutcomeJson(d.round, d.values)),
+      ...(d.round === undefined ? {} : roundOutcomeJson(d.round, d.values, r.labels)),
     };
     outLine(io, JSON.stringify(out));
   } else {
@@ -116,6 +117,7 @@ function roundText(r: RunRecord, d: DecisionRecord): string | undefined {
 function roundOutcomeJson(
   round: RoundFacts,
   values: Readonly<Record<string, number>>,
+  labels: readonly string[],
 ): Pick<DecidedJson, "winner" | "candidates"> {
   const w = round.winner;
   const wc = w === null ? undefined : round.candidates.find((c) => c.arm === w.arm);
@@ -134,6 +136,7 @@ function roundOutcomeJson(
       measure: benchmarkName(c.arm),
       ref: c.ref,
       sha: c.sha,
+      label: labels[c.arm - 1] ?? "",
       winner: c.arm === w?.arm,
       // the mean of every value it measured (the screen's pairs, and the confirmation's for the leader)
       mean: armMean(values, c.arm),
