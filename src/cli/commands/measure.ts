@@ -35,7 +35,8 @@ export const measureCommand = defineLeaf<MeasureOptions>({
     ...measureWaitFlags,
   },
   details: [
-    "Freezes the run in RUN_DIR/run.json, pins both commits under refs/dispatch/, dispatches each measure",
+    "Freezes the run in RUN_DIR/run.json, pins both commits under refs/dispatch/ (`outerloop prune DIR` removes",
+    "the pins of finished runs), dispatches each measure",
     "as its own job in a fresh checkout, then parks behind a wake job (exit 75) or decides:",
     "exit 0 accept, 10 reject, 11 inconclusive; 3 an eval failed, 4 the scheduler failed, 2 bad input.",
     "Running it again with the same flags continues the same run.",
