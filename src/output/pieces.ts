@@ -116,6 +116,11 @@ export const calibrationShape = lazy(() => ({
     siblings: z.record(z.string(), strict({ tolerance: z.number() })),
   }),
   derivation: z.nullable(z.string()),
+  // min_effect and each sibling's tolerance as percentages, for a benchmark whose every value is positive
+  relative_suggestion: z.nullable(strict({
+    min_effect: z.string(),
+    siblings: z.record(z.string(), z.nullable(z.string())),
+  })),
   seeds: z.array(wholeNumber(0)),
   differences: z.array(z.number()),
 }));

@@ -480,6 +480,7 @@ export function calibrationRun(biased = false, over: Partial<RunSummary> = {}): 
       siblings: {},
       suggestion: { minEffect: 0.03, repeats: 4, maxRepeats: 12, siblings: {} },
       derivation: "min_effect 0.03: the smallest systematic difference this A/A check finds with 80% power.",
+      relativeSuggestion: null,
       seeds: [11, 12, 13, 14, 15, 16],
       values,
       differences,
