@@ -120,7 +120,6 @@ function derivationOf(c: Calibration, confidence: number): string {
   return parts.join("; ") + ".";
 }
 
-
 /** A fraction as a percentage rounded up to two significant digits: 0.02134 → "2.2%", 0.0037 → "0.37%". */
 export function percentUp(fraction: number): string {
   if (!(fraction > 0)) return "0%";
