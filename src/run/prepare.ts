@@ -46,6 +46,8 @@ export interface RunRequest {
   readonly arrays: boolean;
   /** `--array-throttle` (or OUTERLOOP_ARRAY_THROTTLE); null for none. */
   readonly arrayThrottle: number | null;
+  /** `--smoke`: each candidate's first measure alone before the first look (`measure` only). */
+  readonly smoke?: boolean;
   /** An absolute path, or null. */
   readonly seedCache: string | null;
   readonly mode: ComputeMode;
@@ -117,6 +119,12 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
         "their order, or none (each candidate is labelled with its commit's subject)",
     );
   }
+  if (o.smoke === true && contract.pairing !== "separate") {
+    throw new BadInputError(
+      `--smoke measures each candidate alone first, and pairing ${JSON.stringify(contract.pairing)} in ` +
+        `${JSON.stringify(o.contract)} runs a pair's measures in one job: leave out --smoke, or use pairing "separate"`,
+    );
+  }
   if (o.seedCache !== null && !(existsSync(o.seedCache) && statSync(o.seedCache).isDirectory())) {
     throw new BadInputError(`--seed-cache ${JSON.stringify(o.seedCache)} is not a directory`);
   }
@@ -155,6 +163,7 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
       wakeQos: o.wakeQos,
       arrays: o.arrays,
       arrayThrottle: o.arrayThrottle,
+      smoke: purpose.kind === "measure" && o.smoke === true,
       compute: o.mode,
       seedCache: o.seedCache,
       commandLine: [...deps.self, purpose.kind, ...o.raw],

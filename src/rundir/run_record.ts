@@ -49,6 +49,8 @@ export const runRecordSchema = lazy(() =>
     // job arrays: absent = on; false only when turned off (--no-arrays); a throttle only when set
     arrays: z.optional(z.boolean()),
     array_throttle: z.optional(wholeNumber(1)),
+    // --smoke: the candidates' first measures alone before the first look is sent; absent = off
+    smoke: z.optional(z.literal(true)),
     compute: z.enum(["local", "slurm", "sge"]),
     seed_cache: z.nullable(z.string()),
     command_line: z.array(z.string()),
@@ -125,6 +127,12 @@ export interface RunRecord {
   readonly arrays: boolean;
   /** At most this many of an array's tasks run at once (`--array-throttle`, sbatch's `%K`); null for no throttle. */
   readonly arrayThrottle: number | null;
+  /**
+   * `--smoke`: each candidate's first measure (pair 1's benchmark) runs alone
+   * before the first look is sent, so a candidate that crashes every time
+   * costs one eval, not a look.
+   */
+  readonly smoke: boolean;
   readonly compute: "local" | "slurm" | "sge";
   /**
    * "measure": base against candidate, to a verdict. "calibrate": the base
@@ -188,6 +196,7 @@ function toJson(rec: RunRecord): z.input<ReturnType<typeof runRecordSchema>> {
     ...(rec.wakeQos === "" ? {} : { wake_qos: rec.wakeQos }),
     ...(rec.arrays ? {} : { arrays: false }),
     ...(rec.arrayThrottle === null ? {} : { array_throttle: rec.arrayThrottle }),
+    ...(rec.smoke ? { smoke: true as const } : {}),
     compute: rec.compute,
     seed_cache: rec.seedCache,
     command_line: [...rec.commandLine],
@@ -221,6 +230,7 @@ function fromJson(j: RunRecordJson): RunRecord {
     wakeQos: j.wake_qos ?? "",
     arrays: j.arrays ?? true,
     arrayThrottle: j.array_throttle ?? null,
+    smoke: j.smoke ?? false,
     compute: j.compute,
     kind: j.kind ?? "measure",
     candidates: j.candidates ?? [{ ref: j.candidate_ref, sha: j.candidate_sha }],

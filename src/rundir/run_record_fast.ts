@@ -29,6 +29,7 @@ export function fastRunRecordJson(v: unknown): RunRecordJson | null {
   const { arrays, array_throttle, compute, seed_cache, command_line, kind, candidates } = v;
   if (arrays !== undefined && typeof arrays !== "boolean") return null;
   if (array_throttle !== undefined && !isWhole(array_throttle, 1)) return null;
+  if (v.smoke !== undefined && v.smoke !== true) return null;
   if (compute !== "local" && compute !== "slurm" && compute !== "sge") return null;
   if (seed_cache !== null && typeof seed_cache !== "string") return null;
   if (!Array.isArray(command_line) || !command_line.every((a) => typeof a === "string")) return null;
@@ -59,6 +60,7 @@ export function fastRunRecordJson(v: unknown): RunRecordJson | null {
     ...(wake_qos === undefined ? {} : { wake_qos: wake_qos as string }),
     ...(arrays === undefined ? {} : { arrays }),
     ...(array_throttle === undefined ? {} : { array_throttle }),
+    ...(v.smoke === undefined ? {} : { smoke: true as const }),
     compute,
     seed_cache,
     command_line: [...command_line],
@@ -89,6 +91,7 @@ const KEYS: ReadonlySet<string> = new Set([
   "wake_qos",
   "arrays",
   "array_throttle",
+  "smoke",
   "compute",
   "seed_cache",
   "command_line",

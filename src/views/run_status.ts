@@ -32,16 +32,30 @@ export interface RunStatus {
  * decided run, most often — the snapshot's results are the whole answer, as
  * they are the measurer's (a finished measure asks the scheduler nothing),
  * and neither the measurer nor a backend is loaded. A failed measure that
- * the run recorded as a candidate's crash (crashes.json) reads `crashed`.
+ * the run recorded as a candidate's crash (crashes.json) reads `crashed`,
+ * and one a crash stopped (its `stopped`) `cancelled`.
  */
 export async function runStatus(e: RunEvaluation, compute: Compute, now: () => number): Promise<RunStatus> {
   const p = e.looks.plan;
   const { values, unreadable } = e.snapshot.results;
-  const finished = p.toMeasure.every((m) => Object.hasOwn(values, m.name) || Object.hasOwn(unreadable, m.name));
+  const stopped = new Map(e.snapshot.stopped.map((s) => [s.measure, s]));
+  const finished = p.toMeasure.every((m) =>
+    Object.hasOwn(values, m.name) || Object.hasOwn(unreadable, m.name) || stopped.has(m.name)
+  );
   const observed = finished ? null : await import("./observed_rows.ts").then((o) => o.observedRows(e, compute, now));
   const crashed = new Set(e.snapshot.crashes.map((c) => c.measure));
   const measured = new Set(p.toMeasure.map((m) => m.name));
   const rows = p.plan.map((m): MeasureStateRow => {
+    const stop = stopped.get(m.name);
+    // what a crash stopped (fail fast): its job cancelled by outerloop, whatever it might still deliver unread
+    if (stop !== undefined) {
+      return {
+        name: m.name,
+        state: "cancelled",
+        why: "stopped: the candidate crashed",
+        ...(stop.jobId ? { jobId: stop.jobId } : {}),
+      };
+    }
     const row = !measured.has(m.name)
       ? cachedRow(e, m)
       : observed === null

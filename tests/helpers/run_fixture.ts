@@ -36,6 +36,7 @@ export function runRecordFixture(
     wakeQos: "",
     arrays: true,
     arrayThrottle: null,
+    smoke: false,
     compute: "slurm",
     seedCache: null,
     commandLine: [],

@@ -50,6 +50,7 @@ const RECORD: RunRecord = {
   wakeQos: "",
   arrays: true,
   arrayThrottle: null,
+  smoke: false,
   compute: "slurm",
   seedCache: null,
   commandLine: ["/opt/outerloop", "measure", "--repo", "/work/repo"],

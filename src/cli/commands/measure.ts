@@ -30,6 +30,10 @@ export const measureCommand = defineLeaf<MeasureOptions>({
     ...candidateFlag,
     ...labelFlag,
     ...runFlags,
+    smoke: {
+      type: "boolean",
+      description: "Measure each candidate once, alone, before the first look: a crash then costs one eval, not a look",
+    },
     "dry-run": { type: "boolean", description: "Print the plan; write and submit nothing" },
     ...computeFlags,
     ...measureWaitFlags,
@@ -48,7 +52,10 @@ export const measureCommand = defineLeaf<MeasureOptions>({
 
   parse(args, env) {
     return {
-      request: parseRunRequest(args, env, args.values("candidate"), args.values("label")),
+      request: {
+        ...parseRunRequest(args, env, args.values("candidate"), args.values("label")),
+        smoke: args.on("smoke"),
+      },
       dryRun: args.on("dry-run"),
       json: args.on("json"),
       wait: measureWait(args),
