@@ -39,9 +39,10 @@ export async function runStatus(e: RunEvaluation, compute: Compute, now: () => n
   const p = e.looks.plan;
   const { values, unreadable } = e.snapshot.results;
   const stopped = new Map(e.snapshot.stopped.map((s) => [s.measure, s]));
-  const finished = p.toMeasure.every((m) =>
-    Object.hasOwn(values, m.name) || Object.hasOwn(unreadable, m.name) || stopped.has(m.name)
-  );
+  // a crash decides at once: what of its look had not started never will (the local backend stops before it)
+  const crashedRun = e.snapshot.decision?.verdict === "crashed";
+  const finished = crashedRun ||
+    p.toMeasure.every((m) => Object.hasOwn(values, m.name) || Object.hasOwn(unreadable, m.name) || stopped.has(m.name));
   const observed = finished ? null : await import("./observed_rows.ts").then((o) => o.observedRows(e, compute, now));
   const crashed = new Set(e.snapshot.crashes.map((c) => c.measure));
   const measured = new Set(p.toMeasure.map((m) => m.name));
@@ -80,6 +81,9 @@ function finishedRow(e: RunEvaluation, m: Measure): MeasureStateRow {
   const job = jobIds[m.name] === undefined ? {} : { jobId: jobIds[m.name]! };
   const why = unreadable[m.name];
   if (why !== undefined) return { name: m.name, state: "failed", why: why.split("\n")[0]!, ...job };
+  if (!Object.hasOwn(values, m.name)) {
+    return { name: m.name, state: "not dispatched", reason: "not measured: the candidate crashed before it", ...job };
+  }
   return { name: m.name, state: "done", value: values[m.name]!, ...job };
 }
 

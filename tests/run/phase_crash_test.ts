@@ -80,6 +80,8 @@ describe("a crashed candidate", () => {
             ["baseline", "baseline#2", "candidate", "candidate#2"],
             "pair 3 never started",
           );
+          const shown = (await cli(["show", dir.path], { compute: fake })).stdout;
+          assert.match(shown, /\nbaseline#3 +not dispatched +not measured: the candidate crashed before it\n/);
         }
         assert.equal(d.values["baseline#2"], 10, "the baseline's pairs measured are kept");
         assert.equal(d.values["candidate"], 10, "the candidate's pairs before the crash are kept");
