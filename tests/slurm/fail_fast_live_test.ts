@@ -110,7 +110,16 @@ liveIt(
     );
     assert.equal(r.exitCode, 12, r.stderr);
     assert.equal(assertOutput("measure", r.stdout).verdict, "crashed");
-    const rows = await evalRows(tag);
+    // sacct knows a job only a moment after it: wait for the one, then there is no other
+    const rows = await waitFor(
+      "sacct to show the smoke's job",
+      () => evalRows(tag),
+      (rs) => rs.length > 0,
+      30_000,
+      1000,
+    );
     assert.equal(rows.length, 1, `one eval job, the candidate's: ${JSON.stringify(rows)}`);
+    const met = JSON.parse(readFileSync(join(runDir, "crashes.json"), "utf8")).crashes.map((c: Json) => c.measure);
+    assert.deepEqual(met, ["candidate"]);
   },
 );
