@@ -6,7 +6,7 @@ import { type RunPlan, runPlan } from "../plan/run_plan.ts";
 import { type CalibrationRecord, readCalibration } from "../rundir/calibration_file.ts";
 import { readCancel, type RunCancel } from "../rundir/cancel_file.ts";
 import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
-import { type MetCrash, readCrashes, readStopped, type StoppedMeasure } from "../rundir/crashes_file.ts";
+import { type MetCrash, readCrashRecord, type StoppedMeasure } from "../rundir/crashes_file.ts";
 import { readFailure, type RunFailure } from "../rundir/failure_file.ts";
 import { type LockHolder, readHolder } from "../rundir/lock_file.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
@@ -57,7 +57,7 @@ export interface RunSnapshot {
 export function readRunSnapshot(dir: RunDir, record: RunRecord = readRunRecord(dir)): RunSnapshot {
   const plan = runPlan(record, cachedBaseline(dir, record, false));
   const holder = readHolder(dir.lock);
-  const stopped = readStopped(dir);
+  const { crashes, stopped } = readCrashRecord(dir);
   let results: ResultsOnDisk | undefined;
   return {
     dir,
@@ -67,7 +67,7 @@ export function readRunSnapshot(dir: RunDir, record: RunRecord = readRunRecord(d
     calibration: record.kind === "calibrate" ? readCalibration(dir, record) : null,
     cancel: readCancel(dir),
     failure: readFailure(dir),
-    crashes: readCrashes(dir),
+    crashes,
     stopped,
     holder: typeof holder === "object" && "pid" in holder ? holder : null,
     wake: readWakeRecord(dir),

@@ -52,8 +52,24 @@ export interface StoppedMeasure {
 
 /** The measures crashes stopped so far; [] when none. */
 export function readStopped(dir: RunDir): StoppedMeasure[] {
+  return readCrashRecord(dir).stopped;
+}
+
+/** The crashes and the measures they stopped, from one read of the file. */
+export function readCrashRecord(dir: RunDir): { crashes: MetCrash[]; stopped: StoppedMeasure[] } {
   const j = readRunFile(dir.crashes, crashesSchema, "crash record");
-  return (j?.stopped ?? []).map((s) => ({ measure: s.measure, jobId: s.job_id }));
+  if (j === null) return { crashes: [], stopped: [] };
+  return {
+    crashes: j.crashes.map((c) => ({
+      measure: c.measure,
+      jobId: c.job_id,
+      kind: c.kind,
+      cause: c.cause,
+      message: c.message,
+      at: c.at,
+    })),
+    stopped: (j.stopped ?? []).map((s) => ({ measure: s.measure, jobId: s.job_id })),
+  };
 }
 
 /**
@@ -77,16 +93,7 @@ export function recordStopped(dir: RunDir, stopped: readonly StoppedMeasure[]): 
 
 /** The crashes recorded so far, first met first; [] when none. A damaged file is a `RunRecordError`, left as it is. */
 export function readCrashes(dir: RunDir): MetCrash[] {
-  const j = readRunFile(dir.crashes, crashesSchema, "crash record");
-  if (j === null) return [];
-  return j.crashes.map((c) => ({
-    measure: c.measure,
-    jobId: c.job_id,
-    kind: c.kind,
-    cause: c.cause,
-    message: c.message,
-    at: c.at,
-  }));
+  return readCrashRecord(dir).crashes;
 }
 
 /**
