@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { assertOutput } from "../../helpers/output_schema.ts";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -215,7 +216,7 @@ describe("outerloop calibrate --pairing", () => {
     const args = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
     const r = await cli([...args, "--pairs", "3", "--pairing", "all", "--compute", "local", "--json"], { compute });
     assert.equal(r.code, 0, r.stderr);
-    const out = JSON.parse(r.stdout);
+    const out = assertOutput("calibrate", r.stdout, "calibrate --pairing all");
     assert.deepEqual(out.pairings.map((p: { pairing: string }) => p.pairing), ["separate", "same-job", "duet"]);
     assert.ok(["separate", "same-job", "duet"].includes(out.recommended));
     assert.equal(typeof out.reason, "string");
