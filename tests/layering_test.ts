@@ -23,6 +23,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["rundir"],
   ["plan"],
   ["evaluation"],
+  ["output"],
   ["report"],
   ["views"],
   ["run"],

@@ -54,6 +54,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./commands/report.ts").then((m) => m.reportCommand),
   },
   {
+    name: "prune",
+    summary: "Remove the refs/dispatch/ pins no run of a climb needs any more",
+    load: () => import("./commands/prune.ts").then((m) => m.pruneCommand),
+  },
+  {
+    name: "schema",
+    summary: "Print a JSON Schema: the contract, decision.json, or each command's --json output",
+    load: () => import("./commands/schema.ts").then((m) => m.schemaCommand),
+  },
+  {
     name: "submit",
     summary: "Submit one job (--dry-run --json prints the sbatch argv)",
     load: () => import("./commands/submit.ts").then((m) => m.submitCommand),

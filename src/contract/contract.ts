@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { lazy, wholeNumber } from "../schema/zod.ts";
+import { lazy, wholeNumber, withJsonForm } from "../schema/zod.ts";
 import { contractObject as strict } from "./did_you_mean.ts";
 import { DEFAULT_CPUS, DEFAULT_MEM, isMemorySize } from "../compute/job_spec.ts";
 import { BadInputError } from "../errors.ts";
@@ -13,8 +13,10 @@ import {
   DEFAULT_PAIRING,
   DEFAULT_REPEATS,
   isThreshold,
+  PERCENT,
   seedEnvProblem,
   textProblem,
+  unitProblem,
 } from "./field_checks.ts";
 
 /**
@@ -55,6 +57,13 @@ const command = () =>
     z.refine((c) => c.trim() !== "", { error: "expected a command, got only white space", abort: true }),
   );
 
+/** `unit`: what the metric is measured in, printed beside its values (`unitProblem`). */
+const unit = () =>
+  z.string().check(z.superRefine((value, ctx) => {
+    const problem = unitProblem(value);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem, input: value });
+  }));
+
 /** `seed_env`: "" or a variable the job may export the seed under (`seedEnvProblem`). */
 const seedEnv = () =>
   z._default(
@@ -86,9 +95,15 @@ export type Scale = "absolute" | "relative";
  */
 const threshold = () =>
   z._default(
-    z.custom<number | string>(
-      isThreshold,
-      { error: 'expected a number >= 0 (in the metric\'s units) or a percentage such as "2%" (relative)' },
+    withJsonForm(
+      z.custom<number | string>(
+        isThreshold,
+        { error: 'expected a number >= 0 (in the metric\'s units) or a percentage such as "2%" (relative)' },
+      ),
+      {
+        anyOf: [{ type: "number", minimum: 0 }, { type: "string", pattern: PERCENT.source }],
+        description: 'in the metric\'s units, or a percentage ("2%": relative, judged on the log ratio)',
+      },
     ),
     0,
   );
@@ -137,10 +152,15 @@ const guardSchema = lazy(() =>
  */
 export const contractSchema = lazy(() =>
   strict({
+    // where an editor finds this file's JSON Schema (`outerloop schema contract`): accepted, never read
+    $schema: z.optional(z.string()),
     name: nameField("benchmark"),
     command: command(),
     metric: nonEmpty(),
     direction: direction(),
+    // what the metric is measured in ("s", "ms", "bpb", "MB"): printed beside its values, and it picks the
+    // relative words (a time reads faster / slower, anything else lower / higher: verdict/relative_words.ts)
+    unit: z.optional(unit()),
     summary: summary(),
     seed_env: seedEnv(),
     gpus: count(0, 0),
@@ -265,6 +285,8 @@ export interface Contract {
   readonly command: string;
   readonly metric: string;
   readonly direction: "maximize" | "minimize";
+  /** What the metric is measured in (`s`, `ms`, `bpb`, `MB`); null when the contract does not say. */
+  readonly unit: string | null;
   /** How samples reported as an array (`{"ms": [12.1, 11.9]}`) become the measure's value; default median. */
   readonly summary: Summary;
   /** The seed variable; "" = the benchmark does not resample. */
@@ -332,6 +354,7 @@ export function contractFromJson(c: ContractJson): Contract {
     command: c.command,
     metric: c.metric,
     direction: c.direction,
+    unit: c.unit ?? null,
     summary: c.summary,
     seedEnv: c.seed_env,
     gpus: c.gpus,
@@ -416,7 +439,7 @@ export function loadContract(path: string): Contract {
 
 /**
  * The contract back in its snake_case file form: what the run record
- * freezes. Every field explicit, except that guards, eval_mem, eval_cpus, repeats,
+ * freezes (never `$schema`, which is not read). Every field explicit, except that unit, guards, eval_mem, eval_cpus, repeats,
  * max_repeats, confidence, pairing and summary (the benchmark's and each
  * sibling's) appear only when they differ from their defaults (2G, 1, 1,
  * repeats, 0.95, separate, median; guards when there are none), so the run record of a contract that does
@@ -453,6 +476,7 @@ export function contractToJson(c: Contract): z.input<ReturnType<typeof contractS
       ...(g.summary === DEFAULT_SUMMARY ? {} : { summary: g.summary }),
     }));
   }
+  if (c.unit !== null) json.unit = c.unit;
   if (c.summary !== DEFAULT_SUMMARY) json.summary = c.summary;
   if (c.evalMem !== DEFAULT_MEM) json.eval_mem = c.evalMem;
   if (c.evalCpus !== DEFAULT_CPUS) json.eval_cpus = c.evalCpus;

@@ -8,6 +8,7 @@ import {
   isThreshold,
   seedEnvProblem,
   textProblem,
+  unitProblem,
 } from "./field_checks.ts";
 import { validateName } from "./names.ts";
 
@@ -26,6 +27,7 @@ export function fastContractJson(v: unknown): ContractJson | null {
   if (!isRecord(v) || !onlyKeys(v, CONTRACT_KEYS)) return null;
   const name = v.name, command = v.command, metric = v.metric, direction = v.direction;
   if (!isName(name, "benchmark") || !isCommand(command) || !isNonEmpty(metric) || !isDirection(direction)) return null;
+  if (v.unit !== undefined && !(typeof v.unit === "string" && unitProblem(v.unit) === null)) return null;
   const summary = or(v.summary, DEFAULT_SUMMARY), seedEnv = or(v.seed_env, ""), gpus = or(v.gpus, 0);
   if (!isSummary(summary) || !isSeedEnv(seedEnv) || !isWhole(gpus, 0)) return null;
   const evalMinutes = or(v.eval_minutes, 60),
@@ -54,6 +56,7 @@ export function fastContractJson(v: unknown): ContractJson | null {
     command,
     metric,
     direction,
+    ...(v.unit === undefined ? {} : { unit: v.unit }),
     summary,
     seed_env: seedEnv,
     gpus,
@@ -76,6 +79,7 @@ const CONTRACT_KEYS: ReadonlySet<string> = new Set([
   "command",
   "metric",
   "direction",
+  "unit",
   "summary",
   "seed_env",
   "gpus",

@@ -67,9 +67,27 @@ export function seedEnvProblem(name: string): string | null {
 }
 
 /** A relative threshold as written: a percentage such as "2%" or "0.5%". */
-const PERCENT = /^(0|[1-9][0-9]*)(\.[0-9]+)?%$/;
+/** A relative threshold as written: `2%`, `0.5%`. */
+export const PERCENT = /^(0|[1-9][0-9]*)(\.[0-9]+)?%$/;
 
 /** A threshold as the contract may write it: a number >= 0 in the metric's units, or a percentage. */
 export function isThreshold(v: unknown): v is number | string {
   return (typeof v === "number" && Number.isFinite(v) && v >= 0) || (typeof v === "string" && PERCENT.test(v));
+}
+
+/** The longest `unit` a contract may give: a unit, not a sentence. */
+const MAX_UNIT_LENGTH = 16;
+
+/**
+ * What is wrong with a metric's `unit` (`"s"`, `"ms"`, `"bpb"`, `"MB"`), or
+ * null: it is printed beside every value, so it is short and on one line.
+ */
+export function unitProblem(unit: string): string | null {
+  if (unit.trim() === "") return 'expected a unit such as "s", "ms", "bpb" or "MB"';
+  if (unit.length > MAX_UNIT_LENGTH) return `expected a unit of at most ${MAX_UNIT_LENGTH} characters`;
+  // deno-lint-ignore no-control-regex -- control characters are what is refused
+  if (/[\u0000-\u001f\u007f]/.test(unit) || unit.trim() !== unit) {
+    return "expected a unit without control characters or spaces at its ends";
+  }
+  return textProblem(unit);
 }

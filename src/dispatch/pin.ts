@@ -34,6 +34,37 @@ const gitRun: GitRun = async (argv) => {
   return await spawn({ argv, env, output: "separate", timeoutMs: 120_000 });
 };
 
+/** The shas pinned under `refs/dispatch/` in the repo, in git's order. */
+export async function listPins(repoRoot: string, run: GitRun = gitRun): Promise<string[]> {
+  const r = await run(["git", "-C", repoRoot, "for-each-ref", "--format=%(refname)", "refs/dispatch/"]);
+  if (r.exitCode !== 0 || r.timedOut) {
+    throw new GitError(`Cannot list the pins (refs/dispatch/) of ${JSON.stringify(repoRoot)}: ${detail(r)}`);
+  }
+  return lines(r.stdout).map((ref) => ref.slice("refs/dispatch/".length)).filter((sha) => FULL_SHA.test(sha));
+}
+
+/**
+ * Removes the pin of `sha` (`refs/dispatch/<sha>`), only while it still
+ * points at `sha` (git's old-value check): what `pinSha` made, no other ref.
+ */
+export async function unpinSha(repoRoot: string, sha: string, run: GitRun = gitRun): Promise<void> {
+  const ref = dispatchRef(sha);
+  const r = await run(["git", "-C", repoRoot, "update-ref", "-d", ref, sha]);
+  if (r.exitCode !== 0 || r.timedOut) {
+    throw new GitError(`Cannot remove the pin ${JSON.stringify(ref)} in ${JSON.stringify(repoRoot)}: ${detail(r)}`);
+  }
+}
+
+/**
+ * The subject (first line of the message) of commit `sha` in the repo: a
+ * run's label when `--label` is not given. "" when git cannot say (the
+ * label is informational: a run never fails for want of one).
+ */
+export async function commitSubject(repoRoot: string, sha: string, run: GitRun = gitRun): Promise<string> {
+  const r = await run(["git", "-C", repoRoot, "log", "-1", "--format=%s", sha, "--"]);
+  return r.exitCode === 0 && !r.timedOut ? r.stdout.trim() : "";
+}
+
 /** A ref that names no commit, or a repository git cannot pin in: the user's to fix (exit 2). */
 export class GitError extends BadInputError {
   override name = "GitError";

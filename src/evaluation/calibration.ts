@@ -13,7 +13,7 @@ import {
 } from "../stats/power.ts";
 import { finalLook, sequentialDesign } from "../stats/sequential.ts";
 import { logImprovements } from "../stats/relative.ts";
-import type { CalibrationRecord, SiblingSpread } from "../rundir/calibration_file.ts";
+import type { CalibrationRecord, RelativeSuggestion, SiblingSpread } from "../rundir/calibration_file.ts";
 import { runIdentity, type RunRecord } from "../rundir/run_record.ts";
 import { formatNumber, formatPercent, formatStat } from "../text/numbers.ts";
 
@@ -67,6 +67,8 @@ export function calibrationOf(
     ...calibration,
     siblings,
     derivation: derivationOf(calibration, c.confidence),
+    // the README promised it "when every value is positive": calibration.json, the output and --json give it
+    relativeSuggestion: relativeSuggestionOf(r, plan, values),
     baseSha: r.baseSha,
     runIdentity: runIdentity(r),
     calibratedAt: new Date(now()).toISOString(),
@@ -118,21 +120,6 @@ function derivationOf(c: Calibration, confidence: number): string {
   return parts.join("; ") + ".";
 }
 
-/**
- * The suggestion in its relative form, for a benchmark whose every A/A
- * value is positive: `calibrate` on the log improvements of the paired
- * ratio (src/stats/relative.ts) — the scale a relative min_effect and
- * tolerance are judged on — with each threshold written as a percentage
- * rounded up to two significant digits (`"2.2%"`). Per sibling too, null for
- * a sibling with a value ≤ 0. Null for the benchmark (and so the whole
- * suggestion) when one of its values is ≤ 0: no ratio exists.
- */
-export interface RelativeSuggestion {
-  readonly minEffect: string;
-  /** By sibling name: its tolerance as a percentage, or null when it has a value ≤ 0. */
-  readonly siblings: Readonly<Record<string, string | null>>;
-}
-
 /** A fraction as a percentage rounded up to two significant digits: 0.02134 → "2.2%", 0.0037 → "0.37%". */
 export function percentUp(fraction: number): string {
   if (!(fraction > 0)) return "0%";
@@ -142,7 +129,15 @@ export function percentUp(fraction: number): string {
   return `${Number(up.toPrecision(2))}%`;
 }
 
-/** The relative suggestion of an A/A calibration (`calibrationOf`'s inputs), or null when no ratio exists. */
+/**
+ * The suggestion in its relative form, for a benchmark whose every A/A
+ * value is positive: `calibrate` on the log improvements of the paired
+ * ratio (src/stats/relative.ts) — the scale a relative min_effect and
+ * tolerance are judged on — with each threshold written as a percentage
+ * rounded up to two significant digits (`"2.2%"`). Per sibling too, null for
+ * a sibling with a value ≤ 0. Null for the benchmark (and so the whole
+ * suggestion) when one of its values is ≤ 0: no ratio exists.
+ */
 export function relativeSuggestionOf(
   r: RunRecord,
   plan: readonly Measure[],

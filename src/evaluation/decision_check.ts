@@ -36,7 +36,14 @@ export function checkDecision(s: RunSnapshot, d: DecisionRecord): string[] {
   }
   const a = walk ? advanceRun(s.plan, values, {}, crashed) : null;
   const p = a?.plan ?? s.plan.look(n);
-  const lost = p.toMeasure.filter((m) => !Object.hasOwn(values, m.name) && !crashed.has(m.name)).map((m) =>
+  // what the decision needed from disk: a look's every measure; a walk's, what it still misses (a crash
+  // decides at once, without what its look had still out: the pass stopped that)
+  const needed = a === null
+    ? p.toMeasure.filter((m) => !Object.hasOwn(values, m.name) && !crashed.has(m.name))
+    : a.step === null
+    ? a.missing
+    : [];
+  const lost = needed.map((m) =>
     `the result of measure ${JSON.stringify(m.name)} cannot be read (${
       unreadable[m.name]?.split("\n")[0] ?? "its eval has not finished"
     })`

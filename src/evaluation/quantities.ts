@@ -141,9 +141,7 @@ function ofEstimate(d: DecisionRecord, b: Estimate): Omit<BenchmarkQuantities, "
 }
 
 /** Both quantities in `--json`'s form: `improvement` and `difference`, snake_case, every key present. */
-export function quantitiesJson(
-  q: BenchmarkQuantities | null,
-): { improvement: unknown; difference: unknown; relative: unknown } {
+export function quantitiesJson(q: BenchmarkQuantities | null) {
   if (q === null) return { improvement: null, difference: null, relative: null };
   const i = q.improvement, d = q.difference;
   return {

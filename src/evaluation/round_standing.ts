@@ -11,6 +11,7 @@ import { planRound, type RoundDecisionWithCrashes, type RoundNext } from "../ver
 import { crashedMeasures } from "../rundir/crashes_file.ts";
 import type { RunSnapshot } from "./snapshot.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
+import { armMean } from "./side_means.ts";
 
 /**
  * Where a round of K ≥ 2 candidates stands, the one answer `show`, `runs`,
@@ -88,13 +89,12 @@ export function roundStanding(s: RunSnapshot, decision: DecisionRecord | null): 
  * The commit a script merges: the candidate's sha for a run of one
  * candidate; for a round its winner's, null while it has none (open, or no
  * winner) — never the first candidate's just because it was given first.
- * What every `--json`'s top-level `candidate_sha` is (decision.json keeps
- * run.json's first candidate under its own `candidate_sha`, the run's
- * identity; its `round.winner.sha` is the same commit as this).
+ * What every `--json`'s top-level `candidate_sha` is, and decision.json's
+ * own (`mergeShaOf`; a file from before issue 30 read back as its winner's).
  */
 export function mergeSha(r: RunRecord, decision: DecisionRecord | null): string | null {
   if (r.candidates.length <= 1) return r.candidateSha;
-  return decision?.round?.winner?.sha ?? null;
+  return decision?.candidateSha ?? null;
 }
 
 /** The crash of candidate `arm` as the facts keep it: its first crashed measure's, or nothing. */
@@ -113,18 +113,30 @@ export function decidedRoundStanding(facts: RoundFacts, values: Readonly<Record<
 /**
  * `show --json`'s `round`: decision.json's `round` (its keys as they are,
  * each candidate with its `measure` name beside them), or for an open round
- * where its complete batches leave it — `n` the pairs complete, `winner`
+ * where its complete batches leave it, each candidate with its `measure`
+ * name, `label` (`labels`, by arm), `winner` (true for the winner) and
+ * `mean` (of every value it measured) beside them — `n` the pairs complete, `winner`
  * null, each candidate's `standing` (`in-play` or `dropped`) with the
  * screen's estimate so far, a candidate in play with a provisional verdict
  * (`inconclusive`) — with `open` and `next`, the batch it measures now
  * (`{stage, first_pair, last_pair, arms}`, null once it asks for nothing more).
  */
-export function roundStandingJson(s: RoundStanding): Record<string, unknown> {
+export function roundStandingJson(s: RoundStanding, labels: readonly string[] = []) {
   const facts = roundJson(s.facts);
   return {
     open: s.open,
     ...facts,
-    candidates: facts.candidates.map(({ arm, ...c }) => ({ arm, measure: benchmarkName(arm), ...c })),
+    candidates: facts.candidates.map(({ arm, ...c }) => ({
+      arm,
+      measure: benchmarkName(arm),
+      // what it tries: --label, else its commit's subject; "" when none is known
+      label: labels[arm - 1] ?? "",
+      // the winner's standing is `decided`: this says which it is (show prints "decided: winner")
+      winner: arm === s.facts.winner?.arm,
+      // the mean of every value it measured so far
+      mean: armMean(s.values, arm),
+      ...c,
+    })),
     next: s.next && {
       stage: s.next.stage,
       first_pair: s.next.firstPair,

@@ -1,11 +1,12 @@
 // Tested by tests/evaluation/standing_test.ts
+import { benchmarkName, parseGuardName } from "../measure/measure_name.ts";
 import { readRoomNote, type RoomNote } from "../dispatch/room_note.ts";
 import { cachedBaseline } from "../plan/baseline_source.ts";
 import { type RunPlan, runPlan } from "../plan/run_plan.ts";
 import { type CalibrationRecord, readCalibration } from "../rundir/calibration_file.ts";
 import { readCancel, type RunCancel } from "../rundir/cancel_file.ts";
 import { type DecisionRecord, readDecision } from "../rundir/decision_file.ts";
-import { type MetCrash, readCrashes } from "../rundir/crashes_file.ts";
+import { type MetCrash, readCrashRecord, type StoppedMeasure } from "../rundir/crashes_file.ts";
 import { readFailure, type RunFailure } from "../rundir/failure_file.ts";
 import { type LockHolder, readHolder } from "../rundir/lock_file.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
@@ -33,12 +34,18 @@ export interface RunSnapshot {
   readonly failure: RunFailure | null;
   /** The candidates' measures that crashed, first met first (`crashes.json`). */
   readonly crashes: readonly MetCrash[];
+  /** The measures a crash stopped (`crashes.json`'s `stopped`): their results, if any came, are not read. */
+  readonly stopped: readonly StoppedMeasure[];
   /** Who holds the run lock: a holder, or null when no lock is held (or it cannot be read). */
   readonly holder: LockHolder | null;
   readonly wake: WakeRecord | null;
   /** What waits for room under a site's submit limit, as the last pass left it. */
   readonly room: RoomNote | null;
-  /** Every result the run's evals left (the cache's baseline included), read on first use. */
+  /**
+   * Every result the run's evals left (the cache's baseline included), read
+   * on first use; none of a measure a crash stopped (`stopped`), whatever it
+   * delivered: the decision was made without it.
+   */
   readonly results: ResultsOnDisk;
 }
 
@@ -50,6 +57,7 @@ export interface RunSnapshot {
 export function readRunSnapshot(dir: RunDir, record: RunRecord = readRunRecord(dir)): RunSnapshot {
   const plan = runPlan(record, cachedBaseline(dir, record, false));
   const holder = readHolder(dir.lock);
+  const { crashes, stopped } = readCrashRecord(dir);
   let results: ResultsOnDisk | undefined;
   return {
     dir,
@@ -59,12 +67,37 @@ export function readRunSnapshot(dir: RunDir, record: RunRecord = readRunRecord(d
     calibration: record.kind === "calibrate" ? readCalibration(dir, record) : null,
     cancel: readCancel(dir),
     failure: readFailure(dir),
-    crashes: readCrashes(dir),
+    crashes,
+    stopped,
     holder: typeof holder === "object" && "pid" in holder ? holder : null,
     wake: readWakeRecord(dir),
     room: readRoomNote(dir.path),
     get results() {
-      return results ??= resultsOnDisk(dir, plan);
+      return results ??= withoutStopped(resultsOnDisk(dir, plan), stopped);
+    },
+  };
+}
+
+/** The results without the values of the measures a crash stopped. */
+function withoutStopped(r: ResultsOnDisk, stopped: readonly StoppedMeasure[]): ResultsOnDisk {
+  if (stopped.length === 0) return r;
+  const names = new Set(stopped.map((s) => s.measure));
+  // a guard's value is read from its benchmark measure's result: it goes with it
+  const measureOf = (k: string) => {
+    const g = parseGuardName(k);
+    return g === null ? k : benchmarkName(g.arm, g.pair);
+  };
+  const values = Object.fromEntries(Object.entries(r.values).filter(([k]) => !names.has(measureOf(k))));
+  const unreadable = Object.fromEntries(Object.entries(r.unreadable).filter(([k]) => !names.has(k)));
+  return {
+    values,
+    unreadable,
+    signalled: new Set([...r.signalled].filter((k) => !names.has(k))),
+    samples: r.samples,
+    provenance: r.provenance,
+    measures: r.measures,
+    get jobIds() {
+      return r.jobIds;
     },
   };
 }

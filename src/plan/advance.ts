@@ -1,6 +1,6 @@
 import type { Measure } from "../measure/measure.ts";
 import { BASE_ARM, parseMeasureName } from "../measure/measure_name.ts";
-import { type CrashedDecision, crashedDecision } from "../verdict/crashed.ts";
+import { type CrashedDecision, crashedDecisionByName } from "../verdict/crashed.ts";
 import { decideLook, type DecideOptions, type LookDecision } from "../verdict/decide.ts";
 import type { CrashedArms, RoundDecisionWithCrashes } from "../verdict/round.ts";
 import { pairedValues, type PassPlan, RoundSteps, type RunPlan } from "./run_plan.ts";
@@ -33,10 +33,11 @@ export type LookStep =
 
 /**
  * The candidates' measures that crashed, by measure name, with the cause in
- * one line (a baseline's failure is the run's, never in here). A crashed
- * measure counts as in for its look: the look waits for the others, then a
- * single candidate's run is decided "crashed" and a round's crashed arm
- * leaves play at the pair it crashed on (verdict/round.ts).
+ * one line (a baseline's failure is the run's, never in here). A crash
+ * decides at once: a single candidate's run is decided "crashed" at the look
+ * it crashed in, whatever of the look is still out (the pass stops it), and
+ * a round's crashed arm leaves play at the pair it crashed on
+ * (verdict/round.ts), its measures from that pair on counted as over.
  */
 export type CrashedMeasures = ReadonlyMap<string, string>;
 
@@ -73,8 +74,16 @@ export function advanceRun(
 ): Advance {
   const r = plan.record;
   const walked: LookStep[] = [];
+  // a crashed candidate's measures from the pair it crashed on are over too: what they would give is never read
+  // (beforeCrashes), and the pass stops those it can (fail fast), so a batch never waits on them
+  const afterCrash = (p: PassPlan, m: Measure) => {
+    const ref = parseMeasureName(m.name);
+    if (ref === null || ref.arm === BASE_ARM) return false;
+    const c = crashedArms(p, crashed).get(ref.arm);
+    return c !== undefined && ref.pair >= c.pair;
+  };
   const known = (p: PassPlan, m: Measure) =>
-    Object.hasOwn(p.cached, m.name) || Object.hasOwn(values, m.name) || crashed.has(m.name);
+    Object.hasOwn(p.cached, m.name) || Object.hasOwn(values, m.name) || crashed.has(m.name) || afterCrash(p, m);
   const at = (p: PassPlan, step: LookStep | null): Advance => ({
     plan: p,
     missing: p.toMeasure.filter((m) => !known(p, m)),
@@ -98,12 +107,12 @@ export function advanceRun(
   const looks = plan.design.looks;
   for (const [i, look] of looks.entries()) {
     const p = plan.look(look.n);
-    if (!complete(p)) return at(p, null);
     const crash = p.plan.find((m) => crashed.has(m.name));
     if (crash !== undefined) {
-      // the candidate crashed: nothing it measured is judged; the values before the crash are kept
+      // the candidate crashed: the verdict at once (fail fast: the pass stops what is left of the look),
+      // nothing it measured judged; the values in hand before the crash are kept
       const kept = beforeCrashes(p, { ...p.cached, ...values }, crashedArms(p, crashed));
-      const decision = crashedDecision(r.contract, pairedValues(p.plan, kept, r.contract.guards), {
+      const decision = crashedDecisionByName(r.contract, look.n, kept, {
         measure: crash.name,
         cause: crashed.get(crash.name)!,
       });
@@ -111,6 +120,7 @@ export function advanceRun(
       walked.push(step);
       return at(p, step);
     }
+    if (!complete(p)) return at(p, null);
     const decision = decideLook(
       r.contract,
       pairedValues(p.plan, { ...p.cached, ...values }, r.contract.guards),

@@ -12,6 +12,18 @@ function spreadLine(s: Spread, level: string): string {
   return `mean ${f(s.mean)}, sd ${f(s.sd)}, ${level} CI [${f(s.lower)}, ${f(s.upper)}]`;
 }
 
+/** The suggestion's relative form, when the benchmark's every value is positive. */
+function relativeLines(c: CalibrationRecord): string[] {
+  const r = c.relativeSuggestion;
+  if (r === null) return [];
+  return [
+    `  or relative (every value is positive): ${JSON.stringify({ min_effect: r.minEffect })}`,
+    ...Object.entries(r.siblings).flatMap(([name, t]) =>
+      t === null ? [] : [`  sibling ${name}, relative: ${JSON.stringify({ tolerance: t })}`]
+    ),
+  ];
+}
+
 /**
  * A calibration for people: the spread of the A/A improvements (the
  * benchmark's, then each sibling's in its own direction), the improvement a
@@ -56,6 +68,7 @@ export function formatCalibration(c: CalibrationRecord): string {
     ...Object.entries(c.suggestion.siblings).map(([name, s]) =>
       `  sibling ${name}: ${JSON.stringify({ tolerance: s.tolerance })}`
     ),
+    ...relativeLines(c),
     c.derivation === null
       ? "(this calibration.json predates the derivation note: its min_effect came from the A/A interval's end)"
       : `how: ${c.derivation}`,

@@ -1,4 +1,5 @@
 import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
+import { factorWord, isTimeUnit } from "../verdict/relative_words.ts";
 import {
   armDifferenceInterval,
   benchmarkValues,
@@ -22,8 +23,8 @@ export { formatDuration } from "../text/duration.ts";
 const SHORT_SHA = 10;
 
 /** The first `SHORT_SHA` characters of a sha. */
-export function shortSha(sha: string): string {
-  return sha.slice(0, SHORT_SHA);
+export function shortSha(sha: string | null): string {
+  return sha === null ? "none" : sha.slice(0, SHORT_SHA);
 }
 
 /** A measured value for a table (`formatMeasured`: at most 6 significant digits), "" for a missing one. */
@@ -124,7 +125,12 @@ export function severalMetrics(runs: readonly RunSummary[]): boolean {
 
 /** A run's benchmark as a table names it when a climb has several: `pi: score`. */
 export function benchmarkLabel(run: RunSummary): string {
-  return `${run.benchmark}: ${run.metric}`;
+  return `${run.benchmark}: ${metricText(run)}`;
+}
+
+/** The metric with its unit when the contract gives one: `t in ms`, `val_bpb in bpb`; else the metric alone. */
+export function metricText(run: Pick<RunSummary, "metric" | "unit">): string {
+  return run.unit === null ? run.metric : `${run.metric} in ${run.unit}`;
 }
 
 /** Which way is better, in words: "higher is better" / "lower is better". */
@@ -172,18 +178,21 @@ export function relativeMinEffect(run: Pick<RunSummary, "minEffectWritten">): st
 }
 
 /**
- * A relative estimate (the candidate / baseline ratio) as timing users read
- * it. Minimizing (a time): the speed-up factor baseline / candidate and the
- * change of the time, `1.13× faster [1.09, 1.19] (-11.8% time)`, or
- * `1.05× slower [1.02, 1.08] (+5.0% time)`; maximizing (a rate, a score): the
- * change in percent, `+16.6% [+12.3%, +21.0%]`. Digits as the interval
- * supports (`formatEstimate`); no interval for a single pair. `brief`
- * (a table's cell) leaves out the time's change. A pure formatter of the
- * ratio it is given; "" for none.
+ * A relative estimate (the candidate / baseline ratio) as people read it.
+ * Minimizing: the factor in the direction's favour and the change, in words
+ * that fit the metric (verdict/relative_words.ts): a time (`unit` ms, s, …)
+ * `1.13× faster [1.09, 1.19] (-11.8% time)` or `1.05× slower [1.02, 1.08]
+ * (+5.0% time)`; anything else — a loss, a size, no unit — `1.20× lower
+ * [1.11, 1.29] (-16.6%)` or `1.05× higher …`. Maximizing (a rate, a score):
+ * the change in percent, `+16.6% [+12.3%, +21.0%]`. Digits as the interval
+ * supports (`formatEstimate`); no interval for a single pair. `brief` (a
+ * table's cell) leaves out the change. A pure formatter of the ratio it is
+ * given; "" for none.
  */
 export function formatRelative(
   r: RelativeEstimate | null | undefined,
   direction: RunSummary["direction"],
+  unit: string | null,
   brief = false,
 ): string {
   if (r === null || r === undefined || !(r.mean > 0)) return "";
@@ -191,13 +200,13 @@ export function formatRelative(
   const percent = (x: number) => (x - 1) * 100;
   const pct = ratioEstimate(percent(r.mean), ends && [percent(ends[0]), percent(ends[1])], 1, true, 0);
   if (direction === "maximize") return ends === null ? `${pct.mean}%` : `${pct.mean}% [${pct.lower}%, ${pct.upper}%]`;
-  const faster = r.mean <= 1;
-  // faster: the factor baseline / candidate (its interval's ends swap); slower: the ratio itself
-  const f = (x: number) => (faster ? 1 / x : x);
-  const factor = ratioEstimate(f(r.mean), ends && [f(ends[faster ? 1 : 0]), f(ends[faster ? 0 : 1])], 3, false, 1);
-  const word = faster ? "faster" : "slower";
+  const better = r.mean <= 1;
+  // better: the factor baseline / candidate (its interval's ends swap); worse: the ratio itself
+  const f = (x: number) => (better ? 1 / x : x);
+  const factor = ratioEstimate(f(r.mean), ends && [f(ends[better ? 1 : 0]), f(ends[better ? 0 : 1])], 3, false, 1);
+  const word = factorWord(direction, unit, better);
   const head = ends === null ? `${factor.mean}× ${word}` : `${factor.mean}× ${word} [${factor.lower}, ${factor.upper}]`;
-  return brief ? head : `${head} (${pct.mean}% time)`;
+  return brief ? head : `${head} (${pct.mean}%${isTimeUnit(unit) ? " time" : ""})`;
 }
 
 /**
@@ -240,7 +249,7 @@ function offNone(x: number, text: string, none: number, sign: (x: number, t: str
 
 /** The run's relative figure with its level, for a facts list: `1.134× faster [1.09, 1.19] (-11.8% time), 95%`; "" for none. */
 export function relativeFact(run: RunSummary): string {
-  const text = formatRelative(run.relative, run.direction);
+  const text = formatRelative(run.relative, run.direction, run.unit);
   const level = run.relative?.confidence ?? null;
   return text === "" || level === null || run.relative?.lower === null ? text : `${text}, ${formatPercent(level)}`;
 }

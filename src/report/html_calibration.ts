@@ -1,6 +1,6 @@
 import { formatDuration } from "../text/duration.ts";
 import { rowsFrame } from "./chart_frames.ts";
-import { backendWords, betterWords, formatTime, formatValue } from "./format.ts";
+import { backendWords, betterWords, formatTime, formatValue, metricText } from "./format.ts";
 import { escapeHtml } from "./html_escape.ts";
 import { badge, type Cell, dataTable, factsList, figure } from "./html_page.ts";
 import type { RunSummary } from "./model.ts";
@@ -57,7 +57,7 @@ export function calibrationSection(run: RunSummary, shaHtml: (sha: string) => st
   const word = c === null ? run.state : c.biased ? "calibrated: biased" : "calibrated";
   const out = [
     `<header><h1>${escapeHtml(run.benchmark)} ${badge(word, c?.biased ? "inconclusive" : "open")}</h1>` +
-    `<p>Calibration of ${escapeHtml(run.metric)}, ${betterWords(run.direction)}: the base measured against ` +
+    `<p>Calibration of ${escapeHtml(metricText(run))}, ${betterWords(run.direction)}: the base measured against ` +
     `itself</p>${factsList(facts)}</header>`,
   ];
   if (run.failure !== null && run.failure !== "") {

@@ -1,4 +1,5 @@
 // Tested by tests/report/browser_test.ts
+import { shorten } from "../text/shorten.ts";
 import {
   anyRelative,
   armCells,
@@ -13,6 +14,7 @@ import {
   formatValue,
   improvementCells,
   metricKey,
+  metricText,
   pairsCell,
   severalMetrics,
   shortSha,
@@ -64,6 +66,10 @@ function runsTable(climb: Climb): string {
   // the failure or dispute column only when a run has one: a 1200 px page has no width to spare
   const notes = climb.some((r) => (r.failure ?? "") !== "" || r.disputes.length > 0);
   if (notes) header.push({ text: "failure or dispute" });
+  // what each candidate tries, once some run has a label
+  const labelled = climb.some((r) => r.label !== "" || (r.round?.arms ?? []).some((a) => a.label !== ""));
+  if (labelled) header.push({ text: "label" });
+  const lab = (text: string) => (labelled ? [{ text: shorten(text, 80), wrap: "words" as const }] : []);
   const rows = climb.flatMap((r, i) => {
     const v = benchmarkValues(r);
     const imp = improvementCells(r);
@@ -96,10 +102,11 @@ function runsTable(climb: Climb): string {
       num(one ? differenceCells(r).mean : ""),
       num(cal?.mean ?? (one ? imp.mean : "")),
       { text: cal?.interval ?? (one ? imp.interval : ""), wrap: "words" as const },
-      ...rel({ text: one ? formatRelative(r.relative, r.direction, true) : "", wrap: "words" as const }),
+      ...rel({ text: one ? formatRelative(r.relative, r.direction, r.unit, true) : "", wrap: "words" as const }),
       num(cal?.n ?? (one ? pairsCell(r) : "")),
       num(formatDuration(r.wallSeconds)),
       ...(notes ? [{ text: [r.failure ?? "", ...r.disputes].filter((t) => t !== "").join("; ") }] : []),
+      ...lab(round === null ? r.label : ""),
     ];
     // a round: one row per candidate under its row, with the estimate shown for it
     const arms = (round?.arms ?? []).map((a) => {
@@ -120,10 +127,11 @@ function runsTable(climb: Climb): string {
         num(armDifferenceCells(e, r.direction).mean),
         num(cells.mean),
         { text: cells.interval, wrap: "words" as const },
-        ...rel({ text: formatRelative(e?.relative, r.direction, true), wrap: "words" as const }),
+        ...rel({ text: formatRelative(e?.relative, r.direction, r.unit, true), wrap: "words" as const }),
         num(e === null ? "" : String(e.estimate.n)),
         num(""),
         ...(notes ? [{ text: "" }] : []),
+        ...lab(a.label),
       ];
     });
     return [main, ...arms];
@@ -154,7 +162,7 @@ export function renderClimbHtml(climb: Climb): string {
   for (const key of [...new Set(climbed.map((r) => metricKey(r.run)))]) {
     const runs = climbed.filter((r) => metricKey(r.run) === key);
     const { benchmark, metric, direction } = runs[0]!.run;
-    out.push(`<h2>${escapeHtml(benchmark)}: ${escapeHtml(metric)} (${betterWords(direction)})</h2>`);
+    out.push(`<h2>${escapeHtml(benchmark)}: ${escapeHtml(metricText(runs[0]!.run))} (${betterWords(direction)})</h2>`);
     out.push(climbValueFigure(runs, climb.length, uniqueId("climb", `${benchmark}-${metric}`, ids)));
     out.push(`<h2>${escapeHtml(benchmark)}: ${escapeHtml(metric)}, improvement per run (positive = better)</h2>`);
     out.push(climbImprovementFigure(runs, climb.length, uniqueId("improvement", `${benchmark}-${metric}`, ids)));

@@ -1,5 +1,5 @@
 import { seriesFrame } from "./chart_frames.ts";
-import { betterWords, formatValue, outcome, verdictWords } from "./format.ts";
+import { betterWords, formatValue, metricText, outcome, verdictWords } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
 import { placePoint } from "./layout.ts";
 import { benchmarkValues, type RunSummary } from "./model.ts";
@@ -36,7 +36,7 @@ export function climbValueFigure(runs: readonly NumberedRun[], count: number, id
   const f = seriesFrame({
     count,
     xTitle: "run (oldest first)",
-    yTitle: `${metric} (${better})`,
+    yTitle: `${first ? metricText(first) : metric} (${better})`,
     values: points.flatMap((p) => [p.baseline, p.candidate]).filter((v): v is number => v !== null),
   });
   const at = (n: number, v: number) => placePoint(n, v, f.xs, f.ys, f.area);

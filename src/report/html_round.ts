@@ -9,6 +9,7 @@ import {
   formatRelative,
   formatTime,
   formatValue,
+  metricText,
   minEffectText,
   outcome,
   relativeFact,
@@ -65,24 +66,25 @@ function header(run: RunSummary, round: RoundSummary): string {
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
   const kind = run.disputes.length > 0 ? "disputed" : outcome(run);
   const who = w === undefined ? (run.verdict === null ? "" : " no winner") : ` winner ${w.measure}`;
-  const relative = formatRelative(run.relative, run.direction);
+  const relative = formatRelative(run.relative, run.direction, run.unit);
   if (relative !== "") {
     facts.splice(facts.findIndex(([k]) => k === "state") + 2, 0, ["winner's relative change", relativeFact(run)]);
   }
   return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${escapeHtml(who)}${
     relative === "" ? "" : ` <span class="relative">${escapeHtml(relative)}</span>`
   }</h1>` +
-    `<p>A round of ${roundWhat(round)} against one baseline: ${escapeHtml(run.metric)}, ` +
+    `<p>A round of ${roundWhat(round)} against one baseline: ${escapeHtml(metricText(run))}, ` +
     `${betterWords(run.direction)}; min_effect ${minEffectText(run)}</p>${factsList(facts)}</header>`;
 }
 
 /** Every candidate's standing, verdict and the decision's sentence about it. */
 function candidatesTable(round: RoundSummary): string {
-  const header = ["candidate", "ref", "sha", "state", "verdict", "why"].map((text) => ({ text }));
+  const header = ["candidate", "ref", "sha", "label", "state", "verdict", "why"].map((text) => ({ text }));
   const rows = round.arms.map((a): Cell[] => [
     { text: `${a.measure}${a.winner ? " (winner)" : ""}`, wrap: "words" },
     { text: a.ref },
     { text: shortSha(a.sha), wrap: "never" },
+    { text: a.label, wrap: "words" },
     { text: standingWords(a), wrap: "words" },
     { text: armVerdictWords(a), wrap: "words" },
     { text: a.reason, wrap: "words" },
@@ -148,7 +150,7 @@ function valuesFigure(run: RunSummary, round: RoundSummary, sibling: string | nu
   const f = rowsFrame({
     labels: pairs.map((p) => `pair ${p}`),
     rowTitle: "pair",
-    xTitle: `${run.metric} (${betterWords(run.direction)})`,
+    xTitle: `${metricText(run)} (${betterWords(run.direction)})`,
     values: pairs.flatMap((p) => [BASE_ARM, ...round.arms.map((a) => a.arm)].map((arm) => run.values[name(arm, p)]))
       .filter((v): v is number => v !== undefined && Number.isFinite(v)),
   });

@@ -7,6 +7,7 @@ import {
   formatRelative,
   formatTime,
   improvementCells,
+  metricText,
   minEffectText,
   outcome,
   relativeFact,
@@ -35,8 +36,8 @@ import { roundSection } from "./html_round.ts";
  */
 
 /** A sha as `<code>` with its first 10 characters and the full sha as a tooltip. */
-function shaHtml(sha: string): string {
-  return `<code title="${escapeHtml(sha)}">${escapeHtml(shortSha(sha))}</code>`;
+function shaHtml(sha: string | null): string {
+  return `<code title="${escapeHtml(sha ?? "")}">${escapeHtml(shortSha(sha))}</code>`;
 }
 
 /** The header of a run: benchmark, verdict badge, metric and the facts of the run. */
@@ -44,6 +45,7 @@ function header(run: RunSummary): string {
   const facts: [string, string | { html: string }][] = [
     ["run", { html: `<code>${escapeHtml(run.tag)}</code>` }],
     ["base → candidate", { html: `${shaHtml(run.baseSha)} → ${shaHtml(run.candidateSha)}` }],
+    ...(run.label === "" ? [] : [["label", run.label] as [string, string]]),
     ["state", run.state],
     ...estimateFacts(run),
     ["created", `${formatTime(run.createdAt)} UTC`],
@@ -53,11 +55,11 @@ function header(run: RunSummary): string {
   facts.push(["backend", backendWords(run.backend)]);
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
   const kind = run.disputes.length > 0 ? "disputed" : outcome(run);
-  const relative = formatRelative(run.relative, run.direction);
+  const relative = formatRelative(run.relative, run.direction, run.unit);
   return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${
     relative === "" ? "" : ` <span class="relative">${escapeHtml(relative)}</span>`
   }</h1>` +
-    `<p>${escapeHtml(run.metric)}, ${betterWords(run.direction)}; min_effect ${minEffectText(run)}</p>` +
+    `<p>${escapeHtml(metricText(run))}, ${betterWords(run.direction)}; min_effect ${minEffectText(run)}</p>` +
     `${factsList(facts)}</header>`;
 }
 

@@ -5,6 +5,7 @@ import {
   formatPairDifference,
   formatSigned,
   formatValue,
+  metricText,
   relativeMinEffect,
 } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
@@ -69,7 +70,7 @@ export function differenceFigure(run: RunSummary, id: string): string | null {
   const f = rowsFrame({
     labels: [...diffs.map((d) => d.label), ...(iv ? ["mean"] : [])],
     rowTitle: "pair",
-    xTitle: `${run.metric}: difference, candidate − baseline (${betterWords(run.direction)})`,
+    xTitle: `${metricText(run)}: difference, candidate − baseline (${betterWords(run.direction)})`,
     values: [...diffs.map((d) => d.value), ...(iv && mean !== null ? [iv.lower, iv.upper, mean] : [])],
     include: [0, threshold],
   });

@@ -22,7 +22,8 @@ import {
   tally,
   verdictWords,
 } from "./format.ts";
-import { mdCell, mdCode, mdPipes, mdTable, mdText } from "./markdown_escape.ts";
+import { shorten } from "../text/shorten.ts";
+import { mdCell, mdCode, mdPipes, mdTable, mdText, unitWords } from "./markdown_escape.ts";
 import { pairLabel, pairRows } from "./measures.ts";
 import { pairList } from "./set_aside.ts";
 import { roundMarkdown } from "./markdown_round.ts";
@@ -45,7 +46,7 @@ function runFacts(r: RunSummary): string {
   const parts = [
     `Run ${mdCode(r.tag)} (${backendWords(r.backend)}): base ${mdCode(shortSha(r.baseSha))} -> candidate ${
       mdCode(shortSha(r.candidateSha))
-    }`,
+    }${r.label === "" ? "" : ` (${mdText(r.label.replace(/[\r\n\t]+/g, " "))})`}`,
     `created ${formatTime(r.createdAt)} UTC`,
   ];
   // how the run ended: a failed or cancelled run was not decided
@@ -107,11 +108,11 @@ function samplesTable(r: RunSummary): string {
 export function runMarkdown(r: RunSummary): string {
   if (r.round !== null) return roundMarkdown(r);
   if (isCalibration(r)) return calibrationMarkdown(r);
-  const relative = formatRelative(r.relative, r.direction);
+  const relative = formatRelative(r.relative, r.direction, r.unit);
   const out = [
     `### ${mdCode(r.benchmark)}: ${outcome(r)}${relative === "" ? "" : `, ${relative}`}`,
     "",
-    `Metric ${mdCode(r.metric)} (${betterWords(r.direction)}), min_effect ${minEffectText(r)}. ` +
+    `Metric ${mdCode(r.metric)}${unitWords(r)} (${betterWords(r.direction)}), min_effect ${minEffectText(r)}. ` +
     runFacts(r),
   ];
   if (r.disputes.length > 0) {
@@ -166,6 +167,7 @@ export function runMarkdown(r: RunSummary): string {
  * the screen's — with the means of both sides over that estimate's pairs.
  * A calibration's row shows its sd and suggested min_effect beside its
  * state, and its A/A mean, interval and pairs in the improvement columns.
+ * Once some run has a label, a last column gives it (cut at 60 characters).
  */
 export function climbMarkdown(climb: Climb): string {
   const benchmarks = [...new Set(climb.map((r) => r.benchmark))];
@@ -179,6 +181,10 @@ export function climbMarkdown(climb: Climb): string {
   const rel = (text: string) => (relatives ? [text] : []);
   header.push("baseline", "candidate", "difference", "improvement", "improvement interval", ...rel("relative"));
   header.push("n", "wall");
+  // what each candidate tries, once some run has a label
+  const labelled = climb.some((r) => r.label !== "" || (r.round?.arms ?? []).some((a) => a.label !== ""));
+  if (labelled) header.push("label");
+  const lab = (text: string) => (labelled ? [mdCell(shorten(text, 60))] : []);
   const numbers = ["#", "baseline", "candidate", "difference", "improvement", "n", "wall"];
   const right = new Set(numbers.map((h) => header.indexOf(h)));
   const rows = climb.flatMap((r, index) => {
@@ -208,9 +214,10 @@ export function climbMarkdown(climb: Climb): string {
       one ? differenceCells(r).mean : "",
       cal?.mean ?? (one ? imp.mean : ""),
       cal?.interval ?? (one ? imp.interval : ""),
-      ...rel(one ? formatRelative(r.relative, r.direction) : ""),
+      ...rel(one ? formatRelative(r.relative, r.direction, r.unit) : ""),
       cal?.n ?? (one ? pairsCell(r) : ""),
       formatDuration(r.wallSeconds),
+      ...lab(round === null ? r.label : ""),
     ];
     // a round: one row per candidate under its row, the estimate shown for it (the confirmation's, else the screen's)
     const arms = (round?.arms ?? []).map((a) => {
@@ -232,9 +239,10 @@ export function climbMarkdown(climb: Climb): string {
         armDifferenceCells(e, r.direction).mean,
         cells.mean,
         cells.interval,
-        ...rel(formatRelative(e?.relative, r.direction)),
+        ...rel(formatRelative(e?.relative, r.direction, r.unit)),
         e === null ? "" : String(e.estimate.n),
         "",
+        ...lab(a.label),
       ];
     });
     return [main, ...arms];

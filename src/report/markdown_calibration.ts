@@ -1,7 +1,7 @@
 import type { CalibrationRecord } from "../rundir/calibration_file.ts";
 import { formatDuration } from "../text/duration.ts";
 import { backendWords, betterWords, formatTime, formatValue, shortSha } from "./format.ts";
-import { mdCode, mdTable, mdText } from "./markdown_escape.ts";
+import { mdCode, mdTable, mdText, unitWords } from "./markdown_escape.ts";
 import type { RunSummary } from "./model.ts";
 import {
   aaInterval,
@@ -34,7 +34,7 @@ export function calibrationMarkdown(r: RunSummary): string {
   const out = [
     `### ${mdCode(r.benchmark)}: ${c === null ? r.state : c.biased ? "calibrated (biased)" : "calibrated"}`,
     "",
-    `Calibration of metric ${mdCode(r.metric)} (${betterWords(r.direction)}): the base ${
+    `Calibration of metric ${mdCode(r.metric)}${unitWords(r)} (${betterWords(r.direction)}): the base ${
       mdCode(shortSha(r.baseSha))
     } measured against itself. Run ${mdCode(r.tag)} (${backendWords(r.backend)}), created ${
       formatTime(r.createdAt)

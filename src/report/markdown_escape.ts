@@ -53,3 +53,8 @@ export function mdTable(header: readonly string[], rows: readonly (readonly stri
   const align = header.map((_, i) => (right.has(i) ? "---:" : "---"));
   return [mdRow(header), mdRow(align), ...rows.map(mdRow)].join("\n");
 }
+
+/** ` in <unit>` after a metric's name when its contract gives a unit (escaped), "" without. */
+export function unitWords(run: { readonly unit: string | null }): string {
+  return run.unit === null ? "" : ` in ${mdText(run.unit)}`;
+}

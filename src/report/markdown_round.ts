@@ -14,7 +14,7 @@ import {
   outcome,
   shortSha,
 } from "./format.ts";
-import { mdCell, mdCode, mdPipes, mdTable, mdText } from "./markdown_escape.ts";
+import { mdCell, mdCode, mdPipes, mdTable, mdText, unitWords } from "./markdown_escape.ts";
 import type { RunSummary } from "./model.ts";
 import { crashMarkdown } from "./crash_section.ts";
 import { type ArmEstimate, pairRange, type RoundArm, type RoundSummary, standingWords } from "./round_model.ts";
@@ -30,8 +30,15 @@ import { roundSentence, roundWhat, winnerOf } from "./round_words.ts";
  * value pair by pair, and the reasons.
  */
 
+/** Whether some candidate of the round has a label. */
+function labelled(round: RoundSummary): boolean {
+  return round.arms.some((a) => a.label !== "");
+}
+
 /** The rows of the candidates' table: a screen row per candidate, and a confirmation row for the one that has one. */
 function candidateRows(run: RunSummary, round: RoundSummary): string[][] {
+  // a label column once some candidate has one
+  const lab = (a: RoundArm) => (labelled(round) ? [mdCell(a.label)] : []);
   const row = (a: RoundArm, stage: "screen" | "confirmation", e: ArmEstimate) => {
     const imp = armCells(e);
     const name = `${mdCode(a.measure)}${a.winner && stage === "confirmation" ? " **(winner)**" : ""}`;
@@ -46,6 +53,7 @@ function candidateRows(run: RunSummary, round: RoundSummary): string[][] {
       imp.mean,
       imp.interval,
       armDifferenceCells(e, run.direction).mean,
+      ...lab(a),
     ];
   };
   return round.arms.flatMap((a) => {
@@ -64,6 +72,7 @@ function candidateRows(run: RunSummary, round: RoundSummary): string[][] {
         "",
         "",
         "",
+        ...lab(a),
       ]);
     }
     return rows;
@@ -106,13 +115,15 @@ export function roundMarkdown(run: RunSummary): string {
   const verdict = run.verdict === null
     ? run.state
     : `${outcome(run)}, ${w === undefined ? "no winner" : `winner ${mdCode(w.measure)}`}`;
-  const relative = formatRelative(run.relative, run.direction);
+  const relative = formatRelative(run.relative, run.direction, run.unit);
   const out = [
     `### ${mdCode(run.benchmark)}: ${verdict}${relative === "" ? "" : `, ${relative}`} (a round of ${
       roundWhat(round)
     })`,
     "",
-    `Metric ${mdCode(run.metric)} (${betterWords(run.direction)}), min_effect ${minEffectText(run)}. ` +
+    `Metric ${mdCode(run.metric)}${unitWords(run)} (${betterWords(run.direction)}), min_effect ${
+      minEffectText(run)
+    }. ` +
     `Run ${mdCode(run.tag)} (${backendWords(run.backend)}): base ${mdCode(shortSha(run.baseSha))} (${
       mdCode(round.baseRef)
     }) against ` +
@@ -143,6 +154,7 @@ export function roundMarkdown(run: RunSummary): string {
     "improvement (positive = better)",
     "improvement interval",
     "difference (candidate − baseline)",
+    ...(labelled(round) ? ["label"] : []),
   ];
   out.push("", mdTable(header, candidateRows(run, round), new Set([7, 9])));
   const sibs = siblingsTable(round);

@@ -109,6 +109,8 @@ export interface RunSummary {
   /** The contract's name for the climbed benchmark. */
   readonly benchmark: string;
   readonly metric: string;
+  /** What the metric is measured in (the contract's `unit`: `ms`, `bpb`, `MB`); null when it does not say. */
+  readonly unit: string | null;
   readonly direction: "maximize" | "minimize";
   /**
    * The smallest improvement that accepts, in the metric's units, where the
@@ -122,7 +124,14 @@ export interface RunSummary {
   readonly minEffectWritten: number | string;
   /** Full shas; reports show 10 characters. */
   readonly baseSha: string;
-  readonly candidateSha: string;
+  /** The commit to merge: the candidate's; a round's winner's, null while it has none (`mergeSha`). */
+  readonly candidateSha: string | null;
+  /**
+   * What the candidate tries: `--label`, else its commit's subject; a
+   * round's, its winner's (each candidate's is in `round`); "" when none is
+   * known (a run from before labels, a calibration, a round without a winner).
+   */
+  readonly label: string;
   readonly state: RunState;
   readonly verdict: RunVerdict;
   /**

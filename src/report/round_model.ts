@@ -44,6 +44,8 @@ export interface RoundArm {
   readonly measure: string;
   readonly ref: string;
   readonly sha: string;
+  /** What it tries: `--label`, else its commit's subject; "" when none is known. */
+  readonly label: string;
   /** Its verdict; null while it is in play (or the round is not decided); `crashed` with `crash` saying why. */
   readonly verdict: RunVerdict;
   /** Why its eval crashed (verdict `crashed`): it left play, the others went on; null (or absent) otherwise. */
@@ -130,7 +132,8 @@ export function becauseWords(because: string | null): string {
  * far below min_effect`, `decided: no improvement`, `in play`.
  */
 export function standingWords(a: RoundArm): string {
-  if (a.winner) return "winner";
+  // the winner's standing is "decided", as --json says (with `winner: true`)
+  if (a.winner) return "decided: winner";
   if (a.standing === "in-play") return "in play";
   const why = becauseWords(a.because);
   // a crashed arm's pairs are those measured before it: it left play at the pair it crashed on

@@ -1,6 +1,7 @@
 // Tested by tests/report/round_report_test.ts
 import { renderColumns } from "../text/columns.ts";
 import { escapeControls } from "../text/terminal.ts";
+import { shorten } from "../text/shorten.ts";
 import { armEstimateText, armVerdictWords } from "./format.ts";
 import { pairRange, type RoundSummary, standingWords } from "./round_model.ts";
 import { roundSentence } from "./round_words.ts";
@@ -15,12 +16,15 @@ function oneLine(s: string): string {
  * — the baseline, then each candidate with its ref and sha — its state (`in
  * play`, `dropped at pair 2: below min_effect`, `decided: …`, `winner`), its
  * improvement (positive = better) on the screen's pairs and, for the
- * screen's choice, on the confirmation's fresh pairs, and its verdict; then
+ * screen's choice, on the confirmation's fresh pairs, its verdict, and
+ * (once some candidate has one) its label, cut at 40 characters; then
  * one line naming the winner (or why there is none, or what an open round
  * measures now).
  */
 export function formatRoundTable(round: RoundSummary, baseSha: string): string {
   const sha = (s: string) => s.slice(0, 12);
+  const labelled = round.arms.some((a) => a.label !== "");
+  const lab = (text: string) => (labelled ? [escapeControls(shorten(text, 40))] : []);
   const rows = [
     [
       "baseline",
@@ -30,6 +34,7 @@ export function formatRoundTable(round: RoundSummary, baseSha: string): string {
       "",
       "",
       "",
+      ...lab(""),
     ],
     ...round.arms.map((a) => [
       a.measure,
@@ -39,9 +44,19 @@ export function formatRoundTable(round: RoundSummary, baseSha: string): string {
       a.screen === null ? "" : armEstimateText(a.screen),
       a.confirmation === null ? "" : armEstimateText(a.confirmation),
       armVerdictWords(a),
+      ...lab(a.label),
     ]),
   ];
-  const header = ["arm", "ref", "sha", "state", "screen (improvement)", "confirmation (improvement)", "verdict"];
+  const header = [
+    "arm",
+    "ref",
+    "sha",
+    "state",
+    "screen (improvement)",
+    "confirmation (improvement)",
+    "verdict",
+    ...(labelled ? ["label"] : []),
+  ];
   const head = `round of ${round.arms.length} candidates against one baseline, ${
     round.n === 1 ? "1 pair" : `${round.n} pairs`
   }${round.open ? " so far" : ""}:`;

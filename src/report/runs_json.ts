@@ -9,6 +9,7 @@ import {
   type RunSummary,
 } from "./model.ts";
 import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
+import type { CandidateEntryJson, RunEntryJson, RunsJson } from "../output/runs_output.ts";
 
 /**
  * `outerloop runs DIR --json`: the climb for machines. The shape is a
@@ -20,7 +21,7 @@ import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
  *   "runs": [
  *     {
  *       "tag": "r7", "kind": "measure", "run_dir": "/abs/runs/r7", "created_at": "2025-01-02T03:04:05Z",
- *       "benchmark": "timing", "metric": "ms", "direction": "minimize", "min_effect": 0.3,
+ *       "benchmark": "timing", "metric": "t", "unit": "ms", "direction": "minimize", "min_effect": 0.3,
  *       "base_sha": "<40 hex>", "candidate_sha": "<40 hex>",
  *       "state": "decided", "verdict": "accept",
  *       "baseline": 13.31, "candidate": 12.56, "difference": -0.75,
@@ -125,115 +126,14 @@ import { type RoundArm, shownEstimate, shownStage } from "./round_model.ts";
  * with code 1", "log_tail": "…" }`: which measure crashed, in which job,
  * why, and the end of its log.
  */
-export interface RunsListing {
-  readonly runs: readonly RunListingEntry[];
-}
-
-/** The improvement estimate of `RunListingEntry` (positive = better); see `RunsListing`. */
-export interface ImprovementJson {
-  readonly n: number;
-  readonly mean: number;
-  readonly lower: number | null;
-  readonly upper: number | null;
-  readonly confidence: number | null;
-}
-
-/** One run of `RunsListing`; see there for the meaning of each key. */
-export interface RunListingEntry {
-  readonly tag: string;
-  readonly kind: RunSummary["kind"];
-  readonly run_dir: string;
-  readonly created_at: string;
-  readonly benchmark: string;
-  readonly metric: string;
-  readonly direction: "maximize" | "minimize";
-  /** As the contract writes it (run.json's): a number in the metric's units, or `"2%"` (relative). */
-  readonly min_effect: number | string;
-  readonly base_sha: string;
-  readonly candidate_sha: string | null;
-  readonly state: RunSummary["state"];
-  readonly verdict: RunSummary["verdict"];
-  readonly baseline: number | null;
-  readonly candidate: number | null;
-  readonly difference: number | null;
-  readonly improvement: ImprovementJson | null;
-  readonly decided_at: string | null;
-  readonly wall_seconds: number | null;
-  readonly failure: string | null;
-  readonly live: boolean | null;
-  readonly disputes: readonly string[];
-  /** A round's candidates and winner; null for one candidate. */
-  readonly round: RoundListing | null;
-  /** A calibration's result; null for a measure run and for a calibration still measuring. */
-  readonly calibration: CalibrationListing | null;
-  /** Why the candidate crashed (verdict `crashed`); null otherwise. */
-  readonly crash: CrashListing | null;
-  /** The relative change, candidate / baseline; null until decided and for a metric that is not positive. */
-  readonly relative: RelativeJson | null;
-}
-
-/** `relative` of a run or a round candidate: the ratio candidate / baseline and its interval; see `RunsListing`. */
-export interface RelativeJson {
-  readonly mean: number;
-  readonly lower: number | null;
-  readonly upper: number | null;
-  readonly confidence: number | null;
-}
-
-/** `crash` of a run or a round candidate; see `RunsListing`. */
-export interface CrashListing {
-  readonly measure: string;
-  /** The job it crashed in (`1234_5` for an array task); null when none was recorded. */
-  readonly job_id: string | null;
-  readonly cause: string;
-  readonly log_tail: string;
-}
-
-/** `calibration` of `RunListingEntry`; see `RunsListing`. */
-export interface CalibrationListing {
-  readonly n: number;
-  readonly mean: number;
-  readonly lower: number;
-  readonly upper: number;
-  readonly confidence: number;
-  readonly sd: number;
-  readonly biased: boolean;
-  readonly suggestion: { readonly min_effect: number; readonly repeats: number; readonly max_repeats: number };
-}
-
-/** `round` of `RunListingEntry`; see `RunsListing`. */
-export interface RoundListing {
-  readonly open: boolean;
-  readonly n: number;
-  readonly winner:
-    | { readonly arm: number; readonly measure: string; readonly ref: string; readonly sha: string }
-    | null;
-  readonly candidates: readonly RoundCandidateEntry[];
-}
-
-/** One candidate of `RoundListing`; see `RunsListing`. */
-export interface RoundCandidateEntry {
-  readonly arm: number;
-  readonly measure: string;
-  readonly ref: string;
-  readonly sha: string;
-  readonly verdict: RunSummary["verdict"];
-  readonly standing: RoundArm["standing"];
-  readonly because: string | null;
-  readonly winner: boolean;
-  readonly pairs: number;
-  readonly stage: "confirmation" | "screen" | null;
-  readonly first_pair: number | null;
-  readonly last_pair: number | null;
-  readonly baseline: number | null;
-  readonly candidate: number | null;
-  readonly difference: number | null;
-  readonly improvement: ImprovementJson | null;
-  /** Why its eval crashed (verdict `crashed`); null otherwise. */
-  readonly crash: CrashListing | null;
-  /** Its relative change on the estimate's pairs; null for a metric that is not positive. */
-  readonly relative: RelativeJson | null;
-}
+/** `runs --json`'s listing (its schema: output/runs_output.ts). */
+type RunsListing = RunsJson;
+type RunListingEntry = RunEntryJson;
+type RoundCandidateEntry = CandidateEntryJson;
+type ImprovementJson = RunEntryJson["improvement"];
+type RelativeJson = RunEntryJson["relative"];
+type CrashListing = RunEntryJson["crash"];
+type CalibrationListing = RunEntryJson["calibration"];
 
 /** The listing of a climb (already oldest first: see `toClimb`). Serialize with `JSON.stringify`. */
 export function runsJson(climb: Climb): RunsListing {
@@ -251,11 +151,13 @@ function runEntry(r: RunSummary): RunListingEntry {
     created_at: r.createdAt,
     benchmark: r.benchmark,
     metric: r.metric,
+    unit: r.unit,
     direction: r.direction,
     min_effect: r.minEffectWritten,
     base_sha: r.baseSha,
     // the commit to merge: a round's winner's, null without one (never the first candidate's)
-    candidate_sha: r.round === null ? r.candidateSha : r.round.arms.find((a) => a.winner)?.sha ?? null,
+    candidate_sha: r.candidateSha,
+    label: r.label,
     state: r.state,
     verdict: r.verdict,
     baseline: v.baseline,
@@ -283,21 +185,21 @@ function runEntry(r: RunSummary): RunListingEntry {
 }
 
 /** A relative estimate's listing; null without one. */
-function relativeJson(r: RelativeEstimate | null | undefined): RelativeJson | null {
+function relativeJson(r: RelativeEstimate | null | undefined): RelativeJson {
   return r === null || r === undefined
     ? null
     : { mean: r.mean, lower: r.lower, upper: r.upper, confidence: r.confidence };
 }
 
 /** A crash's listing; null without one. */
-function crashJson(c: CrashSummary | null | undefined): CrashListing | null {
+function crashJson(c: CrashSummary | null | undefined): CrashListing {
   return c === null || c === undefined
     ? null
     : { measure: c.measure, job_id: c.jobId, cause: c.cause, log_tail: c.logTail };
 }
 
 /** A calibration's listing: its A/A improvement's mean and interval, sd, bias and suggested keys. */
-function calibrationJson(c: CalibrationRecord | null): CalibrationListing | null {
+function calibrationJson(c: CalibrationRecord | null): CalibrationListing {
   return c === null ? null : {
     n: c.n,
     mean: c.mean,
@@ -315,7 +217,7 @@ function calibrationJson(c: CalibrationRecord | null): CalibrationListing | null
 }
 
 /** An improvement estimate in its listing form; lower/upper/confidence null without an interval. */
-function improvementJson(e: ImprovementEstimate | null): ImprovementJson | null {
+function improvementJson(e: ImprovementEstimate | null): ImprovementJson {
   return e === null ? null : {
     n: e.n,
     mean: e.mean,
@@ -333,6 +235,7 @@ function candidateEntry(a: RoundArm): RoundCandidateEntry {
     measure: a.measure,
     ref: a.ref,
     sha: a.sha,
+    label: a.label,
     verdict: a.verdict,
     standing: a.standing,
     because: a.because,

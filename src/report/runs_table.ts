@@ -1,4 +1,5 @@
 import { renderColumns } from "../text/columns.ts";
+import { shorten } from "../text/shorten.ts";
 import {
   benchmarkLabel,
   differenceCells,
@@ -22,6 +23,10 @@ import { shownEstimate, standingWords } from "./round_model.ts";
  * padded to their widest cell — so it reads the same in a terminal, a Slurm
  * log and an email. Machines use `runsJson` instead.
  */
+
+/** The widest a verdict cell (a crash's cause) or a label gets: the whole text is in `show` and `--json`. */
+const VERDICT_WIDTH = 48;
+const LABEL_WIDTH = 40;
 
 /** A cell on one line: a newline or tab in a tag or a failure would break the columns. */
 function oneLine(s: string): string {
@@ -57,7 +62,12 @@ function stateCell(r: RunSummary): string {
  * with its n. A calibration (`base (A/A)`) shows in the verdict column its
  * sd and suggested min_effect (`biased:` first when its A/A interval
  * excludes 0), its A/A mean and interval in the improvement columns and its
- * pairs as n. An empty climb gives the header alone.
+ * pairs as n. Once some run has a label (`--label`, else the candidate
+ * commit's subject), a last column gives it, a round's on each candidate's
+ * row. A verdict (a crash's cause) longer than 48 characters and a label
+ * longer than 40 are cut with "…" (`shorten`): one long cause must not
+ * widen every row; `show` and `--json` keep the whole text. An empty climb
+ * gives the header alone.
  */
 /** The line under a crashed run or candidate: which measure crashed, in which job (its cause is in the verdict cell). */
 function crashNote(c: CrashSummary): string {
@@ -69,6 +79,13 @@ export function formatRunsTable(climb: Climb): string {
   // a relative column only when some run has a relative figure (a metric that can be <= 0 has none)
   const relatives = anyRelative(climb);
   const rel = (text: string) => (relatives ? [text] : []);
+  // a label column (what each candidate tries) once some run has one
+  const labels = climb.some((r) => r.label !== "" || (r.round?.arms ?? []).some((a) => a.label !== ""));
+  const lab = (text: string) => (labels ? [shorten(text, LABEL_WIDTH)] : []);
+  // the unit heads the value columns when every run measures in the same one
+  const units = new Set(climb.filter((r) => !isCalibration(r)).map((r) => r.unit));
+  const unit = units.size === 1 ? [...units][0] ?? null : null;
+  const inUnit = (header: string) => (unit === null ? header : `${header} (${unit})`);
   const header = [
     "tag",
     ...(several ? ["benchmark"] : []),
@@ -76,12 +93,13 @@ export function formatRunsTable(climb: Climb): string {
     "base -> candidate",
     "state",
     "verdict",
-    "difference",
-    "improvement",
+    inUnit("difference"),
+    inUnit("improvement"),
     "improvement interval",
     ...rel("relative"),
     "n",
     "wall",
+    ...lab("label"),
   ];
   const offset = several ? 1 : 0;
   const tail = offset + (relatives ? 1 : 0);
@@ -106,6 +124,7 @@ export function formatRunsTable(climb: Climb): string {
         ...rel(""),
         c.n,
         formatDuration(r.wallSeconds),
+        ...lab(""),
       ]);
       after.push(r.failure !== null && r.failure !== "" ? [`  failed: ${oneLine(r.failure)}`] : []);
       continue;
@@ -118,13 +137,16 @@ export function formatRunsTable(climb: Climb): string {
         ? `${shortSha(r.baseSha)} -> ${shortSha(r.candidateSha)}`
         : `${shortSha(r.baseSha)} -> ${roundWhat(round)}`,
       stateCell(r),
-      round === null ? (r.verdict === null ? "" : oneLine(verdictWords(r))) : oneLine(roundVerdictWords(r)),
+      round === null
+        ? (r.verdict === null ? "" : shorten(verdictWords(r), VERDICT_WIDTH))
+        : shorten(roundVerdictWords(r), VERDICT_WIDTH),
       round === null ? differenceCells(r).mean : "",
       round === null ? imp.mean : "",
       round === null ? imp.interval : "",
-      ...rel(round === null ? formatRelative(r.relative, r.direction, true) : ""),
+      ...rel(round === null ? formatRelative(r.relative, r.direction, r.unit, true) : ""),
       round === null ? pairsCell(r) : "",
       formatDuration(r.wallSeconds),
+      ...lab(round === null ? r.label : ""),
     ]);
     after.push([]);
     for (const a of round?.arms ?? []) {
@@ -136,13 +158,14 @@ export function formatRunsTable(climb: Climb): string {
         "",
         oneLine(`-> ${shortSha(a.sha)} (${a.ref})`),
         oneLine(standingWords(a)),
-        oneLine(armVerdictWords(a)),
+        shorten(armVerdictWords(a), VERDICT_WIDTH),
         armDifferenceCells(e, r.direction).mean,
         cells.mean,
         cells.interval,
-        ...rel(formatRelative(e?.relative, r.direction, true)),
+        ...rel(formatRelative(e?.relative, r.direction, r.unit, true)),
         e === null ? "" : String(e.estimate.n),
         "",
+        ...lab(a.label),
       ]);
       after.push(a.verdict === "crashed" && a.crash ? [crashNote(a.crash)] : []);
     }

@@ -70,26 +70,30 @@ function differenceFor(decision: Pick<Decision, "deltas" | "values">, measure: s
  * `disputed`: decision.json does not follow from the results beside it — the
  * improvement estimate of a repeated design and the pairs it set aside as
  * outlying, and every reason. A round's candidates (`round`, report/round_table.ts) go
- * right before the verdict. `relative`, when given, is the benchmark's
- * relative change (candidate / baseline) on the line after the improvement,
- * as timing users read it (format.ts `formatRelative`).
+ * right before the verdict. `metric` says the metric's unit (in the value
+ * and difference headers) and its direction, and brings the benchmark's
+ * relative change (candidate / baseline), on the line after the
+ * improvement, in the metric's words (format.ts `formatRelative`).
  */
 export function formatDecisionTable(
   decision: Omit<Decision, "verdict"> & { readonly verdict: CandidateVerdict },
   paired: PairedFacts | null = null,
   disputed = false,
   round?: string,
-  relative: { readonly estimate: RelativeEstimate; readonly direction: "maximize" | "minimize" } | null = null,
+  metric: MetricWords | null = null,
 ): string {
   const rows = Object.entries(decision.values).map(([name, value]) => {
     return [name, formatMeasured(value), differenceFor(decision, name)];
   });
-  const table = renderColumns(["measure", "value", "difference"], rows, new Set([1, 2]));
+  const unit = metric?.unit ?? null;
+  const inUnit = (header: string) => unit === null ? header : `${header} (${unit})`;
+  const table = renderColumns(["measure", inUnit("value"), inUnit("difference")], rows, new Set([1, 2]));
   const reasons = decision.reasons.map((r) => `  - ${r}`);
   const estimate = paired === null ? [] : [`improvement (positive = better): ${estimateText(paired.benchmark)}`];
-  const ratio = relative === null ? "" : formatRelative(relative.estimate, relative.direction);
+  const relative = metric?.relative ?? null;
+  const ratio = relative === null ? "" : formatRelative(relative, metric!.direction, unit);
   if (ratio !== "") {
-    const level = relative!.estimate.confidence;
+    const level = relative!.confidence;
     estimate.push(`relative (candidate / baseline): ${ratio}${level === null ? "" : `, ${formatPercent(level)}`}`);
   }
   const verdict = `verdict: ${decision.verdict}${disputed ? " (disputed)" : ""}`;
@@ -117,6 +121,13 @@ function setAsideLines(paired: PairedFacts | null): string[] {
 export function estimateText(e: Estimate): string {
   const t = formatEstimate(e);
   return `mean ${t.mean}, ${formatPercent(e.confidence)} CI [${t.lower}, ${t.upper}], n=${e.n}`;
+}
+
+/** What `formatDecisionTable` says of the metric: its direction and unit, and the relative change to print. */
+export interface MetricWords {
+  readonly direction: "maximize" | "minimize";
+  readonly unit: string | null;
+  readonly relative: RelativeEstimate | null;
 }
 
 /** Where each measure of a run stands, for `outerloop show`. */

@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import type { DryRunJson } from "../output/job_outputs.ts";
 import { ARRAY_FILES, readArrayJobs } from "../dispatch/array_job.ts";
 import { hexDigest } from "../runtime/digest.ts";
 import { setLogSink } from "../log.ts";
@@ -111,7 +112,7 @@ export async function dryRun(
  * null on the local backend), and the run's seed, run tag, backend and
  * pairing.
  */
-export function dryRunJson(d: DryRun, r: RunRecord): Record<string, unknown> {
+export function dryRunJson(d: DryRun, r: RunRecord): DryRunJson {
   return {
     measures: d.measures.map((m) => ({
       name: m.name,

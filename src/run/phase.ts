@@ -16,18 +16,26 @@ import {
 import {
   type CrashFacts,
   type DecisionRecord,
+  mergeShaOf,
   type RelativeFacts,
   relativeOfPaired,
   type RoundFacts,
   writeDecision,
 } from "../rundir/decision_file.ts";
 import type { LookDecision } from "../verdict/decide.ts";
-import { crashedMeasures, readCrashes, recordCrashes } from "../rundir/crashes_file.ts";
-import { type MeasureFailure, SOON_SECONDS } from "../measure/look_results.ts";
+import {
+  crashedMeasures,
+  readCrashes,
+  readStopped,
+  recordCrashes,
+  recordStopped,
+  type StoppedMeasure,
+} from "../rundir/crashes_file.ts";
+import { type LookResults, type MeasureFailure, SOON_SECONDS } from "../measure/look_results.ts";
 import { acquireRunLock } from "./lock.ts";
 import { measurerFor } from "../plan/measurer_for.ts";
 import { guardValues, missingGuards, type PassPlan, runPlan } from "../plan/run_plan.ts";
-import { advanceRun, type LookStep } from "../plan/advance.ts";
+import { type Advance, advanceRun, type LookStep } from "../plan/advance.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "../rundir/run_record.ts";
 import { retireWakes, submitWake } from "./wake.ts";
@@ -184,6 +192,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
   const plan = runPlan(r, cache);
   const values: Record<string, number> = {};
   let crashes = readCrashes(dir);
+  let stopped = readStopped(dir);
   let logged = 0;
   for (;;) {
     const a = advanceRun(plan, values, {}, crashedMeasures(crashes));
@@ -193,7 +202,10 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
       if (!a.final) throw new Error(`The design's last look (${a.walked.length}) asked for more pairs`);
       return await conclude(dir, r, deps, measurer, cache, a.plan, a.step, crashes);
     }
-    const look = await measurer.look(a.plan.toMeasure);
+    // the jobs a crash stopped are outerloop's own cancels: neither failures nor sent again
+    const ours = new Set(stopped.flatMap((s) => (s.jobId === null ? [] : [s.jobId])));
+    const measures = nextMeasures(r, a, new Set(stopped.map((s) => s.measure)));
+    const look = await measurer.look(measures, { cancelledByUs: ours });
     const found = withGuards(r, look.values, look.metrics, look.jobIds);
     const { crashed, failed } = blame([...look.failed, ...found.failed]);
     // an eval a cancel stopped is the cancel's doing, never a failure or a crash: the caller reports the cancel
@@ -207,11 +219,114 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     }
     crashes = recordCrashes(dir, crashed, deps.now());
     Object.assign(values, found.values);
+    // fail fast: a crash stops what of its look can no longer count, then the look is walked again
+    if (look.pending !== null && crashes.length > 0) {
+      const more = await stopAfterCrash(dir, r, deps, a.plan.toMeasure, look, values, crashes, stopped);
+      if (more !== null) {
+        stopped = more;
+        continue;
+      }
+    }
     if (look.pending !== null) {
       const recheck = look.pending.soon ? SOON_SECONDS : null;
       return await park(dir, r, deps, new MeasurementPending(look.pending.jobIds, recheck));
     }
   }
+}
+
+/**
+ * What the pass measures of the look the run stands at (`a`), less what a
+ * crash stopped:
+ * - with `--smoke` (run.json's `smoke`), first the candidates' pair-1
+ *   benchmark measures alone: a candidate that crashes every time is its
+ *   crash verdict before the look is sent (the same measures the look
+ *   would run first: nothing is measured twice);
+ * - on the local backend, whose jobs run one after the other inside the
+ *   pass, the look pair by pair: a crash ends it before the next pair
+ *   starts, so nothing of it is left to cancel;
+ * - else the whole look at once (its job arrays), as always.
+ */
+function nextMeasures(r: RunRecord, a: Advance, stopped: ReadonlySet<string>): Measure[] {
+  const live = a.plan.toMeasure.filter((m) => !stopped.has(m.name));
+  const missing = new Set(a.missing.map((m) => m.name));
+  if (r.smoke) {
+    const smoke = live.filter((m) => {
+      const ref = parseMeasureName(m.name);
+      return ref !== null && ref.sibling === null && ref.arm !== BASE_ARM && ref.pair === 1 && missing.has(m.name);
+    });
+    if (smoke.length > 0) return smoke;
+  }
+  if (r.compute !== "local") return live;
+  const pairOf = (m: Measure) => parseMeasureName(m.name)?.pair ?? 1;
+  const waiting = live.filter((m) => missing.has(m.name));
+  if (waiting.length === 0) return live;
+  const first = Math.min(...waiting.map(pairOf));
+  return waiting.filter((m) => pairOf(m) === first);
+}
+
+/**
+ * Fail fast: once a candidate crashed, what of the look can no longer count
+ * is stopped — for a single candidate the whole rest of the look (its
+ * verdict is the crash, given at once: nothing measured is judged), for a
+ * round the crashed candidate's measures from the pair it crashed on (the
+ * others go on). Every such measure still queued or running is recorded in
+ * crashes.json's `stopped` first, then its job cancelled with one scancel —
+ * outerloop's own cancel, neither a failure nor sent again — but a job that
+ * also runs a measure that still counts (a round's pair job) is left to run.
+ * What the baseline finished is kept (the decision's values, the cache).
+ * The measures stopped so far, or null when there was nothing to stop.
+ */
+async function stopAfterCrash(
+  dir: RunDir,
+  r: RunRecord,
+  deps: PhaseDeps,
+  inLook: readonly Measure[],
+  look: LookResults,
+  values: Readonly<Record<string, number>>,
+  crashes: readonly CrashFacts[],
+  stopped: readonly StoppedMeasure[],
+): Promise<StoppedMeasure[] | null> {
+  const over = new Set([
+    ...Object.keys(values),
+    ...crashes.map((c) => c.measure),
+    ...look.failed.map((f) => f.measure),
+    ...stopped.map((s) => s.measure),
+  ]);
+  const armsCrashed = new Map<number, number>();
+  for (const c of crashes) {
+    const ref = parseMeasureName(c.measure);
+    if (ref === null) continue;
+    armsCrashed.set(ref.arm, Math.min(armsCrashed.get(ref.arm) ?? ref.pair, ref.pair));
+  }
+  const single = r.candidates.length === 1;
+  const stops = (m: Measure) => {
+    if (over.has(m.name)) return false;
+    if (single) return inLook.some((x) => crashes.some((c) => c.measure === x.name));
+    const ref = parseMeasureName(m.name);
+    const from = ref === null ? undefined : armsCrashed.get(ref.arm);
+    return from !== undefined && ref!.pair >= from;
+  };
+  const target = new Set(inLook.filter(stops).map((m) => m.name));
+  // a job is cancelled only when every measure it runs is stopped (a round's pair job runs the others too)
+  const jobOf = (name: string) => look.jobIds[name] ?? null;
+  const shared = (id: string) => inLook.some((m) => jobOf(m.name) === id && !target.has(m.name));
+  const toStop = inLook.filter((m) => target.has(m.name) && !(jobOf(m.name) !== null && shared(jobOf(m.name)!)))
+    .map((m) => ({ measure: m.name, jobId: jobOf(m.name) }));
+  if (toStop.length === 0) return null;
+  const all = recordStopped(dir, toStop);
+  const ids = [...new Set(toStop.flatMap((s) => (s.jobId === null ? [] : [s.jobId])))];
+  if (ids.length > 0) {
+    try {
+      await deps.compute.cancelMany(ids);
+      log.info(
+        `the candidate crashed: stopped what of its look can no longer count, ${toStop.length} measure(s); ` +
+          `cancelled job(s) ${ids.join(", ")}`,
+      );
+    } catch (err) {
+      log.warn(`the candidate crashed, but its look's other jobs could not be cancelled (${(err as Error).message})`);
+    }
+  }
+  return all;
 }
 
 /**
@@ -374,7 +489,13 @@ async function conclude(
 ): Promise<PhaseOutcome> {
   const c = r.contract;
   const { verdict: d, round, arm } = decisionOf(r, p, step, crashes);
-  const baselines = p.seeds.map((seed, i) => ({ seed, value: d.values[benchmarkName(BASE_ARM, i + 1)]! }));
+  // the baseline's pairs in hand, in order: a crash decides before its look is in, and the cache holds what was
+  const baselines: { seed: number; value: number }[] = [];
+  for (const [i, seed] of p.seeds.entries()) {
+    const value = d.values[benchmarkName(BASE_ARM, i + 1)];
+    if (value === undefined) break;
+    baselines.push({ seed, value });
+  }
   const measuredBaseline = p.toMeasure.some((m) => {
     const ref = parseMeasureName(m.name);
     return ref !== null && ref.sibling === null && ref.arm === BASE_ARM;
@@ -398,7 +519,8 @@ async function conclude(
     // a job that delivered but ended TIMEOUT is said here, not only by `show`
     reasons: [...d.reasons, ...fromCache, ...timeoutWarnings(usage, c.evalMinutes)],
     baseSha: r.baseSha,
-    candidateSha: r.candidateSha,
+    // the commit to merge: a round's winner's (null without one), as every --json gives it
+    candidateSha: mergeShaOf(r, round),
     runIdentity: runIdentity(r),
     decidedAt: new Date(deps.now()).toISOString(),
     direction: c.direction,

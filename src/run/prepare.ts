@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import { checkJobName } from "../compute/job_fields.ts";
 import type { ComputeMode } from "../compute/mode.ts";
 import { loadContract } from "../contract/contract.ts";
-import { checkRepoRoot, resolveRef } from "../dispatch/pin.ts";
+import { checkRepoRoot, commitSubject, resolveRef } from "../dispatch/pin.ts";
 import { BadInputError } from "../errors.ts";
 import type { Pairing } from "../contract/contract.ts";
 import { placement } from "../measure/placement.ts";
@@ -28,6 +28,8 @@ export interface RunRequest {
   readonly base: string;
   /** The candidate refs, one or more (a round); a calibration's is its base. */
   readonly candidates: readonly string[];
+  /** `--label`, one per candidate in order, or none (each candidate's commit subject). */
+  readonly labels: readonly string[];
   /** The contract file, as given. */
   readonly contract: string;
   readonly runDir: RunDir;
@@ -48,6 +50,8 @@ export interface RunRequest {
   readonly arrays: boolean;
   /** `--array-throttle` (or OUTERLOOP_ARRAY_THROTTLE); null for none. */
   readonly arrayThrottle: number | null;
+  /** `--smoke`: each candidate's first measure alone before the first look (`measure` only). */
+  readonly smoke?: boolean;
   /** An absolute path, or null. */
   readonly seedCache: string | null;
   readonly mode: ComputeMode;
@@ -113,6 +117,18 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
         'use pairing "same-job" (or "separate") for a round',
     );
   }
+  if (o.labels.length > 0 && o.labels.length !== candidates.length) {
+    throw new BadInputError(
+      `--label given ${o.labels.length} time(s) for ${candidates.length} --candidate: give one per --candidate, in ` +
+        "their order, or none (each candidate is labelled with its commit's subject)",
+    );
+  }
+  if (o.smoke === true && contract.pairing !== "separate") {
+    throw new BadInputError(
+      `--smoke measures each candidate alone first, and pairing ${JSON.stringify(contract.pairing)} in ` +
+        `${JSON.stringify(o.contract)} runs a pair's measures in one job: leave out --smoke, or use pairing "separate"`,
+    );
+  }
   if (o.seedCache !== null && !(existsSync(o.seedCache) && statSync(o.seedCache).isDirectory())) {
     throw new BadInputError(`--seed-cache ${JSON.stringify(o.seedCache)} is not a directory`);
   }
@@ -123,6 +139,12 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
     );
   }
   const existing = existsSync(o.runDir.runRecord) ? readRunRecord(o.runDir) : null;
+  // a calibration has no candidate to label
+  const labels = purpose.kind !== "measure"
+    ? undefined
+    : o.labels.length > 0
+    ? o.labels
+    : await Promise.all(candidates.map((c) => commitSubject(o.repo, c.sha)));
   const record = assembleRunRecord(
     o.runDir,
     {
@@ -146,10 +168,12 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
       cluster: o.cluster,
       arrays: o.arrays,
       arrayThrottle: o.arrayThrottle,
+      smoke: purpose.kind === "measure" && o.smoke === true,
       compute: o.mode,
       seedCache: o.seedCache,
       commandLine: [...deps.self, purpose.kind, ...o.raw],
       kind: purpose.kind,
+      ...(labels === undefined ? {} : { labels }),
     },
     existing,
     { now: deps.now, drawSeed },

@@ -127,9 +127,9 @@ export async function waitForRun(
       const measuresLive = status.measures.some((m) => m.state === "pending" || m.state === "running");
       const stalled = status.schedulerError === null && wakeLive === false && !measuresLive;
       const failed = status.measures.some((m) => m.state === "failed");
-      // a crashed measure is over too: the pass reads it as its candidate's verdict
+      // a crashed measure is over too: the pass reads it as its candidate's verdict; and one a crash stopped
       const allDone = status.measures.length > 0 &&
-        status.measures.every((m) => m.state === "done" || m.state === "crashed");
+        status.measures.every((m) => m.state === "done" || m.state === "crashed" || m.state === "cancelled");
       if ((stalled || failed || allDone) && !passedSinceSleep && !interrupted.signal.aborted) {
         // nothing will ever wake this run, a measure failed for good (the pass says so with exit 3
         // and cancels the rest), or every eval of the look is in — then the wake job is only the

@@ -63,11 +63,29 @@ const calibrationSchema = lazy(() =>
       siblings: z.optional(z.record(z.string(), strict({ tolerance: z.number().check(z.minimum(0)) }))),
     }),
     derivation: z.optional(z.string()),
+    // the suggestion's relative form, for a benchmark whose every value is positive (null: no ratio);
+    // absent in files from before it
+    relative_suggestion: z.optional(z.nullable(strict({
+      min_effect: z.string(),
+      siblings: z.record(z.string(), z.nullable(z.string())),
+    }))),
     seeds: z.array(wholeNumber(0)),
     values: z.record(z.string(), z.number()),
     differences: z.array(z.number()),
   })
 );
+
+/**
+ * The suggestion in its relative form (evaluation/calibration.ts
+ * `relativeSuggestionOf`): `min_effect` and each sibling's `tolerance` as
+ * percentages (`"2.2%"`), calibrated on the log ratios; a sibling with a
+ * value <= 0 has none (null).
+ */
+export interface RelativeSuggestion {
+  readonly minEffect: string;
+  /** By sibling name: its tolerance as a percentage, or null when it has a value <= 0. */
+  readonly siblings: Readonly<Record<string, string | null>>;
+}
 
 /** A sibling's A/A spread, in its own direction, with what it measures. */
 export interface SiblingSpread extends Spread {
@@ -93,6 +111,11 @@ export interface CalibrationRecord extends Calibration {
   readonly siblings: Readonly<Record<string, SiblingSpread>>;
   /** How the suggestion was derived, in a sentence with its numbers; null for a file written before it was recorded. */
   readonly derivation: string | null;
+  /**
+   * The suggestion's relative form, for a benchmark whose every value is
+   * positive; null when a value is <= 0 (no ratio), and for a file from before it.
+   */
+  readonly relativeSuggestion: RelativeSuggestion | null;
   /** Each pair's seed. */
   readonly seeds: readonly number[];
   /** Every measured value by measure name (`baseline`, `candidate`, `baseline#2`, …: both sides are the base tree). */
@@ -143,6 +166,7 @@ export function writeCalibration(dir: RunDir, c: CalibrationRecord): void {
       ),
     },
     ...(c.derivation === null ? {} : { derivation: c.derivation }),
+    relative_suggestion: relativeSuggestionJson(c.relativeSuggestion),
     seeds: [...c.seeds],
     values: { ...c.values },
     differences: [...c.differences],
@@ -195,6 +219,9 @@ export function readCalibration(dir: RunDir, record: RunRecord): CalibrationReco
       siblings: j.suggestion.siblings ?? {},
     },
     derivation: j.derivation ?? null,
+    relativeSuggestion: j.relative_suggestion == null
+      ? null
+      : { minEffect: j.relative_suggestion.min_effect, siblings: j.relative_suggestion.siblings },
     seeds: j.seeds,
     values: j.values,
     differences: j.differences,
@@ -202,7 +229,7 @@ export function readCalibration(dir: RunDir, record: RunRecord): CalibrationReco
 }
 
 /** A calibration as `--json` prints it: calibration.json's keys (`mean`, `lower`, `upper` of the difference). */
-export function calibrationJson(c: CalibrationRecord): Record<string, unknown> {
+export function calibrationJson(c: CalibrationRecord) {
   return {
     benchmark: c.benchmark,
     base_sha: c.baseSha,
@@ -232,7 +259,13 @@ export function calibrationJson(c: CalibrationRecord): Record<string, unknown> {
       siblings: c.suggestion.siblings,
     },
     derivation: c.derivation,
+    relative_suggestion: relativeSuggestionJson(c.relativeSuggestion),
     seeds: c.seeds,
     differences: c.differences,
   };
+}
+
+/** The relative suggestion in its stored form. */
+function relativeSuggestionJson(r: RelativeSuggestion | null) {
+  return r === null ? null : { min_effect: r.minEffect, siblings: { ...r.siblings } };
 }

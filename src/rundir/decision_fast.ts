@@ -93,7 +93,7 @@ export const isPlainDecision: Check = object({
   reasons: arrayOf(str),
   crash: optional(crash),
   base_sha: sha,
-  candidate_sha: sha,
+  candidate_sha: nullable(sha),
   decided_at: isoTimestamp,
   direction: oneOf("maximize", "minimize"),
   min_effect: atLeast(0),

@@ -38,6 +38,14 @@ const ratioShape = lazy(() => ({
 
 const estimateShape = ratioShape;
 
+/** An estimate with its interval, as decision.json keeps it (and every `--json` that gives one). */
+export const estimateSchema = lazy(() => strict(estimateShape()));
+
+/** A sibling's or guard's estimate with its standing. */
+export const standingEstimateSchema = lazy(() =>
+  strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) })
+);
+
 /**
  * The relative figures (src/stats/relative.ts): the candidate/baseline ratio
  * with its interval for the benchmark, each sibling and each guard; null for
@@ -132,8 +140,8 @@ function estimateFromJson<T extends RatioJson>(j: T): Omit<T, "set_aside"> & { s
   return { ...rest, setAside: set_aside ?? [] };
 }
 
-/** A crashed candidate's crash as decision.json keeps it. */
-const crashSchema = () =>
+/** A crashed candidate's crash as decision.json keeps it (and `--json` gives it). */
+export const crashSchema = () =>
   strict({
     measure: z.string(),
     job_id: z.nullable(z.string()),
@@ -167,17 +175,76 @@ function crashFromJson(j: { measure: string; job_id: string | null; kind: string
   return { measure: j.measure, jobId: j.job_id, kind: j.kind, cause: j.cause, message: j.message };
 }
 
+/** The spread of one measure's samples (`samples` of decision.json and `show --json`). */
+export const samplesSchema = lazy(() =>
+  strict({ n: wholeNumber(1), min: z.number(), median: z.number(), max: z.number() })
+);
+
+/** Where and when a measure's command ran (`provenance`). */
+export const provenanceSchema = lazy(() =>
+  strict({
+    host: z.string(),
+    started_at: z.string(),
+    ended_at: z.string(),
+    job_id: z.string(),
+    node_list: z.string(),
+    cpu_model: z.string(),
+    cpus: z.string(),
+    gpus: z.array(z.string()),
+  })
+);
+
+/** The verdicts a candidate (or a decision) may have. */
+export const verdictSchema = lazy(() => z.enum(["accept", "reject", "inconclusive", "crashed"]));
+
+/** One candidate of a round, as decision.json keeps it (`show --json` adds its measure name, winner and mean). */
+export const roundCandidateShape = lazy(() => ({
+  arm: wholeNumber(1),
+  ref: z.string(),
+  sha: shaSchema(),
+  verdict: verdictSchema(),
+  standing: z.enum(["in-play", "dropped", "decided"]),
+  because: z.nullable(z.string()),
+  pairs: wholeNumber(0),
+  screen: z.nullable(estimateSchema()),
+  estimate: z.nullable(estimateSchema()),
+  // the ratio of `estimate`'s pairs, else of the screen's; null for no ratio; absent before it
+  relative: z.optional(z.nullable(strict(ratioShape()))),
+  siblings: z.record(z.string(), standingEstimateSchema()),
+  // by metric; absent for a contract without guards, and before them
+  guards: z.optional(z.record(z.string(), standingEstimateSchema())),
+  reason: z.string(),
+  // a candidate that crashed (verdict "crashed") only
+  crash: z.optional(crashSchema()),
+}));
+
+/** A round's winner as decision.json keeps it. */
+export const roundWinnerSchema = lazy(() =>
+  strict({
+    arm: wholeNumber(1),
+    ref: z.string(),
+    sha: shaSchema(),
+    first_pair: wholeNumber(1),
+    last_pair: wholeNumber(1),
+    estimate: estimateSchema(),
+    // the winner's candidate/baseline ratio on the same pairs; absent before it
+    relative: z.optional(z.nullable(strict(ratioShape()))),
+  })
+);
+
 /** `decision.json`'s schema; decision_fast.ts mirrors it (exported for the test that holds the two side by side). */
 export const decisionSchema = lazy(() =>
   strict({
-    verdict: z.enum(["accept", "reject", "inconclusive", "crashed"]),
+    verdict: verdictSchema(),
     values: z.record(z.string(), z.number()),
     deltas: z.record(z.string(), z.number()),
     reasons: z.array(z.string()),
     // a candidate that crashed (verdict "crashed"): which measure, its job, how and why
     crash: z.optional(crashSchema()),
     base_sha: shaSchema(),
-    candidate_sha: shaSchema(),
+    // the commit to merge: the candidate's; a round's winner's, null without one (before issue 30 a round's
+    // file named its first candidate here: read back as its winner's, `round.winner.sha`)
+    candidate_sha: z.nullable(shaSchema()),
     decided_at: z.iso.datetime({ offset: true, error: "expected an ISO 8601 timestamp" }),
     direction: z.enum(["maximize", "minimize"]),
     min_effect: z.number().check(z.minimum(0)),
@@ -193,73 +260,23 @@ export const decisionSchema = lazy(() =>
     seeds: z.optional(z.array(wholeNumber(0))),
     n: z.optional(wholeNumber(1)),
     outcome: z.optional(z.string()),
-    benchmark: z.optional(strict(estimateShape())),
-    siblings: z.optional(
-      z.record(z.string(), strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) })),
-    ),
+    benchmark: z.optional(estimateSchema()),
+    siblings: z.optional(z.record(z.string(), standingEstimateSchema())),
     // each guard's estimate and standing, by metric; a repeated design with guards only
-    guards: z.optional(
-      z.record(z.string(), strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) })),
-    ),
+    guards: z.optional(z.record(z.string(), standingEstimateSchema())),
     // what each measured job used, by measure name; only when the scheduler said
     usage: z.optional(z.record(z.string(), usageSchema())),
     // the spread of the samples behind a value, by measure name; only for measures that reported an array
-    samples: z.optional(
-      z.record(z.string(), strict({ n: wholeNumber(1), min: z.number(), median: z.number(), max: z.number() })),
-    ),
+    samples: z.optional(z.record(z.string(), samplesSchema())),
     // where and when each measure's command ran, by measure name; only for measures whose eval recorded it
-    provenance: z.optional(z.record(
-      z.string(),
-      strict({
-        host: z.string(),
-        started_at: z.string(),
-        ended_at: z.string(),
-        job_id: z.string(),
-        node_list: z.string(),
-        cpu_model: z.string(),
-        cpus: z.string(),
-        gpus: z.array(z.string()),
-      }),
-    )),
+    provenance: z.optional(z.record(z.string(), provenanceSchema())),
     // a round of K >= 2 candidates only: every candidate's call and the winner
     round: z.optional(strict({
       procedure: z.string(),
       seeds: z.array(wholeNumber(0)),
       n: wholeNumber(1),
-      winner: z.nullable(strict({
-        arm: wholeNumber(1),
-        ref: z.string(),
-        sha: shaSchema(),
-        first_pair: wholeNumber(1),
-        last_pair: wholeNumber(1),
-        estimate: strict(estimateShape()),
-        // the winner's candidate/baseline ratio on the same pairs; absent before it
-        relative: z.optional(z.nullable(strict(ratioShape()))),
-      })),
-      candidates: z.array(strict({
-        arm: wholeNumber(1),
-        ref: z.string(),
-        sha: shaSchema(),
-        verdict: z.enum(["accept", "reject", "inconclusive", "crashed"]),
-        standing: z.enum(["in-play", "dropped", "decided"]),
-        because: z.nullable(z.string()),
-        pairs: wholeNumber(0),
-        screen: z.nullable(strict(estimateShape())),
-        estimate: z.nullable(strict(estimateShape())),
-        // the ratio of `estimate`'s pairs, else of the screen's; null for no ratio; absent before it
-        relative: z.optional(z.nullable(strict(ratioShape()))),
-        siblings: z.record(
-          z.string(),
-          strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) }),
-        ),
-        // by metric; absent for a contract without guards, and before them
-        guards: z.optional(
-          z.record(z.string(), strict({ ...estimateShape(), standing: z.enum(["held", "unsure", "regressed"]) })),
-        ),
-        reason: z.string(),
-        // a candidate that crashed (verdict "crashed") only
-        crash: z.optional(crashSchema()),
-      })),
+      winner: z.nullable(roundWinnerSchema()),
+      candidates: z.array(strict(roundCandidateShape())),
     })),
   })
 );
@@ -304,7 +321,7 @@ export interface RoundFacts {
   /** The accepted candidate with the best improvement, its estimate on the pairs that did not choose it; null for none. */
   readonly winner: {
     readonly arm: number;
-    /** The winner's ref as given and its sha: the commit to merge (`candidate_sha` is the first candidate's). */
+    /** The winner's ref as given and its sha: the commit to merge (what `candidate_sha` is too). */
     readonly ref: string;
     readonly sha: string;
     readonly firstPair: number;
@@ -382,7 +399,11 @@ export interface DecisionRecord extends Omit<Decision, "verdict"> {
   /** A single candidate's crash (verdict "crashed"); absent otherwise (a round keeps each candidate's). */
   readonly crash?: CrashFacts;
   readonly baseSha: string;
-  readonly candidateSha: string;
+  /**
+   * The commit to merge: the candidate's sha; a round's winner's, null when it has none (`mergeSha`).
+   * A round decided before issue 30 stored its first candidate's: read back as its winner's.
+   */
+  readonly candidateSha: string | null;
   /** `runIdentity` of the run it decided; null in decisions from before runs had one. */
   readonly runIdentity: string | null;
   /** When the decision was made (ISO 8601). */
@@ -478,20 +499,15 @@ export function writeDecision(dir: RunDir, d: DecisionRecord): void {
 export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | null {
   const j = readRunFile(dir.decision, decisionSchema, "decision", (v) => isPlainDecision(v) ? v as DecisionJson : null);
   if (j === null) return null;
-  if (record !== undefined) {
-    const other = j.base_sha !== record.baseSha || j.candidate_sha !== record.candidateSha ||
-      (j.run_identity !== undefined && j.run_identity !== runIdentity(record));
-    if (other) {
-      throw new RunRecordError(
-        dir.decision,
-        "other-run",
-        `The decision ${JSON.stringify(dir.decision)} belongs to another run than ${JSON.stringify(dir.runRecord)} ` +
-          `(its ${
-            j.base_sha === record.baseSha && j.candidate_sha === record.candidateSha ? "run identity" : "shas"
-          } ` +
-          "differ); it is left as it is: move it away to measure this run here, or pick a new --run-dir",
-      );
-    }
+  if (record !== undefined && !decidesRecord(j, record)) {
+    const shas = j.base_sha === record.baseSha && candidateShaFits(j, record);
+    throw new RunRecordError(
+      dir.decision,
+      "other-run",
+      `The decision ${JSON.stringify(dir.decision)} belongs to another run than ${JSON.stringify(dir.runRecord)} ` +
+        `(its ${shas ? "run identity" : "shas"} differ); it is left as it is: move it away to measure this run ` +
+        "here, or pick a new --run-dir",
+    );
   }
   const paired: PairedFacts | null = j.seeds !== undefined && j.n !== undefined && j.benchmark !== undefined
     ? {
@@ -512,7 +528,8 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     reasons: j.reasons,
     ...(j.crash === undefined ? {} : { crash: crashFromJson(j.crash) }),
     baseSha: j.base_sha,
-    candidateSha: j.candidate_sha,
+    // a round's file from before issue 30 names its first candidate: the commit to merge is its winner's
+    candidateSha: j.round === undefined ? j.candidate_sha : j.round.winner?.sha ?? null,
     runIdentity: j.run_identity ?? null,
     decidedAt: j.decided_at,
     direction: j.direction,
@@ -541,6 +558,35 @@ export function readDecision(dir: RunDir, record?: RunRecord): DecisionRecord | 
     }),
     ...(j.round === undefined ? {} : { round: roundFromJson(j.round) }),
   };
+}
+
+/**
+ * Whether decision `j` is `record`'s: the same base, the same run identity
+ * (when it has one), and a `candidate_sha` that fits (`candidateShaFits`).
+ */
+function decidesRecord(j: DecisionJson, record: RunRecord): boolean {
+  return j.base_sha === record.baseSha && candidateShaFits(j, record) &&
+    (j.run_identity === undefined || j.run_identity === runIdentity(record));
+}
+
+/**
+ * A single candidate's decision names its sha; a round's names its winner
+ * (one of the run's candidates), or null for none — or, written before
+ * issue 30, the run's first candidate, whoever won.
+ */
+function candidateShaFits(j: DecisionJson, record: RunRecord): boolean {
+  if (record.candidates.length <= 1) return j.candidate_sha === record.candidateSha;
+  return j.candidate_sha === null || record.candidates.some((c) => c.sha === j.candidate_sha);
+}
+
+/**
+ * The `candidate_sha` a decision of `record` stores: the candidate's, a
+ * round's winner's, null for a round without one — the commit to merge, as
+ * every `--json` gives it.
+ */
+export function mergeShaOf(record: RunRecord, round: RoundFacts | undefined): string | null {
+  if (round === undefined || record.candidates.length <= 1) return record.candidateSha;
+  return round.winner?.sha ?? null;
 }
 
 /** An estimate read back with the ratio stored beside it (none when the file has no `relative` there). */

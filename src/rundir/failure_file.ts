@@ -73,7 +73,7 @@ export function failureFrom(message: string, measures: readonly string[], now: n
 }
 
 /** The failure's keys as failure.json, `show --json` and every `--json` error give them. */
-export function failureJson(f: RunFailure): Record<string, string | null> {
+export function failureJson(f: RunFailure) {
   return {
     measure: f.measure,
     job_id: f.jobId,

@@ -51,6 +51,8 @@ export const runRecordSchema = lazy(() =>
     // job arrays: absent = on; false only when turned off (--no-arrays); a throttle only when set
     arrays: z.optional(z.boolean()),
     array_throttle: z.optional(wholeNumber(1)),
+    // --smoke: the candidates' first measures alone before the first look is sent; absent = off
+    smoke: z.optional(z.literal(true)),
     compute: z.enum(["local", "slurm", "sge"]),
     seed_cache: z.nullable(z.string()),
     command_line: z.array(z.string()),
@@ -62,7 +64,18 @@ export const runRecordSchema = lazy(() =>
         z.minLength(2, { error: "expected two or more candidates (one is candidate_ref / candidate_sha alone)" }),
       ),
     ),
+    // each candidate's label (--label, else its commit's subject), in order; absent before labels existed
+    labels: z.optional(z.array(z.string())),
   }).check(z.superRefine((j, ctx) => {
+    const count = j.candidates?.length ?? 1;
+    if (j.labels !== undefined && j.labels.length !== count) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["labels"],
+        message: `expected one label per candidate (${count})`,
+        input: j.labels,
+      });
+    }
     const first = j.candidates?.[0];
     if (first !== undefined && (first.ref !== j.candidate_ref || first.sha !== j.candidate_sha)) {
       ctx.addIssue({
@@ -118,6 +131,12 @@ export interface RunRecord {
   readonly arrays: boolean;
   /** At most this many of an array's tasks run at once (`--array-throttle`, sbatch's `%K`); null for no throttle. */
   readonly arrayThrottle: number | null;
+  /**
+   * `--smoke`: each candidate's first measure (pair 1's benchmark) runs alone
+   * before the first look is sent, so a candidate that crashes every time
+   * costs one eval, not a look.
+   */
+  readonly smoke: boolean;
   readonly compute: "local" | "slurm" | "sge";
   /**
    * "measure": base against candidate, to a verdict. "calibrate": the base
@@ -128,6 +147,12 @@ export interface RunRecord {
   readonly seedCache: string | null;
   /** How the run was started; informational, the wake runs `resume <run dir>`. */
   readonly commandLine: readonly string[];
+  /**
+   * Each candidate's label, in `candidates`' order: `--label`, else its
+   * commit's subject; "" where none is known (a record from before labels).
+   * Informational: not part of the run's identity.
+   */
+  readonly labels: readonly string[];
 }
 
 /** One candidate of a run: the ref as given and its sha. */
@@ -176,6 +201,7 @@ function toJson(rec: RunRecord): z.input<ReturnType<typeof runRecordSchema>> {
     ...(rec.cluster === "" ? {} : { cluster: rec.cluster }),
     ...(rec.arrays ? {} : { arrays: false }),
     ...(rec.arrayThrottle === null ? {} : { array_throttle: rec.arrayThrottle }),
+    ...(rec.smoke ? { smoke: true as const } : {}),
     compute: rec.compute,
     seed_cache: rec.seedCache,
     command_line: [...rec.commandLine],
@@ -183,6 +209,7 @@ function toJson(rec: RunRecord): z.input<ReturnType<typeof runRecordSchema>> {
     ...(rec.kind === "measure" ? {} : { kind: rec.kind }),
     // written only for a round: a run of one candidate keeps today's keys
     ...(rec.candidates.length < 2 ? {} : { candidates: rec.candidates.map((c) => ({ ref: c.ref, sha: c.sha })) }),
+    ...(rec.labels.every((l) => l === "") ? {} : { labels: [...rec.labels] }),
   };
 }
 
@@ -209,16 +236,18 @@ function fromJson(j: RunRecordJson): RunRecord {
     cluster: j.cluster ?? "",
     arrays: j.arrays ?? true,
     arrayThrottle: j.array_throttle ?? null,
+    smoke: j.smoke ?? false,
     compute: j.compute,
     kind: j.kind ?? "measure",
     candidates: j.candidates ?? [{ ref: j.candidate_ref, sha: j.candidate_sha }],
     seedCache: j.seed_cache,
     commandLine: j.command_line,
+    labels: j.labels ?? (j.candidates ?? [0]).map(() => ""),
   };
 }
 
 /** Fields that describe how and when, not what: a second `measure` of the same run may differ in them. */
-const INFORMATIONAL = new Set(["created_at", "command_line"]);
+const INFORMATIONAL = new Set(["created_at", "command_line", "labels"]);
 
 /**
  * The identity of a run: the sha1 of its record's JSON without the
@@ -233,19 +262,23 @@ export function runIdentity(rec: RunRecord): string {
 }
 
 /** What `measure` was given, resolved and checked: the run record less what defaults from an earlier record. */
-export type RunInputs = Omit<RunRecord, "format" | "createdAt" | "seed" | "runTag" | "commandLine" | "kind"> & {
-  /** Default "measure". */
-  readonly kind?: RunRecord["kind"];
-  /** `--seed`, when given. */
-  readonly seed: number | undefined;
-  /** `--run-tag`, when given; else the earlier record's, else the run dir's name. */
-  readonly runTag: string | undefined;
-  readonly commandLine: readonly string[];
-};
+export type RunInputs =
+  & Omit<RunRecord, "format" | "createdAt" | "seed" | "runTag" | "commandLine" | "kind" | "labels">
+  & {
+    /** Each candidate's label; absent: none known (an earlier record's are kept). */
+    readonly labels?: readonly string[];
+    /** Default "measure". */
+    readonly kind?: RunRecord["kind"];
+    /** `--seed`, when given. */
+    readonly seed: number | undefined;
+    /** `--run-tag`, when given; else the earlier record's, else the run dir's name. */
+    readonly runTag: string | undefined;
+    readonly commandLine: readonly string[];
+  };
 
 /**
  * The record a `measure` freezes. Against an earlier record of the run dir
- * (a repeated `measure`), the informational fields and the defaults a user
+ * (a repeated `measure`), the informational fields (labels included) and the defaults a user
  * did not repeat — the drawn seed, the run tag — are the earlier ones, so
  * repeating the command continues the run rather than starting another;
  * every other field is what was given, and `writeRunRecord` refuses a
@@ -267,6 +300,10 @@ export function assembleRunRecord(
     seed: inputs.seed ?? existing?.seed ?? (resamples ? ctx.drawSeed() : 0),
     runTag: inputs.runTag ?? existing?.runTag ?? basename(dir.path),
     commandLine: existing?.commandLine ?? inputs.commandLine,
+    // informational like the command line: the first measure's labels stand
+    labels: existing !== null && existing.labels.some((l) => l !== "")
+      ? existing.labels
+      : inputs.labels ?? inputs.candidates.map(() => ""),
   };
 }
 

@@ -30,12 +30,16 @@ export function fastRunRecordJson(v: unknown): RunRecordJson | null {
   const { arrays, array_throttle, compute, seed_cache, command_line, kind, candidates } = v;
   if (arrays !== undefined && typeof arrays !== "boolean") return null;
   if (array_throttle !== undefined && !isWhole(array_throttle, 1)) return null;
+  if (v.smoke !== undefined && v.smoke !== true) return null;
   if (compute !== "local" && compute !== "slurm" && compute !== "sge") return null;
   if (seed_cache !== null && typeof seed_cache !== "string") return null;
   if (!Array.isArray(command_line) || !command_line.every((a) => typeof a === "string")) return null;
   if (kind !== undefined && kind !== "measure" && kind !== "calibrate") return null;
   const round = candidates === undefined ? undefined : fastCandidates(candidates, candidate_ref, candidate_sha);
   if (round === null) return null;
+  const labels = v.labels;
+  if (labels !== undefined && !(Array.isArray(labels) && labels.every((l) => typeof l === "string"))) return null;
+  if (labels !== undefined && labels.length !== (round?.length ?? 1)) return null;
   return {
     format: 1,
     created_at: v.created_at,
@@ -58,11 +62,13 @@ export function fastRunRecordJson(v: unknown): RunRecordJson | null {
     ...(cluster === undefined ? {} : { cluster }),
     ...(arrays === undefined ? {} : { arrays }),
     ...(array_throttle === undefined ? {} : { array_throttle }),
+    ...(v.smoke === undefined ? {} : { smoke: true as const }),
     compute,
     seed_cache,
     command_line: [...command_line],
     ...(kind === undefined ? {} : { kind }),
     ...(round === undefined ? {} : { candidates: round }),
+    ...(labels === undefined ? {} : { labels: [...labels] as string[] }),
   };
 }
 
@@ -88,11 +94,13 @@ const KEYS: ReadonlySet<string> = new Set([
   "cluster",
   "arrays",
   "array_throttle",
+  "smoke",
   "compute",
   "seed_cache",
   "command_line",
   "kind",
   "candidates",
+  "labels",
 ]);
 
 /** A round's candidates: two or more `{ref, sha}`, the first the record's own candidate; null when not plainly so. */

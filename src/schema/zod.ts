@@ -13,13 +13,33 @@ import en from "zod/v4/locales/en.js";
 
 config(en());
 
+/**
+ * What JSON Schema cannot read from a schema itself, by schema: a whole
+ * number's `"type": "integer"`, a custom check's whole form. Filled where
+ * the schemas are built (a weak map: no cost until `jsonForm` is asked),
+ * read by output/json_schema.ts.
+ */
+const JSON_FORMS = new WeakMap<object, Readonly<Record<string, unknown>>>();
+
+/** Says that `schema` reads as `form` in JSON Schema (merged over what zod makes of it); returns `schema`. */
+export function withJsonForm<T extends object>(schema: T, form: Readonly<Record<string, unknown>>): T {
+  JSON_FORMS.set(schema, form);
+  return schema;
+}
+
+/** The JSON Schema form `withJsonForm` gave `schema`, or undefined. */
+export function jsonForm(schema: object): Readonly<Record<string, unknown>> | undefined {
+  return JSON_FORMS.get(schema);
+}
+
 /** A whole number ≥ `min`, refused in the house's words. */
 export function wholeNumber(min: number) {
   // a number first, so a string reads "expected number, received string", as the chained API says
-  return number().check(
+  const schema = number().check(
     refine(Number.isSafeInteger, { error: "expected a whole number" }),
     minimum(min, { error: `expected a whole number >= ${min}` }),
   );
+  return withJsonForm(schema, { type: "integer" });
 }
 
 /**

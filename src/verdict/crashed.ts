@@ -65,7 +65,25 @@ function listOf(values: PairedValues, name: string): number[] {
  * may be shorter).
  */
 export function crashedDecision(contract: Contract, values: PairedValues, crash: Crash): CrashedDecision {
-  const series: [string, string, string | null][] = [
+  const series = seriesNames(contract);
+  const out: Record<string, number> = {};
+  const deltas: Record<string, number> = {};
+  for (const [baseName, candName, deltaName] of series) {
+    const base = listOf(values, baseName);
+    const cand = listOf(values, candName);
+    base.forEach((x, p) => (out[pairMeasureName(baseName, p + 1)] = x));
+    cand.forEach((x, p) => (out[pairMeasureName(candName, p + 1)] = x));
+    for (let p = 0; p < Math.min(base.length, cand.length); p++) {
+      const key = deltaName === null ? differenceName(null, CANDIDATE_ARM, p + 1) : pairMeasureName(deltaName, p + 1);
+      deltas[key] = cand[p]! - base[p]!;
+    }
+  }
+  return { verdict: "crashed", values: out, deltas, reasons: [crashedReason(crash)], crash };
+}
+
+/** Each series a crash keeps: the benchmark's, each sibling's and each guard's base and candidate names, and its delta key. */
+function seriesNames(contract: Contract): [string, string, string | null][] {
+  return [
     [benchmarkName(BASE_ARM), benchmarkName(CANDIDATE_ARM), differenceName(null, CANDIDATE_ARM)],
     ...contract.siblings.map((s): [string, string, string] => [
       siblingName(s.name, BASE_ARM),
@@ -78,16 +96,32 @@ export function crashedDecision(contract: Contract, values: PairedValues, crash:
       guardName(g.metric, CANDIDATE_ARM),
     ]),
   ];
+}
+
+/**
+ * The decision on one candidate whose measure `crash.measure` crashed, from
+ * the values in hand by measure name over pairs 1 … `pairs`: a crash decides
+ * at once (fail fast), so a pair may miss a side (its job stopped) or a gap
+ * may sit between pairs still measuring; every value keeps its own name, and
+ * a pair's difference is given only when both sides are in.
+ */
+export function crashedDecisionByName(
+  contract: Contract,
+  pairs: number,
+  values: Readonly<Record<string, number>>,
+  crash: Crash,
+): CrashedDecision {
   const out: Record<string, number> = {};
   const deltas: Record<string, number> = {};
-  for (const [baseName, candName, deltaName] of series) {
-    const base = listOf(values, baseName);
-    const cand = listOf(values, candName);
-    base.forEach((x, p) => (out[pairMeasureName(baseName, p + 1)] = x));
-    cand.forEach((x, p) => (out[pairMeasureName(candName, p + 1)] = x));
-    for (let p = 0; p < Math.min(base.length, cand.length); p++) {
-      const key = deltaName === null ? differenceName(null, CANDIDATE_ARM, p + 1) : pairMeasureName(deltaName, p + 1);
-      deltas[key] = cand[p]! - base[p]!;
+  for (const [baseName, candName, deltaName] of seriesNames(contract)) {
+    for (let p = 1; p <= pairs; p++) {
+      const base = values[pairMeasureName(baseName, p)];
+      const cand = values[pairMeasureName(candName, p)];
+      if (base !== undefined) out[pairMeasureName(baseName, p)] = base;
+      if (cand !== undefined) out[pairMeasureName(candName, p)] = cand;
+      if (base === undefined || cand === undefined) continue;
+      const key = deltaName === null ? differenceName(null, CANDIDATE_ARM, p) : pairMeasureName(deltaName, p);
+      deltas[key] = cand - base;
     }
   }
   return { verdict: "crashed", values: out, deltas, reasons: [crashedReason(crash)], crash };

@@ -212,8 +212,12 @@ export function pairedReason(
         : iv.upper < 0
         ? "it is worse"
         : "too noisy to tell better from worse at this size";
+      // a stop reads the most hopeful mean of its bases: a pair a stall test singles out cannot make it a reject
       const verdict = futilityVerdict(mean) === "reject"
         ? "rejected (its mean improvement is at or below 0)"
+        : iv.mean <= 0
+        ? "inconclusive (its mean improvement is at or below 0, but above 0 without a pair that may have " +
+          "stalled, and a stall cannot make an early stop a reject)"
         : "inconclusive";
       return `Stopped early after ${n} of up to ${last.n} pairs, ${verdict}: it cannot reach min_effect ${m} ` +
         `(${why}): ${facts}; ` +

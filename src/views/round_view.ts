@@ -29,6 +29,7 @@ export function roundSummary(r: RunRecord, s: RoundStanding): RoundSummary {
       measure: benchmarkName(c.arm),
       ref: c.ref,
       sha: c.sha,
+      label: r.labels[c.arm - 1] ?? "",
       verdict: settled ? c.verdict : null,
       standing: c.standing,
       because: settled ? c.because : null,

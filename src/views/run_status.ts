@@ -32,21 +32,37 @@ export interface RunStatus {
  * decided run, most often — the snapshot's results are the whole answer, as
  * they are the measurer's (a finished measure asks the scheduler nothing),
  * and neither the measurer nor a backend is loaded — but for a signal's
- * exit in a run not yet over, which the scheduler's account decides. A failed measure that
- * the run recorded as a candidate's crash (crashes.json) reads `crashed`.
+ * exit in a run not yet over, which the scheduler's account decides. A
+ * failed measure that the run recorded as a candidate's crash (crashes.json)
+ * reads `crashed`, and one a crash stopped (its `stopped`) `cancelled`.
  */
 export async function runStatus(e: RunEvaluation, compute: Compute, now: () => number): Promise<RunStatus> {
   const p = e.looks.plan;
   const { values, unreadable, signalled } = e.snapshot.results;
+  const stopped = new Map(e.snapshot.stopped.map((s) => [s.measure, s]));
+  // a crash decides at once: what of its look had not started never will (the local backend stops before it)
+  const crashedRun = e.snapshot.decision?.verdict === "crashed";
   // a signal's exit of an open run is the scheduler's to judge: observed, as the pass would
   const over = e.snapshot.decision !== null || e.snapshot.failure !== null;
-  const finished = p.toMeasure.every((m) =>
-    Object.hasOwn(values, m.name) || (Object.hasOwn(unreadable, m.name) && (over || !signalled.has(m.name)))
-  );
+  const finished = crashedRun ||
+    p.toMeasure.every((m) =>
+      Object.hasOwn(values, m.name) || stopped.has(m.name) ||
+      (Object.hasOwn(unreadable, m.name) && (over || !signalled.has(m.name)))
+    );
   const observed = finished ? null : await import("./observed_rows.ts").then((o) => o.observedRows(e, compute, now));
   const crashed = new Set(e.snapshot.crashes.map((c) => c.measure));
   const measured = new Set(p.toMeasure.map((m) => m.name));
   const rows = p.plan.map((m): MeasureStateRow => {
+    const stop = stopped.get(m.name);
+    // what a crash stopped (fail fast): its job cancelled by outerloop, whatever it might still deliver unread
+    if (stop !== undefined) {
+      return {
+        name: m.name,
+        state: "cancelled",
+        why: "stopped: the candidate crashed",
+        ...(stop.jobId ? { jobId: stop.jobId } : {}),
+      };
+    }
     const row = !measured.has(m.name)
       ? cachedRow(e, m)
       : observed === null
@@ -71,6 +87,9 @@ function finishedRow(e: RunEvaluation, m: Measure): MeasureStateRow {
   const job = jobIds[m.name] === undefined ? {} : { jobId: jobIds[m.name]! };
   const why = unreadable[m.name];
   if (why !== undefined) return { name: m.name, state: "failed", why: why.split("\n")[0]!, ...job };
+  if (!Object.hasOwn(values, m.name)) {
+    return { name: m.name, state: "not dispatched", reason: "not measured: the candidate crashed before it", ...job };
+  }
   return { name: m.name, state: "done", value: values[m.name]!, ...job };
 }
 

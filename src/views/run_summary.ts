@@ -12,6 +12,8 @@ import { failureHeadline } from "../rundir/failure_file.ts";
 import { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
 import { roundSummary } from "./round_view.ts";
+import { mergeSha } from "../evaluation/round_standing.ts";
+import { sideMeans } from "../evaluation/side_means.ts";
 
 /**
  * A run dir as the reports see it (`RunSummary`), from its files alone —
@@ -46,13 +48,15 @@ function summaryOf(e: RunEvaluation): RunSummary {
     backend: r.compute,
     benchmark: r.contract.name,
     metric: r.contract.metric,
+    unit: r.contract.unit,
     direction: r.contract.direction,
     minEffect: minEffectInUnits(r.contract, values),
     minEffectWritten: r.contract.minEffectScale === "relative"
       ? `${Number((r.contract.minEffect * 100).toPrecision(12))}%`
       : r.contract.minEffect,
     baseSha: r.baseSha,
-    candidateSha: r.candidateSha,
+    candidateSha: mergeSha(r, decision),
+    label: round === null ? r.labels[0] ?? "" : round.arms.find((a) => a.winner)?.label ?? "",
     state,
     verdict: decision?.verdict ?? null,
     values,
@@ -62,6 +66,9 @@ function summaryOf(e: RunEvaluation): RunSummary {
     relative: relativeOfQuantities(q),
     samples: { ...e.samples },
     pairs: round === null ? pairsOf(values) : [],
+    // each side's mean over every pair it measured (a crashed run's baseline is every pair's, not pair 1's);
+    // a round's are its winner's, over its estimate's pairs (model.ts)
+    ...(round === null ? { means: sideMeans(values, CANDIDATE_ARM) } : {}),
     round,
     reasons: decision ? [...decision.reasons] : [],
     decidedAt: decision?.decidedAt ?? null,

@@ -7,6 +7,9 @@ import { calibrationJson } from "../rundir/calibration_file.ts";
 import { crashJson, pairedFactsJson } from "../rundir/decision_file.ts";
 import { failureJson } from "../rundir/failure_file.ts";
 import type { RunView } from "./run_view.ts";
+import type { ShowJson } from "../output/show_output.ts";
+import { sideMeans } from "../evaluation/side_means.ts";
+import { CANDIDATE_ARM } from "../measure/measure_name.ts";
 
 /**
  * `show --json`: one object with the run's identity, each measure of the
@@ -17,7 +20,7 @@ import type { RunView } from "./run_view.ts";
  * the failure, the cancel and the warnings. Every key is present (null when
  * it does not apply), so a script reads one shape whatever the run's state.
  */
-export function runViewJson(v: RunView): Record<string, unknown> {
+export function runViewJson(v: RunView): ShowJson {
   const e = v.evaluation;
   const { dir, record, wake, room } = e.snapshot;
   const s = e.standing;
@@ -26,6 +29,10 @@ export function runViewJson(v: RunView): Record<string, unknown> {
     run_dir: dir.path,
     base_sha: record.baseSha,
     candidate_sha: mergeSha(record, decision),
+    // what the candidate tries (a round: its winner's); "" when none is known
+    label: record.candidates.length > 1
+      ? record.labels[(decision?.round?.winner?.arm ?? 0) - 1] ?? ""
+      : record.labels[0] ?? "",
     measures: v.rows.map((m) => ({
       name: m.name,
       state: m.state,
@@ -62,8 +69,13 @@ export function runViewJson(v: RunView): Record<string, unknown> {
       ? { calibration: e.snapshot.calibration && calibrationJson(e.snapshot.calibration) }
       : {}),
     ...(decision?.paired ? pairedFactsJson(decision.paired) : {}),
+    // each side's mean over every pair measured so far: a round's candidate is its winner's (null without one)
+    means: sideMeans(
+      decision?.values ?? e.snapshot.results.values,
+      record.candidates.length > 1 ? decision?.round?.winner?.arm ?? null : CANDIDATE_ARM,
+    ),
     ...quantitiesJson(e.quantities),
-    round: e.round === null ? null : roundStandingJson(e.round),
+    round: e.round === null ? null : roundStandingJson(e.round, record.labels),
     scheduler_error: v.status.schedulerError,
     waiting_for_room: v.open ? room : null,
     failure: s.kind === "failed" ? failureJson(s.failure) : null,

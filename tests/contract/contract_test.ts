@@ -34,6 +34,7 @@ describe("loadContract() defaults", () => {
   it("fills every optional field of a contract that gives only name, command, metric and direction", () => {
     assert.deepEqual(loadContract(contractFile(MINIMAL)), {
       ...MINIMAL,
+      unit: null,
       summary: "median",
       seedEnv: "",
       gpus: 0,
@@ -626,5 +627,30 @@ describe("guards", () => {
     assertRefused({ ...MINIMAL, guards: [g, g] }, "guards[1].metric", /is listed twice/);
     assertRefused({ ...MINIMAL, guards: [{ ...g, tolerance: -1 }] }, "guards[0].tolerance", /a number >= 0/);
     assertRefused({ ...MINIMAL, guards: [{ ...g, metric: "" }] }, "guards[0].metric", /non-empty/);
+  });
+});
+
+describe("the metric's unit, and $schema", () => {
+  it("takes an optional unit and freezes it only when given, so a run of a contract without one is unchanged", () => {
+    assert.equal(loadContract(contractFile(MINIMAL)).unit, null);
+    assert.equal("unit" in contractToJson(loadContract(contractFile(MINIMAL))), false);
+    const c = loadContract(contractFile({ ...MINIMAL, unit: "ms" }));
+    assert.equal(c.unit, "ms");
+    assert.equal(contractToJson(c).unit, "ms");
+  });
+
+  it("refuses a unit that is empty, long, or has spaces at its ends or control characters", () => {
+    assertRefused({ ...MINIMAL, unit: "" }, "unit", /expected a unit such as "s", "ms", "bpb" or "MB"/);
+    assertRefused({ ...MINIMAL, unit: "x".repeat(17) }, "unit", /at most 16 characters/);
+    assertRefused({ ...MINIMAL, unit: " ms" }, "unit", /without control characters or spaces at its ends/);
+    assertRefused({ ...MINIMAL, unit: "m\ns" }, "unit", /without control characters/);
+    assertRefused({ ...MINIMAL, unit: 3 }, "unit", /expected string/);
+  });
+
+  it("accepts $schema (an editor's, never read nor frozen) and still refuses any other unknown key", () => {
+    const c = loadContract(contractFile({ $schema: "./contract.schema.json", ...MINIMAL }));
+    assert.equal("$schema" in contractToJson(c), false, "not part of the run's identity");
+    assert.deepEqual(contractToJson(c), contractToJson(loadContract(contractFile(MINIMAL))));
+    assertRefused({ $schema: "x", ...MINIMAL, schema: "x" }, null, /Unknown key "schema": did you mean "\$schema"\?/);
   });
 });

@@ -6,6 +6,7 @@
  * `interrupted`, and the next `resume` measures it again and decides. Run on the compiled binary and on the
  * runtime running this test (`deno run` / `bun run` of src/main.ts).
  */
+import { assertOutput } from "../helpers/output_schema.ts";
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
@@ -80,7 +81,7 @@ async function scenario(how: "binary" | "runtime", signal: "SIGTERM" | "SIGINT")
   );
 
   // with --json, stdout holds one object that says so (a script gets an answer on every exit)
-  const answer = JSON.parse(stdout.trim());
+  const answer = assertOutput("measure", stdout, "an interrupted measure's --json");
   assert.equal(answer.status, "interrupted", stdout);
   assert.equal(answer.exit_code, signal === "SIGINT" ? 130 : 143);
   assert.equal(answer.run_dir, runDir);

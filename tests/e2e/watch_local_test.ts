@@ -62,12 +62,13 @@ describe("watching a climb (compiled binary, local backend)", () => {
     assert.equal(r.exitCode, 0, r.stderr);
     const lines = r.stdout.trimEnd().split("\n");
     assert.equal(lines.length, 6, r.stdout); // header, four runs, the crashed run's measure and job under it
-    assert.match(lines[0]!, /\simprovement interval\s+relative\s+n\s+wall$/);
-    assert.match(lines[1]!, /^r1 .* decided\s+accept\s+\+2\s+\+2\s+\+20\.0%\s+1\s+\d+s$/);
-    assert.match(lines[2]!, /^r2 .* decided\s+reject\s+-1\s+-1\s+-8\.3%\s+1\s+\d+s$/);
-    assert.match(lines[3]!, /^r3 .* decided\s+crashed: eval command exited with code 1\s+.*\d+s$/);
+    // each run's label: its candidate commit's subject (makeRepo's "commit N"), as measure gave no --label
+    assert.match(lines[0]!, /\simprovement interval\s+relative\s+n\s+wall\s+label$/);
+    assert.match(lines[1]!, /^r1 .* decided\s+accept\s+\+2\s+\+2\s+\+20\.0%\s+1\s+\d+s\s+commit \d$/);
+    assert.match(lines[2]!, /^r2 .* decided\s+reject\s+-1\s+-1\s+-8\.3%\s+1\s+\d+s\s+commit \d$/);
+    assert.match(lines[3]!, /^r3 .* decided\s+crashed: eval command exited with code 1\s+.*\d+s\s+commit \d$/);
     assert.match(lines[4]!, /^ {2}crashed: measure candidate in job \d+$/);
-    assert.match(lines[5]!, /^r4 .* decided\s+accept\s+\+1\s+\+1\s+\+8\.3%\s+1\s+\d+s$/);
+    assert.match(lines[5]!, /^r4 .* decided\s+accept\s+\+1\s+\+1\s+\+8\.3%\s+1\s+\d+s\s+commit \d$/);
     const json = JSON.parse((await run("runs", climb, "--json")).stdout);
     assert.deepEqual(json.runs.map((x: { verdict: string | null }) => x.verdict), [
       "accept",

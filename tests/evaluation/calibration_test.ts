@@ -62,7 +62,14 @@ describe("calibrationOf()", () => {
       minimized.upper,
     ]);
     assert.equal(maximized.derivation, minimized.derivation);
-    assert.deepEqual(numbers(formatCalibration(maximized)), numbers(formatCalibration(minimized)));
+    // the negated values have no ratio: the minimized (positive) data's relative form is its own line
+    const absolute = (text: string) => text.split("\n").filter((l) => !/relative/.test(l)).join("\n");
+    assert.deepEqual(numbers(absolute(formatCalibration(maximized))), numbers(absolute(formatCalibration(minimized))));
+    assert.equal(maximized.relativeSuggestion, null, "a value <= 0: no relative form");
+    assert.match(
+      formatCalibration(minimized),
+      /\n {2}or relative \(every value is positive\): \{"min_effect":"[0-9.]+%"\}\n/,
+    );
     assert.match(formatCalibration(minimized), /toy \(score, lower is better\)/);
     assert.match(formatCalibration(maximized), /toy \(score, higher is better\)/);
   });

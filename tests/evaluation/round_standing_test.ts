@@ -68,7 +68,7 @@ describe("mergeSha()", () => {
   it("a single candidate's sha; a round's winner's, null without one", () => {
     assert.equal(mergeSha(runRecordFixture(), null), "b".repeat(40));
     assert.equal(mergeSha(record, null), null);
-    const won = { round: { winner: { sha: SHAS[2] } } } as unknown as DecisionRecord;
+    const won = { candidateSha: SHAS[2], round: { winner: { sha: SHAS[2] } } } as unknown as DecisionRecord;
     assert.equal(mergeSha(record, won), SHAS[2]);
   });
 });

@@ -161,10 +161,15 @@ export async function checkRoundSurfaces(
   assert.equal(open, false, at);
   assert.equal(next, null, at);
   // deno-lint-ignore no-explicit-any
-  shownRound.candidates = shownRound.candidates.map(({ measure, ...c }: any, i: number) => {
+  shownRound.candidates = shownRound.candidates.map(({ measure, label, winner: won, mean, ...c }: any, i: number) => {
     assert.equal(measure, arms[i]!.measure, at);
+    assert.equal(label, "", `${at}: show --json ${measure} label (the fixture gives none)`);
+    assert.equal(won, c.arm === winner, `${at}: show --json ${measure} winner`);
+    assert.equal(mean, meanOfArm(d.values, c.arm), `${at}: show --json ${measure} mean of every value it measured`);
     return c;
   });
+  const means = { baseline: meanOfArm(d.values, 0), candidate: winner === null ? null : meanOfArm(d.values, winner) };
+  assert.deepEqual(show.means, means, `${at}: show --json means, the winner's candidate`);
   assert.deepEqual(shownRound, round, `${at}: show --json round is decision.json's`);
   if (winner === null) assert.equal(show.improvement, null, `${at}: no winner, no improvement`);
   else assert.equal(show.improvement.mean, round.winner!.estimate.mean, `${at}: show --json improvement, the winner's`);
@@ -197,6 +202,9 @@ export async function checkRoundSurfaces(
       measure: arms[i]!.measure,
       ref: c.ref,
       sha: c.sha,
+      label: "",
+      winner: c.arm === winner,
+      mean: meanOfArm(d.values, c.arm),
       verdict: c.verdict,
       standing: c.standing,
       because: c.because,
@@ -207,6 +215,7 @@ export async function checkRoundSurfaces(
     })),
     `${at}: resume --json candidates`,
   );
+  assert.deepEqual(resume.means, means, `${at}: resume --json means`);
 
   // runs --json: the round's candidates, each with the improvement shown for it
   const entry = JSON.parse((await cli(["runs", root, "--json"], { compute })).stdout).runs[0];
@@ -246,7 +255,7 @@ export async function checkRoundSurfaces(
     assert.ok(lines[line]!.startsWith(`  ${a.measure} `), `${w}: its row\n${table}`);
     assert.equal(textCell(table, line, "verdict", "left"), a.verdict, w);
     const state = textCell(table, line, "state", "left");
-    assert.equal(state === "winner", a.winner, `${w}: ${state}`);
+    assert.equal(state === "decided: winner", a.winner, `${w}: ${state}`);
     assert.equal(state.startsWith(`dropped at pair ${a.pairs}`), a.dropped, `${w}: ${state}`);
     checkPrinted(
       w,
@@ -280,7 +289,7 @@ export async function checkRoundSurfaces(
     assert.ok(rtLines[line]!.startsWith(`${a.measure} `), `${w}\n${rt}`);
     assert.equal(textCell(rt, line, "verdict", "left"), a.verdict, w);
     const state = textCell(rt, line, "state", "left");
-    assert.equal(state === "winner", a.winner, `${w}: ${state}`);
+    assert.equal(state === "decided: winner", a.winner, `${w}: ${state}`);
     assert.equal(state.startsWith(`dropped at pair ${a.pairs}`), a.dropped, `${w}: ${state}`);
     const cell = textCell(
       rt,
@@ -359,4 +368,11 @@ export async function checkRoundSurfaces(
     }
   }
   assert.equal(points.filter((p) => p.attrs["data-winner"] === "true").length, winner === null ? 0 : 1, at);
+}
+
+/** The mean of every benchmark value of `arm` (0 the baseline) in `values`, as a loop would average them itself. */
+function meanOfArm(values: Readonly<Record<string, number>>, arm: number): number | null {
+  const stem = arm === 0 ? "baseline" : arm === 1 ? "candidate" : `candidate-${arm}`;
+  const xs = Object.entries(values).filter(([k]) => k === stem || k.startsWith(`${stem}#`)).map(([, v]) => v);
+  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
 }

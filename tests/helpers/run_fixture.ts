@@ -12,7 +12,7 @@ export function runRecordFixture(
   overrides: Partial<RunRecord> = {},
   contract: Record<string, unknown> = {},
 ): RunRecord {
-  const r: Omit<RunRecord, "candidates"> = {
+  const r: Omit<RunRecord, "candidates" | "labels"> = {
     format: 1,
     createdAt: "2025-01-02T03:04:05.678Z",
     repo: "/repo",
@@ -37,13 +37,15 @@ export function runRecordFixture(
     cluster: "",
     arrays: true,
     arrayThrottle: null,
+    smoke: false,
     compute: "slurm",
     seedCache: null,
     commandLine: [],
     kind: "measure",
     ...overrides,
   };
-  return { ...r, candidates: overrides.candidates ?? [{ ref: r.candidateRef, sha: r.candidateSha }] };
+  const candidates = overrides.candidates ?? [{ ref: r.candidateRef, sha: r.candidateSha }];
+  return { ...r, candidates, labels: overrides.labels ?? candidates.map(() => "") };
 }
 
 /** A measurer over `compute` writing under `root`, on a CPU lane `acct`/`cpu` unless `options` say otherwise. */

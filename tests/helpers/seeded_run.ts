@@ -90,6 +90,8 @@ export interface SeededRunOptions {
   readonly createdAt?: string;
   /** The benchmark's metric; default "score". */
   readonly metric?: string;
+  /** The contract's unit; default none. */
+  readonly unit?: string;
 }
 
 /**
@@ -109,6 +111,7 @@ export async function seededRun(
   mkdirSync(dir.path, { recursive: true });
   const contract = {
     metric,
+    ...(opts.unit === undefined ? {} : { unit: opts.unit }),
     direction: c.direction,
     min_effect: c.minEffect,
     repeats: c.repeats,

@@ -145,9 +145,10 @@ export function relativeAgrees(text: string, r: RatioJson, direction: "minimize"
       [pct(r.mean), pct(ends[0]), pct(ends[1])],
     );
   }
-  const m = /([\d.]+)× (faster|slower)(?: \[([\d.]+), ([\d.]+)\])?/.exec(text);
+  // a time reads faster / slower, any other metric (minimized) lower / higher: better is faster or lower
+  const m = /([\d.]+)× (faster|slower|lower|higher)(?: \[([\d.]+), ([\d.]+)\])?/.exec(text);
   if (m === null) return null;
-  const faster = m[2] === "faster";
+  const faster = m[2] === "faster" || m[2] === "lower";
   if (faster !== r.mean <= 1 || (m[3] === undefined) !== (ends === null)) return false;
   const f = (x: number) => (faster ? 1 / x : x);
   if (ends === null) return agrees(m[1]!, f(r.mean));

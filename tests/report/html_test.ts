@@ -265,7 +265,7 @@ function whiskerEnds(e: { attrs: Readonly<Record<string, string>> }): [number, n
 
 describe("renderRunHtml() and renderClimbHtml() with a relative figure (issue 22)", () => {
   const relative = { mean: 0.9, lower: 0.85, upper: 0.95, confidence: 0.95 };
-  const run = repeatRun({ direction: "minimize", relative });
+  const run = repeatRun({ direction: "minimize", unit: "s", relative });
 
   it("puts it in the headline beside the verdict and among the facts with its level", () => {
     const html = renderRunHtml(run);

@@ -206,9 +206,17 @@ describe("runMarkdown() and climbMarkdown() with a relative figure (issue 22)", 
 
   it("reads a time as a speed-up", () => {
     const md = runMarkdown(
-      repeatRun({ direction: "minimize", relative: { ...relative, mean: 0.9, lower: 0.85, upper: 0.95 } }),
+      repeatRun({ direction: "minimize", unit: "s", relative: { ...relative, mean: 0.9, lower: 0.85, upper: 0.95 } }),
     );
     assert.match(md, /^### `pi`: accept, 1\.111× faster \[1\.05, 1\.18\] \(-10\.0% time\)\n/);
+    assert.match(md, /^Metric `score` in s \(lower is better\)/m, "the unit beside the metric");
+  });
+
+  it("reads a loss as lower, not faster", () => {
+    const md = runMarkdown(
+      repeatRun({ direction: "minimize", unit: "bpb", relative: { ...relative, mean: 0.9, lower: 0.85, upper: 0.95 } }),
+    );
+    assert.match(md, /^### `pi`: accept, 1\.111× lower \[1\.05, 1\.18\] \(-10\.0%\)\n/);
   });
 
   it("gives the climb a relative column only when some run has one, with nothing for a run without", () => {

@@ -36,7 +36,11 @@ describe("becauseWords()", () => {
 
 describe("standingWords()", () => {
   it("winner, in play, dropped at a pair with why, crashed at the pair after its last, decided with why", () => {
-    assert.equal(standingWords(winner), "winner");
+    assert.equal(
+      standingWords(winner),
+      "decided: winner",
+      "its standing is decided, as --json says, with winner: true",
+    );
     assert.equal(standingWords({ ...dropped, standing: "in-play" }), "in play");
     assert.equal(standingWords(dropped), "dropped at pair 2: below min_effect");
     assert.equal(standingWords({ ...dropped, because: null }), "dropped at pair 2");

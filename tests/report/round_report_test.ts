@@ -31,7 +31,7 @@ describe("formatRunsTable() on a round", () => {
     );
     assert.match(
       lines[4]!,
-      /^ {2}candidate-2 +-> 1111111111 \(c2\) +winner +accept +\+1\.9 +\+1\.9 +\[\+1\.4, \+2\.4\] 97\.5% +4$/,
+      /^ {2}candidate-2 +-> 1111111111 \(c2\) +decided: winner +accept +\+1\.9 +\+1\.9 +\[\+1\.4, \+2\.4\] 97\.5% +4$/,
     );
     assert.match(
       lines[5]!,
@@ -71,7 +71,7 @@ describe("formatRoundTable()", () => {
     assert.match(lines[2]!, /^baseline +main +0{12} +measured on pairs 1–6$/);
     assert.match(
       lines[4]!,
-      /^candidate-2 +c2 +1{12} +winner +\+2\.00 \[\+1\.60, \+2\.40\] 95%, n = 2 \(pairs 1–2\) +\+1\.9 \[\+1\.4, \+2\.4\] 97\.5%, n = 4 \(pairs 3–6\) +accept$/,
+      /^candidate-2 +c2 +1{12} +decided: winner +\+2\.00 \[\+1\.60, \+2\.40\] 95%, n = 2 \(pairs 1–2\) +\+1\.9 \[\+1\.4, \+2\.4\] 97\.5%, n = 4 \(pairs 3–6\) +accept$/,
     );
     assert.match(
       lines.at(-1)!,
@@ -111,7 +111,7 @@ describe("runMarkdown() on a round", () => {
       "`candidate-2` **(winner)**",
       "`c2`",
       "`1111111111`",
-      "winner",
+      "decided: winner",
       "accept",
       "confirmation",
       "pairs 3–6",

@@ -3,7 +3,15 @@ import { describe, it } from "node:test";
 import { runsJson } from "../../src/report/runs_json.ts";
 import { formatRunsTable } from "../../src/report/runs_table.ts";
 import { renderColumns } from "../../src/text/columns.ts";
-import { calibrationRun, climbFixture, makeRun, nastyRun } from "../helpers/report_fixtures.ts";
+import {
+  calibrationRun,
+  climbFixture,
+  CRASH,
+  crashedRun,
+  makeRun,
+  nastyRun,
+  roundSummaryRun,
+} from "../helpers/report_fixtures.ts";
 import { aaInterval, signedStat } from "../../src/report/calibration_pairs.ts";
 
 describe("formatRunsTable()", () => {
@@ -48,6 +56,30 @@ describe("formatRunsTable()", () => {
     assert.equal(end("r1", "+2 "), end("r2", "-0.5 "));
   });
 
+  it("gives each run's label in a last column once some run has one, a round's on each candidate's row", () => {
+    const plain = formatRunsTable([makeRun()]);
+    assert.doesNotMatch(
+      plain.split("\n")[0]!,
+      /label/,
+      "no label, no column: a climb from before labels reads as it did",
+    );
+    const lines = formatRunsTable([makeRun({ label: "try a wider model" }), roundSummaryRun()]).split("\n");
+    assert.match(lines[0]!, / label$/);
+    assert.match(lines[1]!, / try a wider model$/);
+  });
+
+  it("cuts a long crash cause and a long label with an ellipsis, so one run cannot widen every row", () => {
+    const cause = "eval exited with code 1: " + "RuntimeError: CUDA out of memory. ".repeat(5);
+    const lines = formatRunsTable([
+      makeRun(),
+      crashedRun({ crash: { ...CRASH, cause }, label: "x ".repeat(60) }),
+    ]).split("\n");
+    assert.ok(lines.every((l) => l.length < 230), lines.map((l) => l.length).join(", "));
+    assert.ok(lines[0]!.length < 200, `the header: ${lines[0]!.length} characters`);
+    assert.match(lines[2]!, /crashed: eval exited with code 1: RuntimeError:… /);
+    assert.doesNotMatch(lines.join("\n"), /CUDA out of memory\. RuntimeError/);
+  });
+
   it("uses no colour codes, tabs or box characters, and keeps a tag with a newline on one line", () => {
     const text = formatRunsTable([nastyRun(), makeRun({ tag: "two\nlines", failure: "a\nb", state: "failed" })]);
     assert.ok(!text.includes("\u001b") && !text.includes("\t"), "no escape codes or tabs");
@@ -88,10 +120,12 @@ describe("runsJson()", () => {
       "created_at",
       "benchmark",
       "metric",
+      "unit",
       "direction",
       "min_effect",
       "base_sha",
       "candidate_sha",
+      "label",
       "state",
       "verdict",
       "baseline",

@@ -10,10 +10,18 @@ describe("formatDecisionTable() with a relative figure", () => {
 
   it("puts the relative change after the verdict, as timing users read it, with its level", () => {
     const relative = { mean: 0.8818, lower: 0.8403, upper: 0.92, confidence: 0.95 };
-    const text = formatDecisionTable(d, null, false, undefined, { estimate: relative, direction: "minimize" });
+    const text = formatDecisionTable(d, null, false, undefined, { relative, direction: "minimize", unit: "ms" });
     const lines = text.split("\n");
     const at = lines.findIndex((l) => l.startsWith("verdict: "));
     assert.equal(lines[at + 1], "relative (candidate / baseline): 1.134× faster [1.09, 1.19] (-11.8% time), 95%");
+    assert.match(lines[0]!, /^measure +value \(ms\) +difference \(ms\)$/, "the unit heads the value columns");
+  });
+
+  it("says a loss (a unit that is no time) is lower, not faster", () => {
+    const relative = { mean: 0.8333, lower: 0.7752, upper: 0.9009, confidence: 0.95 };
+    const text = formatDecisionTable(d, null, false, undefined, { relative, direction: "minimize", unit: "bpb" });
+    assert.match(text, /\nrelative \(candidate \/ baseline\): 1\.200× lower \[1\.11, 1\.29\] \(-16\.7%\), 95%\n/);
+    assert.doesNotMatch(text, /faster|time/);
   });
 
   it("prints no line without one, as before", () => {

@@ -23,6 +23,7 @@ function request(contract: Record<string, unknown> = {}): RunRequest {
     repo,
     base: "main",
     candidates: ["main"],
+    labels: [],
     contract: path,
     runDir: new RunDir(join(tempDir("pairings-"), "cal")),
     seed: 7,

@@ -69,10 +69,24 @@ describe("a crashed candidate", () => {
         assert.equal(d.crash?.measure, "candidate#2");
         assert.equal(d.crash?.kind, kind);
         assert.match(d.reasons[0]!, /^candidate crashed: /);
-        assert.equal(d.values["baseline#3"], 10, "the baseline's pairs are kept");
+        // a fake Slurm ends the look's every job as it is submitted: all of it is in; the local backend
+        // measures a look pair by pair, and a crash ends it before pair 3 starts (fail fast)
+        const sent = fake.submitted.filter((s) => s.jobName.startsWith("eval-")).map(measureOf);
+        if (compute === "slurm") assert.equal(d.values["baseline#3"], 10, "the baseline's pairs are kept");
+        else {
+          assert.equal(d.values["baseline#3"], undefined);
+          assert.deepEqual(
+            [...sent].sort(),
+            ["baseline", "baseline#2", "candidate", "candidate#2"],
+            "pair 3 never started",
+          );
+          const shown = (await cli(["show", dir.path], { compute: fake })).stdout;
+          assert.match(shown, /\nbaseline#3 +not dispatched +not measured: the candidate crashed before it\n/);
+        }
+        assert.equal(d.values["baseline#2"], 10, "the baseline's pairs measured are kept");
         assert.equal(d.values["candidate"], 10, "the candidate's pairs before the crash are kept");
         assert.equal(d.values["candidate#3"], undefined, "nothing from the crash on is read as the candidate's");
-        assert.deepEqual(fake.cancelled, [], "no job cancelled");
+        assert.deepEqual(fake.cancelled, [], "nothing was left to cancel");
         assert.equal(readFailure(dir), null, "the run did not fail");
         assert.equal(readCrashes(dir)[0]?.measure, "candidate#2");
         const s = readRunSnapshot(dir, r);
@@ -95,6 +109,159 @@ describe("a crashed candidate", () => {
       assert.equal(readDecision(dir, r), null);
     });
   }
+});
+
+describe("fail fast: a crash stops what is left of its look", () => {
+  /** A Slurm run of 4 pairs whose jobs end as `ends` says when submitted, the others left queued. */
+  async function slurmRun(ends: (m: string) => End | "queued", contract: Record<string, unknown> = {}) {
+    const r = runRecordFixture({ compute: "slurm" }, { repeats: 4, max_repeats: 8, min_effect: 1, ...contract });
+    const dir = new RunDir(join(tempDir("fail-fast-"), "r"));
+    writeRunRecord(dir, r);
+    const fake = new FakeCompute();
+    const queued: JobSpec[] = [];
+    fake.onSubmit = (spec, id) => {
+      if (!spec.jobName.startsWith("eval-")) return;
+      const end = ends(measureOf(spec));
+      if (end === "queued") {
+        queued.push(spec);
+        fake.live!.set(spec.jobName, [...(fake.live!.get(spec.jobName) ?? []), id]);
+      } else if (end === "ok") finishEvalJob(spec, { score: 10 });
+      else if (end === "exit") finishEvalJob(spec, null, 1);
+      else finishEvalJob(spec, { other: 1 });
+    };
+    return { r, dir, fake, queued };
+  }
+
+  it("(slurm) decides crashed at once, cancelling the look's queued jobs, recorded as outerloop's own", async () => {
+    const { r, dir, fake, queued } = await slurmRun((m) =>
+      m === "candidate#2" ? "exit" : ["baseline", "candidate", "baseline#2"].includes(m) ? "ok" : "queued"
+    );
+    const outcome = await runPhase(dir, deps(fake));
+    assert.equal(outcome.kind, "decided", "no park: the verdict at once");
+    const d = readDecision(dir, r)!;
+    assert.equal(d.verdict, "crashed");
+    assert.deepEqual(Object.keys(d.values).sort(), ["baseline", "baseline#2", "candidate"], "what finished is kept");
+    const ids = queued.map((s) => fake.submittedIds[fake.submitted.indexOf(s)]!);
+    assert.equal(fake.cancelled.length, 1, "one scancel");
+    assert.deepEqual([...fake.cancelled[0]!].sort(), ids.sort(), "of the look's queued tasks");
+    const stopped = JSON.parse(readFileSync(join(dir.path, "crashes.json"), "utf8")).stopped;
+    assert.deepEqual(stopped.map((s: { measure: string }) => s.measure).sort(), queued.map(measureOf).sort());
+    assert.deepEqual(checkDecision(readRunSnapshot(dir, r), d), [], "the decision follows from the run dir");
+    // a stopped job that delivers after all is not read: the decision stands undisputed
+    finishEvalJob(queued[0]!, { score: 99 });
+    assert.deepEqual(checkDecision(readRunSnapshot(dir, r), d), []);
+    // show: the stopped measures cancelled by outerloop, none failed nor to be sent again
+    fake.live = new Map();
+    const shown = JSON.parse((await cli(["show", dir.path, "--json"], { compute: fake })).stdout);
+    const states = Object.fromEntries(shown.measures.map((m: { name: string; state: string }) => [m.name, m.state]));
+    for (const s of queued) assert.equal(states[measureOf(s)], "cancelled", measureOf(s));
+    assert.equal(states["candidate#2"], "crashed");
+    const again = await cli(["resume", dir.path, "--json"], { compute: fake });
+    assert.equal(again.code, 12);
+    assert.equal(fake.submitted.filter((s) => s.jobName.startsWith("eval-")).length, 8, "nothing sent again");
+  });
+
+  it("(slurm) a round stops only the crashed candidate's measures from its crash on; the others go on", async () => {
+    const SH = ["b".repeat(40), "c".repeat(40)];
+    const r = runRecordFixture({
+      compute: "slurm",
+      candidateRef: "c1",
+      candidateSha: SH[0]!,
+      candidates: SH.map((sha, i) => ({ ref: `c${i + 1}`, sha })),
+    }, { repeats: 4, max_repeats: 8, min_effect: 1 });
+    const dir = new RunDir(join(tempDir("fail-fast-round-"), "r"));
+    writeRunRecord(dir, r);
+    const fake = new FakeCompute();
+    const queued: JobSpec[] = [];
+    fake.onSubmit = (spec, id) => {
+      if (!spec.jobName.startsWith("eval-")) return;
+      const m = measureOf(spec);
+      if (m === "candidate-2") finishEvalJob(spec, null, 1);
+      else if (parseMeasureName(m)!.pair === 1) finishEvalJob(spec, { score: 10 });
+      else {
+        queued.push(spec);
+        fake.live!.set(spec.jobName, [...(fake.live!.get(spec.jobName) ?? []), id]);
+      }
+    };
+    assert.equal((await runPhase(dir, deps(fake))).kind, "parked", "the others are still measuring");
+    const stopped = JSON.parse(readFileSync(join(dir.path, "crashes.json"), "utf8")).stopped;
+    assert.deepEqual(stopped.map((s: { measure: string }) => s.measure), ["candidate-2#2"]);
+    assert.equal(fake.cancelled.flat().length, 1, "the crashed candidate's queued task alone");
+    // the rest ends: the round decides without the crashed candidate, its cancelled task never sent again
+    for (const s of queued) {
+      if (measureOf(s) !== "candidate-2#2") finishEvalJob(s, { score: 10 + (measureOf(s).startsWith("cand") ? 5 : 0) });
+    }
+    fake.live = new Map();
+    fake.onSubmit = (spec) => {
+      if (spec.jobName.startsWith("eval-")) {
+        finishEvalJob(spec, { score: measureOf(spec).startsWith("cand") ? 15 : 10 });
+      }
+    };
+    let outcome = await runPhase(dir, deps(fake));
+    for (let i = 0; outcome.kind === "parked" && i < 6; i++) outcome = await runPhase(dir, deps(fake));
+    const d = readDecision(dir, r)!;
+    assert.equal(d.round!.candidates[1]!.verdict, "crashed");
+    const evals = fake.submitted.filter((s) => s.jobName.startsWith("eval-")).map(measureOf);
+    assert.equal(evals.filter((m) => m.startsWith("candidate-2")).length, 2, "not sent again");
+    assert.deepEqual(checkDecision(readRunSnapshot(dir, r), d), []);
+  });
+});
+
+describe("--smoke: each candidate measured once, alone, before the first look", () => {
+  for (const compute of backends) {
+    it(`(${compute}) a candidate that crashes every time costs one eval: the crash verdict, no look sent`, async () => {
+      const r = runRecordFixture({ compute, smoke: true }, { repeats: 4, max_repeats: 8, min_effect: 1 });
+      const dir = new RunDir(join(tempDir("smoke-"), "r"));
+      writeRunRecord(dir, r);
+      const fake = new FakeCompute();
+      finishing(fake, (m) => m.startsWith("candidate") ? "exit" : "ok", () => 10);
+      let outcome = await runPhase(dir, deps(fake));
+      for (let i = 0; outcome.kind === "parked" && i < 3; i++) outcome = await runPhase(dir, deps(fake));
+      assert.equal(readDecision(dir, r)!.verdict, "crashed");
+      assert.deepEqual(fake.submitted.filter((s) => s.jobName.startsWith("eval-")).map(measureOf), ["candidate"]);
+    });
+
+    it(`(${compute}) a candidate that runs goes on to its look, its first measure not measured again`, async () => {
+      const r = runRecordFixture({ compute, smoke: true }, { repeats: 2, max_repeats: 2, min_effect: 1 });
+      const dir = new RunDir(join(tempDir("smoke-"), "r"));
+      writeRunRecord(dir, r);
+      const fake = new FakeCompute();
+      finishing(fake, () => "ok", (m) => m.startsWith("candidate") ? 13 : 10);
+      let outcome = await runPhase(dir, deps(fake));
+      for (let i = 0; outcome.kind === "parked" && i < 3; i++) outcome = await runPhase(dir, deps(fake));
+      assert.equal(readDecision(dir, r)!.verdict, "accept");
+      const sent = fake.submitted.filter((s) => s.jobName.startsWith("eval-")).map(measureOf);
+      assert.equal(sent[0], "candidate", "the smoke first");
+      assert.deepEqual([...sent].sort(), ["baseline", "baseline#2", "candidate", "candidate#2"], "each once");
+    });
+  }
+});
+
+describe("a crashed run's means", () => {
+  it("runs --json and the reports give the baseline's mean over its pairs, and --json each side's mean", async () => {
+    const r = runRecordFixture({ compute: "slurm" }, { repeats: 3, max_repeats: 6, min_effect: 1 });
+    const climb = tempDir("crash-means-");
+    const dir = new RunDir(join(climb, "r"));
+    writeRunRecord(dir, r);
+    const fake = new FakeCompute();
+    // pair i's baseline 10 + i, its candidate 20 + i; pair 2's candidate crashes
+    const pair = (m: string) => parseMeasureName(m)!.pair;
+    finishing(fake, (m) => m === "candidate" ? "exit" : "ok", (m) => (m.startsWith("baseline") ? 10 : 20) + pair(m));
+    let outcome = await runPhase(dir, deps(fake));
+    for (let i = 0; outcome.kind === "parked" && i < 3; i++) outcome = await runPhase(dir, deps(fake));
+    assert.equal(readDecision(dir, r)!.verdict, "crashed");
+    const entry = JSON.parse((await cli(["runs", climb, "--json"], { compute: fake })).stdout).runs[0];
+    assert.equal(entry.baseline, 12, "the mean of baseline, baseline#2, baseline#3 — not pair 1's 11");
+    assert.equal(entry.candidate, null, "what the candidate measured after its crash on pair 1 is not read");
+    const resumed = JSON.parse((await cli(["resume", dir.path, "--json"], { compute: fake })).stdout);
+    assert.deepEqual(resumed.means, { baseline: 12, candidate: null }, "the candidate crashed on pair 1: no value");
+    const shown = JSON.parse((await cli(["show", dir.path, "--json"], { compute: fake })).stdout);
+    assert.deepEqual(shown.means, resumed.means);
+    const html = join(climb, "climb.html");
+    assert.equal((await cli(["report", climb, "--html", html], { compute: fake })).code, 0);
+    const baseline = /data-point="baseline"[^>]*><title>([^<]*)</.exec(readFileSync(html, "utf8"))?.[1];
+    assert.equal(baseline, "run 1 (t1): baseline 12", "the climb chart's baseline figure is the mean");
+  });
 });
 
 describe("a round with a crashing candidate", () => {

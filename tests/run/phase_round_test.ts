@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { type JobSpec, withDefaults } from "../../src/compute/job_spec.ts";
@@ -63,7 +63,8 @@ describe("runPhase() on a round of K candidates", () => {
     assert.equal(d.verdict, "accept");
     assert.equal(d.round?.winner?.arm, 2);
     assert.deepEqual([d.round!.winner!.ref, d.round!.winner!.sha], ["c2", SHAS[1]], "the commit to merge");
-    assert.equal(d.candidateSha, SHAS[0], "candidate_sha stays the first candidate's, as run.json has it");
+    assert.equal(d.candidateSha, SHAS[1], "candidate_sha is the winner's, the commit to merge, as --json has it");
+    assert.equal(JSON.parse(readFileSync(dir.decision, "utf8")).candidate_sha, SHAS[1], "in decision.json itself");
     assert.ok(d.round!.winner!.firstPair > 2, "the winner's interval rests on pairs that did not choose it");
     assert.deepEqual(d.round!.candidates.map((c) => [c.arm, c.ref, c.verdict]), [
       [1, "c1", d.round!.candidates[0]!.verdict],
@@ -116,5 +117,35 @@ describe("runPhase() on a round of K candidates", () => {
     assert.ok(names.has(array), array);
     assert.ok(names.has("eval-t1-same#3-0123456789abcdef"), "a later pair job");
     assert.equal(names.has(array.replace("eval-t1-", "eval-t2-")), false, "another run tag's");
+  });
+
+  it("writes candidate_sha null in decision.json when no candidate wins", async () => {
+    const { dir, r } = round({ min_effect: 50 });
+    const compute = new FakeCompute();
+    compute.onSubmit = (spec) => {
+      if (spec.jobName.startsWith("eval-")) finishEvalJob(spec, { score: value(measureOf(spec)) });
+    };
+    assert.equal((await runPhase(dir, deps(compute))).kind, "decided");
+    const j = JSON.parse(readFileSync(dir.decision, "utf8"));
+    assert.equal(j.round.winner, null);
+    assert.equal(j.candidate_sha, null, "no winner, no commit to merge");
+    assert.equal(readDecision(dir, r)!.candidateSha, null);
+  });
+
+  it("reads a round decided before issue 30 (candidate_sha the first candidate's) as naming its winner", async () => {
+    const { dir, r } = round();
+    const compute = new FakeCompute();
+    compute.onSubmit = (spec) => {
+      if (spec.jobName.startsWith("eval-")) finishEvalJob(spec, { score: value(measureOf(spec)) });
+    };
+    await runPhase(dir, deps(compute));
+    const j = JSON.parse(readFileSync(dir.decision, "utf8"));
+    writeFileSync(dir.decision, JSON.stringify({ ...j, candidate_sha: SHAS[0] }));
+    const d = readDecision(dir, r)!;
+    assert.equal(d.candidateSha, SHAS[1], "the winner's, not the first candidate's");
+    assert.deepEqual(checkDecision(readRunSnapshot(dir, r), d), [], "still the run's, and it follows from its results");
+    // a sha that is none of the run's candidates is another run's decision
+    writeFileSync(dir.decision, JSON.stringify({ ...j, candidate_sha: "e".repeat(40) }));
+    assert.throws(() => readDecision(dir, r), /belongs to another run/);
   });
 });

@@ -22,6 +22,7 @@ function request(contract: Record<string, unknown> = {}, over: Partial<RunReques
     repo,
     base: "main~1",
     candidates: ["main"],
+    labels: [],
     contract: path,
     runDir: new RunDir(join(tempDir("prepare-run-"), "r1")),
     seed: 7,
@@ -64,6 +65,19 @@ describe("prepareRun()", () => {
       "measure",
     ]);
     assert.equal(record.commandLine[1], "calibrate");
+  });
+
+  it("labels each candidate with --label, else with its commit's subject; refuses a count that is not one each", async () => {
+    const { req } = request();
+    assert.deepEqual((await prepareRun(req, DEPS)).labels, ["commit 2"], "the candidate commit's subject");
+    const labelled = await prepareRun({ ...req, labels: ["try a wider model"] }, DEPS);
+    assert.deepEqual(labelled.labels, ["try a wider model"]);
+    const round = await prepareRun({ ...req, candidates: ["main", "main~2"], labels: [] }, DEPS);
+    assert.deepEqual(round.labels, ["commit 2", "commit 0"], "a round: each candidate's subject");
+    await assert.rejects(
+      prepareRun({ ...req, candidates: ["main", "main~2"], labels: ["one"] }, DEPS),
+      /--label given 1 time\(s\) for 2 --candidate: give one per --candidate/,
+    );
   });
 
   it("refuses a candidate equal to the base, and the same candidate twice", async () => {

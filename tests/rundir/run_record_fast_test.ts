@@ -46,7 +46,9 @@ const VALID: readonly Record<string, unknown>[] = [
     seed_cache: "/cache",
     compute: "local",
     candidates: [{ ref: "main", sha: B }, { ref: "other", sha: C }],
+    labels: ["wider model", "lr 0.04"],
   },
+  { ...RECORD, labels: ["a label"] },
 ];
 
 const ODD: readonly unknown[] = [

@@ -51,10 +51,12 @@ const RECORD: RunRecord = {
   cluster: "",
   arrays: true,
   arrayThrottle: null,
+  smoke: false,
   compute: "slurm",
   seedCache: null,
   commandLine: ["/opt/outerloop", "measure", "--repo", "/work/repo"],
   kind: "measure",
+  labels: [""],
 };
 
 const runDir = () => tempDir("ol-run-");
@@ -126,6 +128,23 @@ describe("writeRunRecord() and readRunRecord()", () => {
     const again = { ...RECORD, createdAt: "2025-06-01T00:00:00.000Z", commandLine: ["outerloop", "measure", "--json"] };
     assert.deepEqual(writeRunRecord(new RunDir(dir), again), RECORD);
     assert.deepEqual(readFileSync(runJson(dir)), before);
+  });
+
+  it("keeps each candidate's label, informational: not the run's identity, the first measure's standing", () => {
+    const dir = runDir();
+    const labelled = { ...RECORD, labels: ["try a wider model"] };
+    writeRunRecord(new RunDir(dir), labelled);
+    assert.deepEqual(JSON.parse(readFileSync(runJson(dir), "utf8")).labels, ["try a wider model"]);
+    assert.deepEqual(readRunRecord(new RunDir(dir)), labelled);
+    assert.equal(runIdentity(labelled), runIdentity(RECORD), "a label is no part of what is measured");
+    assert.deepEqual(writeRunRecord(new RunDir(dir), { ...labelled, labels: ["another"] }), labelled);
+  });
+
+  it("reads a run.json from before labels (none known), and writes none when there is none", () => {
+    const dir = runDir();
+    writeRunRecord(new RunDir(dir), RECORD);
+    assert.equal("labels" in JSON.parse(readFileSync(runJson(dir), "utf8")), false, "an unlabelled record as before");
+    assert.deepEqual(readRunRecord(new RunDir(dir)).labels, [""]);
   });
 
   it("refuses to overwrite another run's record, naming what differs, and leaves it byte-identical", () => {

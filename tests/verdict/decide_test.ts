@@ -549,7 +549,7 @@ describe("decideLook() with a stalled pair (issue 15)", () => {
     assert.deepEqual([d.outcome, d.verdict], ["futile", "inconclusive"]);
     assert.match(
       d.reasons[0]!,
-      /^Stopped early after 4 of up to 12 pairs, inconclusive: it cannot reach min_effect 3 /,
+      /^Stopped early after 4 of up to 12 pairs, inconclusive \(its mean improvement is at or below 0, but above 0 without a pair that may have stalled, and a stall cannot make an early stop a reject\): it cannot reach min_effect 3 /,
     );
   });
 });

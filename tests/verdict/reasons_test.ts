@@ -54,3 +54,29 @@ describe("the reasons of a repeated design", () => {
     );
   });
 });
+
+describe("the reason of an early stop (issue 30: README and behaviour agreed)", () => {
+  const c = parseContract(
+    { name: "b", command: "x", metric: "t", direction: "maximize", repeats: 3, max_repeats: 9, min_effect: 1 },
+    "t",
+  );
+
+  it("says why a stop whose mean is at or below 0 is inconclusive: without a pair that may have stalled it is above", () => {
+    // the third pair's improvement (-5) looks like a stall: without it, +0.55; a stall never makes a stop a reject
+    const d = decideLook(c, { baseline: [10, 10, 10], candidate: [10.5, 10.6, 5] });
+    assert.deepEqual([d.outcome, d.verdict, d.benchmark.mean], ["futile", "inconclusive", -1.3]);
+    assert.match(
+      d.reasons[0]!,
+      /^Stopped early after 3 of up to 9 pairs, inconclusive \(its mean improvement is at or below 0, but above 0 without a pair that may have stalled, and a stall cannot make an early stop a reject\): /,
+    );
+  });
+
+  it("rejects a stop whose mean is at or below 0 with no pair singled out", () => {
+    const d = decideLook(c, { baseline: [10, 10, 10], candidate: [9.9, 9.95, 10.05] });
+    assert.deepEqual([d.outcome, d.verdict], ["futile", "reject"]);
+    assert.match(
+      d.reasons[0]!,
+      /^Stopped early after 3 of up to 9 pairs, rejected \(its mean improvement is at or below 0\)/,
+    );
+  });
+});

@@ -36,7 +36,7 @@ describe("viewRun() and runViewJson() on a decided run", () => {
     assert.equal(json["state"], "decided");
     assert.equal(json["verdict"], "accept");
     assert.equal(json["run_dir"], dir.path);
-    assert.deepEqual((json["measures"] as { name: string }[]).map((m) => m.name), [
+    assert.deepEqual((json["measures"] as readonly { name: string }[]).map((m) => m.name), [
       "baseline",
       "candidate",
       "baseline#2",

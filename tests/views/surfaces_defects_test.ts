@@ -101,7 +101,7 @@ describe("issue 14: what a person reads agrees with the verdict", () => {
 
   it("prints numbers to the digits the data supports: no 12-digit values or intervals anywhere", async () => {
     const root = tempDir("issue14-");
-    const { dir, compute } = await seededRun(timingCase(), root);
+    const { dir, compute } = await seededRun(timingCase(), root, { unit: "ms" });
     const file = join(root, "run.html");
     await cli(["report", dir.path, "--html", file], { compute });
     const surfaces = {

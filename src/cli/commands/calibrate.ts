@@ -1,4 +1,5 @@
 import type { Pairing } from "../../contract/contract.ts";
+import type { PairingsJson, WaitingJson } from "../../output/outcome.ts";
 import { BadInputError } from "../../errors.ts";
 import { EXIT } from "../../exit_codes.ts";
 import { formatPairingComparison, pairingComparisonJson } from "../../report/pairing_table.ts";
@@ -123,13 +124,18 @@ async function eachPairing(o: CalibrateOptions, deps: CliDeps): Promise<number> 
   switch (end.kind) {
     case "detached":
       deps.io.stderr(`outerloop: detached; "outerloop calibrate … --pairing all" again compares once all are in\n`);
-      if (o.json) outLine(deps.io, JSON.stringify({ status: "waiting", run_dir: runDir, stopped: "interrupted" }));
+      if (o.json) {
+        const out: WaitingJson = { status: "waiting", run_dir: runDir, stopped: "interrupted" };
+        outLine(deps.io, JSON.stringify(out));
+      }
       return EXIT.parked;
     case "parked":
       outLine(
         deps.io,
         o.json
-          ? JSON.stringify({ status: "parked", run_dir: runDir, calibrated: [...end.calibrated] })
+          ? JSON.stringify(
+            { status: "parked", run_dir: runDir, calibrated: [...end.calibrated] } satisfies PairingsJson,
+          )
           : "parked: run the same command again (or with --wait) to compare the pairings once all are calibrated",
       );
       return EXIT.parked;
@@ -137,7 +143,9 @@ async function eachPairing(o: CalibrateOptions, deps: CliDeps): Promise<number> 
       outLine(
         deps.io,
         o.json
-          ? JSON.stringify({ status: "calibrated", run_dir: runDir, ...pairingComparisonJson(end.comparison) })
+          ? JSON.stringify(
+            { status: "calibrated", run_dir: runDir, ...pairingComparisonJson(end.comparison) } satisfies PairingsJson,
+          )
           : formatPairingComparison(end.comparison, end.benchmark),
       );
       return EXIT.ok;

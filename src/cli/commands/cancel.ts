@@ -1,4 +1,5 @@
 import { assertJobId, isJobId } from "../../compute/compute.ts";
+import type { CancelJson } from "../../output/job_outputs.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
 import { cancelRun } from "../../run/cancel_run.ts";
 import { describeStop } from "../../run/stop_local_pass.ts";
@@ -50,7 +51,12 @@ export const cancelCommand = defineLeaf<CancelOptions>({
   async execute(o, { io, compute, now }) {
     if (o.target.kind === "job") {
       await compute(o.mode, o.cluster).cancel(o.target.jobId);
-      outLine(io, o.json ? JSON.stringify({ job_id: o.target.jobId, cancelled: true }) : `cancelled ${o.target.jobId}`);
+      outLine(
+        io,
+        o.json
+          ? JSON.stringify({ job_id: o.target.jobId, cancelled: true } satisfies CancelJson)
+          : `cancelled ${o.target.jobId}`,
+      );
       return 0;
     }
     const dir = o.target.dir;
@@ -63,16 +69,24 @@ export const cancelCommand = defineLeaf<CancelOptions>({
 
 function printOutcome(io: CliIo, dir: RunDir, o: Awaited<ReturnType<typeof cancelRun>>, json: boolean): void {
   if (o.kind === "decided") {
-    if (json) outLine(io, JSON.stringify({ run_dir: dir.path, cancelled: false, state: "decided", jobs: [] }));
-    else {outLine(
+    if (json) {
+      outLine(
+        io,
+        JSON.stringify({ run_dir: dir.path, cancelled: false, state: "decided", jobs: [] } satisfies CancelJson),
+      );
+    } else {outLine(
         io,
         `run ${dir.path} was decided (${o.decision.verdict}) on ${o.decision.decidedAt}: nothing to cancel`,
       );}
     return;
   }
   if (o.kind === "failed") {
-    if (json) outLine(io, JSON.stringify({ run_dir: dir.path, cancelled: false, state: "failed", jobs: o.jobs }));
-    else {
+    if (json) {
+      outLine(
+        io,
+        JSON.stringify({ run_dir: dir.path, cancelled: false, state: "failed", jobs: o.jobs } satisfies CancelJson),
+      );
+    } else {
       const left = o.jobs.length > 0 ? `cancelled its leftover job(s) ${o.jobs.join(", ")}` : "nothing to cancel";
       outLine(io, `run ${dir.path} failed on ${o.failure.failedAt} (${failureHeadline(o.failure.message)}): ${left}`);
     }
@@ -81,15 +95,17 @@ function printOutcome(io: CliIo, dir: RunDir, o: Awaited<ReturnType<typeof cance
   if (json) {
     outLine(
       io,
-      JSON.stringify({
-        run_dir: dir.path,
-        cancelled: true,
-        state: "cancelled",
-        cancelled_at: o.at,
-        already: o.already,
-        jobs: o.jobs,
-        ...(o.local ? { processes: o.local.groups } : {}),
-      }),
+      JSON.stringify(
+        {
+          run_dir: dir.path,
+          cancelled: true,
+          state: "cancelled",
+          cancelled_at: o.at,
+          already: o.already,
+          jobs: o.jobs,
+          ...(o.local ? { processes: o.local.groups } : {}),
+        } satisfies CancelJson,
+      ),
     );
     return;
   }

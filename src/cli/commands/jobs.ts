@@ -1,4 +1,5 @@
 import type { ComputeMode } from "../../compute/mode.ts";
+import type { JobsJson } from "../../output/job_outputs.ts";
 import { escapeControls } from "../../text/terminal.ts";
 import { computeFlags, modeAndCluster, nonEmpty } from "../shared/common.ts";
 import { outLine } from "../shared/io.ts";
@@ -45,13 +46,13 @@ export const jobsCommand = defineLeaf<JobsOptions>({
     const c = compute(o.mode, o.cluster);
     if (o.name !== undefined) {
       const id = await c.jobIdForName(o.name);
-      if (o.json) outLine(io, JSON.stringify({ name: o.name, job_id: id || null }));
+      if (o.json) outLine(io, JSON.stringify({ name: o.name, job_id: id || null } satisfies JobsJson));
       else if (id) outLine(io, id);
       return 0;
     }
     if (o.namesOnly) {
       const names = await c.activeJobNames();
-      if (o.json) outLine(io, JSON.stringify({ names }));
+      if (o.json) outLine(io, JSON.stringify({ names } satisfies JobsJson));
       else for (const n of names) outLine(io, escapeControls(n));
       return 0;
     }
@@ -66,7 +67,7 @@ export const jobsCommand = defineLeaf<JobsOptions>({
         // the batch script it runs (an eval job's lies in its run's eval dir); null for a --wrap job
         script: j.script === "" ? null : j.script,
       }));
-      outLine(io, JSON.stringify({ jobs: list }));
+      outLine(io, JSON.stringify({ jobs: list } satisfies JobsJson));
     } else {
       // any job of the user's is listed, and its name is whatever they gave it
       for (const j of jobs) outLine(io, escapeControls([j.id, j.name, j.state, j.partition, j.reason].join("\t")));

@@ -7,7 +7,7 @@ import type { RunRecord } from "../../rundir/run_record.ts";
 import { defineLeaf } from "../command.ts";
 import { computeFlags } from "../shared/common.ts";
 import { outLine } from "../shared/io.ts";
-import { candidateFlag, parseRunRequest, repoFlags, runFlags } from "../shared/run_flags.ts";
+import { candidateFlag, labelFlag, parseRunRequest, repoFlags, runFlags } from "../shared/run_flags.ts";
 import { startAndReport } from "../shared/start_run.ts";
 import { measureWait, measureWaitFlags } from "../shared/wait_flags.ts";
 
@@ -29,15 +29,20 @@ export const measureCommand = defineLeaf<MeasureOptions>({
   args: {
     ...repoFlags,
     ...candidateFlag,
+    ...labelFlag,
     ...runFlags,
+    smoke: {
+      type: "boolean",
+      description: "Measure each candidate once, alone, before the first look: a crash then costs one eval, not a look",
+    },
     "dry-run": { type: "boolean", description: "Print the plan; write and submit nothing" },
     ...computeFlags,
     ...measureWaitFlags,
   },
   details: [
-    "Freezes the run in RUN_DIR/run.json, pins both commits under refs/dispatch/, dispatches each measure",
-    `as its own job in a fresh checkout, then parks behind a wake job (exit ${EXIT.parked}) or decides, exiting`,
-    "with the verdict (the exit codes below).",
+    "Freezes the run in RUN_DIR/run.json, pins both commits under refs/dispatch/ (`outerloop prune DIR` removes",
+    "the pins of finished runs), dispatches each measure as its own job in a fresh checkout, then parks behind",
+    `a wake job (exit ${EXIT.parked}) or decides, exiting with the verdict (the exit codes below).`,
     "Running it again with the same flags continues the same run.",
   ],
   examples: [
@@ -47,7 +52,10 @@ export const measureCommand = defineLeaf<MeasureOptions>({
 
   parse(args, env) {
     return {
-      request: parseRunRequest(args, env, args.values("candidate")),
+      request: {
+        ...parseRunRequest(args, env, args.values("candidate"), args.values("label")),
+        smoke: args.on("smoke"),
+      },
       dryRun: args.on("dry-run"),
       json: args.on("json"),
       wait: measureWait(args),

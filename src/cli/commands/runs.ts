@@ -4,6 +4,7 @@ import { BadInputError } from "../../errors.ts";
 import { toClimb } from "../../report/model.ts";
 import { runsJson } from "../../report/runs_json.ts";
 import { formatRunsTable } from "../../report/runs_table.ts";
+import { formatResultsTsv } from "../../report/results_tsv.ts";
 import { climbLiveness } from "../../views/run_liveness.ts";
 import { jsonFlag } from "../shared/common.ts";
 import { EXIT } from "../../exit_codes.ts";
@@ -17,6 +18,8 @@ export interface RunsOptions {
   /** Ask the scheduler (one listing) whether each open run has anything live. */
   readonly live: boolean;
   readonly json: boolean;
+  /** `--tsv`: autoresearch's results.tsv habits (report/results_tsv.ts). */
+  readonly tsv: boolean;
 }
 
 /** `outerloop runs DIR`: every run of a climb, oldest first, from the files alone. */
@@ -32,6 +35,11 @@ export const runsCommand = defineLeaf<RunsOptions>({
       type: "boolean",
       description: "Ask the scheduler (one queue listing) whether each open run still has a live job",
     },
+    tsv: {
+      type: "boolean",
+      description:
+        "Tab-separated, as autoresearch's results.tsv: commit, the metric, status (keep/discard/crash), description",
+    },
     ...jsonFlag,
   },
   details: [
@@ -46,15 +54,24 @@ export const runsCommand = defineLeaf<RunsOptions>({
     "its sha and ref, standing (winner, dropped at pair n, …), verdict and estimate; --json gives them as",
     '"round": {"open", "n", "winner", "candidates": [{"arm", "measure", "ref", "sha", "verdict", "standing",',
     '"winner", "stage", "improvement", …}]} (null for one candidate).',
+    "With --tsv: a header row, then the first run's baseline (keep, baseline) and a row per decided candidate:",
+    "its commit (7 characters), its mean (0.000000 for a crash), keep (accepted: a round's winner), discard or",
+    "crash, and its label (--label, else its commit's subject; a crash adds its cause). Open, failed and",
+    "cancelled runs and calibrations are left out. A long label or crash cause is cut with … in the table.",
   ],
-  examples: ["outerloop runs ~/runs", "outerloop runs ~/runs --live --json"],
+  examples: [
+    "outerloop runs ~/runs",
+    "outerloop runs ~/runs --live --json",
+    "outerloop runs ~/runs --tsv > results.tsv",
+  ],
 
   parse(args) {
     const dir = resolve(args.positional["DIR"]!);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
       throw new BadInputError(`DIR ${JSON.stringify(args.positional["DIR"])} is not a directory`);
     }
-    return { dir, live: args.on("live"), json: args.on("json") };
+    if (args.on("json") && args.on("tsv")) throw new BadInputError("Give --json or --tsv, not both");
+    return { dir, live: args.on("live"), json: args.on("json"), tsv: args.on("tsv") };
   },
 
   async execute(o, deps) {
@@ -71,6 +88,8 @@ export const runsCommand = defineLeaf<RunsOptions>({
     const ordered = toClimb(runs);
     if (o.json) {
       outLine(deps.io, JSON.stringify(runsJson(ordered)));
+    } else if (o.tsv) {
+      deps.io.stdout(formatResultsTsv(ordered));
     } else {
       deps.io.stdout(formatRunsTable(ordered));
       if (ordered.some((r) => r.live === false)) {

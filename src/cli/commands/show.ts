@@ -1,12 +1,13 @@
 import { formatEarlierAttempts } from "../../views/earlier_attempts.ts";
 import { describeHolder } from "../../rundir/lock_file.ts";
 import { EXIT } from "../../exit_codes.ts";
+import { escapeControls } from "../../text/terminal.ts";
 import { formatProvenanceTable } from "../../report/provenance_table.ts";
 import type { Standing } from "../../evaluation/standing.ts";
 import { evaluateRun } from "../../evaluation/evaluate.ts";
 import { readRunSnapshot } from "../../evaluation/snapshot.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
-import { formatDecisionTable, formatMeasureStates } from "../../report/verdict_table.ts";
+import { formatDecisionTable, formatMeasureStates, type MetricWords } from "../../report/verdict_table.ts";
 import { formatUsageTable } from "../../report/usage_table.ts";
 import { jsonFlag, runDirPositional } from "../shared/common.ts";
 import { outLine } from "../shared/io.ts";
@@ -65,6 +66,8 @@ function showText(v: RunView): string {
     ? `candidate ${record.candidateSha.slice(0, 12)}`
     : `${record.candidates.length} candidates (a round)`;
   lines.push(`run ${dir.path}: ${record.contract.name}, base ${record.baseSha.slice(0, 12)} vs ${versus}`);
+  const label = v.round === null ? record.labels[0] ?? "" : "";
+  if (label !== "") lines.push(`label: ${escapeControls(label.replace(/[\r\n\t]+/g, " "))}`);
   lines.push(formatMeasureStates(v.rows));
   if (Object.keys(v.usage).length > 0) lines.push("resource use:\n" + formatUsageTable(v.usage));
   if (Object.keys(v.provenance).length > 0) lines.push("where and when:\n" + formatProvenanceTable(v.provenance));
@@ -91,8 +94,8 @@ function showText(v: RunView): string {
   const roundTable = v.round === null ? undefined : formatRoundTable(v.round, record.baseSha);
   if (roundTable !== undefined && standing.kind !== "decided") lines.push(roundTable);
   const relative = e.quantities?.relative ?? null;
-  const ratio = relative === null ? null : { estimate: relative, direction: record.contract.direction };
-  lines.push(standingText(dir, record, standing, e.disputes.length > 0, roundTable, ratio));
+  const metric = { direction: record.contract.direction, unit: record.contract.unit, relative };
+  lines.push(standingText(dir, record, standing, e.disputes.length > 0, roundTable, metric));
   return lines.join("\n");
 }
 
@@ -103,13 +106,13 @@ function standingText(
   s: Standing,
   disputed: boolean,
   round: string | undefined,
-  relative: Parameters<typeof formatDecisionTable>[4],
+  metric: MetricWords,
 ): string {
   switch (s.kind) {
     case "calibrated":
       return formatCalibration(s.calibration);
     case "decided":
-      return formatDecisionTable(s.decision, s.decision.paired, disputed, round, relative);
+      return formatDecisionTable(s.decision, s.decision.paired, disputed, round, metric);
     case "cancelled": {
       const jobs = s.cancel.jobs.length > 0 ? ` (jobs ${s.cancel.jobs.join(", ")} cancelled)` : "";
       const late = s.lateOutcome === null ? "" : ` (a ${s.lateOutcome === "decided" ? "verdict" : "calibration"} ` +

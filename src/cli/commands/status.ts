@@ -1,4 +1,5 @@
 import { assertJobId } from "../../compute/compute.ts";
+import type { StatusJson } from "../../output/job_outputs.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
 import { isPending } from "../../compute/states.ts";
 import { computeFlags, modeAndCluster } from "../shared/common.ts";
@@ -45,13 +46,15 @@ export const statusCommand = defineLeaf<StatusOptions>({
     if (o.json) {
       outLine(
         io,
-        JSON.stringify({
-          job_id: o.jobId,
-          state,
-          elapsed_s: elapsed,
-          pending_reason: reason || null,
-          partition: partition || null,
-        }),
+        JSON.stringify(
+          {
+            job_id: o.jobId,
+            state,
+            elapsed_s: elapsed,
+            pending_reason: reason || null,
+            partition: partition || null,
+          } satisfies StatusJson,
+        ),
       );
     } else {
       const parts = [`${o.jobId} ${state}`, elapsed === null ? "" : `${elapsed}s`];

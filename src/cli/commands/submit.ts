@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import type { SubmitJson } from "../../output/job_outputs.ts";
 import { type JobSpec, toArgv } from "../../compute/job_spec.ts";
 import type { ComputeMode } from "../../compute/mode.ts";
 import { BadInputError } from "../../errors.ts";
@@ -88,12 +89,12 @@ export const submitCommand = defineLeaf<SubmitOptions>({
   async execute(o, { io, compute }) {
     if (o.dryRun) {
       const argv = toArgv(o.spec);
-      outLine(io, o.json ? JSON.stringify({ argv }) : argv.join(" "));
+      outLine(io, o.json ? JSON.stringify({ argv } satisfies SubmitJson) : argv.join(" "));
       return 0;
     }
     if (o.spec.script !== undefined) checkScript(o.spec.script);
     const jobId = await compute(o.mode, o.cluster).submit(o.spec);
-    outLine(io, o.json ? JSON.stringify({ job_id: jobId }) : jobId);
+    outLine(io, o.json ? JSON.stringify({ job_id: jobId } satisfies SubmitJson) : jobId);
     return 0;
   },
 });

@@ -4,6 +4,7 @@ import { readRunSnapshot } from "../../evaluation/snapshot.ts";
 import { failureJson } from "../../rundir/failure_file.ts";
 import { RunDir } from "../../rundir/run_dir.ts";
 import { sayOnStop } from "../../runtime/live_groups.ts";
+import type { ErrorJson, InterruptedJson } from "../../output/error_output.ts";
 
 /** Says `line(signal)` on stdout when a signal stops the command; returns the function that takes it back. */
 export function onStopJson(line: (sig: string) => string): () => void {
@@ -31,12 +32,7 @@ export function onStopJson(line: (sig: string) => string): () => void {
  * standing (null when the command had no run dir or its files cannot be
  * read). The message is the one stderr has.
  */
-export function errorJson(
-  command: string,
-  err: unknown,
-  code: number,
-  runDir: RunDir | null,
-): Record<string, unknown> {
+export function errorJson(command: string, err: unknown, code: number, runDir: RunDir | null): ErrorJson {
   const kind = err instanceof OuterloopError ? err.exit : "internal";
   const message = err instanceof Error ? err.message : String(err);
   return {
@@ -50,7 +46,7 @@ export function errorJson(
 }
 
 /** The run's standing as the JSON of an error gives it; nulls when there is no readable run. */
-function runFacts(runDir: RunDir | null): Record<string, unknown> {
+function runFacts(runDir: RunDir | null): Pick<ErrorJson, "state" | "verdict" | "failure" | "cancelled"> {
   const none = { state: null, verdict: null, failure: null, cancelled: null };
   if (runDir === null) return none;
   let s;
@@ -70,7 +66,7 @@ function runFacts(runDir: RunDir | null): Record<string, unknown> {
 /** The line a `--json` command prints on stdout when a signal stops it (it then dies of the signal). */
 export function interruptedJson(command: string, signal: string, runDir: RunDir | null): string {
   const code = signal === "SIGINT" ? 130 : signal === "SIGHUP" ? 129 : 143;
-  return JSON.stringify({
+  const out: InterruptedJson = {
     status: "interrupted",
     command,
     exit_code: code,
@@ -80,7 +76,8 @@ export function interruptedJson(command: string, signal: string, runDir: RunDir 
     verdict: null,
     failure: null,
     cancelled: null,
-  });
+  };
+  return JSON.stringify(out);
 }
 
 /** The run dir a command's options name, for the error's JSON: `runDir`, a run's `request.runDir`, a run `target`. */

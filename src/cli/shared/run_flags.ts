@@ -32,6 +32,18 @@ export const candidateFlag: Readonly<Record<"candidate", StringFlag>> = {
   },
 };
 
+/** `--label`: what the candidate tries, for `runs`, `show` and the reports; `measure` only. */
+export const labelFlag: Args = {
+  label: {
+    type: "string",
+    valueHint: "TEXT",
+    description:
+      "What the candidate tries, shown by runs, show and the reports (a round: once per --candidate, in order)",
+    defaultText: "the candidate commit's subject",
+    repeatable: true,
+  },
+};
+
 /** The rest of a run's flags, from `--contract` to `--seed-cache`. */
 export const runFlags: Args = {
   contract: { type: "string", valueHint: "FILE", description: "The benchmark contract (JSON)", required: true },
@@ -89,7 +101,12 @@ const MAX_SEED = 2 ** 31 - 1;
  * candidate refs (`--candidate`, given once or more; a calibration's is its
  * `--base`). Checks what needs no file: the names, the seed, the image's form.
  */
-export function parseRunRequest(args: ParsedArgs, env: Env, candidates: readonly string[]): RunRequest {
+export function parseRunRequest(
+  args: ParsedArgs,
+  env: Env,
+  candidates: readonly string[],
+  labels: readonly string[] = [],
+): RunRequest {
   // an empty value is a choice here: `--image=""` runs on the host whatever OUTERLOOP_IMAGE says
   const fromEnv = (flag: string, name: string) => args.value(flag) ?? env[name] ?? "";
   /** Where a value came from, for a message: the flag when given, else the variable. */
@@ -103,6 +120,10 @@ export function parseRunRequest(args: ParsedArgs, env: Env, candidates: readonly
     repo: resolve(nonEmpty("repo", args.value("repo"))!),
     base: args.value("base")!,
     candidates: [...candidates],
+    labels: labels.map((l, i) => {
+      if (l.trim() === "") throw new BadInputError(`Invalid --label "" (number ${i + 1}): give a description`);
+      return l;
+    }),
     contract: nonEmpty("contract", args.value("contract"))!,
     runDir: RunDir.checked(args.value("run-dir")!, "--run-dir"),
     seed: seedText === undefined ? undefined : wholeNumber("seed", seedText, 0, 1, MAX_SEED),

@@ -1,5 +1,6 @@
 import { type DecisionRecord, estimateJson, pairedFactsJson, type RoundFacts } from "../../rundir/decision_file.ts";
-import { benchmarkName } from "../../measure/measure_name.ts";
+import { benchmarkName, CANDIDATE_ARM } from "../../measure/measure_name.ts";
+import { armMean, sideMeans } from "../../evaluation/side_means.ts";
 import { roundSummary } from "../../views/round_view.ts";
 import { decidedRoundStanding, mergeSha } from "../../evaluation/round_standing.ts";
 import type { RunRecord } from "../../rundir/run_record.ts";
@@ -12,6 +13,7 @@ import type { RunDir } from "../../rundir/run_dir.ts";
 import { formatDecisionTable } from "../../report/verdict_table.ts";
 import { EXIT, VERDICT_EXIT } from "../../exit_codes.ts";
 import { type CliIo, outLine } from "./io.ts";
+import type { CalibratedJson, DecidedJson, ParkedJson } from "../../output/outcome.ts";
 import { benchmarkQuantities, quantitiesJson } from "../../evaluation/quantities.ts";
 
 /**
@@ -32,17 +34,15 @@ export function reportOutcome(
   if (outcome.kind === "parked") {
     const { pending, wake } = outcome;
     if (json) {
-      outLine(
-        io,
-        JSON.stringify({
-          status: "parked",
-          run_dir: runDir,
-          pending,
-          wake_job: wake.jobId,
-          dependency: wake.dependency,
-          begin: wake.begin,
-        }),
-      );
+      const out: ParkedJson = {
+        status: "parked",
+        run_dir: runDir,
+        pending: [...pending],
+        wake_job: wake.jobId,
+        dependency: wake.dependency,
+        begin: wake.begin,
+      };
+      outLine(io, JSON.stringify(out));
     } else {
       const waiting = pending.length
         ? `job(s) ${pending.join(", ")}`
@@ -59,35 +59,37 @@ export function reportOutcome(
   }
   if (outcome.kind === "calibrated") {
     const c = outcome.calibration;
-    if (json) outLine(io, JSON.stringify({ status: "calibrated", run_dir: runDir, ...calibrationJson(c) }));
+    const out: CalibratedJson = { status: "calibrated", run_dir: runDir, ...calibrationJson(c) };
+    if (json) outLine(io, JSON.stringify(out));
     else outLine(io, formatCalibration(c));
     return EXIT.ok;
   }
   const d = outcome.decision;
   if (json) {
-    outLine(
-      io,
-      JSON.stringify({
-        status: "decided",
-        run_dir: runDir,
-        verdict: d.verdict,
-        values: d.values,
-        deltas: d.deltas,
-        ...quantitiesJson(benchmarkQuantities(d)),
-        reasons: d.reasons,
-        crash: d.crash === undefined ? null : crashJson(d.crash),
-        base_sha: d.baseSha,
-        candidate_sha: mergeSha(r, d),
-        baseline_source: d.baselineSource,
-        decided_at: d.decidedAt,
-        ...(d.paired === null ? {} : pairedFactsJson(d.paired)),
-        ...(d.round === undefined ? {} : roundOutcomeJson(d.round)),
-      }),
-    );
+    const out: DecidedJson = {
+      status: "decided",
+      run_dir: runDir,
+      verdict: d.verdict,
+      values: d.values,
+      deltas: d.deltas,
+      // each side's mean over every pair it measured: a round's candidate is its winner's (null without one)
+      means: sideMeans(d.values, d.round === undefined ? CANDIDATE_ARM : d.round.winner?.arm ?? null),
+      ...quantitiesJson(benchmarkQuantities(d)),
+      reasons: [...d.reasons],
+      crash: d.crash === undefined ? null : crashJson(d.crash),
+      base_sha: d.baseSha,
+      candidate_sha: mergeSha(r, d),
+      label: r.labels[(d.round === undefined ? CANDIDATE_ARM : d.round.winner?.arm ?? 0) - 1] ?? "",
+      baseline_source: d.baselineSource,
+      decided_at: d.decidedAt,
+      ...(d.paired === null ? {} : pairedFactsJson(d.paired)),
+      ...(d.round === undefined ? {} : roundOutcomeJson(d.round, d.values, r.labels)),
+    };
+    outLine(io, JSON.stringify(out));
   } else {
     const relative = benchmarkQuantities(d)?.relative ?? null;
-    const ratio = relative === null ? null : { estimate: relative, direction: r.contract.direction };
-    outLine(io, formatDecisionTable(d, d.paired, false, roundText(r, d), ratio));
+    const metric = { direction: r.contract.direction, unit: r.contract.unit, relative };
+    outLine(io, formatDecisionTable(d, d.paired, false, roundText(r, d), metric));
     // a crash says what broke, with the end of its log: read it, fix or discard the proposal
     if (d.crash !== undefined) outLine(io, `crash: ${d.crash.message}`);
   }
@@ -105,12 +107,18 @@ function roundText(r: RunRecord, d: DecisionRecord): string | undefined {
  * measure, ref, sha, first_pair, last_pair, estimate}` (the estimate of its
  * improvement on the confirmation's pairs first_pair … last_pair, which did
  * not choose it, in decision.json's form), or null — and `candidates`, arm 1
- * first: `{arm, measure, ref, sha, verdict, standing, because, pairs,
- * screen, estimate, crash}` (`estimate` the one its verdict rests on, null
- * for a candidate the screen dropped; `screen` its screen's, descriptive;
+ * first: `{arm, measure, ref, sha, winner, mean, verdict, standing, because,
+ * pairs, screen, estimate, crash}` (`winner` true for the winner, whose
+ * standing is `decided`; `mean` the mean of every value it measured;
+ * `estimate` the one its verdict rests on, null for a candidate the screen
+ * dropped; `screen` its screen's, descriptive;
  * `crash` its crash, `{measure, job_id, kind, cause, message}`, or null).
  */
-function roundOutcomeJson(round: RoundFacts): Record<string, unknown> {
+function roundOutcomeJson(
+  round: RoundFacts,
+  values: Readonly<Record<string, number>>,
+  labels: readonly string[],
+): Pick<DecidedJson, "winner" | "candidates"> {
   const w = round.winner;
   const wc = w === null ? undefined : round.candidates.find((c) => c.arm === w.arm);
   return {
@@ -128,6 +136,10 @@ function roundOutcomeJson(round: RoundFacts): Record<string, unknown> {
       measure: benchmarkName(c.arm),
       ref: c.ref,
       sha: c.sha,
+      label: labels[c.arm - 1] ?? "",
+      winner: c.arm === w?.arm,
+      // the mean of every value it measured (the screen's pairs, and the confirmation's for the leader)
+      mean: armMean(values, c.arm),
       verdict: c.verdict,
       standing: c.standing,
       because: c.because,

@@ -7,6 +7,7 @@ import { countStates, PendingTracker, progressLine } from "../../views/progress.
 import { EXIT } from "../../exit_codes.ts";
 import { type CliDeps, outLine } from "./io.ts";
 import { ProgressWriter } from "./progress_writer.ts";
+import type { WaitingJson } from "../../output/outcome.ts";
 import { reportOutcome } from "./run_output.ts";
 
 /** How the CLI waits: the timing, `--json`, and the resume pass to run when nothing else will. */
@@ -92,6 +93,7 @@ function detach(
       ? `outerloop: detached: ${back}\n`
       : `outerloop: not decided after ${timeoutS}s (--timeout); nothing was changed: ${back}\n`,
   );
-  if (json) outLine(deps.io, JSON.stringify({ status: "waiting", run_dir: dir.path, stopped: why }));
+  const out: WaitingJson = { status: "waiting", run_dir: dir.path, stopped: why };
+  if (json) outLine(deps.io, JSON.stringify(out));
   return EXIT.parked;
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { assertOutput } from "../../helpers/output_schema.ts";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -63,18 +64,26 @@ describe("outerloop calibrate (local backend, in-process)", () => {
     assert.ok(out.siblings.echo.sd > 0);
     assert.ok(out.suggestion.siblings.echo.tolerance > 0);
     assert.match(out.derivation, /^min_effect [0-9.]+: .*; max_repeats [0-9]+: .*; tolerance echo [0-9.]+ /);
+    // every value is positive: the suggestion's relative form too, as the README promises (issue 30)
+    assert.match(out.relative_suggestion.min_effect, /^[0-9.]+%$/);
+    assert.match(out.relative_suggestion.siblings.echo, /^[0-9.]+%$/);
     const rec = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8"));
     assert.equal(rec.kind, "calibrate");
     assert.equal(rec.base_sha, rec.candidate_sha);
     assert.deepEqual([rec.contract.repeats, rec.contract.max_repeats ?? rec.contract.repeats], [4, 4]);
     assert.ok(existsSync(join(runDir, "calibration.json")));
+    const file = JSON.parse(readFileSync(join(runDir, "calibration.json"), "utf8"));
+    assert.deepEqual(file.relative_suggestion, out.relative_suggestion, "calibration.json keeps it");
     // resume and show answer from calibration.json; the table is for people
     const again = await cli(["resume", runDir], { compute });
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /the base against itself in 4 pairs/);
     assert.match(again.stdout, /suggested contract keys:\n {2}\{"min_effect":/);
     assert.match(again.stdout, /sibling echo \(t, higher is better\): mean/);
-    assert.match(again.stdout, /\n {2}sibling echo: \{"tolerance":[0-9.]+\}\nhow: min_effect /);
+    assert.match(
+      again.stdout,
+      /\n {2}sibling echo: \{"tolerance":[0-9.]+\}\n {2}or relative \(every value is positive\): \{"min_effect":"[0-9.]+%"\}\n {2}sibling echo, relative: \{"tolerance":"[0-9.]+%"\}\nhow: min_effect /,
+    );
     const shown = JSON.parse((await cli(["show", runDir, "--json"], { compute })).stdout);
     assert.equal(shown.kind, "calibrate");
     assert.equal(shown.calibration.n, 4);
@@ -207,7 +216,7 @@ describe("outerloop calibrate --pairing", () => {
     const args = ["calibrate", "--repo", repo, "--base", "main", "--contract", contract, "--run-dir", runDir];
     const r = await cli([...args, "--pairs", "3", "--pairing", "all", "--compute", "local", "--json"], { compute });
     assert.equal(r.code, 0, r.stderr);
-    const out = JSON.parse(r.stdout);
+    const out = assertOutput("calibrate", r.stdout, "calibrate --pairing all");
     assert.deepEqual(out.pairings.map((p: { pairing: string }) => p.pairing), ["separate", "same-job", "duet"]);
     assert.ok(["separate", "same-job", "duet"].includes(out.recommended));
     assert.equal(typeof out.reason, "string");

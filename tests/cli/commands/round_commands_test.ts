@@ -79,7 +79,7 @@ describe("show on a decided round", () => {
       assert.equal(textCell(table, line, "verdict", "left"), c.verdict);
       const state = textCell(table, line, "state", "left");
       if (c.standing === "dropped") assert.match(state, new RegExp(`^dropped at pair ${c.pairs}: \\S`), state);
-      else assert.equal(state, "winner");
+      else assert.equal(state, "decided: winner");
       assert.match(textCell(table, line, "screen (improvement)", "left"), /, n = \d+ \(pairs? 1(–\d+)?\)$/);
       const confirmation = textCell(table, line, "confirmation (improvement)", "left");
       assert.equal(confirmation === "", c.estimate === null, `only the screen's choice has a confirmation`);

@@ -10,7 +10,13 @@ const parse = (argv: string[]) => runsCommand.parse(parseArgs("runs", runsComman
 describe("runs: parse", () => {
   it("takes the climb's directory, resolved, with --live and --json", () => {
     const dir = tempDir("runs-parse-");
-    assert.deepEqual(parse([dir, "--live", "--json"]), { dir, live: true, json: true });
+    assert.deepEqual(parse([dir, "--live", "--json"]), { dir, live: true, json: true, tsv: false });
+  });
+
+  it("takes --tsv, and refuses it with --json", () => {
+    const dir = tempDir("runs-parse-");
+    assert.deepEqual(parse([dir, "--tsv"]), { dir, live: false, json: false, tsv: true });
+    assert.throws(() => parse([dir, "--tsv", "--json"]), /Give --json or --tsv, not both/);
   });
 
   it("refuses a DIR that is not a directory", () => {
