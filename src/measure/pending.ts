@@ -15,10 +15,18 @@ export class MeasurementPending extends Error {
    */
   readonly recheckSeconds: number | null;
 
-  constructor(jobIds: readonly string[], recheckSeconds: number | null = null) {
+  /**
+   * Jobs (or `A_T` tasks) of candidate measures still out: on a scheduler
+   * that can say "or" in a dependency (Slurm), the wake also starts as soon
+   * as one of them fails, so a crash stops the rest of its look at once.
+   */
+  readonly crashWatch: readonly string[];
+
+  constructor(jobIds: readonly string[], recheckSeconds: number | null = null, crashWatch: readonly string[] = []) {
     super(`${jobIds.length} measure(s) pending: ${jobIds.join(":")}`);
     this.jobIds = Object.freeze([...jobIds]);
     this.recheckSeconds = recheckSeconds;
+    this.crashWatch = Object.freeze([...crashWatch]);
   }
 
   /**
@@ -28,5 +36,15 @@ export class MeasurementPending extends Error {
    */
   afterany(): string {
     return this.jobIds.length ? `afterany:${this.jobIds.join(":")}` : "";
+  }
+
+  /**
+   * Slurm's wake dependency: `afterany` on every pending id, or (`?`) as
+   * soon as a watched candidate job fails (`afternotok`, one alternative a
+   * job); "" as `afterany` gives.
+   */
+  slurmDependency(): string {
+    const all = this.afterany();
+    return all === "" ? "" : [all, ...this.crashWatch.map((id) => `afternotok:${id}`)].join("?");
   }
 }

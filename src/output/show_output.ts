@@ -44,6 +44,14 @@ const measureRowSchema = lazy(() =>
     usage: z.nullable(usageOutSchema()),
     provenance: z.nullable(provenanceSchema()),
     samples: z.nullable(samplesSchema()),
+    // earlier attempts that gave no value (sent again after an end that was nobody's code, requeued by the
+    // scheduler, taken up again after a failure), oldest first; [] for none
+    attempts: z.array(strict({
+      job_id: z.string(),
+      host: z.nullable(z.string()),
+      requeued: z.boolean(),
+      why: z.string(),
+    })),
   })
 );
 

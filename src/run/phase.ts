@@ -229,7 +229,8 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     }
     if (look.pending !== null) {
       const recheck = look.pending.soon ? SOON_SECONDS : null;
-      return await park(dir, r, deps, new MeasurementPending(look.pending.jobIds, recheck));
+      const watch = crashWatch(a.plan.toMeasure, look);
+      return await park(dir, r, deps, new MeasurementPending(look.pending.jobIds, recheck, watch));
     }
   }
 }
@@ -600,6 +601,26 @@ async function resultsOrPark(
 }
 
 /** Parks the run behind a wake job on the pending jobs. */
+/**
+ * The jobs of the look's candidate measures still out, whose failure should
+ * wake the run before the rest of the look ends (fail fast: a crash stops
+ * what is left of its look); at most CRASH_WATCH of them, the wake's
+ * dependency being one line.
+ */
+function crashWatch(measures: readonly Measure[], look: LookResults): string[] {
+  const out = new Set<string>();
+  for (const m of measures) {
+    const ref = parseMeasureName(m.name);
+    const job = look.jobIds[m.name];
+    if (ref === null || ref.arm < CANDIDATE_ARM || job === undefined || Object.hasOwn(look.values, m.name)) continue;
+    if (look.failed.some((f) => f.measure === m.name)) continue;
+    out.add(job);
+  }
+  return out.size > CRASH_WATCH ? [] : [...out];
+}
+/** The most candidate jobs a wake watches for a crash. */
+const CRASH_WATCH = 64;
+
 async function park(dir: RunDir, r: RunRecord, deps: PhaseDeps, pending: MeasurementPending): Promise<PhaseOutcome> {
   if (r.compute === "local") throw new Error(`The local backend parked unexpectedly: ${pending.message}`);
   try {

@@ -85,7 +85,8 @@ export async function submitWake(
     await cancelOthers(compute, { jobs: live ?? [], listing, recorded: previous }, kept.jobId, env);
     return kept;
   }
-  let dependency = pending.afterany();
+  // Grid Engine's hold has no "or": only Slurm's wake also starts on a candidate's crash
+  let dependency = r.compute === "slurm" ? pending.slurmDependency() : pending.afterany();
   const begin = `now+${pending.recheckSeconds ?? BLIND_WAKE_SECONDS}`;
   let jobId: string;
   try {

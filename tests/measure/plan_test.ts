@@ -153,4 +153,13 @@ describe("MeasurementPending matches the reference's", () => {
     assert.equal(p.afterany(), "afterany:1:2");
     assert.ok(Object.isFrozen(p.jobIds));
   });
+
+  it("gives Slurm's wake an alternative per watched candidate job: afterany on all, or afternotok on one", () => {
+    assert.equal(
+      new MeasurementPending(["7", "9"], null, ["7_1", "7_3"]).slurmDependency(),
+      "afterany:7:9?afternotok:7_1?afternotok:7_3",
+    );
+    assert.equal(new MeasurementPending(["7"]).slurmDependency(), "afterany:7");
+    assert.equal(new MeasurementPending([], 30, ["7_1"]).slurmDependency(), "", "no id to wait on: a deadline wake");
+  });
 });

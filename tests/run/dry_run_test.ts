@@ -43,8 +43,14 @@ function realSubmissions(compute: FakeCompute): string[][] {
 }
 
 function normalized(argv: readonly string[]): string[] {
+  // each alternative of the wake's dependency (`afterany:…?afternotok:…`) by its kind and count of ids
   return argv.map((a) =>
-    a.replace(/^(--dependency=afterany):([0-9_:]+)$/, (_, k, ids) => `${k}:<${ids.split(":").length} ids>`)
+    a.startsWith("--dependency=")
+      ? "--dependency=" +
+        a.slice("--dependency=".length).split("?").map((alt) =>
+          alt.replace(/^([a-z]+):([0-9_:]+)$/, (_, k, ids) => `${k}:<${ids.split(":").length} ids>`)
+        ).join("?")
+      : a
   );
 }
 

@@ -95,7 +95,11 @@ describe("runPhase() with paired repeats", () => {
     assert.equal(wakes.length, 1);
     // the look's six measures are the six tasks of one job array (in the order above): the wake waits on it
     assert.deepEqual(compute.arrays.map((a) => [a.id, a.tasks]), [["1000", 6]]);
-    assert.equal(withDefaults(wakes[0]!).dependency, "afterany:1000");
+    // ... or the first of the candidate tasks to fail (fail fast)
+    assert.equal(
+      withDefaults(wakes[0]!).dependency,
+      "afterany:1000?afternotok:1000_1?afternotok:1000_2?afternotok:1000_5",
+    );
   });
 
   it("accepts at the first look when the interval clears min_effect, keeping seeds and estimates", async () => {

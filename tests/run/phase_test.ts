@@ -36,7 +36,7 @@ describe("runPhase()", () => {
     const outcome = await runPhase(new RunDir(runDir), deps(compute));
     assert.equal(outcome.kind, "parked");
     const wake = withDefaults(compute.submitted.at(-1)!);
-    assert.equal(wake.dependency, "afterany:1000:1001");
+    assert.equal(wake.dependency, "afterany:1000:1001?afternotok:1001", "the look, or a candidate crash first");
     assert.equal(wake.command, quoteCommand([...SELF, "resume", "--wake", runDir]));
     assert.equal(wake.output, join(runDir, "wake.out"));
     // what a pass needs, on the evals' lane unless the run names the wake's

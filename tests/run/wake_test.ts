@@ -17,9 +17,9 @@ import { runRecordFixture } from "../helpers/run_fixture.ts";
 const SELF = ["/opt/bin/outerloop"];
 
 /** A parked-run scenario: a run dir, a fake scheduler that records cancels, and a pass runner. */
-function scenario() {
+function scenario(over: Partial<Parameters<typeof runRecordFixture>[0]> = {}) {
   const runDir = join(tempDir("wake-"), "run");
-  const rec = runRecordFixture({ createdAt: new Date().toISOString() });
+  const rec = runRecordFixture({ createdAt: new Date().toISOString(), ...over });
   writeRunRecord(new RunDir(runDir), rec);
   const compute = new FakeCompute();
   const cancelled: string[] = [];
@@ -118,6 +118,15 @@ describe("the wake job of a parked run", () => {
     assert.equal(s.wakeJson().begin, `now+${SOON_SECONDS}`);
     assert.equal(s.wakeJson().dependency, null);
     assert.equal(s.evals().length, 2, "nothing sent again before the scheduler has spoken");
+  });
+
+  it("on Slurm, also starts as soon as one of the look's candidate jobs fails (fail fast); not on Grid Engine", async () => {
+    const s = scenario();
+    await s.pass(); // baseline 1000, candidate 1001
+    assert.equal(s.wakeJson().dependency, "afterany:1000:1001?afternotok:1001");
+    const ge = scenario({ compute: "sge" });
+    await ge.pass();
+    assert.equal(ge.wakeJson().dependency, "afterany:1000:1001");
   });
 
   it("keeps a deadline wake queued for a blind park when the next park is blind too", async () => {

@@ -8,7 +8,7 @@
  * the look is never sent. Small on purpose: the testbed is shared.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after } from "node:test";
 import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
@@ -89,6 +89,29 @@ liveIt("a crash decides at once and cancels what is left of its look", 240_000, 
   for (const m of shown.measures.filter((x: Json) => stopped.includes(x.name))) assert.equal(m.state, "cancelled");
   assert.equal((await cli("resume", runDir)).exitCode, 12, "resume answers the verdict, sending nothing");
 });
+
+liveIt(
+  "a parked run's wake starts on a candidate's crash, not after its look: nothing polls, the wake decides",
+  240_000,
+  async () => {
+    // no `wait`: the wake depends on the look ending OR (Slurm's `?`) a candidate job failing (afternotok)
+    const { repo, shas } = makeRepo([bench(10, "ok", 0, 60), bench(12, "crash", 0, 1)]);
+    const tag = newTag("fw");
+    const runDir = join(tempDir("live-fail-fast-wake-"), tag);
+    const file = failureContract({ repeats: 2, max_repeats: 2, eval_minutes: 3, pairing: "separate" });
+    const started = Date.now();
+    const parked = await cli(...testbedMeasureArgv({ repo, shas, contract: file, runDir }), "--run-tag", tag, "--json");
+    assert.equal(parked.exitCode, 75, parked.stderr);
+    const wake = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8"));
+    assert.match(wake.dependency, /^afterany:[0-9]+\?afternotok:[0-9]+_[0-9]+\?afternotok:[0-9]+_[0-9]+$/);
+    await waitFor("the wake to decide", async () => existsSync(join(runDir, "decision.json")), Boolean, 50_000, 500);
+    const took = (Date.now() - started) / 1000;
+    assert.ok(took < 50, `the wake decided in ${took} s, before the baseline's 60 s measures could end`);
+    assert.equal(JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8")).verdict, "crashed");
+    const stopped = JSON.parse(readFileSync(join(runDir, "crashes.json"), "utf8")).stopped.map((x: Json) => x.measure);
+    assert.ok(stopped.includes("baseline") && stopped.includes("baseline#2"), `the baseline stopped: ${stopped}`);
+  },
+);
 
 liveIt(
   "--smoke: a candidate that crashes every time costs one eval job, and the look is never sent",

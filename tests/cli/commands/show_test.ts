@@ -146,7 +146,7 @@ describe("show's wake line", () => {
     const { dir, compute } = parkedRun();
     await runPhase(dir, { compute, self: ["/bin/outerloop"], now: () => Date.now(), env: {} });
     const parked = await cli(["show", dir.path], { compute });
-    assert.match(parked.stdout, /^wake job \d+ \(afterany:\d+\), submitted /m);
+    assert.match(parked.stdout, /^wake job \d+ \(afterany:\d+(\?afternotok:\S+)*\), submitted /m);
     const candidate = compute.submitted.find((x) => withDefaults(x).script.includes("/eval-candidate-"))!;
     finishEvalJob(candidate, { ms: [10.1, 10.0, 9.9] });
     compute.live = new Map();
