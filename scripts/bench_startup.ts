@@ -120,7 +120,8 @@ try {
   );
   const runDir = join(work, "runs", "r");
   const flags = ["--compute", "local", "--repo", repo, "--base", "main~1", "--candidate", "main"];
-  run([binary, "measure", ...flags, "--contract", contract, "--run-dir", runDir]);
+  // made by the older build when there is one: a newer one reads an older run dir, not the other way round
+  run([before ?? binary, "measure", ...flags, "--contract", contract, "--run-dir", runDir]);
   if (!existsSync(join(runDir, "decision.json"))) throw new Error(`the run in ${runDir} was not decided`);
 
   const commands: Record<string, string[]> = {

@@ -1,8 +1,10 @@
 // Tested by tests/run/watch_test.ts
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Compute } from "../compute/compute.ts";
 import { isPending } from "../compute/states.ts";
 import { EvalError } from "../dispatch/eval_error.ts";
-import { evalDirPath } from "../dispatch/eval_files.ts";
+import { EVAL_FILES, evalDirPath } from "../dispatch/eval_files.ts";
 import { readEvalResult } from "../dispatch/read_result.ts";
 import type { MeasureView } from "../measure/measurer.ts";
 import { SCHEDULER_UNREACHABLE } from "../measure/measure_state.ts";
@@ -98,6 +100,23 @@ function signalRow({ measure: m, dir }: MeasureView, o: Outcome): MeasureStateRo
   }
 }
 
+/**
+ * What `show` says of a job queued again after its eval began: the
+ * scheduler requeued it, and the run it began (on the host its `started`
+ * line names) ended without a result; it runs again under the same id, its
+ * earlier attempt kept (dispatch/eval_script.ts).
+ */
+function requeuedNote(evalDir: string): string {
+  let host = "";
+  try {
+    host = readFileSync(join(evalDir, EVAL_FILES.started), "utf8").trim().split(" ")[1] ?? "";
+  } catch {
+    // gone meanwhile: said without the host
+  }
+  return `requeued by the scheduler: its run${host ? ` on ${host}` : ""} ended without a result (its node lost, ` +
+    "or preempted); it runs again under the same job";
+}
+
 /** One measure's line, from its state. */
 function rowOf(
   dir: RunDir,
@@ -118,8 +137,11 @@ function rowOf(
     }
     case "live": {
       const pending = isPending(s.job.state);
-      const reason = pending && s.job.reason && s.job.reason !== "None" ? { reason: s.job.reason } : {};
-      return { name, state: pending ? "pending" : "running", jobId: s.job.id, ...reason };
+      const why = pending && s.job.reason && s.job.reason !== "None" ? s.job.reason : "";
+      // queued again after its eval began: the scheduler requeued it (its node lost, preempted, scontrol requeue)
+      const requeued = pending && evalDir.started ? requeuedNote(evalDir.dir) : "";
+      const reason = [requeued, why].filter((w) => w !== "").join("; ");
+      return { name, state: pending ? "pending" : "running", jobId: s.job.id, ...(reason ? { reason } : {}) };
     }
     case "unlisted":
       return {

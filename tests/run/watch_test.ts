@@ -296,6 +296,27 @@ describe("resource use in decision.json", () => {
     assert.deepEqual((await show())?.state, "failed");
   });
 
+  it("show says of a job queued again after its eval began that the scheduler requeued it, naming the host", async () => {
+    const { dir, r } = newRun();
+    const compute = new FakeCompute();
+    await runPhase(dir, deps(compute)); // parks: 1000 baseline, 1001 candidate
+    const evalOf = (prefix: string) => join(dir.path, readdirSync(dir.path).find((f) => f.startsWith(prefix))!);
+    writeFileSync(join(evalOf("eval-candidate-"), "started"), "2026-12-03T10:00:00Z tbnode2\n");
+    compute.live = new Map(
+      compute.submitted.filter((s) => s.jobName.startsWith("eval-")).map((s, i) => [s.jobName, [String(1000 + i)]]),
+    );
+    compute.liveStates.set("1001", { state: "PENDING", reason: "BeginTime" });
+    const status = await runStatus(evaluateRun(readRunSnapshot(dir, r)), compute, () => NOW);
+    assert.deepEqual(status.measures.find((m) => m.name === "candidate"), {
+      name: "candidate",
+      state: "pending",
+      jobId: "1001",
+      reason: "requeued by the scheduler: its run on tbnode2 ended without a result (its node lost, or preempted); " +
+        "it runs again under the same job; BeginTime",
+    });
+    assert.equal(status.measures.find((m) => m.name === "baseline")?.reason, undefined, "never started: no note");
+  });
+
   it("tells a look whose every measure finished from the snapshot: no scheduler call, each job from its marker", async () => {
     const { dir, r } = newRun({}, { repeats: 2 });
     const compute = new FakeCompute();

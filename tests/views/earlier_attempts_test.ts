@@ -49,7 +49,7 @@ describe("earlierAttempts()", () => {
       formatEarlierAttempts(out),
       "earlier attempts (kept in each eval dir's attempt-<n>/; a value is its last attempt's):\n" +
         `  baseline: job 41 on tbnode2: ${words}\n` +
-        "  baseline: job 41 on tbnode1: job 41 ended CANCELLED by 0",
+        "  baseline: job 41 on tbnode1: job 41 ended CANCELLED by 0\n",
     );
   });
 });
