@@ -51,9 +51,10 @@ describe("exitCodeFor()", () => {
 });
 
 describe("the exit-code table", () => {
-  const readme = readFileSync(join(import.meta.dirname!, "..", "README.md"), "utf8");
+  const page = (name: string) => readFileSync(join(import.meta.dirname!, "..", name), "utf8");
 
   it('is the README\'s "Exit codes" section, word for word', () => {
+    const readme = page("README.md");
     const start = readme.indexOf("## Exit codes\n\n");
     assert.ok(start >= 0, 'the README has an "## Exit codes" section');
     const body = readme.slice(start + "## Exit codes\n\n".length);
@@ -61,6 +62,18 @@ describe("the exit-code table", () => {
       body.slice(0, body.indexOf("\n\n") + 1),
       exitCodesMarkdown(),
       "the README's table is exitCodesMarkdown() of src/exit_codes.ts: change the table there, paste its rendering",
+    );
+  });
+
+  it("is docs/exit-codes.md's table, word for word", () => {
+    const doc = page("docs/exit-codes.md");
+    const start = doc.indexOf("\n| code ");
+    assert.ok(start >= 0, "docs/exit-codes.md has the table");
+    const body = doc.slice(start + 1);
+    assert.equal(
+      body.slice(0, body.indexOf("\n\n") + 1),
+      exitCodesMarkdown(),
+      "docs/exit-codes.md's table is exitCodesMarkdown() of src/exit_codes.ts: paste its rendering",
     );
   });
 
