@@ -24,11 +24,14 @@ import {
   outerloopCommand,
   shellCommands,
 } from "../helpers/doc_blocks.ts";
-import { docSandbox, type DocSandbox, parseProblem, ROOT, runInSandbox, shellWords } from "../helpers/doc_sandbox.ts";
+import { type DocSandbox, docSandbox, parseProblem, ROOT, runInSandbox, shellWords } from "../helpers/doc_sandbox.ts";
 import { validateJson } from "../helpers/json_schema.ts";
 import { assertOutput } from "../helpers/output_schema.ts";
 
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`),
+];
 const blocksOf = (page: string) => fencedBlocks(page, readFileSync(join(ROOT, page), "utf8"));
 
 /** What a command exits with when the docs say nothing: a verdict, or success. */
@@ -47,8 +50,17 @@ function where(c: { line: number }, block: DocBlock): string {
   return `${block.file}:${c.line}`;
 }
 
+/** The commands that reach a scheduler unless told `--compute local` (the others use their run's backend). */
+const SCHEDULING = ["measure", "calibrate", "submit", "status", "jobs"];
+
 /** A `sh` block's command, run in the sandbox: its exit code as the docs expect, its --json fitting its schema. */
 async function runLocal(sb: DocSandbox, block: DocBlock, o: OuterloopCommand, problems: string[]): Promise<void> {
+  if (SCHEDULING.includes(o.name) && !/\s--compute[ =]local\b/.test(o.command)) {
+    problems.push(
+      `${where(o, block)}: \`${o.command}\` runs in the sandbox: say --compute local, or mark the block sh cluster`,
+    );
+    return;
+  }
   const r = await runInSandbox(sb, `${o.assignments} ${o.command}`);
   const expected = o.exit !== null
     ? [o.exit]
@@ -67,7 +79,10 @@ async function runLocal(sb: DocSandbox, block: DocBlock, o: OuterloopCommand, pr
 /** A command that needs a cluster: the CLI's parser and option checks, and `--dry-run` where it has one. */
 async function checkCluster(sb: DocSandbox, block: DocBlock, o: OuterloopCommand, problems: string[]): Promise<void> {
   const argv = await shellWords(sb, o.command.replace(/^outerloop\s*/, ""));
-  const env = { ...sb.env, ...Object.fromEntries(o.assignments.split(/\s+/).filter((a) => a).map((a) => a.split("=", 2))) };
+  const env = {
+    ...sb.env,
+    ...Object.fromEntries(o.assignments.split(/\s+/).filter((a) => a).map((a) => a.split("=", 2))),
+  };
   const problem = await parseProblem(argv, env);
   if (problem !== null) {
     problems.push(`${where(o, block)}: \`${o.command}\` is refused: ${problem}`);

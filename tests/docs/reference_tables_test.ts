@@ -12,11 +12,14 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { OUTPUTS, schemaDocument } from "../../src/output/commands.ts";
 import { ROOT } from "../helpers/doc_sandbox.ts";
-import { allKeyNames, keyTables, rowProblems, schemaAt, type KeyTable } from "../helpers/schema_tables.ts";
+import { allKeyNames, type KeyTable, keyTables, rowProblems, schemaAt } from "../helpers/schema_tables.ts";
 
 type Schema = Record<string, unknown>;
 
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`),
+];
 const read = (page: string) => readFileSync(join(ROOT, page), "utf8");
 const TABLES: KeyTable[] = PAGES.flatMap((p) => keyTables(p, read(p)));
 
@@ -33,7 +36,9 @@ function statusOf(alt: Schema): string | undefined {
 }
 
 /** What a marker names: groups of objects, the table matching one object of each group. */
-function selected(selector: string): { label: string; objects: { command: string; index: number; object: Schema | null }[] }[] {
+function selected(
+  selector: string,
+): { label: string; objects: { command: string; index: number; object: Schema | null }[] }[] {
   const [what, ...rest] = selector.split(/\s+/);
   const atIndex = rest.indexOf("at");
   const path = atIndex >= 0 ? rest[atIndex + 1]! : "";
@@ -76,13 +81,17 @@ describe("the reference pages' key tables", () => {
     const covered = new Set<string>();
     for (const t of TABLES.filter((t) => !t.selector.includes(" at "))) {
       for (const group of selected(t.selector)) {
-        for (const o of group.objects) if (o.object !== null && rowProblems(t, o.object).length === 0) {
-          covered.add(`${o.command}#${o.index}`);
+        for (const o of group.objects) {
+          if (o.object !== null && rowProblems(t, o.object).length === 0) {
+            covered.add(`${o.command}#${o.index}`);
+          }
         }
       }
     }
     const missing = Object.keys(OUTPUTS).flatMap((c) =>
-      alternatives(c).flatMap((alt, i) => covered.has(`${c}#${i}`) ? [] : [`${c} --json, status ${statusOf(alt) ?? "none"}`])
+      alternatives(c).flatMap((alt, i) =>
+        covered.has(`${c}#${i}`) ? [] : [`${c} --json, status ${statusOf(alt) ?? "none"}`]
+      )
     );
     assert.deepEqual(missing, [], "an answer with no key table in the docs");
     for (const s of ["contract", "contract at .siblings[]", "contract at .guards[]", "decision"]) {

@@ -53,7 +53,12 @@ export function fencedBlocks(file: string, markdown: string): DocBlock[] {
     const body: string[] = [];
     for (i++; i < lines.length && lines[i] !== fence; i++) body.push(lines[i]!);
     if (i >= lines.length) throw new Error(`${file}:${start + 1}: a fenced block that is never closed`);
-    blocks.push({ file, line: start + 1, info: open[2]!.trim().split(/\s+/).filter((w) => w !== ""), body: body.join("\n") });
+    blocks.push({
+      file,
+      line: start + 1,
+      info: open[2]!.trim().split(/\s+/).filter((w) => w !== ""),
+      body: body.join("\n"),
+    });
   }
   return blocks;
 }

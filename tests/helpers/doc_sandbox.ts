@@ -2,10 +2,11 @@
  * Where the docs' commands run: a home of their own holding the example
  * repository the loop examples climb (`examples/loop/make_repo.sh`: `main`
  * and proposal/1 … proposal/6) at ~/proj, its contract at ~/bench.json,
- * this checkout at ~/outerloop, and the compiled binary first on PATH. No scheduler is reachable from it
- * (SLURM_CONF names no file): a command the docs show on the local backend
- * must say `--compute local`, and one that needs a cluster is checked, not
- * run (tests/helpers/doc_blocks.ts).
+ * this checkout at ~/outerloop, an empty climb dir ~/runs, and the compiled
+ * binary first on PATH. Nothing of the test's environment reaches it (no
+ * SLURM_CONF): a command the docs run on the local backend says
+ * `--compute local`, and one that needs a cluster is checked, not run
+ * (tests/helpers/doc_blocks.ts).
  */
 import { copyFileSync, mkdirSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -51,13 +52,13 @@ export async function docSandbox(): Promise<DocSandbox> {
   copyFileSync(join(EXAMPLES, "bench.json"), join(home, "bench.json"));
   // the docs' "your clone of outerloop"
   symlinkSync(ROOT, join(home, "outerloop"));
+  mkdirSync(join(home, "runs"));
   const env = {
     PATH: `${dirname(binary)}:/usr/bin:/bin`,
     HOME: home,
     LANG: "C.UTF-8",
     TMPDIR: join(root, "tmp"),
     GIT_CONFIG_NOSYSTEM: "1",
-    SLURM_CONF: join(root, "no-such-slurm.conf"),
   };
   mkdirSync(env.TMPDIR);
   return { home, env, binary };
@@ -92,7 +93,10 @@ export async function shellWords(sandbox: DocSandbox, command: string): Promise<
  * held to our rules, then the command's own parse step (its option checks) —
  * without running the command; the message of what it refuses, or null.
  */
-export async function parseProblem(argv: readonly string[], env: Readonly<Record<string, string>>): Promise<string | null> {
+export async function parseProblem(
+  argv: readonly string[],
+  env: Readonly<Record<string, string>>,
+): Promise<string | null> {
   const [name, ...rest] = argv;
   if (name === undefined || name.startsWith("-")) return null;
   const load = subCommand(name);

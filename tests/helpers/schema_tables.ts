@@ -111,10 +111,10 @@ function objectOrArray(s: Schema): Schema | undefined {
 
 /** Every property name anywhere in `s`. */
 export function allKeyNames(s: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(s)) for (const x of s) allKeyNames(x, out);
+  if (Array.isArray(s)) { for (const x of s) allKeyNames(x, out); }
   else if (s !== null && typeof s === "object") {
     for (const [k, v] of Object.entries(s as Schema)) {
-      if (k === "properties") for (const name of Object.keys(v as Schema)) out.add(name);
+      if (k === "properties") { for (const name of Object.keys(v as Schema)) out.add(name); }
       allKeyNames(v, out);
     }
   }
