@@ -98,13 +98,13 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
   },
   {
     code: EXIT.rejected,
-    decide: { brief: "rejected (a round: every candidate rejected)" },
+    decide: { brief: "rejected (a round: every candidate rejected or crashed, not all crashed)" },
     calibrate: null,
     other: null,
   },
   {
     code: EXIT.inconclusive,
-    decide: { brief: "inconclusive (a round: no winner, not every candidate rejected)" },
+    decide: { brief: "inconclusive (a round: no winner, some candidate neither rejected nor crashed)" },
     calibrate: null,
     other: null,
   },

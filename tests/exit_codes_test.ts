@@ -10,7 +10,8 @@ import { BadInputError } from "../src/errors.ts";
 import { BadNameError } from "../src/contract/names.ts";
 import { NoGpuLaneError } from "../src/measure/placement.ts";
 import { exitCodeFor } from "../src/cli/shared/errors.ts";
-import { ContractError } from "../src/contract/contract.ts";
+import { ContractError, parseContract } from "../src/contract/contract.ts";
+import { decideRound } from "../src/verdict/round.ts";
 import { RunLockedError } from "../src/run/lock.ts";
 import { RunRecordError } from "../src/rundir/run_record.ts";
 import { CommandNotFoundError } from "../src/runtime/spawn_types.ts";
@@ -51,9 +52,10 @@ describe("exitCodeFor()", () => {
 });
 
 describe("the exit-code table", () => {
-  const readme = readFileSync(join(import.meta.dirname!, "..", "README.md"), "utf8");
+  const page = (name: string) => readFileSync(join(import.meta.dirname!, "..", name), "utf8");
 
   it('is the README\'s "Exit codes" section, word for word', () => {
+    const readme = page("README.md");
     const start = readme.indexOf("## Exit codes\n\n");
     assert.ok(start >= 0, 'the README has an "## Exit codes" section');
     const body = readme.slice(start + "## Exit codes\n\n".length);
@@ -62,6 +64,28 @@ describe("the exit-code table", () => {
       exitCodesMarkdown(),
       "the README's table is exitCodesMarkdown() of src/exit_codes.ts: change the table there, paste its rendering",
     );
+  });
+
+  it("is docs/exit-codes.md's table, word for word", () => {
+    const doc = page("docs/exit-codes.md");
+    const start = doc.indexOf("\n| code ");
+    assert.ok(start >= 0, "docs/exit-codes.md has the table");
+    const body = doc.slice(start + 1);
+    assert.equal(
+      body.slice(0, body.indexOf("\n\n") + 1),
+      exitCodesMarkdown(),
+      "docs/exit-codes.md's table is exitCodesMarkdown() of src/exit_codes.ts: paste its rendering",
+    );
+  });
+
+  it("says what a round's crashed candidates count as: a round of crashed and rejected ones is rejected (10)", () => {
+    const contract = parseContract({ name: "b", command: "c", metric: "m", direction: "maximize" }, "test");
+    const crashed = new Map([[2, { pair: 1, cause: "segfault" }]]);
+    const d = decideRound(contract, 2, { baseline: [10, 20], candidate: [0, 9], "candidate-2": [] }, { crashed });
+    assert.deepEqual([d.verdict, VERDICT_EXIT[d.verdict]], ["reject", EXIT.rejected]);
+    const brief = (code: number) => EXIT_CODE_TABLE.find((r) => r.code === code)!.decide.brief;
+    assert.match(brief(EXIT.rejected), /every candidate rejected or crashed, not all crashed/);
+    assert.match(brief(EXIT.inconclusive), /some candidate neither rejected nor crashed/);
   });
 
   it("has a row for every code of EXIT, each once, and every verdict's code among them", () => {

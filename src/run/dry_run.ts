@@ -6,6 +6,7 @@ import { setLogSink } from "../log.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { arrayIndexSpec } from "../compute/array.ts";
+import { withCluster } from "../compute/cluster.ts";
 import type { Compute, LiveJob, SubmitRoom } from "../compute/compute.ts";
 import { type JobSpec, toArgv } from "../compute/job_spec.ts";
 import type { JobUsage } from "../compute/usage.ts";
@@ -167,7 +168,9 @@ async function dryFirstPass(
     return recorder.sent.map((s) => {
       const jobName = s.spec.jobName === ownWake ? wakeJobName(record.runTag, runDir) : real(s.spec.jobName);
       const extra = s.tasks === null ? [] : [`--array=${arrayIndexSpec(s.tasks, s.throttle)}`];
-      const argv = toArgv({ ...s.spec, jobName, extra: [...(s.spec.extra ?? []), ...extra] }).map(real);
+      const sbatch = toArgv({ ...s.spec, jobName, extra: [...(s.spec.extra ?? []), ...extra] }).map(real);
+      // the Slurm backend names the run's cluster on every command (`-M`): so does the argv shown
+      const argv = record.compute === "slurm" ? withCluster(sbatch, record.cluster) : sbatch;
       const kind = s.spec.jobName === ownWake ? "wake" : s.tasks === null ? "job" : "array";
       return { kind, jobName, argv, tasks: s.tasks ?? 1 };
     });

@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { arrayIndexSpec } from "../../src/compute/array.ts";
+import { withCluster } from "../../src/compute/cluster.ts";
 import { toArgv } from "../../src/compute/job_spec.ts";
 import { cli } from "../helpers/cli.ts";
 import { FakeCompute } from "../helpers/fake_compute.ts";
@@ -109,4 +110,37 @@ describe("measure --dry-run", () => {
       }
     });
   }
+
+  it("names the run's Slurm cluster (--clusters) in every sbatch it lists, as the Slurm backend runs them", async () => {
+    const file = contractFile("cluster", { repeats: 2 });
+    const args = (runDir: string) => [
+      "measure",
+      "--compute=slurm",
+      "--repo",
+      repo,
+      "--base",
+      shas[0]!,
+      "--candidate",
+      shas[1]!,
+      "--contract",
+      file,
+      "--run-dir",
+      runDir,
+      "--seed",
+      "7",
+      "--dry-run",
+      "--json",
+    ];
+    const runDir = join(tempDir("dry-run-cluster-"), "run");
+    const plain = await cli(args(runDir), { compute: new FakeCompute() });
+    const named = await cli([...args(runDir), "--clusters", "gpu2"], { compute: new FakeCompute() });
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(named.code, 0, named.stderr);
+    const argvs = (stdout: string) => JSON.parse(stdout).submissions.map((s: { argv: string[] }) => s.argv);
+    assert.deepEqual(
+      argvs(named.stdout),
+      argvs(plain.stdout).map((a: string[]) => withCluster(a, "gpu2")),
+    );
+    assert.ok(argvs(named.stdout).every((a: string[]) => a.slice(0, 3).join(" ") === "sbatch -M gpu2"));
+  });
 });
