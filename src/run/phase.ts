@@ -600,7 +600,6 @@ async function resultsOrPark(
   }
 }
 
-/** Parks the run behind a wake job on the pending jobs. */
 /**
  * The jobs of the look's candidate measures still out, whose failure should
  * wake the run before the rest of the look ends (fail fast: a crash stops
@@ -621,6 +620,7 @@ function crashWatch(measures: readonly Measure[], look: LookResults): string[] {
 /** The most candidate jobs a wake watches for a crash. */
 const CRASH_WATCH = 64;
 
+/** Parks the run behind a wake job on the pending jobs. */
 async function park(dir: RunDir, r: RunRecord, deps: PhaseDeps, pending: MeasurementPending): Promise<PhaseOutcome> {
   if (r.compute === "local") throw new Error(`The local backend parked unexpectedly: ${pending.message}`);
   try {
