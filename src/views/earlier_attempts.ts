@@ -52,7 +52,9 @@ export function formatEarlierAttempts(attempts: Readonly<Record<string, readonly
   const lines = Object.entries(attempts).flatMap(([name, list]) =>
     list.map((a) => `  ${name}: job ${a.jobId}${a.host ? ` on ${a.host}` : ""}: ${a.why || "set aside"}`)
   );
-  return `earlier attempts (kept in each eval dir's attempt-<n>/; a value is its last attempt's):\n${lines.join("\n")}\n`;
+  return `earlier attempts (kept in each eval dir's attempt-<n>/; a value is its last attempt's):\n${
+    lines.join("\n")
+  }\n`;
 }
 
 function firstLine(path: string): string {
