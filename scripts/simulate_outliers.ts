@@ -1,0 +1,312 @@
+/**
+ * Simulates climbs in-process (the real `decideLook`, look after look) over
+ * the family of outlier models of issue 31, to measure the verdict's rule
+ * against it before and after, and the bounds no rule of this design passes.
+ *
+ * The model of one measured value (per-run sd σ = 1): 100 + a seed term
+ * shared by the pair (σ 20) + the true effect (candidate only) + per-run
+ * noise (normal, or Student t with 3 df scaled to sd 1), mirrored for
+ * `minimize`; an outlier moves a measure by `size` σ against it (a stall:
+ * a time up, a rate down), each measure of the affected side(s) on its own
+ * with probability `rate`. On the candidate's side an outlier makes the
+ * candidate look worse; on the baseline's it makes it look better (a stalled
+ * baseline); on both, either. The family: size 8, 12, 24 σ × the candidate's
+ * side, the baseline's, both × 5% and 10% of measures × min_effect 0 and 15%
+ * of the effect × `minimize` and `maximize` × designs 3/9 and 4/12, a true
+ * effect of 3 σ, confidence 0.95; and the same designs on clean normal and t3
+ * noise. Per cell: accepts at the effect, false accepts at no effect and at
+ * exactly min_effect (the worst case the guarantee covers; the same climbs
+ * when min_effect is 0), and the mean pairs at each.
+ *
+ * A false accept is an accept of a candidate whose true effect — what it does
+ * on a machine that behaves — is not above min_effect: a stalled baseline
+ * raises the mean improvement, but not the candidate's effect.
+ *
+ * Climb j of a cell and effect draws from its own seeded stream, the same for
+ * every rule (common random numbers). Each rate is printed with its Monte-Carlo
+ * standard error; false accepts with the 95% Wilson interval.
+ *
+ * Usage: bun run scripts/simulate_outliers.ts [--rules a,b] [--cells REGEX]
+ *   [--climbs N] [--null-climbs N] [--write FILE] [--list]
+ *   --climbs: climbs per cell at the effect (default 1000: ±0.95 points at 90%);
+ *   --null-climbs: at no effect and at min_effect (default 10000);
+ *   --write: the JSON file to write (bench/verdict_outliers.json keeps the results).
+ */
+import { writeFileSync } from "node:fs";
+import { type Contract, parseContract } from "../src/contract/contract.ts";
+import { decideLook } from "../src/verdict/decide.ts";
+import { hash, normal, rngFrom } from "./sim_noise.ts";
+import { type ClimbRule, OUTLIER_RULES } from "./outlier_rules.ts";
+
+const flag = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const CLIMBS = Number(flag("--climbs") ?? 1000);
+const NULL_CLIMBS = Number(flag("--null-climbs") ?? 10000);
+const RULES = flag("--rules")?.split(",") ?? ["today"];
+const CELLS = new RegExp(flag("--cells") ?? ".");
+const WRITE = flag("--write");
+const TRACE = process.argv.includes("--trace");
+let TRACE_EFFECT = false;
+const SEED = 20261231;
+const CONFIDENCE = 0.95;
+const EFFECT = 3;
+
+if (process.argv.includes("--list")) {
+  for (const [name, r] of Object.entries(OUTLIER_RULES)) console.log(`${name}: ${r.label}`);
+  process.exit(0);
+}
+
+type Side = "candidate" | "baseline" | "both";
+type Noise = "normal" | "t3";
+
+/** One cell of the family. */
+interface CellSpec {
+  readonly design: readonly [number, number];
+  readonly direction: "minimize" | "maximize";
+  /** min_effect as a share of the effect: 0 or 0.15. */
+  readonly minShare: number;
+  readonly noise: Noise;
+  /** null: clean noise. */
+  readonly outliers: { readonly size: number; readonly side: Side; readonly rate: number } | null;
+}
+
+const cellLabel = (c: CellSpec) =>
+  `${c.design[0]}/${c.design[1]} ${c.direction} me${c.minShare} ` +
+  (c.outliers === null ? `clean ${c.noise}` : `${c.outliers.side} ${c.outliers.rate * 100}% ×${c.outliers.size}`);
+
+function family(): CellSpec[] {
+  const cells: CellSpec[] = [];
+  for (const design of [[3, 9], [4, 12]] as const) {
+    for (const direction of ["minimize", "maximize"] as const) {
+      for (const minShare of [0, 0.15]) {
+        for (const noise of ["normal", "t3"] as const) cells.push({ design, direction, minShare, noise, outliers: null });
+        for (const side of ["candidate", "baseline", "both"] as const) {
+          for (const rate of [0.05, 0.1]) {
+            for (const size of [8, 12, 24]) {
+              cells.push({ design, direction, minShare, noise: "normal", outliers: { size, side, rate } });
+            }
+          }
+        }
+      }
+    }
+  }
+  return cells;
+}
+
+const t3 = (u: () => number) => {
+  const z = normal(u);
+  const chi2 = normal(u) ** 2 + normal(u) ** 2 + normal(u) ** 2;
+  return z / Math.sqrt(chi2 / 3) / Math.sqrt(3);
+};
+
+/** What the climb's source knows of its pairs: which pair's improvement an outlier moved (the oracle reads it). */
+export interface PairTruth {
+  moved: boolean[];
+  /** An A/A calibration of the cell's noise, drawn from a stream of its own: each pair's improvement. */
+  calibration: number[];
+}
+
+/** The pair source of one climb: pair i's values; `fresh` draws it again on its own seed term (a re-measure). */
+function source(cell: CellSpec, u: () => number, effect: number, truth: PairTruth) {
+  const sign = cell.direction === "maximize" ? 1 : -1;
+  const noise = cell.noise === "t3" ? t3 : normal;
+  const o = cell.outliers;
+  const shared: number[] = [];
+  const measure = (arm: "baseline" | "candidate", seedTerm: number): [number, boolean] => {
+    const hit = o !== null && (o.side === "both" || o.side === arm) && u() < o.rate;
+    const v = seedTerm + sign * ((arm === "candidate" ? effect : 0) + noise(u) - (hit ? o!.size : 0));
+    return [v, hit];
+  };
+  return (i: number): [number, number] => {
+    if (shared[i] === undefined) shared[i] = 100 + 20 * normal(u);
+    const [b, hb] = measure("baseline", shared[i]!);
+    const [c, hc] = measure("candidate", shared[i]!);
+    truth.moved[i] = hb !== hc;
+    return [b, c];
+  };
+}
+
+/** Pairs of the A/A calibration a rule with an outside scale reads. */
+const AA_PAIRS = Number(flag("--aa-pairs") ?? 20);
+
+/** The A/A calibration under the cell's noise: the base measured twice per seed, every measure as likely to stall. */
+function calibrationOf(cell: CellSpec, u: () => number): number[] {
+  const noise = cell.noise === "t3" ? t3 : normal;
+  const o = cell.outliers;
+  const run = () => noise(u) - (o !== null && u() < o.rate ? o.size : 0);
+  return Array.from({ length: AA_PAIRS }, () => run() - run());
+}
+
+interface Tally {
+  accept: number;
+  climbs: number;
+  pairs: number;
+  /** How the climbs that did not accept ended (outcome@pairs), counted. */
+  ends?: Record<string, number>;
+}
+
+function contractOf(cell: CellSpec): Contract {
+  return parseContract({
+    name: "sim",
+    command: "sim",
+    metric: "t",
+    direction: cell.direction,
+    min_effect: cell.minShare * EFFECT,
+    repeats: cell.design[0],
+    max_repeats: cell.design[1],
+    confidence: CONFIDENCE,
+  }, "sim");
+}
+
+/** One climb under `rule`: the verdict and the pairs measured (a re-measured pair counts again). */
+function climb(c: Contract, draw: (i: number) => [number, number], rule: ClimbRule, truth: PairTruth) {
+  const base: number[] = [];
+  const cand: number[] = [];
+  let measured = 0;
+  let n = c.repeats;
+  const redone = new Set<number>();
+  for (;;) {
+    while (base.length < n) {
+      const [b, x] = draw(base.length);
+      base.push(b);
+      cand.push(x);
+      measured++;
+    }
+    rule.before?.(truth, c);
+    const again = rule.remeasure?.(c, base, cand, redone) ?? [];
+    if (again.length > 0) {
+      for (const i of again) {
+        const [b, x] = draw(i);
+        base[i] = b;
+        cand[i] = x;
+        redone.add(i);
+        measured++;
+      }
+    }
+    const d = decideLook(c, { baseline: base, candidate: cand }, rule.options);
+    if (d.next.kind === "final") {
+      if (TRACE && (TRACE_EFFECT ? d.verdict === "accept" : d.outcome === "futile")) {
+        console.log("TRACE", JSON.stringify(base.map((b, i) => Math.round((c.direction === "maximize" ? cand[i]! - b : b - cand[i]!) * 100) / 100)), [...redone].join(","), truth.moved.map((m) => (m ? 1 : 0)).join(""));
+      }
+      return { verdict: d.verdict, pairs: measured, how: `${d.outcome}@${n}` };
+    }
+    n += d.next.pairs;
+  }
+}
+
+function tally(cell: CellSpec, c: Contract, effect: number, climbs: number, rule: ClimbRule, stream: string): Tally {
+  const t: Tally = { accept: 0, climbs, pairs: 0 };
+  TRACE_EFFECT = effect === 0;
+  for (let j = 0; j < climbs; j++) {
+    const u = rngFrom((SEED ^ hash(`${stream}|${effect}`)) + j * 7919);
+    const truth: PairTruth = { moved: [], calibration: calibrationOf(cell, rngFrom((SEED ^ hash(`${stream}|aa`)) + j * 7919)) };
+    const o = climb(c, source(cell, u, effect, truth), rule, truth);
+    if (o.verdict === "accept") t.accept++;
+    else if (effect === EFFECT) (t.ends ??= {})[o.how] = (t.ends[o.how] ?? 0) + 1;
+    t.pairs += o.pairs;
+  }
+  return t;
+}
+
+interface CellResult {
+  readonly cell: string;
+  readonly spec: CellSpec;
+  readonly effect: Tally;
+  readonly none: Tally;
+  /** At exactly min_effect; null when min_effect is 0 (the no-effect climbs are that case). */
+  readonly atMin: Tally | null;
+}
+
+const started = performance.now();
+const cells = family().filter((c) => CELLS.test(cellLabel(c)));
+const results: Record<string, CellResult[]> = {};
+for (const name of RULES) {
+  const rule = OUTLIER_RULES[name];
+  if (rule === undefined) throw new Error(`unknown rule ${name}; --list lists them`);
+  results[name] = cells.map((spec) => {
+    const c = contractOf(spec);
+    const stream = cellLabel(spec);
+    const me = spec.minShare * EFFECT;
+    return {
+      cell: stream,
+      spec,
+      effect: tally(spec, c, EFFECT, CLIMBS, rule, stream),
+      none: tally(spec, c, 0, NULL_CLIMBS, rule, stream),
+      atMin: me > 0 ? tally(spec, c, me, NULL_CLIMBS, rule, stream) : null,
+    };
+  });
+  console.error(`${name}: ${Math.round((performance.now() - started) / 1000)} s`);
+}
+
+const rate = (t: Tally) => t.accept / t.climbs;
+const se = (t: Tally) => Math.sqrt(rate(t) * (1 - rate(t)) / t.climbs);
+/** The 95% Wilson score interval of a rate. */
+export function wilson(t: Tally): [number, number] {
+  const z = 1.959964;
+  const p = rate(t);
+  const n = t.climbs;
+  const mid = (p + z * z / (2 * n)) / (1 + z * z / n);
+  const half = z * Math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
+  return [Math.max(0, mid - half), Math.min(1, mid + half)];
+}
+const pct = (x: number, d = 1) => `${(x * 100).toFixed(d)}%`;
+const withSe = (t: Tally) => `${pct(rate(t))} ±${(se(t) * 100).toFixed(1)}`;
+const withCi = (t: Tally) => {
+  const [lo, hi] = wilson(t);
+  return `${pct(rate(t), 2)} [${pct(lo, 2)}, ${pct(hi, 2)}]`;
+};
+const meanPairs = (t: Tally) => (t.pairs / t.climbs).toFixed(2);
+
+for (const [name, rows] of Object.entries(results)) {
+  console.log(`\n## ${name}: ${OUTLIER_RULES[name]!.label}\n`);
+  console.log("| cell | accepts (effect 3) | false accepts, no effect | at min_effect | mean pairs (0 / me / 3) |");
+  console.log("| --- | --- | --- | --- | --- |");
+  for (const r of rows) {
+    console.log(
+      `| ${r.cell} | ${withSe(r.effect)} | ${withCi(r.none)} | ${r.atMin === null ? "=" : withCi(r.atMin)} | ` +
+        `${meanPairs(r.none)} / ${r.atMin === null ? "=" : meanPairs(r.atMin)} / ${meanPairs(r.effect)} |` +
+        (process.argv.includes("--ends") ? ` ${JSON.stringify(r.effect.ends ?? {})}` : ""),
+    );
+  }
+  const worst = (f: (r: CellResult) => number, pick: "min" | "max") =>
+    rows.reduce((a, b) => ((pick === "min" ? f(b) < f(a) : f(b) > f(a)) ? b : a));
+  const outl = rows.filter((r) => r.spec.outliers !== null);
+  if (outl.length > 0) {
+    const w = worst((r) => rate(r.effect), "min");
+    console.log(`\nworst accepts: ${withSe(w.effect)} (${w.cell}); ` +
+      `cells below 90%: ${outl.filter((r) => rate(r.effect) < 0.9).length} of ${outl.length}`);
+  }
+  const fa = (r: CellResult) => Math.max(rate(r.none), r.atMin === null ? 0 : rate(r.atMin));
+  const wf = worst(fa, "max");
+  console.log(`worst false accepts: ${withCi(r0(wf))} (${wf.cell})`);
+}
+function r0(r: CellResult): Tally {
+  return r.atMin !== null && rate(r.atMin) > rate(r.none) ? r.atMin : r.none;
+}
+
+const seconds = Math.round((performance.now() - started) / 100) / 10;
+console.log(`\n${CLIMBS} climbs per cell at the effect, ${NULL_CLIMBS} at 0 and at min_effect, seed ${SEED}, ${seconds} s`);
+if (WRITE !== undefined) {
+  const out = {
+    climbs: CLIMBS,
+    null_climbs: NULL_CLIMBS,
+    seed: SEED,
+    confidence: CONFIDENCE,
+    effect: EFFECT,
+    rules: Object.fromEntries(
+      Object.entries(results).map(([name, rows]) => [name, {
+        label: OUTLIER_RULES[name]!.label,
+        cells: rows.map((r) => ({
+          cell: r.cell,
+          accept: [r.effect.accept, r.effect.climbs],
+          false_accept_none: [r.none.accept, r.none.climbs],
+          false_accept_at_min: r.atMin === null ? null : [r.atMin.accept, r.atMin.climbs],
+          mean_pairs: [r.none, r.atMin ?? r.none, r.effect].map((t) => Math.round(t.pairs / t.climbs * 1000) / 1000),
+        })),
+      }]),
+    ),
+  };
+  writeFileSync(WRITE, JSON.stringify(out, null, 1) + "\n");
+}
