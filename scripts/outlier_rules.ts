@@ -14,6 +14,8 @@ export interface ClimbRule {
   readonly options: DecideOptions;
   /** Called before every look with what the source knows (the oracle's channel). */
   readonly before?: (truth: { moved: boolean[]; calibration: number[] }, c: Contract) => void;
+  /** The contract the climb is judged under, given what the source knows (a calibration's noise). */
+  readonly contract?: (c: Contract, truth: { calibration: number[] }) => Contract;
   /** Pairs (0-based) to measure again before this look; each at most once (`redone`). */
   readonly remeasure?: (c: Contract, base: number[], cand: number[], redone: ReadonlySet<number>) => number[];
 }
@@ -145,7 +147,8 @@ function scaled(eps: number, k: number, from: number, esd: boolean, futFrom = 3)
 for (const eps of [0.001, 0.01]) {
   for (const k of [1, 1.3]) {
     OUTLIER_RULES[`scale${eps * 100}k${k}`] = {
-      label: `outside scale (A/A screened sd): fence t(1 - ${eps}/2n, df)·${k}·sd around the median from 3 pairs, plus ESD`,
+      label:
+        `outside scale (A/A screened sd): fence t(1 - ${eps}/2n, df)·${k}·sd around the median from 3 pairs, plus ESD`,
       options: { method: scaled(eps, k, 6, true) },
       before: (t) => (outside = scaleFrom(t.calibration)),
     };
@@ -219,7 +222,9 @@ function powerAtScale(mean: number, k: number, N: number, finalLevel: number, me
   const z = (mean - me - half) * Math.sqrt(N * k) / (sd * Math.sqrt(N - k));
   return tCdf(z, outside.df);
 }
-function calibrated(o: { eps: number; k: number; from: number; futFrom: number; esd: boolean; scaleFut: boolean }): IntervalMethod {
+function calibrated(
+  o: { eps: number; k: number; from: number; futFrom: number; esd: boolean; scaleFut: boolean },
+): IntervalMethod {
   const screen = (xs: readonly number[], level: number, from: number) => {
     const f = fence2(xs, o.eps, o.k, from);
     const e = o.esd ? esdPairs(xs, Math.min(0.002, (1 - level) / 8)) : [];
@@ -237,7 +242,13 @@ function calibrated(o: { eps: number; k: number; from: number; futFrom: number; 
       if (!o.scaleFut) return kept.length >= 2 ? [...bases, without(xs, f, level)] : bases;
       // the kept pairs' prediction at the outside scale, as a basis whose own pivot gives that chance
       const last = finalLook(designOf(contract!));
-      const p = powerAtScale(kept.reduce((a, b) => a + b, 0) / kept.length, kept.length, last.n, last.level!, contract!.minEffect);
+      const p = powerAtScale(
+        kept.reduce((a, b) => a + b, 0) / kept.length,
+        kept.length,
+        last.n,
+        last.level!,
+        contract!.minEffect,
+      );
       return p >= 0.2 ? [...bases, { ...without(xs, [], level), sd: 0, mean: Infinity }] : bases;
     },
   };
@@ -246,7 +257,9 @@ for (const scaleFut of [false, true]) {
   for (const eps of [0.01, 0.05]) {
     const name = `cal${eps * 100}${scaleFut ? "s" : ""}`;
     OUTLIER_RULES[name] = {
-      label: `calibrated fence ε ${eps} (majority kept) from 6, futility fence from 3${scaleFut ? " predicted at the outside scale" : ""}`,
+      label: `calibrated fence ε ${eps} (majority kept) from 6, futility fence from 3${
+        scaleFut ? " predicted at the outside scale" : ""
+      }`,
       options: { method: calibrated({ eps, k: 1, from: 6, futFrom: 3, esd: true, scaleFut }) },
       before: (t, c) => ((outside = scaleFrom(t.calibration)), (contract = c)),
     };
@@ -332,7 +345,10 @@ for (const t of [0.9, 0.95, 0.99]) {
   for (const upTo of [5, 8, 99]) {
     for (const deep of [false, true]) {
       OUTLIER_RULES[`trim${t * 100}u${upTo}${deep ? "d" : ""}`] = {
-        label: `today + futility from the look trimmed of up to ${deep ? "n − 2" : "⌊(n − 1)/2⌋"} extreme pairs (both ends), ` +
+        label:
+          `today + futility from the look trimmed of up to ${
+            deep ? "n − 2" : "⌊(n − 1)/2⌋"
+          } extreme pairs (both ends), ` +
           `believed at chance ≥ ${t}, at looks of ≤ ${upTo} pairs`,
         options: { method: trimmedFutility(t, upTo, deep) },
         before: (_, c) => (contract = c),
@@ -362,7 +378,9 @@ function clusters(xs: readonly number[], width: number): number[][] {
   }
   return out;
 }
-function outsideScale(o: { eps: number; fenceFrom: number; up: number; futility: boolean; clusterUp?: boolean }): IntervalMethod {
+function outsideScale(
+  o: { eps: number; fenceFrom: number; up: number; futility: boolean; clusterUp?: boolean },
+): IntervalMethod {
   const width = (n: number, sd: number) => tQuantile(1 - o.eps / (2 * n), outside.df) * sd;
   const fence = (xs: readonly number[]) => {
     const n = xs.length;
@@ -394,23 +412,29 @@ function outsideScale(o: { eps: number; fenceFrom: number; up: number; futility:
     },
   };
 }
-for (const [name, o] of Object.entries({
-  "os-fut": { eps: 0.01, fenceFrom: 99, up: 0, futility: true },
-  "os-fut-fence": { eps: 0.01, fenceFrom: 6, up: 0, futility: true },
-  "os-fut-fence90": { eps: 0.01, fenceFrom: 6, up: 0.1, futility: true },
-  "os-fut-fence90e5": { eps: 0.05, fenceFrom: 6, up: 0.1, futility: true },
-  "os90": { eps: 0.01, fenceFrom: 6, up: 0.1, futility: true, clusterUp: true },
-  "os80": { eps: 0.01, fenceFrom: 6, up: 0.2, futility: true, clusterUp: true },
-})) {
+for (
+  const [name, o] of Object.entries({
+    "os-fut": { eps: 0.01, fenceFrom: 99, up: 0, futility: true },
+    "os-fut-fence": { eps: 0.01, fenceFrom: 6, up: 0, futility: true },
+    "os-fut-fence90": { eps: 0.01, fenceFrom: 6, up: 0.1, futility: true },
+    "os-fut-fence90e5": { eps: 0.05, fenceFrom: 6, up: 0.1, futility: true },
+    "os90": { eps: 0.01, fenceFrom: 6, up: 0.1, futility: true, clusterUp: true },
+    "os80": { eps: 0.01, fenceFrom: 6, up: 0.2, futility: true, clusterUp: true },
+  })
+) {
   OUTLIER_RULES[name] = {
-    label: `outside scale (${AA} A/A pairs): futility on its clusters; fence ${o.fenceFrom < 99 ? `from ${o.fenceFrom}, ε ${o.eps}${o.up > 0 ? `, sd's ${1 - o.up} upper bound` : ""}` : "none"}`,
+    label: `outside scale (${AA} A/A pairs): futility on its clusters; fence ${
+      o.fenceFrom < 99 ? `from ${o.fenceFrom}, ε ${o.eps}${o.up > 0 ? `, sd's ${1 - o.up} upper bound` : ""}` : "none"
+    }`,
     options: { method: outsideScale(o) },
     before: (t, c) => ((outside = scaleFrom(t.calibration)), (contract = c)),
   };
 }
 
 /** The outside-scale rule with its screen paid for: the interval's α lowered by κ·(the screens' clean firing). */
-function outsidePaid(o: { eps: number; up: number; kappa: number; clusters: boolean; fence: boolean; esd: number }): IntervalMethod {
+function outsidePaid(
+  o: { eps: number; up: number; kappa: number; clusters: boolean; fence: boolean; esd: number },
+): IntervalMethod {
   const sdU = () => (o.up > 0 ? sdUpper(outside.sd, outside.df, o.up) : outside.sd);
   const width = (n: number) => tQuantile(1 - o.eps / (2 * n), outside.df) * sdU();
   const fence = (xs: readonly number[]) => {
@@ -432,7 +456,10 @@ function outsidePaid(o: { eps: number; up: number; kappa: number; clusters: bool
     interval: (xs, level) => ({ ...without(xs, screen(xs, level), paidLevel(level)), level }),
     df: (n) => n - 1,
     futilityBases: (xs, level) => {
-      const bases = futilityBases(xs, paidLevel(level), (ys) => screen(ys, level), "robust").map((b) => ({ ...b, level }));
+      const bases = futilityBases(xs, paidLevel(level), (ys) => screen(ys, level), "robust").map((b) => ({
+        ...b,
+        level,
+      }));
       if (!o.clusters || xs.length < 2) return bases;
       const last = finalLook(designOf(contract!));
       const extra = clusters(xs, width(xs.length)).filter((k) => {
@@ -443,31 +470,37 @@ function outsidePaid(o: { eps: number; up: number; kappa: number; clusters: bool
     },
   };
 }
-for (const [name, o] of Object.entries({
-  "op-clusters": { eps: 0.01, up: 0.1, kappa: 0, clusters: true, fence: false, esd: 0.002 },
-  "op-fence": { eps: 0.01, up: 0.1, kappa: 0, clusters: false, fence: true, esd: 0.002 },
-  "op-k1": { eps: 0.01, up: 0.1, kappa: 1, clusters: true, fence: true, esd: 0.002 },
-  "op-k2": { eps: 0.01, up: 0.1, kappa: 2, clusters: true, fence: true, esd: 0.002 },
-  "op-k2e02": { eps: 0.002, up: 0.1, kappa: 2, clusters: true, fence: true, esd: 0.002 },
-  "op-k1e02": { eps: 0.002, up: 0.1, kappa: 1, clusters: true, fence: true, esd: 0.002 },
-  "op-A": { eps: 0.002, up: 0.1, kappa: 1, clusters: true, fence: true, esd: 0.002 },
-  "op-B": { eps: 0.002, up: 0.1, kappa: 0.5, clusters: true, fence: true, esd: 0.002 },
-  "op-C": { eps: 0.01, up: 0.1, kappa: 0.5, clusters: true, fence: true, esd: 0.002 },
-  "op-D": { eps: 0.002, up: 0.05, kappa: 1, clusters: true, fence: true, esd: 0.002 },
-  "op-E": { eps: 0.002, up: 0.1, kappa: 0.5, clusters: false, fence: true, esd: 0.002 },
-})) {
+for (
+  const [name, o] of Object.entries({
+    "op-clusters": { eps: 0.01, up: 0.1, kappa: 0, clusters: true, fence: false, esd: 0.002 },
+    "op-fence": { eps: 0.01, up: 0.1, kappa: 0, clusters: false, fence: true, esd: 0.002 },
+    "op-k1": { eps: 0.01, up: 0.1, kappa: 1, clusters: true, fence: true, esd: 0.002 },
+    "op-k2": { eps: 0.01, up: 0.1, kappa: 2, clusters: true, fence: true, esd: 0.002 },
+    "op-k2e02": { eps: 0.002, up: 0.1, kappa: 2, clusters: true, fence: true, esd: 0.002 },
+    "op-k1e02": { eps: 0.002, up: 0.1, kappa: 1, clusters: true, fence: true, esd: 0.002 },
+    "op-A": { eps: 0.002, up: 0.1, kappa: 1, clusters: true, fence: true, esd: 0.002 },
+    "op-B": { eps: 0.002, up: 0.1, kappa: 0.5, clusters: true, fence: true, esd: 0.002 },
+    "op-C": { eps: 0.01, up: 0.1, kappa: 0.5, clusters: true, fence: true, esd: 0.002 },
+    "op-D": { eps: 0.002, up: 0.05, kappa: 1, clusters: true, fence: true, esd: 0.002 },
+    "op-E": { eps: 0.002, up: 0.1, kappa: 0.5, clusters: false, fence: true, esd: 0.002 },
+  })
+) {
   OUTLIER_RULES[name] = {
     label: `outside scale, paid: ${JSON.stringify(o)}`,
     options: { method: outsidePaid(o) },
     before: (t, c) => ((outside = scaleFrom(t.calibration)), (contract = c)),
   };
 }
-OUTLIER_RULES["today-paid2"] = { label: "today's rule, its ESD screen paid for (κ 2)", options: { method: outsidePaid({ eps: 0, up: 0, kappa: 2, clusters: false, fence: false, esd: 0.002 }) } };
+OUTLIER_RULES["today-paid2"] = {
+  label: "today's rule, its ESD screen paid for (κ 2)",
+  options: { method: outsidePaid({ eps: 0, up: 0, kappa: 2, clusters: false, fence: false, esd: 0.002 }) },
+};
 
 let aaAlpha = 0.002;
 /** The calibrated rule, exploration: fence width t(1 − ε/2n, m − 1)·sd·√(1 + π/2n) around the median. */
 function cal2(o: { eps: number; esd: boolean; kappa: number; clusters: boolean; fenceFrom: number }): IntervalMethod {
-  const width = (n: number) => tQuantile(1 - o.eps / (2 * n), outside.df) * outside.sd * Math.sqrt(1 + Math.PI / (2 * n));
+  const width = (n: number) =>
+    tQuantile(1 - o.eps / (2 * n), outside.df) * outside.sd * Math.sqrt(1 + Math.PI / (2 * n));
   const fence = (xs: readonly number[]) => {
     const n = xs.length;
     if (n < o.fenceFrom) return [];
@@ -483,7 +516,10 @@ function cal2(o: { eps: number; esd: boolean; kappa: number; clusters: boolean; 
     interval: (xs, level) => ({ ...without(xs, screen(xs, level), paidLevel(level)), level }),
     df: (n) => n - 1,
     futilityBases: (xs, level) => {
-      const bases = futilityBases(xs, paidLevel(level), (ys) => screen(ys, level), "robust").map((b) => ({ ...b, level }));
+      const bases = futilityBases(xs, paidLevel(level), (ys) => screen(ys, level), "robust").map((b) => ({
+        ...b,
+        level,
+      }));
       if (!o.clusters || xs.length < 2) return bases;
       const last = finalLook(designOf(contract!));
       const extra = clusters(xs, width(xs.length)).filter((k) => {
@@ -494,13 +530,15 @@ function cal2(o: { eps: number; esd: boolean; kappa: number; clusters: boolean; 
     },
   };
 }
-for (const [name, o] of Object.entries({
-  "c2-e1": { eps: 0.01, esd: false, kappa: 0, clusters: true, fenceFrom: 6 },
-  "c2-e1esd": { eps: 0.01, esd: true, kappa: 0, clusters: true, fenceFrom: 6 },
-  "c2-e5": { eps: 0.05, esd: false, kappa: 0, clusters: true, fenceFrom: 6 },
-  "c2-e5k": { eps: 0.05, esd: false, kappa: 0.1, clusters: true, fenceFrom: 6 },
-  "c2-e2": { eps: 0.02, esd: false, kappa: 0, clusters: true, fenceFrom: 6 },
-})) {
+for (
+  const [name, o] of Object.entries({
+    "c2-e1": { eps: 0.01, esd: false, kappa: 0, clusters: true, fenceFrom: 6 },
+    "c2-e1esd": { eps: 0.01, esd: true, kappa: 0, clusters: true, fenceFrom: 6 },
+    "c2-e5": { eps: 0.05, esd: false, kappa: 0, clusters: true, fenceFrom: 6 },
+    "c2-e5k": { eps: 0.05, esd: false, kappa: 0.1, clusters: true, fenceFrom: 6 },
+    "c2-e2": { eps: 0.02, esd: false, kappa: 0, clusters: true, fenceFrom: 6 },
+  })
+) {
   for (const aa of [0.002, 0.01]) {
     OUTLIER_RULES[`${name}${aa === 0.01 ? "-aa1" : ""}`] = {
       label: `calibrated (A/A screened at ${aa}): ${JSON.stringify(o)}`,
@@ -513,4 +551,37 @@ function scaleFromAt(aa: number[]) {
   const out = esdPairs(aa, aaAlpha, 6);
   const kept = aa.filter((_, i) => !out.includes(i));
   return { sd: STUDENT_T.interval(kept, 0.9).sd!, df: kept.length - 1 };
+}
+
+import { calibratedNoise } from "../src/stats/calibrated_screen.ts";
+OUTLIER_RULES["calibrated"] = {
+  label:
+    "calibrated fence (the contract's noise from an A/A calibration of the same noise): src/stats/calibrated_screen.ts",
+  options: {},
+  contract: (c, t) => ({ ...c, noise: calibratedNoise(t.calibration) }),
+};
+import { fencedPairs } from "../src/stats/calibrated_screen.ts";
+let noiseNow: ReturnType<typeof calibratedNoise> = null;
+OUTLIER_RULES["rm-calibrated"] = {
+  label:
+    "calibrated fence, and a pair beyond it measured again (a fresh pair on its seed, once) before the look decides",
+  options: {},
+  contract: (c, t) => {
+    noiseNow = calibratedNoise(t.calibration);
+    return { ...c, noise: noiseNow };
+  },
+  remeasure: remeasuring((xs) => (noiseNow === null ? [] : fencedPairs(xs, noiseNow, 3))),
+};
+
+import { calibratedT } from "../src/stats/calibrated_screen.ts";
+for (const ca of [0.0025, 0.001]) {
+  OUTLIER_RULES[`calibrated-c${ca}`] = {
+    label: `calibrated fence, futility groups at ε ${ca}`,
+    options: {},
+    contract: (c, t) => {
+      const noise = calibratedNoise(t.calibration);
+      OUTLIER_RULES[`calibrated-c${ca}`]!.options.method = noise === null ? undefined : calibratedT(noise, ca);
+      return c;
+    },
+  };
 }

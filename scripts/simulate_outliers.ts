@@ -81,7 +81,9 @@ function family(): CellSpec[] {
   for (const design of [[3, 9], [4, 12]] as const) {
     for (const direction of ["minimize", "maximize"] as const) {
       for (const minShare of [0, 0.15]) {
-        for (const noise of ["normal", "t3"] as const) cells.push({ design, direction, minShare, noise, outliers: null });
+        for (const noise of ["normal", "t3"] as const) {
+          cells.push({ design, direction, minShare, noise, outliers: null });
+        }
         for (const side of ["candidate", "baseline", "both"] as const) {
           for (const rate of [0.05, 0.1]) {
             for (const size of [8, 12, 24]) {
@@ -188,7 +190,14 @@ function climb(c: Contract, draw: (i: number) => [number, number], rule: ClimbRu
     const d = decideLook(c, { baseline: base, candidate: cand }, rule.options);
     if (d.next.kind === "final") {
       if (TRACE && (TRACE_EFFECT ? d.verdict === "accept" : d.outcome === "futile")) {
-        console.log("TRACE", JSON.stringify(base.map((b, i) => Math.round((c.direction === "maximize" ? cand[i]! - b : b - cand[i]!) * 100) / 100)), [...redone].join(","), truth.moved.map((m) => (m ? 1 : 0)).join(""));
+        console.log(
+          "TRACE",
+          JSON.stringify(
+            base.map((b, i) => Math.round((c.direction === "maximize" ? cand[i]! - b : b - cand[i]!) * 100) / 100),
+          ),
+          [...redone].join(","),
+          truth.moved.map((m) => (m ? 1 : 0)).join(""),
+        );
       }
       return { verdict: d.verdict, pairs: measured, how: `${d.outcome}@${n}` };
     }
@@ -201,8 +210,11 @@ function tally(cell: CellSpec, c: Contract, effect: number, climbs: number, rule
   TRACE_EFFECT = effect === 0;
   for (let j = 0; j < climbs; j++) {
     const u = rngFrom((SEED ^ hash(`${stream}|${effect}`)) + j * 7919);
-    const truth: PairTruth = { moved: [], calibration: calibrationOf(cell, rngFrom((SEED ^ hash(`${stream}|aa`)) + j * 7919)) };
-    const o = climb(c, source(cell, u, effect, truth), rule, truth);
+    const truth: PairTruth = {
+      moved: [],
+      calibration: calibrationOf(cell, rngFrom((SEED ^ hash(`${stream}|aa`)) + j * 7919)),
+    };
+    const o = climb(rule.contract?.(c, truth) ?? c, source(cell, u, effect, truth), rule, truth);
     if (o.verdict === "accept") t.accept++;
     else if (effect === EFFECT) (t.ends ??= {})[o.how] = (t.ends[o.how] ?? 0) + 1;
     t.pairs += o.pairs;
@@ -275,8 +287,10 @@ for (const [name, rows] of Object.entries(results)) {
   const outl = rows.filter((r) => r.spec.outliers !== null);
   if (outl.length > 0) {
     const w = worst((r) => rate(r.effect), "min");
-    console.log(`\nworst accepts: ${withSe(w.effect)} (${w.cell}); ` +
-      `cells below 90%: ${outl.filter((r) => rate(r.effect) < 0.9).length} of ${outl.length}`);
+    console.log(
+      `\nworst accepts: ${withSe(w.effect)} (${w.cell}); ` +
+        `cells below 90%: ${outl.filter((r) => rate(r.effect) < 0.9).length} of ${outl.length}`,
+    );
   }
   const fa = (r: CellResult) => Math.max(rate(r.none), r.atMin === null ? 0 : rate(r.atMin));
   const wf = worst(fa, "max");
@@ -287,7 +301,9 @@ function r0(r: CellResult): Tally {
 }
 
 const seconds = Math.round((performance.now() - started) / 100) / 10;
-console.log(`\n${CLIMBS} climbs per cell at the effect, ${NULL_CLIMBS} at 0 and at min_effect, seed ${SEED}, ${seconds} s`);
+console.log(
+  `\n${CLIMBS} climbs per cell at the effect, ${NULL_CLIMBS} at 0 and at min_effect, seed ${SEED}, ${seconds} s`,
+);
 if (WRITE !== undefined) {
   const out = {
     climbs: CLIMBS,
