@@ -554,11 +554,12 @@ function scaleFromAt(aa: number[]) {
 }
 
 import { calibratedNoise } from "../src/stats/calibrated_screen.ts";
+import { suggestedNoise } from "../src/stats/power.ts";
 OUTLIER_RULES["calibrated"] = {
   label:
     "calibrated fence (the contract's noise from an A/A calibration of the same noise): src/stats/calibrated_screen.ts",
   options: {},
-  contract: (c, t) => ({ ...c, noise: calibratedNoise(t.calibration) }),
+  contract: (c, t) => ({ ...c, noise: suggestedNoise(t.calibration) }),
 };
 import { fencedPairs } from "../src/stats/calibrated_screen.ts";
 let noiseNow: ReturnType<typeof calibratedNoise> = null;
@@ -567,7 +568,7 @@ OUTLIER_RULES["rm-calibrated"] = {
     "calibrated fence, and a pair beyond it measured again (a fresh pair on its seed, once) before the look decides",
   options: {},
   contract: (c, t) => {
-    noiseNow = calibratedNoise(t.calibration);
+    noiseNow = suggestedNoise(t.calibration);
     return { ...c, noise: noiseNow };
   },
   remeasure: remeasuring((xs) => (noiseNow === null ? [] : fencedPairs(xs, noiseNow, 3))),
