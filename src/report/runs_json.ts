@@ -136,6 +136,9 @@ export interface ImprovementJson {
   readonly lower: number | null;
   readonly upper: number | null;
   readonly confidence: number | null;
+  /** The pairs (1-based) the estimate set aside, and why (`setAsideReason`); [] and null when none. */
+  readonly set_aside: readonly number[];
+  readonly set_aside_why: string | null;
 }
 
 /** One run of `RunsListing`; see there for the meaning of each key. */
@@ -322,6 +325,8 @@ function improvementJson(e: ImprovementEstimate | null): ImprovementJson | null 
     lower: e.interval?.lower ?? null,
     upper: e.interval?.upper ?? null,
     confidence: e.interval?.confidence ?? null,
+    set_aside: [...e.setAside],
+    set_aside_why: e.setAside.length === 0 ? null : e.setAsideWhy ?? "outlying",
   };
 }
 

@@ -65,7 +65,7 @@ export interface CalibratedNoise {
  * a clean pair set aside here only narrows the fence a little, while a stall
  * kept widens it for every later run.
  */
-export const NOISE_SCREEN_ALPHA = 0.01;
+const NOISE_SCREEN_ALPHA = 0.01;
 
 /**
  * The noise of an A/A calibration's improvements (second measure over the
