@@ -35,12 +35,16 @@ import { tQuantile } from "./student_t.ts";
  * is Student t on the pairs kept, as the screened t's is.
  *
  * Futility reads the calibration too (`noiseClusters`): at every look from
- * 2 pairs, each group of pairs that lie within a fence's width (at
- * `GROUP_ALPHA`) of one of them, smaller than the look (the pairs that
- * stalled apart from it), is
- * predicted from at the calibrated scale — one or two clean pairs among
- * three or four are enough to keep a clearly better candidate in play,
- * which the look's own spread cannot do. A stop stays non-binding (it can
+ * 2 pairs, the group of pairs within a fence's width (at `GROUP_ALPHA`) of
+ * the look's middle pair, when it leaves some pair out (the pairs that
+ * stalled apart from it), is predicted from at the calibrated scale — one or
+ * two clean pairs among three or four are enough to keep a clearly better
+ * candidate in play, which the look's own spread cannot do. Only the middle
+ * pair's group: a group around a stalled pair would keep a climb with no
+ * effect going whenever a baseline stalled (a third more pairs with no
+ * effect under 10% stalls on the baseline's side), for two to four points of
+ * accepts where two of three pairs stalled the same way (simulated: the
+ * rule "calibrated-every-group" of scripts/outlier_rules.ts). A stop stays non-binding (it can
  * only turn an accept into a reject or inconclusive verdict), so this adds no
  * false accepts; on clean noise a group smaller than the look is rare.
  *
@@ -124,8 +128,10 @@ function without(xs: readonly number[], out: readonly number[], level: number): 
 }
 
 /**
- * The groups the futility rule also predicts from: for each pair, the pairs
- * within the fence's width of it, when that leaves some pair out; each as an
+ * The groups the futility rule also predicts from: for the middle pair of
+ * the look (each of the two middle pairs at an even n; with `around`
+ * "every", each pair), the pairs within a fence's width of it at `alpha`,
+ * when that leaves some pair out; each as an
  * interval at the calibrated scale (mean of the group, sd and degrees of
  * freedom of the calibration, the pairs left out in `setAside`), which the
  * prediction (src/stats/futility.ts) reads from one pair on. Distinct groups
@@ -136,13 +142,19 @@ export function noiseClusters(
   noise: CalibratedNoise,
   level: number,
   alpha: number = GROUP_ALPHA,
+  around: "middle" | "every" = "middle",
 ): LocationInterval[] {
   const n = xs.length;
   const w = fenceWidth(noise, n, alpha);
   const df = noise.pairs - 1;
   const seen = new Set<string>();
   const out: LocationInterval[] = [];
-  for (const x of xs) {
+  // the middle pair's group (the two middle pairs' at an even n): the pairs around the median, which a stall
+  // cannot take over unless it moved half the look; a group of stalled pairs alone would keep a climb with no
+  // effect going
+  const sorted = [...xs].sort((a, b) => a - b);
+  const middle = n % 2 === 1 ? [sorted[(n - 1) / 2]!] : [sorted[n / 2 - 1]!, sorted[n / 2]!];
+  for (const x of around === "middle" ? middle : xs) {
     const kept = xs.flatMap((y, j) => (Math.abs(y - x) <= w ? [j] : []));
     const key = kept.join(",");
     if (kept.length === n || seen.has(key)) continue;
@@ -162,7 +174,11 @@ export const CALIBRATED_WORDS = "beyond the fence of the calibrated noise";
  * The screened t with the calibrated fence as its screen: the verdict's
  * method for a benchmark whose contract gives `noise`.
  */
-export function calibratedT(noise: CalibratedNoise, groupAlpha: number = GROUP_ALPHA): IntervalMethod {
+export function calibratedT(
+  noise: CalibratedNoise,
+  groups: "middle" | "every" = "middle",
+  groupAlpha: number = GROUP_ALPHA,
+): IntervalMethod {
   const screen = (xs: readonly number[]) => fencedPairs(xs, noise);
   return {
     name: "screened Student t",
@@ -172,7 +188,7 @@ export function calibratedT(noise: CalibratedNoise, groupAlpha: number = GROUP_A
     df: (n) => n - 1,
     futilityBases: (xs, level) => [
       ...futilityBases(xs, level, screen),
-      ...(xs.length >= 2 ? noiseClusters(xs, noise, level, groupAlpha) : []),
+      ...(xs.length >= 2 ? noiseClusters(xs, noise, level, groupAlpha, groups) : []),
     ],
   };
 }

@@ -67,17 +67,27 @@ describe("fencedPairs()", () => {
 });
 
 describe("noiseClusters()", () => {
-  it("groups the pairs within a fence of one another, as intervals at the calibrated scale", () => {
-    // three pairs, one stalled far below the other two
+  it("groups the pairs within a fence of the middle pair, as an interval at the calibrated scale", () => {
+    // three pairs, one stalled far below the other two: the middle pair's group leaves it out
     const xs = [1.4, 1.7, -6];
-    const [high, low] = noiseClusters(xs, NOISE, 0.98);
-    assert.deepEqual(low!.setAside, [0, 1]);
-    assert.deepEqual(high!.setAside, [2]);
-    near(high!.mean, 1.55);
-    assert.equal(high!.sd, 0.5);
-    assert.equal(high!.df, 19);
-    assert.equal(high!.n, 3);
+    const groups = noiseClusters(xs, NOISE, 0.98);
+    assert.equal(groups.length, 1);
+    const [clean] = groups;
+    assert.deepEqual(clean!.setAside, [2]);
+    near(clean!.mean, 1.55);
+    assert.equal(clean!.sd, 0.5);
+    assert.equal(clean!.df, 19);
+    assert.equal(clean!.n, 3);
     assert.equal(GROUP_ALPHA, FENCE_ALPHA / 4);
+    // around every pair, the stalled pair's own group too
+    assert.deepEqual(noiseClusters(xs, NOISE, 0.98, GROUP_ALPHA, "every").map((g) => g.setAside), [[2], [0, 1]]);
+  });
+
+  it("does not let a stalled pair's own group keep a look going: one baseline stall among three", () => {
+    // no effect: two pairs near 0 and one stalled baseline far above; the middle pair's group is the clean two
+    const [group] = noiseClusters([0.1, -0.2, 6], NOISE, 0.98);
+    assert.deepEqual(group!.setAside, [2]);
+    assert.ok(Math.abs(group!.mean) < 0.1);
   });
 
   it("finds no group in a look whose pairs all lie within a fence of each other", () => {
