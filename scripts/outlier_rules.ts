@@ -184,3 +184,10 @@ export const OUTLIER_RULES: Record<string, ClimbRule> = {
       c.noise === null ? [] : remeasuring((xs) => fencedPairs(xs, c.noise!, 3))(c, base, cand, redone),
   },
 };
+OUTLIER_RULES["remeasure-calibrated-6"] = {
+  label: "calibrated, and a pair beyond the fence measured again (a fresh pair on its seed, once) from 6 pairs on",
+  options: {},
+  contract: calibrated,
+  remeasure: (c, base, cand, redone) =>
+    c.noise === null ? [] : remeasuring((xs) => fencedPairs(xs, c.noise!, 6))(c, base, cand, redone),
+};
