@@ -173,6 +173,15 @@ export function noiseClusters(
   return out;
 }
 
+/**
+ * Student t without the pairs `out` (0-based): the ratio of a calibrated
+ * benchmark sets aside the pairs its estimate in the metric's units did,
+ * since the fence's scale is in those units, not the log ratio's.
+ */
+export function pairsAsideT(out: readonly number[]): IntervalMethod {
+  return { name: STUDENT_T.name, interval: (xs, level) => without(xs, out, level), df: (n) => n - 1 };
+}
+
 /** The words of the calibrated screen in a method's detail, which `methodNamed` reads back. */
 export const CALIBRATED_WORDS = "beyond the fence of the calibrated noise";
 

@@ -32,7 +32,7 @@ import {
 } from "../stats/look_rule.ts";
 import type { IntervalMethod, LocationInterval } from "../stats/location_interval.ts";
 import { REPEATED_METHOD } from "../stats/repeated_method.ts";
-import { calibratedT } from "../stats/calibrated_screen.ts";
+import { calibratedT, pairsAsideT } from "../stats/calibrated_screen.ts";
 import { median } from "../stats/screened_t.ts";
 import { designOf, finalLook, lookAt, nextBatch, SPENDING_POWER } from "../stats/sequential.ts";
 
@@ -243,6 +243,7 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
     pairMeasureName,
     benchInterval,
     benchMethod,
+    (absolute) => (benchInterval === interval ? interval : pairsAsideT(absolute.setAside)),
   );
   const bench = mainJ.absolute;
   const watched = (s: { tolerance: number; toleranceScale: Scale }, sd: Side) => {

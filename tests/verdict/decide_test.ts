@@ -579,6 +579,9 @@ describe("decideLook() with the contract's noise (issue 31: a calibrated fence)"
     const d = decideLook(c({ noise }), v);
     assert.equal(d.verdict, "accept");
     assert.deepEqual(d.benchmark.setAside, [1]);
+    // the ratio sets aside the pair the estimate did: the fence's scale is in the metric's units
+    assert.deepEqual(d.benchmark.relative?.setAside, [1]);
+    assert.equal(d.benchmark.relative?.n, 9);
     assert.match(
       d.reasons[0]!,
       /over 8 of 9 pairs \(1 outlying pair set aside: pair 1; .*group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on, beyond the fence of the calibrated noise \(sd 0\.71 over 20 A\/A pairs\)\), look 3 of 3/,
