@@ -43,6 +43,7 @@
  *   [--write FILE.json] [--md FILE.md] [--list]
  *   --climbs: climbs per cell at the effect (default 1000: ±0.95 points at 90%);
  *   --null-climbs: at no effect and at min_effect (default 10000).
+ * The files it writes are then laid out by `deno fmt` (the repository's lint checks them).
  */
 import { writeFileSync } from "node:fs";
 import { type Contract, parseContract } from "../src/contract/contract.ts";
@@ -367,7 +368,7 @@ if (json !== undefined) {
         ),
       },
       null,
-      1,
+      2,
     ) + "\n",
   );
 }
