@@ -30,7 +30,16 @@
  * wins, and the measures used (scripts/simulate_rounds.ts has the in-process
  * comparison with K independent runs).
  *
- * Usage: deno run -A scripts/simulate_climbs.ts [--climbs N] [--jobs J] [--only noise|pairing|rounds]
+ * A fourth runs two cells of issue 31's family of outlier models
+ * (scripts/simulate_outliers.ts) through the binary: per-run sd 1, a true
+ * effect of 3, each measure of the affected side(s) moved by `size` sd against
+ * it with probability 10% (the arm a tree is, from its `arm` file); today's
+ * rule, and the calibrated fence with the `noise` that `outerloop calibrate`
+ * (20 A/A pairs of the base, through the binary, once per cell) suggests. It
+ * reports accepts at the effect and false accepts at exactly min_effect, with
+ * the mean pairs, beside the in-process figures of bench/verdict_outliers.json.
+ *
+ * Usage: deno run -A scripts/simulate_climbs.ts [--climbs N] [--jobs J] [--only noise|pairing|rounds|outliers]
  * Writes bench/verdict_climbs.json.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -49,7 +58,7 @@ const ONLY = (() => {
   return i > 0 ? process.argv[i + 1] : null;
 })();
 /** Whether this run does the experiment (all of them without --only). */
-const wants = (experiment: "noise" | "pairing" | "rounds") => ONLY === null || ONLY === experiment;
+const wants = (experiment: "noise" | "pairing" | "rounds" | "outliers") => ONLY === null || ONLY === experiment;
 const JOBS = arg("--jobs", 2);
 const binary = process.env["OUTERLOOP_BINARY"] ?? join(root, "dist", "outerloop");
 
@@ -86,6 +95,25 @@ BEGIN {
 }'
 `;
 
+/**
+ * The outlier family's benchmark: `sh outliers.sh SIDE RATE SIZE DIRECTION`; the seed term from the seed, the
+ * per-run noise (sd 1) and the outlier from /dev/urandom; the tree's effect and arm from its files.
+ */
+const OUTLIERS = `#!/bin/sh
+effect=$(cat effect)
+arm=$(cat arm)
+noise_seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+awk -v seed="$BENCH_SEED" -v ns="$noise_seed" -v effect="$effect" -v arm="$arm" -v side="$1" -v rate="$2" \\
+  -v size="$3" -v dir="$4" '
+function z() { return sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand()) }
+BEGIN {
+  srand(seed); s = z()
+  srand(ns); n = z(); hit = (side == "both" || side == arm) && rand() < rate
+  sign = dir == "maximize" ? 1 : -1
+  printf "{\\"score\\": %.9f}\\n", 100 + 20 * s + sign * (effect + n - (hit ? size : 0))
+}'
+`;
+
 function git(cwd: string, ...args: string[]) {
   return spawn({
     argv: ["git", ...args],
@@ -113,6 +141,8 @@ writeFileSync(join(repo, "bench.sh"), BENCH);
 writeFileSync(join(repo, "effect"), "0\n");
 writeFileSync(join(repo, "timing.sh"), TIMING);
 writeFileSync(join(repo, "speedup"), "0\n");
+writeFileSync(join(repo, "outliers.sh"), OUTLIERS);
+writeFileSync(join(repo, "arm"), "baseline\n");
 await git(repo, "add", "-A");
 await git(repo, "commit", "-q", "-m", "base");
 const base = await git(repo, "rev-parse", "HEAD");
@@ -140,6 +170,16 @@ await git(repo, "checkout", "-q", base);
 writeFileSync(join(repo, "effect"), "4.6\n");
 await git(repo, "commit", "-q", "-am", "effect 4.6");
 const winner = await git(repo, "rev-parse", "HEAD");
+/** The outlier family's candidates by true effect: each a tree of the candidate's arm. */
+const outlierTrees = new Map<number, string>();
+for (const eff of [0, 0.45, 3]) {
+  await git(repo, "checkout", "-q", base);
+  writeFileSync(join(repo, "arm"), "candidate\n");
+  writeFileSync(join(repo, "effect"), `${eff}\n`);
+  await git(repo, "commit", "-q", "-am", `outliers: candidate of effect ${eff}`);
+  outlierTrees.set(eff, await git(repo, "rev-parse", "HEAD"));
+}
+await git(repo, "checkout", "-q", base);
 
 /** Each cell's contract file, written once before any climb reads it. */
 function contract(shape: string, rule: "today" | "defaults"): string {
@@ -307,7 +347,150 @@ if (wants("rounds")) {
   }
 }
 
+/** A cell of issue 31's family, under one rule, at one true effect. */
+interface OutlierCell {
+  family: string;
+  rule: "today" | "calibrated";
+  effect: number;
+  accepts: number;
+  pairs: number;
+  climbs: number;
+  errors: number;
+}
+
+/** The two cells of the family run through the binary: the issue's trial (maximize, both sides, ×12) and a ×8 one. */
+const FAMILY = [
+  {
+    family: "3/9 maximize me0.15 both 10% ×12",
+    repeats: 3,
+    max: 9,
+    direction: "maximize",
+    minEffect: 0.45,
+    side: "both",
+    size: 12,
+  },
+  {
+    family: "4/12 minimize me0 candidate 10% ×8",
+    repeats: 4,
+    max: 12,
+    direction: "minimize",
+    minEffect: 0,
+    side: "candidate",
+    size: 8,
+  },
+] as const;
+
+function outlierContract(f: (typeof FAMILY)[number], rule: "today" | "calibrated"): string {
+  return join(work, `contract-outliers-${FAMILY.indexOf(f)}-${rule}.json`);
+}
+
+async function writeOutlierContracts(f: (typeof FAMILY)[number]): Promise<{ sd: number; pairs: number }> {
+  const c = {
+    name: "outliers",
+    command: `sh outliers.sh ${f.side} 0.1 ${f.size} ${f.direction}`,
+    metric: "score",
+    direction: f.direction,
+    seed_env: "BENCH_SEED",
+    min_effect: f.minEffect,
+    eval_minutes: 5,
+    repeats: f.repeats,
+    max_repeats: f.max,
+  };
+  writeFileSync(outlierContract(f, "today"), JSON.stringify(c));
+  // one A/A calibration of 20 pairs through the binary, as a user would run once before a climb
+  const runDir = join(work, "calibrations", String(FAMILY.indexOf(f)));
+  const r = await spawn({
+    argv: [
+      binary,
+      "calibrate",
+      "--compute",
+      "local",
+      "--repo",
+      repo,
+      "--base",
+      base,
+      "--contract",
+      outlierContract(f, "today"),
+      "--run-dir",
+      runDir,
+      "--pairs",
+      "20",
+      "--seed",
+      String(31 + FAMILY.indexOf(f)),
+      "--json",
+    ],
+    env: { PATH: "/usr/bin:/bin", HOME: work },
+    timeoutMs: 1_800_000,
+  });
+  if (r.exitCode !== 0) throw new Error(`calibrate exited ${r.exitCode}: ${r.stderr.slice(-400)}`);
+  const noise = JSON.parse(readFileSync(join(runDir, "calibration.json"), "utf8")).suggestion.noise;
+  writeFileSync(outlierContract(f, "calibrated"), JSON.stringify({ ...c, noise }));
+  return noise;
+}
+
+async function outlierClimb(f: (typeof FAMILY)[number], cell: OutlierCell, i: number): Promise<void> {
+  const runDir = join(work, "outliers", `${FAMILY.indexOf(f)}-${cell.rule}-${cell.effect}`, `run-${i}`);
+  const r = await spawn({
+    argv: [
+      binary,
+      "measure",
+      "--compute",
+      "local",
+      "--repo",
+      repo,
+      "--base",
+      base,
+      "--candidate",
+      outlierTrees.get(cell.effect)!,
+      "--contract",
+      outlierContract(f, cell.rule),
+      "--run-dir",
+      runDir,
+      "--seed",
+      String(9000 + i),
+      "--json",
+    ],
+    env: { PATH: "/usr/bin:/bin", HOME: work },
+    timeoutMs: 600_000,
+  });
+  if (r.exitCode !== 0 && r.exitCode !== 10 && r.exitCode !== 11) {
+    cell.errors++;
+    process.stderr.write(`climb ${runDir} exited ${r.exitCode}: ${r.stderr.slice(-400)}\n`);
+    return;
+  }
+  cell.climbs++;
+  if (r.exitCode === 0) cell.accepts++;
+  const d = JSON.parse(readFileSync(join(runDir, "decision.json"), "utf8"));
+  cell.pairs += d.n ?? 1;
+  rmSync(runDir, { recursive: true, force: true });
+}
+
 const started = Date.now();
+const outlierRows: Record<string, unknown>[] = [];
+if (wants("outliers")) {
+  for (const f of FAMILY) {
+    const noise = await writeOutlierContracts(f);
+    for (const rule of ["today", "calibrated"] as const) {
+      const row: Record<string, unknown> = { cell: f.family, rule, noise: rule === "calibrated" ? noise : null };
+      for (const eff of [3, f.minEffect]) {
+        const cell: OutlierCell = { family: f.family, rule, effect: eff, accepts: 0, pairs: 0, climbs: 0, errors: 0 };
+        const queue = Array.from({ length: CLIMBS }, (_, i) => i);
+        await Promise.all(Array.from({ length: JOBS }, async () => {
+          for (let i = queue.shift(); i !== undefined; i = queue.shift()) await outlierClimb(f, cell, i);
+        }));
+        const key = eff === 3 ? "effect_3" : "at_min_effect";
+        row[key] = {
+          accepts: cell.accepts,
+          climbs: cell.climbs,
+          errors: cell.errors,
+          mean_pairs: Math.round((cell.pairs / Math.max(1, cell.climbs)) * 100) / 100,
+        };
+        process.stderr.write(`${f.family} ${rule} effect ${eff}: ${cell.accepts}/${cell.climbs} accepted\n`);
+      }
+      outlierRows.push(row);
+    }
+  }
+}
 for (const cell of cells) {
   const queue = Array.from({ length: CLIMBS }, (_, i) => i);
   await Promise.all(Array.from({ length: JOBS }, async () => {
@@ -381,16 +564,29 @@ const results = {
       "repeats 4 / max_repeats 12",
     pairing,
   }),
+  ...(!wants("outliers") ? {} : {
+    outliers_what: "issue 31's family through the compiled binary, local backend: score = 100 + 20*Z(seed) + " +
+      "sign*(effect + noise - outlier), per-run sd 1, true effect 3, 10% of the side's measures moved by size sd; " +
+      "today's rule and the calibrated fence with the noise `outerloop calibrate --pairs 20` suggested",
+    outliers: outlierRows,
+  }),
   ...(!wants("rounds") ? {} : {
     rounds_what: "rounds through the compiled binary, local backend: the first model, repeats 4 / max_repeats 12, " +
       "K candidates without an effect, or one of 4.6 beside K - 1 without",
     rounds,
   }),
-  climbs_per_cell: CLIMBS,
-  minutes: Math.round((Date.now() - started) / 600) / 100,
-  errors: cells.reduce((n, c) => n + c.errors, 0) + roundCells.reduce((n, c) => n + c.errors, 0),
+  // an outliers-only run keeps the other experiments' counts
+  ...(ONLY === "outliers"
+    ? { outliers_climbs_per_cell: CLIMBS, outliers_minutes: Math.round((Date.now() - started) / 600) / 100 }
+    : { climbs_per_cell: CLIMBS, minutes: Math.round((Date.now() - started) / 600) / 100 }),
+  errors: cells.reduce((n, c) => n + c.errors, 0) + roundCells.reduce((n, c) => n + c.errors, 0) +
+    outlierRows.reduce(
+      (n, r) => n + ((r["effect_3"] as { errors: number }).errors + (r["at_min_effect"] as { errors: number }).errors),
+      0,
+    ),
 };
 writeFileSync(out, JSON.stringify(results, null, 2) + "\n");
 if (summary.length > 0) console.table(summary);
 if (pairing.length > 0) console.table(pairing);
 if (rounds.length > 0) console.table(rounds);
+if (outlierRows.length > 0) console.log(JSON.stringify(outlierRows, null, 1));

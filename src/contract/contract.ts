@@ -8,6 +8,7 @@ import { fastContractJson } from "./contract_fast.ts";
 import { type NameKind, validateName } from "./names.ts";
 import { firstDuplicateKey } from "./duplicate_key.ts";
 import { DEFAULT_SUMMARY, SUMMARIES, type Summary } from "../stats/samples.ts";
+import type { CalibratedNoise } from "../stats/calibrated_screen.ts";
 import {
   DEFAULT_CONFIDENCE,
   DEFAULT_PAIRING,
@@ -119,6 +120,23 @@ function thresholdOf(written: number | string): { readonly value: number; readon
 function thresholdJson(value: number, scale: Scale): number | string {
   return scale === "absolute" ? value : `${Number((value * 100).toPrecision(12))}%`;
 }
+/**
+ * `noise`: what an A/A calibration measured (`outerloop calibrate` suggests
+ * it): the sd of one pair's improvement in the metric's units, and the pairs
+ * it rests on. The verdict then sets outlying pairs aside beyond a fence at
+ * that scale (src/stats/calibrated_screen.ts) instead of by the look's own
+ * spread.
+ */
+const noise = () =>
+  z.optional(strict({
+    sd: z.number().check(
+      z.refine((x) => Number.isFinite(x) && x > 0, {
+        error: "expected a number above 0 (the sd of a pair's improvement)",
+      }),
+    ),
+    pairs: wholeNumber(2),
+  }));
+
 /** How a metric reported as an array of samples becomes the measure's value (src/stats/samples.ts). */
 const summary = lazy(() => z._default(z.enum(SUMMARIES as [Summary, ...Summary[]]), DEFAULT_SUMMARY));
 const count = (min: number, fallback: number) => z._default(wholeNumber(min), fallback);
@@ -174,6 +192,7 @@ export const contractSchema = lazy(() =>
     eval_cpus: count(1, DEFAULT_CPUS),
     baseline: z._default(z.enum(["cached", "measure"]), "measure"),
     min_effect: threshold(),
+    noise: noise(),
     siblings: z._default(z.array(siblingSchema()), []).check(z.superRefine((sibs, ctx) => {
       const seen = new Set<string>();
       sibs.forEach((sib, i) => {
@@ -229,6 +248,15 @@ export const contractSchema = lazy(() =>
         message: '"duet" runs both measures of a pair at once, each pinned to half the job\'s CPUs, and cannot ' +
           'split GPUs between them; for a benchmark with gpus use "same-job"',
         input: c.pairing,
+      });
+    }
+    if (c.noise !== undefined && typeof c.min_effect === "string") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["noise"],
+        message: `"noise" is in the metric's units, and a relative min_effect (${JSON.stringify(c.min_effect)}) is ` +
+          "judged on the log ratio: give min_effect in the metric's units, or leave noise out",
+        input: c.noise,
       });
     }
     // only between two valid counts: a bad one already has its own message
@@ -308,6 +336,13 @@ export interface Contract {
   readonly minEffect: number;
   /** "relative": `minEffect` is a fraction judged on the log ratio (src/stats/relative.ts); "absolute": units. */
   readonly minEffectScale: Scale;
+  /**
+   * The benchmark's noise as an A/A calibration measured it (the sd of one
+   * pair's improvement, in the metric's units, over `pairs` pairs); null when
+   * the contract does not give it. With it, the verdict's screen is the
+   * calibrated fence (src/stats/calibrated_screen.ts).
+   */
+  readonly noise: CalibratedNoise | null;
   readonly siblings: readonly SiblingContract[];
   /** Extra metrics of the benchmark's own result, judged like siblings; none by default. */
   readonly guards: readonly GuardContract[];
@@ -364,6 +399,7 @@ export function contractFromJson(c: ContractJson): Contract {
     baseline: c.baseline,
     minEffect: thresholdOf(c.min_effect).value,
     minEffectScale: thresholdOf(c.min_effect).scale,
+    noise: c.noise === undefined ? null : { sd: c.noise.sd, pairs: c.noise.pairs },
     siblings: c.siblings.map((s) => ({
       name: s.name,
       command: s.command,
@@ -439,10 +475,10 @@ export function loadContract(path: string): Contract {
 
 /**
  * The contract back in its snake_case file form: what the run record
- * freezes (never `$schema`, which is not read). Every field explicit, except that unit, guards, eval_mem, eval_cpus, repeats,
+ * freezes (never `$schema`, which is not read). Every field explicit, except that unit, guards, noise, eval_mem, eval_cpus, repeats,
  * max_repeats, confidence, pairing and summary (the benchmark's and each
  * sibling's) appear only when they differ from their defaults (2G, 1, 1,
- * repeats, 0.95, separate, median; guards when there are none), so the run record of a contract that does
+ * repeats, 0.95, separate, median; guards and noise when there are none), so the run record of a contract that does
  * not use them is byte-identical to one written before they existed (and its
  * run identity the same).
  */
@@ -477,6 +513,7 @@ export function contractToJson(c: Contract): z.input<ReturnType<typeof contractS
     }));
   }
   if (c.unit !== null) json.unit = c.unit;
+  if (c.noise !== null) json.noise = { sd: c.noise.sd, pairs: c.noise.pairs };
   if (c.summary !== DEFAULT_SUMMARY) json.summary = c.summary;
   if (c.evalMem !== DEFAULT_MEM) json.eval_mem = c.evalMem;
   if (c.evalCpus !== DEFAULT_CPUS) json.eval_cpus = c.evalCpus;

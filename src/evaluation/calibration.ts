@@ -108,6 +108,16 @@ function derivationOf(c: Calibration, confidence: number): string {
         `only min_effect + ${f(lastFinds)} with ${power} power, not min_effect + 1 sd (${f(s.minEffect + c.sd)})`,
     `repeats ${s.repeats}: ⌈max_repeats / ${SUGGESTED_LOOKS}⌉, ${design.looks.length} looks`,
   ];
+  if (s.noise !== undefined) {
+    const aside = c.n - s.noise.pairs;
+    parts.push(
+      `noise sd ${formatNumber(s.noise.sd)} over ${s.noise.pairs} pairs: the sd of the A/A pairs ` +
+        (aside === 0 ? "(none set aside by the generalized ESD test at 1%)" : `the generalized ESD test at 1% kept ` +
+          `(${aside} set aside as stalled)`) +
+        ", rounded up, so the verdict sets a pair aside when it lies beyond a fence of about 4 such sd from the " +
+        "look's median instead of judging by the look's own spread",
+    );
+  }
   const sibs = Object.entries(s.siblings).map(([name, t]) =>
     `${name} ${formatNumber(t.tolerance)} (sd ${f(c.siblings[name]!.sd)})`
   );

@@ -4,6 +4,7 @@ import { differenceOfImprovement, differenceRange } from "../stats/difference.ts
 import { improvementOfDifference } from "../stats/improvement.ts";
 import type { Estimate } from "../verdict/decide.ts";
 import type { RelativeEstimate } from "../stats/relative.ts";
+import { setAsideReason } from "../verdict/set_aside_reason.ts";
 
 /**
  * The benchmark's two quantities as a decision gives them, each under its own
@@ -153,6 +154,7 @@ export function quantitiesJson(q: BenchmarkQuantities | null) {
       confidence: i.confidence,
       method: i.method,
       set_aside: [...i.setAside],
+      set_aside_why: i.setAside.length === 0 ? null : setAsideReason(i.method),
     },
     difference: { n: d.n, mean: d.mean, lower: d.lower, upper: d.upper, confidence: d.confidence },
     relative: q.relative && { ...q.relative },

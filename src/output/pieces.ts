@@ -25,6 +25,8 @@ export const improvementSchema = lazy(() =>
     confidence: nullableNum(),
     method: z.string(),
     set_aside: z.array(wholeNumber(1)),
+    // why they were set aside, in the words every surface uses; null when none was
+    set_aside_why: z.nullable(z.string()),
   }))
 );
 
@@ -114,6 +116,9 @@ export const calibrationShape = lazy(() => ({
     repeats: wholeNumber(1),
     max_repeats: wholeNumber(1),
     siblings: z.record(z.string(), strict({ tolerance: z.number() })),
+    // the contract's `noise` to paste: the sd of the A/A pairs the ESD test at 1% kept, and how many; null
+    // when fewer than 2 were kept (and for a calibration file written before it existed)
+    noise: z.nullable(strict({ sd: z.number(), pairs: wholeNumber(2) })),
   }),
   derivation: z.nullable(z.string()),
   // min_effect and each sibling's tolerance as percentages, for a benchmark whose every value is positive

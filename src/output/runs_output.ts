@@ -16,8 +16,19 @@ const intervalShape = () => ({
   confidence: z.nullable(z.number()),
 });
 
-/** `improvement` of a run or a round candidate: n pairs, the mean (positive = better) and its interval. */
-const improvementListing = lazy(() => z.nullable(strict({ n: wholeNumber(1), mean: z.number(), ...intervalShape() })));
+/**
+ * `improvement` of a run or a round candidate: n pairs, the mean (positive = better) and its interval, and the
+ * pairs (1-based) the estimate set aside with why, in the words every surface uses ([] and null when none).
+ */
+const improvementListing = lazy(() =>
+  z.nullable(strict({
+    n: wholeNumber(1),
+    mean: z.number(),
+    ...intervalShape(),
+    set_aside: z.array(wholeNumber(1)),
+    set_aside_why: z.nullable(z.string()),
+  }))
+);
 
 /** `relative`: the ratio candidate / baseline and its interval. */
 const relativeListing = lazy(() => z.nullable(strict({ mean: z.number(), ...intervalShape() })));

@@ -60,7 +60,12 @@ export function zeroWords(c: CalibrationRecord): string {
 /** The suggested contract keys as one JSON object, ready to paste into the contract. */
 export function suggestedKeys(c: CalibrationRecord): string {
   const s = c.suggestion;
-  return JSON.stringify({ min_effect: s.minEffect, repeats: s.repeats, max_repeats: s.maxRepeats });
+  return JSON.stringify({
+    min_effect: s.minEffect,
+    repeats: s.repeats,
+    max_repeats: s.maxRepeats,
+    ...(s.noise === undefined ? {} : { noise: s.noise }),
+  });
 }
 
 /** Each sibling's suggested tolerance, `name: {"tolerance": …}`; [] without siblings. */

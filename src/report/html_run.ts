@@ -19,7 +19,7 @@ import { differenceFigure } from "./html_run_difference.ts";
 import { samplesTable, valueFigures } from "./html_run_values.ts";
 import { isCalibration, type RunSummary } from "./model.ts";
 import { calibrationSection } from "./html_calibration.ts";
-import { pairList } from "./set_aside.ts";
+import { setAsideClause } from "./set_aside.ts";
 import { crashHtml } from "./crash_section.ts";
 import { roundSection } from "./html_round.ts";
 
@@ -68,7 +68,7 @@ function estimateFacts(run: RunSummary): [string, string][] {
   const e = run.improvement;
   if (e === null) return [];
   const imp = improvementCells(run), diff = differenceCells(run);
-  const aside = e.setAside.length === 0 ? "" : `, ${pairList(e.setAside)} set aside as outlying`;
+  const aside = e.setAside.length === 0 ? "" : `, ${setAsideClause(e.setAside, e.setAsideWhy)}`;
   const pairs = e.interval === null ? "one pair, no interval" : `n = ${e.n}${aside}`;
   const text = (c: typeof imp) => [c.mean, c.interval, pairs].filter((t) => t !== "").join(", ");
   const relative = relativeFact(run);

@@ -13,7 +13,7 @@ import { minEffectLine } from "./layout.ts";
 import { differenceInterval, pairDifference, type RunSummary } from "./model.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
 import { COLORS, legendHtml, marker, type MarkKind } from "./svg_marks.ts";
-import { meanOfPairs, pairList } from "./set_aside.ts";
+import { meanOfPairs, setAsideClause } from "./set_aside.ts";
 import { MIN_EFFECT_LEGEND, thresholdMarks } from "./svg_threshold.ts";
 
 /**
@@ -44,12 +44,13 @@ interface Difference {
  */
 function differences(run: RunSummary): Difference[] {
   const setAside = run.improvement?.setAside ?? [];
+  const why = run.improvement?.setAsideWhy ?? "outlying";
   if (run.pairs.length > 0) {
     return run.pairs.map((p, i) => {
       const value = pairDifference(run, i + 1) ?? Number.NaN;
       const text = formatPairDifference(value, p.baseline, p.candidate);
       const aside = setAside.includes(i + 1);
-      const tip = `pair ${i + 1}${aside ? ", set aside as outlying" : ""}: ${formatValue(p.candidate)} − ` +
+      const tip = `pair ${i + 1}${aside ? ` set aside, ${why}` : ""}: ${formatValue(p.candidate)} − ` +
         `${formatValue(p.baseline)} = ${text}`;
       return { label: `pair ${i + 1}${aside ? " (set aside)" : ""}`, value, text, tip, aside };
     }).filter((d) => Number.isFinite(d.value));
@@ -101,7 +102,9 @@ export function differenceFigure(run: RunSummary, id: string): string | null {
     const tip = `mean difference ${cells.mean} (${meanOf}), interval ${cells.interval}`;
     parts.push(marker("mean", xs(mean), y, { "data-point": "mean", "data-value": mean }, tip));
   }
-  const aside = setAside.length === 0 ? "" : `; ${pairList(setAside)} set aside as outlying (a hollow dot)`;
+  const aside = setAside.length === 0
+    ? ""
+    : `; ${setAsideClause(setAside, run.improvement?.setAsideWhy)} (a hollow dot)`;
   const desc = `The difference, candidate minus baseline, of ${run.metric} for ${diffs.length} pair(s)${aside}` +
     (iv ? `, and the ${meanOf.replace(/;.*/, "")}, ${cells.mean}, with the interval ${cells.interval}` : "") +
     `. The dashed line is min_effect at ${formatSigned(line.value)}, on the improving side of zero ` +

@@ -25,7 +25,7 @@ import {
 import { shorten } from "../text/shorten.ts";
 import { mdCell, mdCode, mdPipes, mdTable, mdText, unitWords } from "./markdown_escape.ts";
 import { pairLabel, pairRows } from "./measures.ts";
-import { pairList } from "./set_aside.ts";
+import { setAsideClause } from "./set_aside.ts";
 import { roundMarkdown } from "./markdown_round.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
@@ -68,7 +68,7 @@ function estimateSentence(r: RunSummary): string {
     return `Improvement (positive = better) on one pair: ${imp.mean}; difference (candidate − baseline) ${diff.mean}.`;
   }
   const k = e.setAside.length;
-  const over = k === 0 ? `${e.n} pairs` : `${e.n - k} of ${e.n} pairs (${pairList(e.setAside)} set aside as outlying)`;
+  const over = k === 0 ? `${e.n} pairs` : `${e.n - k} of ${e.n} pairs (${setAsideClause(e.setAside, e.setAsideWhy)})`;
   const relative = relativeFact(r);
   return `Improvement (positive = better) over ${over}: mean ${imp.mean}, interval ${imp.interval}; ` +
     `difference (candidate − baseline): mean ${diff.mean}, interval ${diff.interval}` +

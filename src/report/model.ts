@@ -61,6 +61,11 @@ export interface ImprovementEstimate {
    * interval are those of the other n − setAside.length pairs. [] when none.
    */
   readonly setAside: readonly number[];
+  /**
+   * Why those pairs were set aside (`setAsideReason` of the estimate's
+   * method: `outlying by the generalized ESD test`); absent when none were.
+   */
+  readonly setAsideWhy?: string;
 }
 
 /**

@@ -224,6 +224,8 @@ function improvementJson(e: ImprovementEstimate | null): ImprovementJson {
     lower: e.interval?.lower ?? null,
     upper: e.interval?.upper ?? null,
     confidence: e.interval?.confidence ?? null,
+    set_aside: [...e.setAside],
+    set_aside_why: e.setAside.length === 0 ? null : e.setAsideWhy ?? "outlying",
   };
 }
 

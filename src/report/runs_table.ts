@@ -16,6 +16,7 @@ import { calibrationCells } from "./calibration_pairs.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
 import { anyRelative, armCells, armDifferenceCells, armVerdictWords, formatRelative } from "./format.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
+import { setAsideClause } from "./set_aside.ts";
 
 /**
  * `outerloop runs DIR` for people: one line per run, oldest first, in the
@@ -173,6 +174,8 @@ export function formatRunsTable(climb: Climb): string {
     const notes = after.at(-1)!;
     if (r.failure !== null && r.failure !== "") notes.push(`  failed: ${oneLine(r.failure)}`);
     if (round === null && r.verdict === "crashed" && r.crash) notes.push(crashNote(r.crash));
+    const aside = round === null ? r.improvement?.setAside ?? [] : [];
+    if (aside.length > 0) notes.push(`  ${setAsideClause(aside, r.improvement?.setAsideWhy)}`);
     for (const d of r.disputes) notes.push(`  disputed: ${oneLine(d)}`);
   }
   const lines = renderColumns(header, rows, right).split("\n");

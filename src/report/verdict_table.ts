@@ -13,6 +13,7 @@ import type { CandidateVerdict } from "../verdict/crashed.ts";
 import { formatDifference, formatEstimate, formatMeasured, formatPercent } from "../text/numbers.ts";
 import type { PairedFacts } from "../rundir/decision_file.ts";
 import { setAsideWords } from "./set_aside.ts";
+import { setAsideReason } from "../verdict/set_aside_reason.ts";
 import { formatRelative } from "./format.ts";
 import type { RelativeEstimate } from "./model.ts";
 
@@ -102,17 +103,18 @@ export function formatDecisionTable(
 }
 
 /**
- * The pairs a repeated design's estimates set aside as outlying, one line
- * for the benchmark and one per sibling that set any aside:
- * `set aside as outlying: pair 8 (baseline#8, candidate#8)`.
+ * The pairs a repeated design's estimates set aside, and why, one line for
+ * the benchmark and one per sibling that set any aside: `set aside: pair 8
+ * set aside, outlying by the generalized ESD test (baseline#8, candidate#8)`.
  */
 function setAsideLines(paired: PairedFacts | null): string[] {
   if (paired === null) return [];
-  const lines = paired.benchmark.setAside.length === 0
-    ? []
-    : [`set aside as outlying: ${setAsideWords(paired.benchmark.setAside)}`];
+  const b = paired.benchmark;
+  const lines = b.setAside.length === 0 ? [] : [`set aside: ${setAsideWords(b.setAside, setAsideReason(b.method))}`];
   for (const [name, s] of Object.entries(paired.siblings)) {
-    if (s.setAside.length > 0) lines.push(`sibling ${name}: set aside as outlying: ${setAsideWords(s.setAside, name)}`);
+    if (s.setAside.length > 0) {
+      lines.push(`sibling ${name}: set aside: ${setAsideWords(s.setAside, setAsideReason(s.method), name)}`);
+    }
   }
   return lines;
 }

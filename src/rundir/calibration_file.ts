@@ -61,6 +61,7 @@ const calibrationSchema = lazy(() =>
       repeats: wholeNumber(1),
       max_repeats: wholeNumber(1),
       siblings: z.optional(z.record(z.string(), strict({ tolerance: z.number().check(z.minimum(0)) }))),
+      noise: z.optional(strict({ sd: z.number().check(z.positive()), pairs: wholeNumber(2) })),
     }),
     derivation: z.optional(z.string()),
     // the suggestion's relative form, for a benchmark whose every value is positive (null: no ratio);
@@ -164,6 +165,7 @@ export function writeCalibration(dir: RunDir, c: CalibrationRecord): void {
       siblings: Object.fromEntries(
         Object.entries(c.suggestion.siblings).map(([name, s]) => [name, { tolerance: s.tolerance }]),
       ),
+      ...(c.suggestion.noise === undefined ? {} : { noise: { ...c.suggestion.noise } }),
     },
     ...(c.derivation === null ? {} : { derivation: c.derivation }),
     relative_suggestion: relativeSuggestionJson(c.relativeSuggestion),
@@ -217,6 +219,7 @@ export function readCalibration(dir: RunDir, record: RunRecord): CalibrationReco
       repeats: j.suggestion.repeats,
       maxRepeats: j.suggestion.max_repeats,
       siblings: j.suggestion.siblings ?? {},
+      ...(j.suggestion.noise === undefined ? {} : { noise: { ...j.suggestion.noise } }),
     },
     derivation: j.derivation ?? null,
     relativeSuggestion: j.relative_suggestion == null
@@ -257,6 +260,7 @@ export function calibrationJson(c: CalibrationRecord) {
       repeats: c.suggestion.repeats,
       max_repeats: c.suggestion.maxRepeats,
       siblings: c.suggestion.siblings,
+      noise: c.suggestion.noise ?? null,
     },
     derivation: c.derivation,
     relative_suggestion: relativeSuggestionJson(c.relativeSuggestion),

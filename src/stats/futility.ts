@@ -67,7 +67,8 @@ export type PredictedFrom = PairedInterval & Partial<Pick<LocationInterval, "df"
  * `finalLevel`, its t with `finalDf` degrees of freedom: N − 1 for Student t)
  * accepts: its mean clears min_effect by the last look's half-width. Zero
  * spread: 1 if the mean is above min_effect, else 0 (nothing will move it).
- * Needs 2 ≤ n < finalN.
+ * Needs 2 ≤ n < finalN; one pair is enough when `now` gives its degrees of
+ * freedom (a spread from a calibration: src/stats/calibrated_screen.ts).
  */
 export function predictivePower(
   now: PredictedFrom,
@@ -78,7 +79,8 @@ export function predictivePower(
 ): number {
   const sd = now.sd;
   const n = now.n - (now.setAside?.length ?? 0);
-  if (sd === null || n < 2 || now.n >= finalN) {
+  // one pair is enough when the spread comes from elsewhere (a calibration: its df is given)
+  if (sd === null || n < (now.df == null ? 2 : 1) || now.n >= finalN) {
     throw new RangeError(`predictivePower() needs 2 <= n < ${finalN} pairs, got ${now.n}`);
   }
   if (sd === 0) return now.mean > minEffect ? 1 : 0;

@@ -1,3 +1,4 @@
+import { type CalibratedNoise, calibratedNoise } from "./calibrated_screen.ts";
 import { normalCdf, normalQuantile } from "./normal.ts";
 import { pairedInterval } from "./paired.ts";
 import { type Design, finalLook, sequentialDesign } from "./sequential.ts";
@@ -115,6 +116,12 @@ export interface Suggestion {
   readonly maxRepeats: number;
   /** Each sibling's suggested tolerance, by sibling name. */
   readonly siblings: Readonly<Record<string, { readonly tolerance: number }>>;
+  /**
+   * The contract's `noise`: the sd of the A/A pairs the calibrated fence's
+   * own screen keeps (`calibratedNoise`), rounded up to two digits, with the
+   * pairs kept; absent when they have no spread (or in a file from before it).
+   */
+  readonly noise?: CalibratedNoise;
 }
 
 /** What an A/A run says. */
@@ -191,6 +198,19 @@ export function suggestedTolerance(sd: number, design: Design): number {
 }
 
 /**
+ * The suggested `noise` of A/A improvements: `calibratedNoise` with its sd
+ * rounded up to two digits (a wider fence, never a narrower one); null when
+ * they have no spread.
+ */
+export function suggestedNoise(improvements: readonly number[]): CalibratedNoise | null {
+  const noise = calibratedNoise(improvements);
+  return noise === null ? null : { sd: ceil2(noise.sd), pairs: noise.pairs };
+}
+
+/** A noise to spread into a suggestion: {} for none. */
+const noiseOf = (noise: CalibratedNoise | null) => (noise === null ? {} : { noise });
+
+/**
  * Calibrates from the A/A improvements of the benchmark (at least 2; pair
  * i's second measure over its first, in the contract's direction) and of
  * each sibling (the same pairs, in the sibling's direction), at the
@@ -201,7 +221,9 @@ export function suggestedTolerance(sd: number, design: Design): number {
  * - max_repeats and repeats: `suggestedDesign` (three looks, the last finds
  *   min_effect + target with 80% power);
  * - each sibling's tolerance: `suggestedTolerance` at that design (held at
- *   its last look with 90% when unchanged).
+ *   its last look with 90% when unchanged);
+ * - noise: the sd of the pairs the calibrated fence's screen keeps, and
+ *   how many (src/stats/calibrated_screen.ts `calibratedNoise`).
  */
 export function calibrate(
   improvements: readonly number[],
@@ -226,6 +248,7 @@ export function calibrate(
       repeats: design.repeats,
       maxRepeats: design.maxRepeats,
       siblings: tolerances,
+      ...noiseOf(suggestedNoise(improvements)),
     },
   };
 }

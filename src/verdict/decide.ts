@@ -32,6 +32,7 @@ import {
 } from "../stats/look_rule.ts";
 import type { IntervalMethod, LocationInterval } from "../stats/location_interval.ts";
 import { REPEATED_METHOD } from "../stats/repeated_method.ts";
+import { calibratedT, pairsAsideT } from "../stats/calibrated_screen.ts";
 import { median } from "../stats/screened_t.ts";
 import { designOf, finalLook, lookAt, nextBatch, SPENDING_POWER } from "../stats/sequential.ts";
 
@@ -198,6 +199,10 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
   const rho = options.spendingPower ?? SPENDING_POWER;
   const futilityPower = options.futilityPower ?? FUTILITY_POWER;
   const interval = options.method ?? REPEATED_METHOD;
+  // a calibrated benchmark's screen is the fence at the calibration's scale; siblings and guards keep theirs
+  const benchInterval = contract.noise !== null && interval === REPEATED_METHOD
+    ? calibratedT(contract.noise)
+    : interval;
   const veto = options.futilityVeto ?? FUTILITY_VETO;
   const design = designOf(contract, rho);
   const side = (metric: string, direction: Side["direction"], base: string, cand: string): Side => ({
@@ -227,9 +232,19 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
   const look = lookAt(design, n);
   const level = look.level ?? contract.confidence;
   const method = methodOf(design, look, rho, interval);
+  const benchMethod = methodOf(design, look, rho, benchInterval);
   const judge = (s: Side, scale: Scale, threshold: number) =>
     judgedSide(s, scale, threshold, level, pairMeasureName, interval, method);
-  const mainJ = judge(main, contract.minEffectScale, contract.minEffect);
+  const mainJ = judgedSide(
+    main,
+    contract.minEffectScale,
+    contract.minEffect,
+    level,
+    pairMeasureName,
+    benchInterval,
+    benchMethod,
+    (absolute) => (benchInterval === interval ? interval : pairsAsideT(absolute.setAside)),
+  );
   const bench = mainJ.absolute;
   const watched = (s: { tolerance: number; toleranceScale: Scale }, sd: Side) => {
     const j = judge(sd, s.toleranceScale, s.tolerance);
@@ -238,7 +253,7 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
   const sibs = contract.siblings.map((sib, i) => ({ sib, ...watched(sib, sibSides[i]!) }));
   const guards = contract.guards.map((g, i) => ({ guard: g, ...watched(g, guardSides[i]!) }));
   const last = finalLook(design);
-  const finalDf = interval.df(last.n);
+  const finalDf = benchInterval.df(last.n);
   // what the futility rule predicts from the pairs in hand, on the judged scale, over the method's bases (the
   // look's interval, and the ones without a pair the looser futility tests single out): the most hopeful chance
   // that the last look accepts, and the most hopeful mean a stop reads (a stalled pair they find cannot make
@@ -246,7 +261,7 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
   let best: Prediction | undefined;
   const predicted = (): Prediction => {
     if (best !== undefined) return best;
-    const bases = interval.futilityBases?.(mainJ.judgedImprovements, level) ?? [mainJ.judged];
+    const bases = benchInterval.futilityBases?.(mainJ.judgedImprovements, level) ?? [mainJ.judged];
     const chances = bases.map((b) => predictivePower(b, last.n, last.level!, mainJ.threshold, finalDf));
     best = { chance: Math.max(...chances), mean: Math.max(...bases.map((b) => b.mean)) };
     return best;
@@ -278,7 +293,17 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
     });
   }
 
-  const facts: Facts = { contract, design, look, main, bench, judged: mainJ, method, futilityPower, predicted };
+  const facts: Facts = {
+    contract,
+    design,
+    look,
+    main,
+    bench,
+    judged: mainJ,
+    method: benchMethod,
+    futilityPower,
+    predicted,
+  };
   const label = (w: (typeof watchers)[number]) => "sib" in w ? siblingLabel(w.sib.name) : guardLabel(w.guard.metric);
   const regressed = watchers.filter((s) => s.call === "regressed").map(label);
   const unsure = watchers.filter((s) => s.call === "unsure").map(label);
@@ -301,7 +326,7 @@ export function decideLook(contract: Contract, values: PairedValues, options: De
     ],
     next: outcome.next > 0 ? { kind: "more", pairs: outcome.next } : { kind: "final" },
     outcome: outcome.kind,
-    benchmark: estimate(bench, method, mainJ.relative),
+    benchmark: estimate(bench, benchMethod, mainJ.relative),
     siblings: estimates(sibs, (w) => (w as (typeof sibs)[number]).sib.name),
     guards: estimates(guards, (w) => (w as (typeof guards)[number]).guard.metric),
   };

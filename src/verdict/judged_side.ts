@@ -29,7 +29,10 @@ export interface JudgedSide {
 }
 
 /**
- * The quantity's intervals at `level`. A relative threshold on a value ≤ 0
+ * The quantity's intervals at `level`; the ratio's by `relativeMethod` of
+ * the absolute interval (by default `method`: a calibrated benchmark's ratio
+ * sets aside the pairs its absolute estimate did, since its fence is in the
+ * metric's units). A relative threshold on a value ≤ 0
  * cannot be judged: an `EvalError` (exit 3) naming the measure, as an
  * overflowing difference is (finite_interval.ts) — the benchmark reports
  * something that is not a positive quantity.
@@ -42,10 +45,11 @@ export function judgedSide(
   pairName: (name: string, pair: number) => string,
   method: IntervalMethod,
   methodWords: string,
+  relativeMethod: (absolute: LocationInterval) => IntervalMethod = () => method,
 ): JudgedSide {
   const absolute = finiteInterval(s, level, pairName, method);
   const logs = logImprovements(s.direction, s.base, s.cand);
-  const logIv = logs === null ? null : method.interval(logs, level);
+  const logIv = logs === null ? null : relativeMethod(absolute).interval(logs, level);
   const relative = logIv === null ? null : ratioOf(s.direction, logIv, methodWords);
   if (scale === "absolute") {
     return {

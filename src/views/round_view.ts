@@ -3,6 +3,7 @@ import type { ArmEstimate, RoundArm, RoundSummary } from "../report/round_model.
 import type { RunRecord } from "../rundir/run_record.ts";
 import { differenceOfImprovement } from "../stats/difference.ts";
 import type { Estimate, SiblingEstimate } from "../verdict/decide.ts";
+import { setAsideReason } from "../verdict/set_aside_reason.ts";
 import type { RoundStanding } from "../evaluation/round_standing.ts";
 import { relativeOf } from "../evaluation/quantities.ts";
 import { crashSummary } from "./crash_summary.ts";
@@ -75,6 +76,7 @@ function armEstimate(
       mean: e.mean,
       interval: e.n < 2 ? null : { lower: e.lower, upper: e.upper, confidence: e.confidence },
       setAside: [...e.setAside].map((p) => p + firstPair - 1).sort((a, b) => a - b),
+      ...(e.setAside.length === 0 ? {} : { setAsideWhy: setAsideReason(e.method) }),
     },
     firstPair,
     lastPair,

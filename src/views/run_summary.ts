@@ -8,6 +8,7 @@ import { readRunSnapshot } from "../evaluation/snapshot.ts";
 import { BASE_ARM, benchmarkName, CANDIDATE_ARM } from "../measure/measure_name.ts";
 import type { ImprovementEstimate, PairValues, RelativeEstimate, RunState, RunSummary } from "../report/model.ts";
 import { crashSummary } from "./crash_summary.ts";
+import { setAsideReason } from "../verdict/set_aside_reason.ts";
 import { failureHeadline } from "../rundir/failure_file.ts";
 import { RunDir } from "../rundir/run_dir.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
@@ -91,7 +92,8 @@ function improvementOf(q: BenchmarkQuantities): ImprovementEstimate {
   const interval = i.lower === null || i.upper === null || i.confidence === null
     ? null
     : { lower: i.lower, upper: i.upper, confidence: i.confidence };
-  return { n: i.n, mean: i.mean, interval, setAside: i.setAside };
+  const why = i.setAside.length === 0 ? {} : { setAsideWhy: setAsideReason(i.method) };
+  return { n: i.n, mean: i.mean, interval, setAside: i.setAside, ...why };
 }
 
 /** The relative change as the reports show it: the quantities' ratio without the method's name. */

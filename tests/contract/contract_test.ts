@@ -44,6 +44,7 @@ describe("loadContract() defaults", () => {
       baseline: "measure",
       minEffect: 0,
       minEffectScale: "absolute",
+      noise: null,
       siblings: [],
       guards: [],
       repeats: 1,
@@ -652,5 +653,30 @@ describe("the metric's unit, and $schema", () => {
     assert.equal("$schema" in contractToJson(c), false, "not part of the run's identity");
     assert.deepEqual(contractToJson(c), contractToJson(loadContract(contractFile(MINIMAL))));
     assertRefused({ $schema: "x", ...MINIMAL, schema: "x" }, null, /Unknown key "schema": did you mean "\$schema"\?/);
+  });
+});
+
+describe("noise (a calibration's scale)", () => {
+  it("reads the sd of a pair's improvement and the A/A pairs it rests on, and writes it only when given", () => {
+    const c = parseContract({ ...MINIMAL, min_effect: 0.2, noise: { sd: 0.71, pairs: 20 } }, "x");
+    assert.deepEqual(c.noise, { sd: 0.71, pairs: 20 });
+    assert.deepEqual(parseContract(JSON.parse(JSON.stringify(contractToJson(c))), "x"), c);
+    assert.equal(parseContract(MINIMAL, "x").noise, null);
+    assert.equal(Object.hasOwn(contractToJson(parseContract(MINIMAL, "x")), "noise"), false);
+  });
+
+  it("refuses an sd that is not above 0, fewer than 2 pairs and an unknown key, at their paths", () => {
+    assertRefused({ ...MINIMAL, noise: { sd: 0, pairs: 20 } }, "noise.sd", /a number above 0/);
+    assertRefused({ ...MINIMAL, noise: { sd: 0.5, pairs: 1 } }, "noise.pairs", /whole number >= 2/);
+    assertRefused({ ...MINIMAL, noise: { sd: 0.5 } }, "noise.pairs", /number/);
+    assertRefused({ ...MINIMAL, noise: { sd: 0.5, pairs: 20, n: 3 } }, "noise", /Unknown key "n"/);
+  });
+
+  it("refuses noise beside a relative min_effect: they are on different scales", () => {
+    assertRefused(
+      { ...MINIMAL, min_effect: "2%", noise: { sd: 0.5, pairs: 20 } },
+      "noise",
+      /a relative min_effect \("2%"\) is judged on the log ratio/,
+    );
   });
 });

@@ -180,4 +180,29 @@ describe("checkDecision()", () => {
     writeFileSync(dir.decision, JSON.stringify({ ...json, verdict: "inconclusive" }));
     assert.deepEqual(read(), ["its verdict is inconclusive, but the results on disk give accept"]);
   });
+
+  it("checks a calibrated run's decision by the fence of its contract's noise (issue 31)", async () => {
+    // six pairs improving by 2 or so, pair 4 by 0.5 below the rest: beyond the fence of noise sd 0.4, which the
+    // ESD test at six pairs cannot see
+    const { dir, r } = newRun({}, { repeats: 6, min_effect: 1, noise: { sd: 0.4, pairs: 20 } });
+    const compute = new FakeCompute();
+    await runPhase(dir, deps(compute));
+    const cand: Record<string, number> = { "": 12, "#2": 12.6, "#3": 11.4, "#4": 9.5, "#5": 12.3, "#6": 11.7 };
+    for (const spec of compute.submitted.filter((s) => s.jobName.startsWith("eval-"))) {
+      const m = /^eval-(.*)-[0-9a-f]{40}-[0-9a-f]{40}$/.exec(basename(dirname(withDefaults(spec).script)))![1]!;
+      finishEvalJob(spec, { score: m.startsWith("baseline") ? 10 : cand[m.slice("candidate".length)]! });
+    }
+    await runPhase(dir, deps(compute, NOW + 60_000));
+    const json = JSON.parse(readFileSync(dir.decision, "utf8"));
+    assert.equal(json.verdict, "accept");
+    assert.deepEqual(json.benchmark.set_aside, [4]);
+    assert.match(json.benchmark.method, /beyond the fence of the calibrated noise \(sd 0\.4 over 20 A\/A pairs\)/);
+    const read = () => {
+      const s = standingOf(readRunSnapshot(dir, r));
+      return s.kind === "decided" ? checkDecision(readRunSnapshot(dir, r), s.decision) : ["not decided"];
+    };
+    assert.deepEqual(read(), []);
+    writeFileSync(dir.decision, JSON.stringify({ ...json, verdict: "inconclusive" }));
+    assert.deepEqual(read(), ["its verdict is inconclusive, but the results on disk give accept"]);
+  });
 });

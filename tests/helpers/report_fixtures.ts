@@ -127,6 +127,7 @@ export function stalledRun(over: Partial<RunSummary> = {}): RunSummary {
       mean,
       interval: { lower: mean - 0.037, upper: mean + 0.037, confidence: 0.95 },
       setAside: [8],
+      setAsideWhy: "outlying by the generalized ESD test",
     },
     difference: -mean,
     reasons: [

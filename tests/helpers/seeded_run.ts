@@ -35,6 +35,8 @@ export interface SeededCase {
    * array, summarized by the median: its median must be the value), by name.
    */
   readonly samples?: Readonly<Record<string, readonly number[]>>;
+  /** The contract's calibrated noise (issue 31), when the case gives one. */
+  readonly noise?: { readonly sd: number; readonly pairs: number };
 }
 
 /**
@@ -119,6 +121,7 @@ export async function seededRun(
     siblings: c.sibling
       ? [{ name: "lat", command: "sh lat.sh", metric: "ms", direction: c.siblingDirection, tolerance: 0.5 }]
       : [],
+    ...(c.noise === undefined ? {} : { noise: c.noise }),
   };
   writeRunRecord(dir, runRecordFixture({ runTag: tag, createdAt }, contract));
   const compute = new FakeCompute();
@@ -218,7 +221,10 @@ export function outlierCase(seed: number): SeededCase {
       if (/^(baseline|candidate)(#\d+)?$/.test(k)) samples[k] = samplesAround(v, spread, random);
     }
   }
-  return { ...c, seed, repeats: n, maxRepeats: n, values, samples };
+  // odd seeds give the contract a calibrated noise (the pairs' own spread): the calibrated fence sets the far pair
+  // aside, and every surface says so in its words
+  const noise = seed % 2 === 1 ? { noise: { sd: spread, pairs: 20 } } : {};
+  return { ...c, seed, repeats: n, maxRepeats: n, values, samples, ...noise };
 }
 
 /**

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { aaInterval, aaPairs, calibrationCells, signedStat } from "../../src/report/calibration_pairs.ts";
+import {
+  aaInterval,
+  aaPairs,
+  calibrationCells,
+  signedStat,
+  suggestedKeys,
+} from "../../src/report/calibration_pairs.ts";
 import { calibrationRun } from "../helpers/report_fixtures.ts";
 
 describe("aaPairs()", () => {
@@ -35,5 +41,17 @@ describe("calibrationCells()", () => {
   it("puts biased first when the A/A interval excludes 0, and is empty without a calibration", () => {
     assert.match(calibrationCells(calibrationRun(true).calibration).words, /^biased: sd /);
     assert.deepEqual(calibrationCells(null), { words: "", mean: "", interval: "", n: "" });
+  });
+});
+
+describe("suggestedKeys()", () => {
+  it("gives the keys to paste, the calibrated noise among them when the calibration found one", () => {
+    const c = calibrationRun().calibration!;
+    assert.equal(suggestedKeys(c), '{"min_effect":0.03,"repeats":4,"max_repeats":12}');
+    const withNoise = { ...c, suggestion: { ...c.suggestion, noise: { sd: 0.0089, pairs: 6 } } };
+    assert.equal(
+      suggestedKeys(withNoise),
+      '{"min_effect":0.03,"repeats":4,"max_repeats":12,"noise":{"sd":0.0089,"pairs":6}}',
+    );
   });
 });

@@ -36,7 +36,7 @@ describe("differenceFigure()", () => {
     assert.equal(aside.length, 1);
     assert.equal(aside[0]!.attrs["fill"], "#ffffff");
     assert.match(html, />pair 8 \(set aside\)</);
-    assert.match(html, /pair 8 set aside as outlying \(a hollow dot\)/);
+    assert.match(html, /pair 8 set aside, outlying by the generalized ESD test \(a hollow dot\)/);
   });
 
   it("a single pair without pairs recorded is one row; a run without a difference has no chart", () => {

@@ -197,7 +197,10 @@ describe("renderRunHtml() of a run with a pair set aside and samples (issue 15)"
     assert.equal(aside[0]!.attrs["fill"], "#ffffff", "hollow");
     for (const d of dots.filter((d) => d !== aside[0])) assert.notEqual(d.attrs["fill"], "#ffffff");
     assert.match(html, /<li><svg[^>]*>[^]*?<\/svg>set aside \(outlying\)<\/li>/);
-    assert.match(diff, /<title>pair 8, set aside as outlying: 17\.4 − 13\.099 = \+4\.301<\/title>/);
+    assert.match(
+      diff,
+      /<title>pair 8 set aside, outlying by the generalized ESD test: 17\.4 − 13\.099 = \+4\.301<\/title>/,
+    );
   });
 
   it("puts the mean marker at the decision's estimate, the kept pairs' mean, and labels its row so", () => {
@@ -219,7 +222,10 @@ describe("renderRunHtml() of a run with a pair set aside and samples (issue 15)"
     );
     assert.match(html, /<td>8 \(set aside\)<\/td>/);
     assert.match(values, />pair 8 \(set aside\)<\/text>/);
-    assert.match(factText(html, "improvement (positive = better)"), /, n = 10, pair 8 set aside as outlying$/);
+    assert.match(
+      factText(html, "improvement (positive = better)"),
+      /, n = 10, pair 8 set aside, outlying by the generalized ESD test$/,
+    );
   });
 
   it("draws each measure's samples as a min–max whisker where its numbers say, labelled in the legend", () => {

@@ -175,7 +175,7 @@ describe("runMarkdown() of a run with a pair set aside and samples (issue 15)", 
   it("says over how many pairs the improvement is, and which were set aside", () => {
     assert.match(
       md,
-      /\nImprovement \(positive = better\) over 9 of 10 pairs \(pair 8 set aside as outlying\): mean \+0\.749, interval \[\+0\.712, \+0\.786\] 95%; difference \(candidate − baseline\): mean -0\.749, interval \[-0\.786, -0\.712\] 95%\.\n/,
+      /\nImprovement \(positive = better\) over 9 of 10 pairs \(pair 8 set aside, outlying by the generalized ESD test\): mean \+0\.749, interval \[\+0\.712, \+0\.786\] 95%; difference \(candidate − baseline\): mean -0\.749, interval \[-0\.786, -0\.712\] 95%\.\n/,
     );
   });
 

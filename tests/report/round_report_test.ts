@@ -57,6 +57,8 @@ describe("runsJson() on a round", () => {
       lower: 1.4,
       upper: 2.4,
       confidence: 0.975,
+      set_aside: [],
+      set_aside_why: null,
     });
     assert.deepEqual([round!.round!.candidates[1]!.first_pair, round!.round!.candidates[1]!.last_pair], [3, 6]);
     assert.equal(round!.improvement?.mean, 1.9, "the round's improvement is its winner's");

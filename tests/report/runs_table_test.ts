@@ -167,13 +167,23 @@ describe("runsJson()", () => {
     assert.ok(Math.abs((r4?.baseline ?? 0) - 12.1) < 1e-12, "the mean over the pairs, not pair 1's 12");
     assert.ok(Math.abs((r4?.candidate ?? 0) - 13) < 1e-12, "the mean over the pairs, not pair 1's 13.2");
     assert.equal(r4?.difference, 0.9);
-    assert.deepEqual(r4?.improvement, { n: 5, mean: 0.9, lower: 0.55, upper: 1.25, confidence: 0.95 });
+    assert.deepEqual(r4?.improvement, {
+      n: 5,
+      mean: 0.9,
+      lower: 0.55,
+      upper: 1.25,
+      confidence: 0.95,
+      set_aside: [],
+      set_aside_why: null,
+    });
     assert.deepEqual(runsJson(climbFixture()).runs[1]?.improvement, {
       n: 1,
       mean: -0.5,
       lower: null,
       upper: null,
       confidence: null,
+      set_aside: [],
+      set_aside_why: null,
     });
   });
 

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { meanOfPairs, pairList, setAsideWords } from "../../src/report/set_aside.ts";
+import { meanOfPairs, pairList, setAsideClause, setAsideWords } from "../../src/report/set_aside.ts";
+
+const ESD = "outlying by the generalized ESD test";
 
 describe("pairList()", () => {
   it("names one pair, two, or several, sorted", () => {
@@ -10,12 +12,22 @@ describe("pairList()", () => {
   });
 });
 
+describe("setAsideClause()", () => {
+  it("names the pairs and why, the words every surface uses", () => {
+    assert.equal(setAsideClause([8], ESD), "pair 8 set aside, outlying by the generalized ESD test");
+    assert.equal(setAsideClause([8, 3]), "pairs 3 and 8 set aside, outlying");
+  });
+});
+
 describe("setAsideWords()", () => {
-  it("gives the pairs with their measures, a sibling's when named; nothing for none", () => {
-    assert.equal(setAsideWords([8]), "pair 8 (baseline#8, candidate#8)");
-    assert.equal(setAsideWords([8, 1]), "pairs 1 and 8 (baseline, candidate; baseline#8, candidate#8)");
-    assert.equal(setAsideWords([3], "lat"), "pair 3 (sib-lat-base#3, sib-lat-cand#3)");
-    assert.equal(setAsideWords([]), "");
+  it("gives the clause with the pairs' measures, a sibling's when named; nothing for none", () => {
+    assert.equal(setAsideWords([8], ESD), `pair 8 set aside, ${ESD} (baseline#8, candidate#8)`);
+    assert.equal(
+      setAsideWords([8, 1], ESD),
+      `pairs 1 and 8 set aside, ${ESD} (baseline, candidate; baseline#8, candidate#8)`,
+    );
+    assert.equal(setAsideWords([3], ESD, "lat"), `pair 3 set aside, ${ESD} (sib-lat-base#3, sib-lat-cand#3)`);
+    assert.equal(setAsideWords([], ESD), "");
   });
 });
 

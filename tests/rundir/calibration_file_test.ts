@@ -92,5 +92,9 @@ describe("readCalibration()", () => {
     assert.deepEqual(Object.keys(j.siblings), ["tsp"]);
     assert.deepEqual(j.suggestion.siblings, { tsp: { tolerance: c.suggestion.siblings["tsp"]!.tolerance } });
     assert.equal(typeof j.derivation, "string");
+    // the calibrated fence's noise (issue 31): the improvements' sd, rounded up, over the 3 pairs
+    assert.deepEqual(j.suggestion.noise, { sd: 0.58, pairs: 3 });
+    assert.deepEqual(c.suggestion.noise, { sd: 0.58, pairs: 3 });
+    assert.match(j.derivation, /noise sd 0\.58 over 3 pairs: the sd of the A\/A pairs \(none set aside/);
   });
 });

@@ -105,6 +105,15 @@ describe("calibrate()", () => {
     for (const s of suggestions) assert.deepEqual(s, suggestions[0]);
   });
 
+  it("suggests the contract's noise: the sd of the pairs the ESD test at 1% keeps, rounded up, and how many", () => {
+    const clean = [0.3, -0.5, 0.8, -0.2, 0.1, -0.9, 0.6, 0.4, -0.3, 0.0, 0.2, -0.6];
+    const sd = pairedInterval(clean, 0.95).sd!;
+    assert.deepEqual(calibrate(clean, 0.95).suggestion.noise, { sd: ceil2(sd), pairs: 12 });
+    // a stalled pair is not the benchmark's noise: the fence's scale leaves it out
+    assert.deepEqual(calibrate([...clean, 9.5], 0.95).suggestion.noise, { sd: ceil2(sd), pairs: 12 });
+    assert.equal(Object.hasOwn(calibrate([1, 1, 1], 0.95).suggestion, "noise"), false);
+  });
+
   it("suggests the same keys for negated improvements (a mirrored A/A sample)", () => {
     const sib = { s: [0.5, -1, 0.25, 0, 1] };
     const sibMirror = { s: sib.s.map((x) => -x) };

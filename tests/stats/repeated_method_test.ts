@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { STUDENT_T } from "../../src/stats/location_interval.ts";
 import { methodNamed, REPEATED_METHOD } from "../../src/stats/repeated_method.ts";
 import { HAMPEL_SCREENED_T } from "../../src/stats/screened_t.ts";
+import { calibratedT } from "../../src/stats/calibrated_screen.ts";
 
 describe("methodNamed()", () => {
   it("reads the repeated method back from the words a decision stored", () => {
@@ -14,6 +15,13 @@ describe("methodNamed()", () => {
     const words = "group-sequential paired screened Student t (outlying pairs set aside from 6 pairs on), look 1 of 3";
     assert.equal(methodNamed(words), HAMPEL_SCREENED_T);
     assert.notEqual(HAMPEL_SCREENED_T, REPEATED_METHOD);
+  });
+
+  it("reads the calibrated fence's words back as the repeated method (its scale is the contract's)", () => {
+    const words = `group-sequential paired screened Student t (${
+      calibratedT({ sd: 0.4, pairs: 20 }).detail
+    }), look 1 of 3`;
+    assert.equal(methodNamed(words), REPEATED_METHOD);
   });
 
   it("checks a decision from before the screen by Student t", () => {

@@ -553,3 +553,53 @@ describe("decideLook() with a stalled pair (issue 15)", () => {
     );
   });
 });
+
+describe("decideLook() with the contract's noise (issue 31: a calibrated fence)", () => {
+  // the issue's hidden trial: per-run sd 0.5 (a pair's improvement 0.71), effect 1.5, 3 / 9, min_effect 0.2
+  const noise = { sd: 0.71, pairs: 20 };
+  const c = (extra: Record<string, unknown> = {}) =>
+    contract({ metric: "ms", direction: "minimize", min_effect: 0.2, repeats: 3, max_repeats: 9, ...extra });
+  const valuesOf = (improvements: readonly number[]) => ({
+    baseline: improvements.map(() => 100),
+    candidate: improvements.map((d) => 100 - d),
+  });
+
+  it("goes on at the first look past one stalled pair, which stops the climb without it", () => {
+    const v = valuesOf([2.8, 0.49, -4.5]);
+    assert.equal(decideLook(c(), v).outcome, "futile");
+    const d = decideLook(c({ noise }), v);
+    assert.equal(d.outcome, "undecided");
+    assert.deepEqual(d.next, { kind: "more", pairs: 3 });
+  });
+
+  it("sets a favourable outlier aside at the last look and accepts, naming the pair and the fence", () => {
+    const v = valuesOf([7.21, 2.09, 1.88, 2.47, 0.84, 0.26, 0.74, 2.06, 2.25]);
+    const today = decideLook(c(), v);
+    assert.deepEqual([today.verdict, today.benchmark.setAside], ["inconclusive", []]);
+    const d = decideLook(c({ noise }), v);
+    assert.equal(d.verdict, "accept");
+    assert.deepEqual(d.benchmark.setAside, [1]);
+    // the ratio sets aside the pair the estimate did: the fence's scale is in the metric's units
+    assert.deepEqual(d.benchmark.relative?.setAside, [1]);
+    assert.equal(d.benchmark.relative?.n, 9);
+    assert.match(
+      d.reasons[0]!,
+      /over 8 of 9 pairs \(1 outlying pair set aside: pair 1; .*group-sequential paired screened Student t \(outlying pairs set aside from 6 pairs on, beyond the fence of the calibrated noise \(sd 0\.71 over 20 A\/A pairs\)\), look 3 of 3/,
+    );
+  });
+
+  it("keeps the ESD screen for siblings, whose noise was not calibrated", () => {
+    const cs = c({
+      noise,
+      siblings: [{ name: "mem", command: "m", metric: "mb", direction: "minimize", tolerance: 1 }],
+    });
+    const v = { ...valuesOf([7.21, 2.09, 1.88, 2.47, 0.84, 0.26, 0.74, 2.06, 2.25]) };
+    const d = decideLook(cs, {
+      ...v,
+      "sib-mem-base": v.baseline.map(() => 50),
+      "sib-mem-cand": v.baseline.map(() => 50),
+    });
+    assert.match(d.benchmark.method, /beyond the fence of the calibrated noise/);
+    assert.match(d.siblings["mem"]!.method, /by the generalized ESD test/);
+  });
+});

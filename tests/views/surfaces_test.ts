@@ -21,8 +21,12 @@ import {
   unitOf,
 } from "../helpers/surface_read.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { setAsideClause } from "../../src/report/set_aside.ts";
+import { setAsideReason } from "../../src/verdict/set_aside_reason.ts";
 import { roundCase, roundRun } from "../helpers/seeded_round.ts";
 import { checkPrinted, checkRoundSurfaces } from "../helpers/round_surfaces.ts";
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * What a person reads agrees with decision.json, for random decisions: either
@@ -92,6 +96,9 @@ function expected(c: SeededCase, d: DecisionJson) {
       ? `mean of ${b?.n ?? 1} pairs`
       : `mean of ${(b?.n ?? 1) - setAside.length} of ${b?.n ?? 1} pairs; pair${setAside.length > 1 ? "s" : ""} `,
     samples: d.samples ?? {},
+    /** The one clause every surface names the pairs set aside with, and why; "" when none. */
+    clause: setAside.length === 0 ? "" : setAsideClause(setAside, setAsideReason(b!.method)),
+    why: setAside.length === 0 ? null : setAsideReason(b!.method),
   };
 }
 
@@ -137,10 +144,11 @@ async function checkCase(c: SeededCase): Promise<void> {
   }
   const showRatio = /^relative \(candidate \/ baseline\): (.*)$/m.exec(showText);
   checkRelative(`${at}: show`, showRatio?.[1] ?? "", ratio, c.direction);
-  const aside = /^set aside as outlying: (.*)$/m.exec(showText);
+  const aside = /^set aside: (.*)$/m.exec(showText);
   if (e.setAside.length === 0) assert.equal(aside, null, `${at}: show names no pair set aside`);
   else {
     assert.ok(aside, `${at}: show names the pairs set aside\n${showText}`);
+    assert.ok(aside[1]!.startsWith(`${e.clause} (`), `${at}: show says ${aside[0]}, not ${e.clause}`);
     const named = [...aside[1]!.matchAll(/candidate(?:#(\d+))?/g)].map((m) => Number(m[1] ?? 1));
     assert.deepEqual(named, [...e.setAside].sort((x, y) => x - y), `${at}: ${aside[0]}`);
   }
@@ -154,6 +162,8 @@ async function checkCase(c: SeededCase): Promise<void> {
   assert.equal(runs.improvement.lower, e.interval?.lower ?? null, at);
   assert.equal(runs.improvement.upper, e.interval?.upper ?? null, at);
   assert.equal(runs.improvement.confidence, e.interval?.confidence ?? null, at);
+  assert.deepEqual(runs.improvement.set_aside, [...e.setAside].sort((x, y) => x - y), `${at}: runs --json set_aside`);
+  assert.equal(runs.improvement.set_aside_why, e.why, `${at}: runs --json set_aside_why`);
   assert.equal(runs.difference, e.difference, `${at}: runs --json difference`);
   const side = (prefix: string) => {
     const xs = Object.entries(d.values).filter(([k]) => new RegExp(`^${prefix}(#\\d+)?$`).test(k)).map(([, v]) => v);
@@ -173,6 +183,8 @@ async function checkCase(c: SeededCase): Promise<void> {
   const unit = Math.max(...[diffCell, impCell, printed?.lower ?? "0", printed?.upper ?? "0"].map(unitOf));
   assert.ok(agrees(diffCell, e.difference, unit), `${at}: runs difference ${diffCell} for ${e.difference}`);
   assert.equal(textCell(table, 1, "n", "right"), String(e.n), at);
+  assert.equal(table.includes("set aside"), e.clause !== "", `${at}: runs names the pairs set aside\n${table}`);
+  if (e.clause !== "") assert.match(table, new RegExp(`\n  ${escapeRegExp(e.clause)}\n`), `${at}: runs\n${table}`);
   checkRelative(`${at}: runs`, ratio === null ? "" : textCell(table, 1, "relative", "left"), ratio, c.direction);
 
   // Markdown: each pair's difference, the mean row, the estimate sentence
@@ -191,12 +203,13 @@ async function checkCase(c: SeededCase): Promise<void> {
     const meanRow = rows.find((r) => r[0]!.includes("mean of"));
     assert.ok(meanRow?.[0]?.startsWith(`\`toy\` ${e.meanLabel}`), `${at}: a mean row ${meanRow?.[0]}\n${md}`);
     const s =
-      /Improvement \(positive = better\) over (\d+|\d+ of \d+) pairs(?: \(([^)]*) set aside as outlying\))?: mean (\S+), interval (\[[^\]]+\] \S+); difference \(candidate − baseline\): mean (\S+), interval (\[[^\]]+\] [\d.]+%)(?:; relative \(candidate \/ baseline\): ([^\n]+), [\d.]+%)?\./
+      /Improvement \(positive = better\) over (\d+|\d+ of \d+) pairs(?: \((.*?) set aside, [^:]*\))?: mean (\S+), interval (\[[^\]]+\] \S+); difference \(candidate − baseline\): mean (\S+), interval (\[[^\]]+\] [\d.]+%)(?:; relative \(candidate \/ baseline\): ([^\n]+), [\d.]+%)?\./
         .exec(md);
     assert.ok(s, `${at}: the estimate sentence\n${md}`);
     const k = e.setAside.length;
     assert.equal(s[1], k === 0 ? String(e.n) : `${e.n - k} of ${e.n}`, `${at}: ${s[0]}`);
     assert.equal(s[2] === undefined, k === 0, `${at}: ${s[0]}`);
+    if (k > 0) assert.ok(s[0].includes(`pairs (${e.clause}):`), `${at}: Markdown says ${s[0]}, not ${e.clause}`);
     s.splice(1, 1);
     checkPrinted(`${at}: Markdown improvement`, s[2]!, s[3]!, e.improvement, e.interval);
     const [dl, du] = e.differenceInterval!;
@@ -226,6 +239,7 @@ async function checkCase(c: SeededCase): Promise<void> {
   const impFact = factText(html, "improvement (positive = better)");
   checkPrinted(`${at}: HTML improvement`, impFact.split(",")[0]!, impFact, e.improvement, e.interval);
   checkDifferenceChart(at, html, c, e);
+  if (e.clause !== "") assert.ok(impFact.endsWith(`, ${e.clause}`), `${at}: HTML says ${impFact}, not ${e.clause}`);
   checkWhiskers(at, html, e.samples);
   if (Object.keys(e.samples).length > 0) assert.match(html, /<caption>Samples behind each value<\/caption>/, at);
 }
@@ -253,6 +267,7 @@ function checkQuantities(at: string, j: any, d: DecisionJson, e: ReturnType<type
       confidence: null,
       method: "single pair, no interval",
       set_aside: [],
+      set_aside_why: null,
     }, at);
     assert.deepEqual(
       j.difference,
@@ -262,7 +277,11 @@ function checkQuantities(at: string, j: any, d: DecisionJson, e: ReturnType<type
     return;
   }
   const { set_aside = [], ...rest } = b;
-  assert.deepEqual(j.improvement, { ...rest, set_aside: [...set_aside].sort((x, y) => x - y) }, `${at}: improvement`);
+  assert.deepEqual(
+    j.improvement,
+    { ...rest, set_aside: [...set_aside].sort((x, y) => x - y), set_aside_why: e.why },
+    `${at}: improvement`,
+  );
   const [lower, upper] = e.differenceInterval!;
   assert.deepEqual(j.difference, { n: b.n, mean: e.difference, lower, upper, confidence: b.confidence }, at);
 }
@@ -370,6 +389,12 @@ describe("every surface agrees with decision.json when a pair is set aside (prop
       const d = JSON.parse(readFileSync(dir.decision, "utf8")) as DecisionJson;
       assert.ok((d.benchmark?.set_aside ?? []).length >= 1, `seed ${seed}: ${JSON.stringify(d.benchmark)}`);
       assert.equal(d.samples !== undefined, seed % 2 === 0, `seed ${seed}: samples for even seeds`);
+      // odd seeds are calibrated: their pairs are set aside beyond the fence, the others' by the ESD test
+      const why = setAsideReason(d.benchmark!.method);
+      assert.match(
+        why,
+        seed % 2 === 1 ? /^beyond the fence of the calibrated noise \(sd / : /^outlying by the generalized ESD/,
+      );
     }
     assert.equal(directions.size, 2, "both directions");
   });

@@ -110,7 +110,7 @@ describe("outerloop calibrate (local backend, in-process)", () => {
     assert.equal(c.direction, "minimize", "the run record's");
     assert.deepEqual(c.improvement, { mean: -old.mean, lower: -old.upper, upper: -old.lower });
     assert.deepEqual(c.siblings, {});
-    assert.deepEqual(c.suggestion, { ...suggestion, siblings: {} });
+    assert.deepEqual(c.suggestion, { ...suggestion, siblings: {}, noise: null });
     assert.equal(c.derivation, null);
     const table = await cli(["show", runDir], { compute });
     assert.equal(table.code, 0, table.stderr);

@@ -37,6 +37,7 @@ describe("show --json and resume --json say which quantity", () => {
       confidence: b.confidence,
       method: b.method,
       set_aside: [8],
+      set_aside_why: "outlying by the generalized ESD test",
     };
     // minimize: the difference is the improvement negated, its interval negated and swapped
     const difference = { n: 10, mean: -b.mean, lower: -b.upper, upper: -b.lower, confidence: b.confidence };
@@ -62,7 +63,14 @@ describe("show --json and resume --json say which quantity", () => {
     const none = { lower: null, upper: null, confidence: null };
     for (const args of [["show", dir.path, "--json"], ["resume", dir.path, "--json"]]) {
       const j: Json = JSON.parse((await cli(args, { compute })).stdout);
-      assert.deepEqual(j.improvement, { n: 1, mean: 0.5, ...none, method: "single pair, no interval", set_aside: [] });
+      assert.deepEqual(j.improvement, {
+        n: 1,
+        mean: 0.5,
+        ...none,
+        method: "single pair, no interval",
+        set_aside: [],
+        set_aside_why: null,
+      });
       assert.deepEqual(j.difference, { n: 1, mean: -0.5, ...none });
       if (args[0] === "resume") assert.deepEqual(j.deltas, { candidate: -0.5 });
       assert.equal(j.benchmark, undefined, "a single pair's decision has no benchmark key, as before");
@@ -79,12 +87,13 @@ describe("show --json and resume --json say which quantity", () => {
 });
 
 describe("show names the pairs set aside as outlying", () => {
-  it("says which pair and which measures", async () => {
+  it("says which pair, why, and which measures", async () => {
     const { dir, compute } = await seededRun(stalledTimingCase(), tempDir("show-aside-"));
     const text = (await cli(["show", dir.path], { compute })).stdout;
-    assert.match(text, /^set aside as outlying: pair 8 \(baseline#8, candidate#8\)$/m, text);
+    const line = /^set aside: pair 8 set aside, outlying by the generalized ESD test \(baseline#8, candidate#8\)$/m;
+    assert.match(text, line, text);
     const resume = (await cli(["resume", dir.path], { compute })).stdout;
-    assert.match(resume, /^set aside as outlying: pair 8 \(baseline#8, candidate#8\)$/m, resume);
+    assert.match(resume, line, resume);
   });
 
   it("says nothing of it when no pair was set aside", async () => {
