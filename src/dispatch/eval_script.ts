@@ -181,12 +181,22 @@ ol_fail() { ol_log "$1"; ol_finish 125; }
 # stops the command's group and removes the checkout; a watchdog in its own
 # session KILLs the group and removes the checkout 5 s on, even when this script
 # is killed first (a local walltime, or a stopping outerloop, KILLs our group)
+ol_watchdog=
+# TERMs the command's group and starts the watchdog: the first thing on a signal, since a KILL of this
+# script may follow at once (a local walltime's grace) and the command, in its own session, would outlive it
+ol_stop_begin() {
+  [ -n "$ol_pid" ] && [ -z "$ol_watchdog" ] || return 0
+  kill -s TERM -- "-$ol_pid" 2>/dev/null || kill -s TERM "$ol_pid" 2>/dev/null
+  $ol_setsid sh -c ': >"$2/.watchdog"; sleep 5; kill -s KILL -- "-$1" 2>/dev/null || kill -s KILL "$1"; chmod -R u+w "$2"; rm -rf "$2"' \
+    sh "$ol_pid" "$ol_work" </dev/null >/dev/null 2>&1 &
+  ol_watchdog=$!
+  # until the watchdog runs in its own session (2 s at most), a KILL of this script's group would take it too
+  ol_i=0
+  while [ ! -e "$ol_work/.watchdog" ] && [ "$ol_i" -lt 40 ]; do sleep 0.05 2>/dev/null || sleep 1; ol_i=$((ol_i + 1)); done
+}
 ol_stop() {
+  ol_stop_begin
   if [ -n "$ol_pid" ]; then
-    kill -s TERM -- "-$ol_pid" 2>/dev/null || kill -s TERM "$ol_pid" 2>/dev/null
-    $ol_setsid sh -c 'sleep 5; kill -s KILL -- "-$1" 2>/dev/null || kill -s KILL "$1"; chmod -R u+w "$2"; rm -rf "$2"' \
-      sh "$ol_pid" "$ol_work" </dev/null >/dev/null 2>&1 &
-    ol_watchdog=$!
     wait "$ol_pid"
     kill -s TERM -- "-$ol_watchdog" 2>/dev/null || kill -s TERM "$ol_watchdog" 2>/dev/null
   fi
@@ -196,6 +206,7 @@ ol_stop() {
 # code when it already ended), then stop the command and remove the checkout
 ol_on_signal() {
   trap '' TERM INT HUP USR1
+  ol_stop_begin
   if [ -n "$ol_rc" ]; then ol_record "$ol_rc"; else ol_log "terminated by a signal: exit code 143"; ol_record 143; fi
   ol_stop
   exit 143
