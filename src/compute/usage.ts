@@ -73,8 +73,9 @@ export function elapsedOnly(jobId: string, state: string, elapsedS: number | nul
  * `UNLIMITED`, `Partition_Limit`) is a record whose start has not reached the
  * accounting database yet — seen on a real slurmdbd for a second or two
  * after a short job ends, `COMPLETED` with no limit and a ReqMem of `16?`;
- * and a job whose step is still running, or a completed job with no step
- * yet, has its figures still to come (the step's end, which carries MaxRSS,
+ * and a job not over yet (Slurm 24.11 accounts a job PENDING the moment it
+ * is submitted), a job whose step is still running, or a completed job with
+ * no step yet, has its figures still to come (the step's end, which carries MaxRSS,
  * reaches the database on its own message). Kept too early, the blanks
  * would stay in decision.json for good.
  */
@@ -117,7 +118,9 @@ export function parseUsage(stdout: string): Map<string, JobUsage> {
     if (acc.job === null) continue;
     const [, state = "", elapsed = "", limit = "", cpu = "", cpus = "", reqMem = "", rss = ""] = acc.job;
     if (limit.trim() === "") continue; // the job's start has not reached the accounting database yet
-    if (acc.stepOpen || (acc.steps === 0 && state.trim().startsWith("COMPLETED"))) continue; // steps still to come
+    // figures still to come: the job itself not over (24.11 lists a job PENDING the moment it is submitted,
+    // 22.05 only once it starts), a step still running, or a completed job with no step yet
+    if (!isTerminal(state.trim()) || acc.stepOpen || (acc.steps === 0 && state.trim().startsWith("COMPLETED"))) continue;
     const elapsedS = parseElapsed(elapsed);
     const allocCpus = /^[0-9]+$/.test(cpus) ? Number(cpus) : null;
     const jobCpu = parseCpuTime(cpu);

@@ -81,6 +81,12 @@ describe("parseUsage()", () => {
     assert.equal(parseUsage(running).size, 0);
     assert.equal(parseUsage(noStep).size, 0);
     assert.equal(parseUsage(ended).get("61")?.maxRssBytes, 8032 * 1024);
+    // a job not over: Slurm 24.11 accounts it PENDING from its submission (22.05 had no row yet), then RUNNING
+    assert.equal(parseUsage("63|PENDING|00:00:00|00:02:00|00:00:00|0|2G|").size, 0);
+    assert.equal(
+      parseUsage("63|RUNNING|00:00:01|00:02:00|00:00:00|1|2G|\n63.batch|RUNNING|00:00:01||00:00:00|1||").size,
+      0,
+    );
     // a job cancelled while pending never had a step: its record is final as it is
     assert.equal(parseUsage("62|CANCELLED by 0|00:00:00|00:02:00|00:00:00|1|2G|").get("62")?.elapsedS, 0);
   });
