@@ -71,7 +71,7 @@ function namedJobs(listing: ReadonlyMap<string, readonly LiveJob[]>, names: Read
 }
 
 /**
- * Cancels every queued or running job of the run but those in `except` (the
+ * Cancels every queued or running job of the run (not one completing) but those in `except` (the
  * job this process runs in), from ONE listing and ONE scancel; the ids it
  * cancelled. A job of one of the run's names whose script lies elsewhere is
  * left alone, with a warning naming it: it is another run's — or this run's,
@@ -94,8 +94,10 @@ export async function cancelLiveJobs(
         `outside ${JSON.stringify(dir.path)}: another run's job (if it is this run's, cancel it by id)`,
     );
   }
-  // an array of the run is cancelled whole, by its id: its tasks not yet listed go with it
-  const ids = [...new Set(live.map((j) => j.arrayId ?? j.id))].filter((id) => !except.includes(id));
+  // an array of the run is cancelled whole, by its id: its tasks not yet listed go with it. A job listed
+  // COMPLETING has ended (the failed eval itself, often: Slurm 24.11 lists it a moment longer): nothing to stop
+  const ids = [...new Set(live.filter((j) => j.state !== "COMPLETING").map((j) => j.arrayId ?? j.id))]
+    .filter((id) => !except.includes(id));
   if (ids.length > 0) await compute.cancelMany(ids);
   return ids;
 }

@@ -66,7 +66,9 @@ describe("a pass that meets an eval failure", () => {
     await runPhase(dir, deps(compute)); // parks: 1000 baseline, 1001 candidate, 1002 the wake
     const [base, cand] = evalSpecs(compute);
     finishEvalJob(base!, null, 1); // the baseline failed: the run's failure
-    compute.live = new Map([[cand!.jobName, ["1001"]], [wakeJobName("t1", dir), ["1002"]]]);
+    // its own job still listed COMPLETING (Slurm 24.11 lists it a moment longer): over, not cancelled
+    compute.live = new Map([[base!.jobName, ["1000"]], [cand!.jobName, ["1001"]], [wakeJobName("t1", dir), ["1002"]]]);
+    compute.liveStates.set("1000", { state: "COMPLETING", reason: "" });
     await assert.rejects(runPhase(dir, deps(compute, { SLURM_JOB_ID: "1002" })), EvalError);
     assert.deepEqual(compute.cancelled, [["1001"]], "the candidate, not the wake this pass runs in");
     const f = readFailure(dir)!;

@@ -167,7 +167,11 @@ liveIt(
       60_000,
       250,
     );
-    await waitFor("the exit code", () => existsSync(join(runDir, candDir, EVAL_FILES.exitCode)), Boolean, 60_000, 250);
+    // the wake starts at the cancel (afternotok on the candidate: fail fast) and may set the attempt aside first
+    const recorded = () =>
+      existsSync(join(runDir, candDir, EVAL_FILES.exitCode)) ||
+      existsSync(join(runDir, candDir, "attempt-1", EVAL_FILES.exitCode));
+    await waitFor("the exit code", recorded, Boolean, 60_000, 250);
     try {
       const resumed = await cli(binary, "resume", runDir);
       // a cancel by someone else is no fault of the candidate's code: sent again (measure/retry.ts), not failed
