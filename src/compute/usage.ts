@@ -120,7 +120,9 @@ export function parseUsage(stdout: string): Map<string, JobUsage> {
     if (limit.trim() === "") continue; // the job's start has not reached the accounting database yet
     // figures still to come: the job itself not over (24.11 lists a job PENDING the moment it is submitted,
     // 22.05 only once it starts), a step still running, or a completed job with no step yet
-    if (!isTerminal(state.trim()) || acc.stepOpen || (acc.steps === 0 && state.trim().startsWith("COMPLETED"))) continue;
+    if (!isTerminal(state.trim()) || acc.stepOpen || (acc.steps === 0 && state.trim().startsWith("COMPLETED"))) {
+      continue;
+    }
     const elapsedS = parseElapsed(elapsed);
     const allocCpus = /^[0-9]+$/.test(cpus) ? Number(cpus) : null;
     const jobCpu = parseCpuTime(cpu);
