@@ -149,7 +149,8 @@ export function parseArgs(command: string, args: Args, rawArgs: readonly string[
   const help = beforeEnd(rawArgs).some((w) => w === "-h" || w === "--help");
   const parsed: Readonly<Record<string, unknown>> & { readonly _: readonly string[] } = help
     ? { _: [] }
-    : cittyParseArgs([...rawArgs], forCitty(args));
+    // copied out of citty's Proxy, whose every miss (a flag not given) re-cases the name twice to look again
+    : { ...cittyParseArgs([...rawArgs], forCitty(args)) };
   const words = flagWords(rawArgs);
   if (!help) {
     const problem = problemOf(command, args, rawArgs, words, parsed);

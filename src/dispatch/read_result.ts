@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { escapeControls, safeTail, type TailLimits } from "../text/terminal.ts";
+import { isAbsent } from "../fs/absent.ts";
 import { EvalError } from "./eval_error.ts";
 import { EVAL_FILES, evalDirPath } from "./eval_files.ts";
 import { DEFAULT_SUMMARY, type SampleSpread, sampleSpread, summarize, type Summary } from "../stats/samples.ts";
@@ -63,7 +64,8 @@ export function readEvalReading(
   if (rc !== "0") fail(dir, `Eval command exited with code ${rc}`);
 
   const resultFile = join(dir, EVAL_FILES.result);
-  const fileText = readText(resultFile);
+  // most commands print their metric rather than write result.json: looked for, not opened (isAbsent)
+  const fileText = isAbsent(resultFile) ? undefined : readText(resultFile);
   let source: string;
   let obj: Record<string, unknown> | string;
   if (fileText !== undefined) {

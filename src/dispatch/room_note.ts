@@ -1,6 +1,7 @@
 // Tested by tests/measure/submit_limits_test.ts
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { isAbsent } from "../fs/absent.ts";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
 
 /**
@@ -32,8 +33,10 @@ export function writeRoomNote(runDir: string, note: RoomNote | null): void {
 
 /** The note, or null when nothing waits (or the file cannot be read: it is a hint for people). */
 export function readRoomNote(runDir: string): RoomNote | null {
+  const path = join(runDir, ROOM_NOTE);
+  if (isAbsent(path)) return null;
   try {
-    const j = JSON.parse(readFileSync(join(runDir, ROOM_NOTE), "utf8"));
+    const j = JSON.parse(readFileSync(path, "utf8"));
     return typeof j?.limit === "string" && typeof j?.waiting === "number" && typeof j?.at === "string" ? j : null;
   } catch {
     return null;

@@ -1,5 +1,6 @@
 // Tested by tests/run/stop_local_pass_test.ts
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { isAbsent } from "../fs/absent.ts";
 import { atomicWriteFile } from "../fs/atomic_write.ts";
 import { log } from "../log.ts";
 import { escapeControls } from "../text/terminal.ts";
@@ -35,6 +36,7 @@ export interface Garbage {
  * cannot be read at all: foreign), or garbage (being written, or nobody's).
  */
 export function readHolder(path: string): LockHolder | "absent" | "unreadable" | Garbage {
+  if (isAbsent(path)) return "absent";
   let text: string;
   try {
     text = readFileSync(path, "utf8");

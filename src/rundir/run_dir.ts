@@ -1,7 +1,6 @@
 // Tested by tests/rundir/calibration_file_test.ts
 import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import process from "node:process";
 import { evalDirPath } from "../dispatch/eval_files.ts";
 import { BadInputError } from "../errors.ts";
 import { randomHex } from "../runtime/digest.ts";
@@ -164,6 +163,7 @@ export class RunDir {
    * flag or argument in the message, `fix` ends it.
    */
   checkWritable(what: string, fix: string): void {
+    // the global `process`: importing node:process costs every command that reads a run dir ~0.2M instructions
     const probe = join(this.path, `.write-probe-${process.pid}-${randomHex(4)}`);
     try {
       closeSync(openSync(probe, "wx"));

@@ -5,6 +5,7 @@ import { lazy, strict, wholeNumber } from "../schema/zod.ts";
 import { BadInputError } from "../errors.ts";
 import { hexDigest } from "../runtime/digest.ts";
 import { atomicWriteJson } from "../fs/atomic_write.ts";
+import { isAbsent } from "../fs/absent.ts";
 import { type Contract, contractFromJson, contractSchema, contractToJson } from "../contract/contract.ts";
 import type { RunDir } from "./run_dir.ts";
 import { fastRunRecordJson } from "./run_record_fast.ts";
@@ -384,6 +385,7 @@ export function readRunFile<S extends z.ZodMiniType>(
   what: string,
   fast?: (json: unknown) => z.output<S> | null,
 ): z.output<S> | null {
+  if (isAbsent(path)) return null;
   let text: string;
   try {
     text = readFileSync(path, "utf8");
