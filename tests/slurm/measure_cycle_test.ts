@@ -113,7 +113,9 @@ liveIt("measure parks with exit 75, the wake job resumes inside Slurm, and the d
   const parked = JSON.parse(r.stdout);
   assert.equal(parked.status, "parked");
   assert.equal(parked.pending.length, 2);
-  assert.equal(parked.dependency, `afterany:${parked.pending.join(":")}`);
+  // the wake waits for every eval, or for the candidate's to fail (a crash verdict needs no baseline)
+  const [afterAll, afterCrash] = parked.dependency.split("?");
+  assert.equal(afterAll, `afterany:${parked.pending.join(":")}`);
   const wake = JSON.parse(readFileSync(join(runDir, "wake.json"), "utf8"));
   assert.equal(wake.job_id, parked.wake_job);
   const command = await slurmCommand(["scontrol", "show", "job", wake.job_id]);
@@ -126,6 +128,8 @@ liveIt("measure parks with exit 75, the wake job resumes inside Slurm, and the d
     assert.ok(["pending", "running", "done"].includes(m.state), JSON.stringify(m));
     if (m.state !== "done") assert.ok(parked.pending.includes(m.job_id), JSON.stringify(m));
   }
+  const candidateJob = s.measures.find((m: { name: string }) => m.name === "candidate").job_id;
+  assert.equal(afterCrash, `afternotok:${candidateJob}`);
   assert.equal(s.wake.job_id, wake.job_id);
 
   await waitFor("decision.json", () => existsSync(join(runDir, "decision.json")), Boolean, 150_000, 500);

@@ -224,7 +224,7 @@ liveIt(
     const ids = [...parked.pending, parked.wake_job];
     const live = await cli("runs", climb, "--live");
     assert.equal(live.exitCode, 0, live.stderr);
-    assert.match(live.stdout, /^r3-cancel-\S*\s+.*parked \(live\)$/m);
+    assert.match(live.stdout, /^r3-cancel-\S*\s+.*parked \(live\)\s+commit 1$/m);
 
     // Ctrl-C on a waiting `wait` detaches with 75 and leaves every job queued or running
     const detached = await interruptedWait(runDir);
