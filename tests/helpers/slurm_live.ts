@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { SlurmCompute } from "../../src/compute/slurm.ts";
 import { isTerminal } from "../../src/compute/states.ts";
 import { spawn } from "../../src/runtime/spawn.ts";
+import { tempDirsMade } from "./temp.ts";
 import { waitFor } from "./wait.ts";
 export { waitFor };
 
@@ -79,7 +80,16 @@ if (live.kind === "run") {
  * missing. Every live test needs an explicit timeout: bun's default is 5 s.
  */
 export function liveIt(name: string, timeoutMs: number, fn: () => Promise<void>): void {
-  if (live.kind === "run") it(name, { timeout: timeoutMs }, fn);
+  if (live.kind === "run") {
+    it(name, { timeout: timeoutMs }, async () => {
+      const started = Date.now();
+      try {
+        await fn();
+      } finally {
+        await settleJobs(started);
+      }
+    });
+  }
   else if (live.kind === "skip") it(name, { skip: live.why, timeout: timeoutMs }, fn);
   else {
     const why = live.why;
@@ -87,6 +97,34 @@ export function liveIt(name: string, timeoutMs: number, fn: () => Promise<void>)
       throw new Error(why);
     });
   }
+}
+
+/**
+ * Cancels the jobs a live test submitted that are still queued or running in
+ * its temp dirs when it ends (a wake still finishing after `--wait` returned,
+ * the jobs of a test that failed half-way) and waits until the scheduler has
+ * let them go: a job writing into a run dir after the process removed it
+ * leaves files behind, and one left running takes a node from the next test.
+ * A listing that fails (a test stopped the controller) leaves them be.
+ */
+async function settleJobs(startedMs: number): Promise<void> {
+  const dirs = tempDirsMade();
+  if (dirs.length === 0) return;
+  const ours = async (): Promise<string[] | null> => {
+    const r = await spawn({ argv: ["squeue", "-h", "-r", "-o", "%i|%V|%Z|%o"], timeoutMs: 30_000, output: "separate" });
+    if (r.exitCode !== 0) return null;
+    return r.stdout.split("\n").flatMap((line) => {
+      const [id = "", submitted = "", ...paths] = line.trim().split("|");
+      const mine = new Date(submitted).getTime() >= startedMs - 2_000 &&
+        paths.some((p) => dirs.some((d) => p === d || p.startsWith(d + "/")));
+      return id !== "" && mine ? [id] : [];
+    });
+  };
+  const left = await ours();
+  if (left === null || left.length === 0) return;
+  process.stderr.write(`live test left job(s) ${left.join(" ")} in its dirs: cancelled\n`);
+  await spawn({ argv: ["scancel", ...left], timeoutMs: 30_000, output: "separate" });
+  await waitFor("the test's jobs gone from squeue", ours, (ids) => ids === null || ids.length === 0, 60_000, 250);
 }
 
 const SCRIPT = fileURLToPath(new URL("../../scripts/slurm-testbed", import.meta.url));

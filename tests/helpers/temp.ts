@@ -19,6 +19,11 @@ export function tempDir(prefix = "ol-"): string {
   return dir;
 }
 
+/** The dirs `tempDir` made in this process, not yet removed. */
+export function tempDirsMade(): readonly string[] {
+  return made;
+}
+
 function removeAll(): void {
   for (const dir of made.splice(0)) remove(dir);
 }
