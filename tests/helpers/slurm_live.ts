@@ -110,20 +110,21 @@ export function liveIt(name: string, timeoutMs: number, fn: () => Promise<void>)
 async function settleJobs(startedMs: number): Promise<void> {
   const dirs = tempDirsMade();
   if (dirs.length === 0) return;
-  const ours = async (): Promise<string[] | null> => {
-    const r = await spawn({ argv: ["squeue", "-h", "-r", "-o", "%i|%V|%Z|%o"], timeoutMs: 30_000, output: "separate" });
+  const ours = async (): Promise<{ id: string; what: string }[] | null> => {
+    const format = "%i|%j|%T|%V|%Z|%o";
+    const r = await spawn({ argv: ["squeue", "-h", "-r", "-o", format], timeoutMs: 30_000, output: "separate" });
     if (r.exitCode !== 0) return null;
     return r.stdout.split("\n").flatMap((line) => {
-      const [id = "", submitted = "", ...paths] = line.trim().split("|");
+      const [id = "", name = "", state = "", submitted = "", ...paths] = line.trim().split("|");
       const mine = new Date(submitted).getTime() >= startedMs - 2_000 &&
         paths.some((p) => dirs.some((d) => p === d || p.startsWith(d + "/")));
-      return id !== "" && mine ? [id] : [];
+      return id !== "" && mine ? [{ id, what: `${id} ${name} ${state}` }] : [];
     });
   };
   const left = await ours();
   if (left === null || left.length === 0) return;
-  process.stderr.write(`live test left job(s) ${left.join(" ")} in its dirs: cancelled\n`);
-  await spawn({ argv: ["scancel", ...left], timeoutMs: 30_000, output: "separate" });
+  process.stderr.write(`live test left job(s) in its dirs, cancelled: ${left.map((j) => j.what).join(", ")}\n`);
+  await spawn({ argv: ["scancel", ...left.map((j) => j.id)], timeoutMs: 30_000, output: "separate" });
   await waitFor("the test's jobs gone from squeue", ours, (ids) => ids === null || ids.length === 0, 60_000, 250);
 }
 
