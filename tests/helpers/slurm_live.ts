@@ -89,8 +89,7 @@ export function liveIt(name: string, timeoutMs: number, fn: () => Promise<void>)
         await settleJobs(started);
       }
     });
-  }
-  else if (live.kind === "skip") it(name, { skip: live.why, timeout: timeoutMs }, fn);
+  } else if (live.kind === "skip") it(name, { skip: live.why, timeout: timeoutMs }, fn);
   else {
     const why = live.why;
     it(name, { timeout: timeoutMs }, () => {
