@@ -15,14 +15,19 @@ import { shaSchema } from "../rundir/run_record.ts";
 
 const nullableNum = () => z.nullable(z.number());
 
+/** What every interval of `--json` carries: its pairs, its mean and bounds, and their confidence. */
+const intervalFields = () => ({
+  n: wholeNumber(1),
+  mean: z.number(),
+  lower: nullableNum(),
+  upper: nullableNum(),
+  confidence: nullableNum(),
+});
+
 /** `improvement`: the estimate the verdict rests on, positive = better; null until decided (and for a crash). */
 export const improvementSchema = lazy(() =>
   z.nullable(strict({
-    n: wholeNumber(1),
-    mean: z.number(),
-    lower: nullableNum(),
-    upper: nullableNum(),
-    confidence: nullableNum(),
+    ...intervalFields(),
     method: z.string(),
     set_aside: z.array(wholeNumber(1)),
     // why they were set aside, in the words every surface uses; null when none was
@@ -33,22 +38,14 @@ export const improvementSchema = lazy(() =>
 /** `difference`: the mean candidate − baseline and its interval (the improvement's through the direction). */
 export const differenceSchema = lazy(() =>
   z.nullable(strict({
-    n: wholeNumber(1),
-    mean: z.number(),
-    lower: nullableNum(),
-    upper: nullableNum(),
-    confidence: nullableNum(),
+    ...intervalFields(),
   }))
 );
 
 /** `relative`: the ratio candidate / baseline with its interval; null for a metric not always > 0. */
 export const relativeSchema = lazy(() =>
   z.nullable(strict({
-    n: wholeNumber(1),
-    mean: z.number(),
-    lower: nullableNum(),
-    upper: nullableNum(),
-    confidence: nullableNum(),
+    ...intervalFields(),
     method: z.string(),
   }))
 );
