@@ -99,6 +99,12 @@ export interface Compute {
    */
   statuses(jobIds: readonly string[], since?: Date): Promise<Map<string, string>>;
   /**
+   * How many times the scheduler requeued each of `jobIds` (ran it again under
+   * the same id: preemption, a lost node, `scontrol requeue`), from one query;
+   * a job never requeued is absent. Only a scheduler that requeues has it.
+   */
+  requeues?(jobIds: readonly string[], since?: Date): Promise<Map<string, number>>;
+  /**
    * Ids of this user's jobs named `name` submitted at or after `since`, live
    * or ended, lowest first: how a caller that may have submitted a job
    * without learning its id (a lost answer, a crash) finds it before

@@ -15,6 +15,7 @@ import {
   ACTIVE_JOBS_FORMAT,
   firstLine,
   parseActiveJobs,
+  parseRequeues,
   parseStates,
   parseSubmitted,
   SUBMITTED_SACCT_FIELDS,
@@ -242,6 +243,16 @@ export class SlurmCompute implements Compute {
     ];
     if (since) argv.push("-S", sacctTime(since));
     return only(parseStates(await this.#query(argv)), jobIds);
+  }
+
+  /** `Compute.requeues`: the REQUEUED rows `sacct -D` keeps of each job's earlier runs. */
+  async requeues(jobIds: readonly string[], since?: Date): Promise<Map<string, number>> {
+    if (jobIds.length === 0) return new Map();
+    jobIds.forEach(assertJobRef);
+    const argv = ["sacct", "-j", sacctSelection(jobIds).join(","), "--parsable2", "--noheader", "-X", "-D"];
+    argv.push("-o", "JobID,State");
+    if (since) argv.push("-S", sacctTime(since));
+    return only(parseRequeues(await this.#query(argv)), jobIds);
   }
 
   /** MaxArraySize from `scontrol show config` (1001 when the site sets none): one array's most tasks. */

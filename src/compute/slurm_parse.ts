@@ -83,6 +83,16 @@ export function parseStates(stdout: string): Map<string, string> {
   return states;
 }
 
+/** `sacct -D -o JobID,State --parsable2` lines → id → how many of its rows are REQUEUED (ids without one absent). */
+export function parseRequeues(stdout: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const raw of stdout.split("\n")) {
+    const [id, state] = raw.trim().split("|");
+    if (id && state?.trim().startsWith("REQUEUED")) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** The squeue output format `parseSubmitted` reads: the id and the submit time. */
 export const SUBMITTED_SQUEUE_FORMAT = "%i|%V";
 /** The sacct fields `parseSubmitted` reads. */

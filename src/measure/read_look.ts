@@ -7,6 +7,7 @@ import type { Measure } from "./measure.ts";
 import type { MeasurerContext } from "./measurer_context.ts";
 import { neverStartedHint, noResultMessage, noResultNote, raiseEvalMinutes } from "./notes.ts";
 import type { MeasureView } from "./observe.ts";
+import { attemptsOf } from "./attempts.ts";
 import { cancelledBy, nobodysCode } from "./retry.ts";
 import { NO_RECORD_GRACE_MS } from "./observe.ts";
 import { explainSignalExit, isSignalExit } from "./signal_exit.ts";
@@ -61,7 +62,50 @@ export async function readOutcomes(
       } else out.set(m.name, reading(ctx, m, jobId));
     }
   }
+  if (states !== "unknown") await relaunched(ctx, killed, states, out);
   return out;
+}
+
+/**
+ * A signal's exit that would be blamed on the eval may be a requeued run's:
+ * the scheduler TERMs a job it requeues (preemption, `scontrol requeue`), its
+ * eval records 143, and the job's end is then its later run's — one that never
+ * reached the eval script, refused on its node ("Job credential revoked", when
+ * started before the node let go of the first run) or killed before it began.
+ * A run that does start sets the one before aside in `attempt-<n>/`
+ * (`restart`: the eval script), so fewer such attempts than the job's requeues
+ * means the exit code on disk is not its last run's: nobody's code, sent
+ * again. One sacct for them all, asked only when a signal is about to be
+ * blamed; when it cannot be asked, the measure waits for the next pass.
+ */
+async function relaunched(
+  ctx: MeasurerContext,
+  killed: readonly MeasureView[],
+  states: ReadonlyMap<string, string>,
+  out: Map<string, Outcome>,
+): Promise<void> {
+  const compute = ctx.o.compute;
+  const blamed = killed.filter((v) => out.get(v.measure.name)?.kind === "failed" && isJobRef(ctx.marker(v.measure)));
+  if (blamed.length === 0 || compute.requeues === undefined) return;
+  let requeues: Map<string, number>;
+  try {
+    requeues = await compute.requeues(
+      blamed.map((v) => ctx.marker(v.measure)),
+      ctx.since(blamed.map((v) => v.measure)),
+    );
+  } catch {
+    for (const v of blamed) out.set(v.measure.name, { kind: "wait", jobId: null });
+    return;
+  }
+  for (const v of blamed) {
+    const jobId = ctx.marker(v.measure);
+    const setAside = attemptsOf(ctx.evalDir(v.measure)).filter((a) => a.requeued && a.jobId === jobId).length;
+    if ((requeues.get(jobId) ?? 0) <= setAside) continue;
+    const endState = `${
+      states.get(jobId) ?? ""
+    } in a run after the scheduler requeued it, before its eval started again`;
+    out.set(v.measure.name, { kind: "resend", jobId, endState });
+  }
 }
 
 /** A job that ended without a result (no exit code): sent again, ours, or a failure of its own. */

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseElapsed } from "../../src/compute/elapsed.ts";
 import { modeFromEnv } from "../../src/compute/mode.ts";
-import { firstLine, parseActiveJobs, parseSbatchId, parseStates } from "../../src/compute/slurm_parse.ts";
+import {
+  firstLine,
+  parseActiveJobs,
+  parseRequeues,
+  parseSbatchId,
+  parseStates,
+} from "../../src/compute/slurm_parse.ts";
 import { GONE, isPending, isTerminal, TERMINAL_STATES } from "../../src/compute/states.ts";
 
 describe("parseElapsed()", () => {
@@ -86,5 +92,10 @@ describe("scheduler output parsers", () => {
   it("reads sacct JobID|State lines, first record per id", () => {
     const states = parseStates("10|COMPLETED\n11|CANCELLED by 0\n10|FAILED\nbad\n");
     assert.deepEqual([...states], [["10", "COMPLETED"], ["11", "CANCELLED by 0"]]);
+  });
+  it("counts each job's REQUEUED rows of sacct -D (its earlier runs), as 22.05 and 24.11 print them", () => {
+    // 347_1 requeued twice, its last run refused on its node; 348 never requeued
+    const out = "347_1|REQUEUED\n347_1|REQUEUED\n347_1|FAILED\n348|COMPLETED\n347|REQUEUED\n";
+    assert.deepEqual([...parseRequeues(out)], [["347_1", 2], ["347", 1]]);
   });
 });

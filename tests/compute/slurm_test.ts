@@ -177,6 +177,28 @@ describe("SlurmCompute through a scripted runner", () => {
     ]]);
   });
 
+  it("asks how often jobs were requeued in one bounded sacct -D, answering only for the ids asked", async () => {
+    const { runner, calls } = scripted(() => ok("7_1|REQUEUED\n7_1|FAILED\n7_0|COMPLETED\n7|REQUEUED\n"));
+    const requeues = await new SlurmCompute({ runner, ...instant }).requeues(
+      ["7_1", "7_0"],
+      new Date(2026, 0, 2, 3, 4, 5),
+    );
+    assert.deepEqual([...requeues], [["7_1", 1]]);
+    assert.deepEqual(calls, [[
+      "sacct",
+      "-j",
+      "7",
+      "--parsable2",
+      "--noheader",
+      "-X",
+      "-D",
+      "-o",
+      "JobID,State",
+      "-S",
+      "2026-01-02T03:04:05",
+    ]]);
+  });
+
   it("cancelMany() retries a transient scancel failure like every other verb, then cancels with one scancel", async () => {
     const timedOut = "scancel: error: Socket timed out on send/recv operation";
     let n = 0;

@@ -390,6 +390,72 @@ describe("DispatchedMeasurer.results()", () => {
     ]);
   });
 
+  it("sends again a requeued job whose later run never reached its eval: the 143 on disk is the requeued run's", async () => {
+    // Slurm TERMs a job it requeues (143 on disk); the job's next run was refused on its node ("Job credential
+    // revoked") and ended FAILED before the eval script ran, which would have set the first run aside
+    class Requeuing extends FakeCompute {
+      requeueCounts = new Map<string, number>();
+      requeues(ids: readonly string[]): Promise<Map<string, number>> {
+        this.calls.push("sacct -D");
+        return Promise.resolve(
+          new Map(ids.flatMap((id) => {
+            const n = this.requeueCounts.get(id);
+            return n === undefined ? [] : [[id, n] as const];
+          })),
+        );
+      }
+    }
+    const compute = new Requeuing();
+    const { m } = setup(compute);
+    finish(m, pair[0]!, 10);
+    marker(m, pair[1]!, "99_1");
+    const dir = m.evalDir(pair[1]!);
+    writeFileSync(join(dir, EVAL_FILES.exitCode), "143");
+    compute.states = new Map([["99_1", "FAILED"]]);
+    // never requeued: the signal is the eval's
+    const own = await m.look(pair);
+    assert.equal(own.failed.length, 1);
+    assert.deepEqual(compute.calls, ["squeue", "sacct", "sacct -D"]);
+    // requeued once, and the run that set the first aside (attempt-1/restart) ran: its 143 is its own
+    compute.requeueCounts.set("99_1", 1);
+    mkdirSync(join(dir, "attempt-1"));
+    writeFileSync(join(dir, "attempt-1", "job"), "99_1\n");
+    writeFileSync(join(dir, "attempt-1", "restart"), "1\n");
+    assert.equal((await m.look(pair)).failed.length, 1);
+    // requeued twice, one run set aside: the last never reached the eval: sent again, the 143 kept as an attempt
+    compute.requeueCounts.set("99_1", 2);
+    compute.calls.length = 0;
+    const r = await m.look(pair);
+    assert.deepEqual([r.failed, compute.submitted.length], [[], 1]);
+    assert.deepEqual(compute.calls.slice(0, 3), ["squeue", "sacct", "sacct -D"]);
+    assert.equal(readFileSync(join(dir, "retried"), "utf8"), "99_1\n");
+    assert.equal(readFileSync(join(dir, "attempt-2", EVAL_FILES.exitCode), "utf8"), "143");
+    assert.match(
+      readFileSync(join(dir, "attempt-2", "why"), "utf8"),
+      /^job 99_1 ended FAILED in a run after the scheduler requeued it, before its eval started again$/m,
+    );
+  });
+
+  it("waits, blaming nothing, when it cannot ask whether a killed job was requeued", async () => {
+    class Unreachable extends FakeCompute {
+      requeues(): Promise<Map<string, number>> {
+        return Promise.reject(new Error("sacct: error: slurmdbd unreachable"));
+      }
+    }
+    const compute = new Unreachable();
+    const { m } = setup(compute);
+    finish(m, pair[0]!, 10);
+    marker(m, pair[1]!, "99");
+    writeFileSync(join(m.evalDir(pair[1]!), EVAL_FILES.exitCode), "143");
+    compute.states = new Map([["99", "FAILED"]]);
+    const r = await m.look(pair);
+    assert.deepEqual([r.failed, r.pending, compute.submitted.length], [
+      [],
+      { jobIds: [], blind: true, soon: false },
+      0,
+    ]);
+  });
+
   it("names the measure when its result is bad", async () => {
     const { m } = setup();
     finish(m, pair[0]!, 10);

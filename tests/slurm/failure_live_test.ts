@@ -9,7 +9,7 @@
  * --wait` run end as the README says a climb's wakes do.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after } from "node:test";
 import { spawn, type SpawnResult } from "../../src/runtime/spawn.ts";
@@ -439,9 +439,7 @@ liveIt(
     );
     await slurmCommand(["scontrol", "requeue", task]);
     // Slurm holds a requeued job back (BeginTime) until its node has let go of the job's credential
-    // (cred_expire: 30 s on the testbed, 120 s by default). It is left to: started sooner (scontrol update
-    // StartTime=now), the attempt is refused on the node ("Job credential revoked") and ends FAILED before
-    // the eval script runs (the test failed so, 1 run in ~8, on 22.05 and 24.11)
+    // (cred_expire: 30 s on the testbed, 120 s by default): left to it here; the next test starts it at once
     await waitFor(
       "the task to be queued again",
       async () => {
@@ -478,6 +476,68 @@ liveIt(
     await wakesEnded(tag, runDir);
     process.stderr.write(
       `live failure (requeue): ${task}: ${rows.trim().replace(/\n/g, ", ")}; wall ${Date.now() - started} ms\n`,
+    );
+  },
+);
+
+liveIt(
+  "a requeued task started at once by hand, which Slurm may refuse on its node, is counted once either way",
+  300_000,
+  async () => {
+    const { repo, shas } = makeRepo([bench(10, "ok", 0, 6), bench(12, "ok", 0, 6)]);
+    const tag = newTag("fr");
+    const runDir = join(tempDir("live-failure-requeue-now-"), tag);
+    const file = failureContract({ repeats: 2, max_repeats: 2, pairing: "separate" });
+    const parked = await cli(...measureArgs(repo, shas, file, runDir, tag, "--json"));
+    assert.equal(parked.exitCode, 75, parked.stderr);
+    const task = markerOf(runDir, "candidate");
+    const evalDir = evalDirOf(runDir, "candidate");
+    await waitFor(
+      "the candidate's eval to start",
+      async () => existsSync(join(evalDir, "started")),
+      Boolean,
+      60_000,
+      100,
+    );
+    await slurmCommand(["scontrol", "requeue", task]);
+    await waitFor(
+      "the task to be queued again",
+      async () => (await slurmCommand(["squeue", "-h", "-r", "-j", task, "-o", "%T"])).trim(),
+      (s) => s === "PENDING",
+      60_000,
+      200,
+    );
+    // before the node has let go of the first run's credential: the run may be refused there ("Job
+    // credential revoked", FAILED before the eval script runs; 1 in ~8 on 22.05 and 24.11), the eval dir
+    // still holding the first run's 143 — which must not read as the candidate's crash
+    await slurmCommand(["scontrol", "update", `jobid=${task}`, "StartTime=now"]);
+    const waited = await cli("wait", runDir, "--poll", "2", "--timeout", "240", "--json");
+    assert.equal(waited.exitCode, 0, waited.stderr);
+    const d = oneObject(waited);
+    assert.equal(d.verdict, "accept");
+    assert.ok(Math.abs(d.values["candidate"] - 12) <= 0.2, `counted once: ${d.values["candidate"]}`);
+    assert.equal(Object.keys(d.values).length, 4, "one value per measure");
+    const refused = markerOf(runDir, "candidate") !== task;
+    if (refused) {
+      assert.equal(readFileSync(join(evalDir, "retried"), "utf8"), `${task}\n`, "sent again once");
+      const whys = readdirSync(evalDir).filter((n) => n.startsWith("attempt-")).map((n) =>
+        readFileSync(join(evalDir, n, "why"), "utf8")
+      );
+      assert.ok(
+        whys.some((w) => /in a run after the scheduler requeued it, before its eval started again/.test(w)),
+        whys.join(),
+      );
+    } else {
+      assert.match(
+        readFileSync(join(evalDir, "attempt-1", "why"), "utf8"),
+        new RegExp(`^the scheduler requeued job ${task}`),
+      );
+    }
+    const rows = await slurmCommand(["sacct", "-D", "-X", "-n", "-P", "-j", task, "-o", "JobID,State"]);
+    await wakesEnded(tag, runDir);
+    process.stderr.write(
+      `live failure (requeue, started at once): ${refused ? "refused on its node, sent again" : "ran again"}: ` +
+        `${rows.trim().replace(/\n/g, ", ")}\n`,
     );
   },
 );
