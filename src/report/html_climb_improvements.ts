@@ -98,7 +98,7 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
       const tip = off === null ? p.tip : `${p.tip} (off the chart, ${off} it: drawn at its edge)`;
       g.push(marker(p.kind, at.x, at.y, extra, tip, p.kind === "winner" ? 6 : 5));
     }
-    parts.push(greyed ? `<g class="arm ${p.kind}" opacity="0.75">${g.join("")}</g>` : g.join(""));
+    if (g.length > 0) parts.push(greyed ? `<g class="arm ${p.kind}" opacity="0.75">${g.join("")}</g>` : g.join(""));
   }
   const rounds = runs.some((r) => r.run.round !== null);
   const desc = `The improvement of ${metric} (positive = better) for each run, with its interval where the run ` +
@@ -147,7 +147,8 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
   );
   const kinds: MarkKind[] = ["accept", "reject", "inconclusive", "open"];
   if (rounds) kinds.push(...(["winner", "dropped"] as const).filter((k) => points.some((p) => p.kind === k)));
-  if (points.some((p) => p.kind === "crashed")) kinds.push("crashed");
+  // a crashed round candidate is drawn (its screen's estimate); a run whose one candidate crashed has no point
+  if (points.some((p) => p.kind === "crashed" && p.mean !== null)) kinds.push("crashed");
   const cut = parts.some((part) => part.includes('class="clipped"'));
   return figure(svg, f.width, table, legendHtml(kinds, [MIN_EFFECT_LEGEND, ...(cut ? [CLIP_LEGEND] : [])]));
 }
