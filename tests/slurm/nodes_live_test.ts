@@ -39,6 +39,15 @@ async function cli(...args: string[]): Promise<SpawnResult> {
   return await spawn({ argv: [await ensureBinary(), ...args], timeoutMs: 300_000, output: "separate" });
 }
 
+/**
+ * `cli` with the jobs' TMPDIR a temp dir of this test's: an eval killed with its node never removes its
+ * checkout (on a cluster, the node's own temp dir goes with it), which would be left in the suite's.
+ */
+async function cliLosingNodes(...args: string[]): Promise<SpawnResult> {
+  const env = { ...process.env, TMPDIR: tempDir("live-nodes-tmp-") } as Record<string, string>;
+  return await spawn({ argv: [await ensureBinary(), ...args], env, timeoutMs: 300_000, output: "separate" });
+}
+
 /** A run of base 10 against candidate 12, `pairs` pairs in one look, on the testbed's lane; its run dir and tag. */
 function newRun(prefix: string, contract: Record<string, unknown>, sleep = 1) {
   const { repo, shas } = makeRepo([bench(10, "ok", 0, sleep), bench(12, "ok", 0, sleep)]);
@@ -73,7 +82,7 @@ liveIt(
     const lost = nodes[1]!;
     // five CPUs a measure: one measure per node at a time, so one runs on the node that is lost
     const { argv, runDir } = newRun("nl", { repeats: 2, max_repeats: 2, pairing: "separate", eval_cpus: 5 }, 15);
-    const parked = await cli(...argv, "--json");
+    const parked = await cliLosingNodes(...argv, "--json");
     assert.equal(parked.exitCode, 75, parked.stderr);
     const measures = ["baseline", "candidate", "baseline#2", "candidate#2"];
     const victim = await waitFor(
