@@ -24,17 +24,27 @@ export function tempDirsMade(): readonly string[] {
   return made;
 }
 
+/** Every dir made, each on its own: one that cannot be removed is named, and never keeps the rest. */
 function removeAll(): void {
-  for (const dir of made.splice(0)) remove(dir);
+  for (const dir of made.splice(0)) {
+    try {
+      remove(dir);
+    } catch (err) {
+      process.stderr.write(`*** could not remove the test dir ${dir}: ${(err as Error).message}\n`);
+    }
+  }
 }
+
+// a job's last writes (its output file, a checkout removed as it ends) can race the removal: ENOTEMPTY is retried
+const RETRIED = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
 
 /** Removes a tree, first making read-only directories (a test's on purpose) writable again. */
 export function remove(dir: string): void {
   try {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, RETRIED);
   } catch {
     makeWritable(dir);
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, RETRIED);
   }
 }
 
