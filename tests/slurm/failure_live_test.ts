@@ -417,39 +417,42 @@ liveIt(
   },
 );
 
+/** A parked run of 2 separate pairs whose candidate task, once RUNNING, `scontrol requeue` sent back to PENDING. */
+async function requeuedCandidate(tagPrefix: string, dirPrefix: string) {
+  const { repo, shas } = makeRepo([bench(10, "ok", 0, 6), bench(12, "ok", 0, 6)]);
+  const tag = newTag(tagPrefix);
+  const runDir = join(tempDir(dirPrefix), tag);
+  const file = failureContract({ repeats: 2, max_repeats: 2, pairing: "separate" });
+  const parked = await cli(...measureArgs(repo, shas, file, runDir, tag, "--json"));
+  assert.equal(parked.exitCode, 75, parked.stderr);
+  const task = markerOf(runDir, "candidate");
+  const evalDir = evalDirOf(runDir, "candidate");
+  await waitFor(
+    "the candidate's eval to start",
+    async () => existsSync(join(evalDir, "started")),
+    Boolean,
+    60_000,
+    100,
+  );
+  await slurmCommand(["scontrol", "requeue", task]);
+  await waitFor(
+    "the task to be queued again",
+    async () => observeState((await slurmCommand(["squeue", "-h", "-r", "-j", task, "-o", "%T"])).trim()),
+    (s) => s === "PENDING",
+    60_000,
+    200,
+  );
+  return { runDir, tag, task, evalDir };
+}
+
 liveIt(
   "a RUNNING task the scheduler requeues (scontrol requeue, as preemption does) runs again: its first attempt kept, counted once",
   300_000,
   async () => {
     const started = Date.now();
-    const { repo, shas } = makeRepo([bench(10, "ok", 0, 6), bench(12, "ok", 0, 6)]);
-    const tag = newTag("fq");
-    const runDir = join(tempDir("live-failure-requeue-"), tag);
-    const file = failureContract({ repeats: 2, max_repeats: 2, pairing: "separate" });
-    const parked = await cli(...measureArgs(repo, shas, file, runDir, tag, "--json"));
-    assert.equal(parked.exitCode, 75, parked.stderr);
-    const task = markerOf(runDir, "candidate");
-    const evalDir = evalDirOf(runDir, "candidate");
-    await waitFor(
-      "the candidate's eval to start",
-      async () => existsSync(join(evalDir, "started")),
-      Boolean,
-      60_000,
-      100,
-    );
-    await slurmCommand(["scontrol", "requeue", task]);
+    const { runDir, tag, task, evalDir } = await requeuedCandidate("fq", "live-failure-requeue-");
     // Slurm holds a requeued job back (BeginTime) until its node has let go of the job's credential
     // (cred_expire: 30 s on the testbed, 120 s by default): left to it here; the next test starts it at once
-    await waitFor(
-      "the task to be queued again",
-      async () => {
-        const out = await slurmCommand(["squeue", "-h", "-r", "-j", task, "-o", "%T"]);
-        return observeState(out.trim());
-      },
-      (s) => s === "PENDING",
-      60_000,
-      200,
-    );
     const waited = await cli("wait", runDir, "--poll", "2", "--timeout", "240", "--json");
     assert.equal(waited.exitCode, 0, waited.stderr);
     const d = oneObject(waited);
@@ -484,29 +487,7 @@ liveIt(
   "a requeued task started at once by hand, which Slurm may refuse on its node, is counted once either way",
   300_000,
   async () => {
-    const { repo, shas } = makeRepo([bench(10, "ok", 0, 6), bench(12, "ok", 0, 6)]);
-    const tag = newTag("fr");
-    const runDir = join(tempDir("live-failure-requeue-now-"), tag);
-    const file = failureContract({ repeats: 2, max_repeats: 2, pairing: "separate" });
-    const parked = await cli(...measureArgs(repo, shas, file, runDir, tag, "--json"));
-    assert.equal(parked.exitCode, 75, parked.stderr);
-    const task = markerOf(runDir, "candidate");
-    const evalDir = evalDirOf(runDir, "candidate");
-    await waitFor(
-      "the candidate's eval to start",
-      async () => existsSync(join(evalDir, "started")),
-      Boolean,
-      60_000,
-      100,
-    );
-    await slurmCommand(["scontrol", "requeue", task]);
-    await waitFor(
-      "the task to be queued again",
-      async () => (await slurmCommand(["squeue", "-h", "-r", "-j", task, "-o", "%T"])).trim(),
-      (s) => s === "PENDING",
-      60_000,
-      200,
-    );
+    const { runDir, tag, task, evalDir } = await requeuedCandidate("fr", "live-failure-requeue-now-");
     // before the node has let go of the first run's credential: the run may be refused there ("Job
     // credential revoked", FAILED before the eval script runs; 1 in ~8 on 22.05 and 24.11), the eval dir
     // still holding the first run's 143 — which must not read as the candidate's crash
