@@ -52,6 +52,9 @@ leftovers=$(find "$suite_tmp" -mindepth 1 -maxdepth 1 | head -20)
 if [[ -n "$leftovers" ]]; then
   echo "the suite left files in its temp dir (every test must remove what it makes):" >&2
   echo "$leftovers" >&2
+  # when each file was last written, and by whom: a job still writing after its test ended shows here
+  echo "the files in them, oldest write first (the suite's runners ended at $(date +%T)):" >&2
+  find "$suite_tmp" -mindepth 1 -printf '%TT %u %p\n' | sort | head -40 >&2
   total_fail=$((total_fail + 1))
 fi
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"

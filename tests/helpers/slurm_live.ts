@@ -104,19 +104,31 @@ export function liveIt(name: string, timeoutMs: number, fn: () => Promise<void>)
  * the jobs of a test that failed half-way) and waits until the scheduler has
  * let them go: a job writing into a run dir after the process removed it
  * leaves files behind, and one left running takes a node from the next test.
+ * A job is the test's by its work dir, its script or its output file: a wake
+ * (`--wrap`, no script, submitted from wherever the CLI ran) shows only its
+ * log, and on 24.11 slurmstepd makes the missing directories of that log, so
+ * a wake starting after the test's dirs were removed brings them back.
  * A listing that fails (a test stopped the controller) leaves them be.
  */
 async function settleJobs(startedMs: number): Promise<void> {
   const dirs = tempDirsMade();
   if (dirs.length === 0) return;
+  const inDirs = (p: string) => dirs.some((d) => p === d || p.startsWith(d + "/"));
+  const listing = async (argv: string[]): Promise<string[] | null> => {
+    const r = await spawn({ argv: ["squeue", "-h", "-r", ...argv], timeoutMs: 30_000, output: "separate" });
+    return r.exitCode === 0 ? r.stdout.split("\n").filter((l) => l.trim() !== "") : null;
+  };
   const ours = async (): Promise<{ id: string; what: string }[] | null> => {
-    const format = "%i|%j|%T|%V|%Z|%o";
-    const r = await spawn({ argv: ["squeue", "-h", "-r", "-o", format], timeoutMs: 30_000, output: "separate" });
-    if (r.exitCode !== 0) return null;
-    return r.stdout.split("\n").flatMap((line) => {
+    const jobs = await listing(["-o", "%i|%j|%T|%V|%Z|%o"]);
+    // `-O` pads and cannot take a separator: the id, then the output path (the tests' paths have no spaces)
+    const outputs = await listing(["-O", "JobID:40,STDOUT:4096"]);
+    if (jobs === null || outputs === null) return null;
+    const logged = new Set(
+      outputs.map((l) => l.trim().split(/\s+/)).filter(([, out]) => inDirs(out ?? "")).map(([id]) => id),
+    );
+    return jobs.flatMap((line) => {
       const [id = "", name = "", state = "", submitted = "", ...paths] = line.trim().split("|");
-      const mine = new Date(submitted).getTime() >= startedMs - 2_000 &&
-        paths.some((p) => dirs.some((d) => p === d || p.startsWith(d + "/")));
+      const mine = new Date(submitted).getTime() >= startedMs - 2_000 && (paths.some(inDirs) || logged.has(id));
       return id !== "" && mine ? [{ id, what: `${id} ${name} ${state}` }] : [];
     });
   };
