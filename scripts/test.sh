@@ -40,8 +40,9 @@ for rt in $runtimes; do
   else
     line="0 passed, 1 failed, 0 skipped" # the runner died before reporting
   fi
-  echo "$rt: $line"
-  read -r p _ f _ s _ <<<"$line"
+  echo "$rt: $(head -1 <<<"$line")"
+  sed -n 's/^failed: /'"$rt"' failed: /p' <<<"$line"
+  read -r p _ f _ s _ <<<"$(head -1 <<<"$line")"
   total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + s))
 done
 # a runner that failed without a failing test (a crash, a type error) still fails the run
