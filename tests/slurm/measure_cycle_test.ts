@@ -152,7 +152,7 @@ liveIt("measure parks with exit 75, the wake job resumes inside Slurm, and the d
 
 liveIt(
   "an eval job cancelled by someone else is sent again: resume parks on its new job, the attempt kept",
-  150_000,
+  240_000,
   async () => {
     const binary = await ensureBinary();
     const { repo, shas } = await makeRepo([bench("10", "0"), bench("12", "300")]);
@@ -177,16 +177,27 @@ liveIt(
       existsSync(join(runDir, candDir, "attempt-1", EVAL_FILES.exitCode));
     await waitFor("the exit code", recorded, Boolean, 60_000, 250);
     try {
-      const resumed = await cli(binary, "resume", runDir);
-      // a cancel by someone else is no fault of the candidate's code: sent again (measure/retry.ts), not failed
-      assert.equal(resumed.exitCode, 75, resumed.stderr);
-      // the wake (afterany on the evals) may run first and send it again itself: then resume finds the new job
-      const wakeLog = existsSync(join(runDir, "wake.out")) ? readFileSync(join(runDir, "wake.out"), "utf8") : "";
-      assert.match(
-        resumed.stderr + wakeLog,
-        new RegExp(`job ${candJob} ended CANCELLED.*sent again \\(retry 1 of 2\\)`),
-        `resume:\n${resumed.stderr}\nwake.out:\n${wakeLog}`,
-      );
+      // a cancel by someone else is no fault of the candidate's code: sent again (measure/retry.ts), not failed.
+      // Not at once, though: while the listing still shows the job or sacct has no end for it, a pass waits for
+      // the scheduler's word (parks, exit 75) and a later one sends it again (on 24.11 under load, CI part 3).
+      // The wake (afterany on the evals) may be the pass that sends it: then its log says so.
+      let said = "";
+      const sentAgain = new RegExp(`job ${candJob} ended CANCELLED.*sent again \\(retry 1 of 2\\)`);
+      await waitFor(
+        "a pass that sends the candidate again",
+        async () => {
+          const resumed = await cli(binary, "resume", runDir);
+          assert.equal(resumed.exitCode, 75, resumed.stderr);
+          const wakeLog = existsSync(join(runDir, "wake.out")) ? readFileSync(join(runDir, "wake.out"), "utf8") : "";
+          said += `resume:\n${resumed.stderr}\n`;
+          return sentAgain.test(said + wakeLog);
+        },
+        Boolean,
+        90_000,
+        2000,
+      ).catch((err) => {
+        throw new Error(`${(err as Error).message}\n${said}`);
+      });
       const again = readFileSync(join(runDir, candDir, EVAL_FILES.submitted), "utf8").trim();
       assert.notEqual(again, candJob);
       assert.equal(readFileSync(join(runDir, candDir, "retried"), "utf8"), `${candJob}\n`);
