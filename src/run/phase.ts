@@ -39,6 +39,7 @@ import { type Advance, advanceRun, type LookStep } from "../plan/advance.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "../rundir/run_record.ts";
 import { retireWakes, submitWake } from "./wake.ts";
+import { nodeLocalWarnings } from "./node_local.ts";
 import { calibrationOf } from "../evaluation/calibration.ts";
 import { type FinishedOutcome, finishedOutcome } from "../evaluation/outcome.ts";
 import { readRunSnapshot } from "../evaluation/snapshot.ts";
@@ -113,6 +114,12 @@ export async function runPhase(dir: RunDir, deps: PhaseDeps, record = readRunRec
 export async function startRun(dir: RunDir, record: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
   return await underLock(dir, record, deps, async () => {
     const inForce = writeRunRecord(dir, record);
+    // after every input check and the freeze: a refusal stays one line
+    if (inForce.compute !== "local") {
+      for (const w of nodeLocalWarnings({ runDir: dir.path, repo: inForce.repo, program: deps.self[0] ?? "" })) {
+        log.warn(w);
+      }
+    }
     const done = finishedOutcome(readRunSnapshot(dir, inForce));
     if (done) return done;
     refuseCancelled(dir);

@@ -4,8 +4,6 @@
  * against the run dir, and a lane for every measure — turned into the run
  * record that `startRun` freezes. `measure` and `calibrate` both start here.
  */
-import { log } from "../log.ts";
-import { nodeLocalWarnings } from "./node_local.ts";
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { checkJobName } from "../compute/job_fields.ts";
@@ -188,11 +186,6 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
   }
   const lanes = lanesOf(record);
   for (const m of runPlan(record).first.plan) placement(lanes, m.gpus, `Measure ${m.name}`);
-  if (o.mode !== "local") {
-    for (const w of nodeLocalWarnings({ runDir: o.runDir.path, repo: o.repo, program: deps.self[0] ?? "" })) {
-      log.warn(w);
-    }
-  }
   return record;
 }
 

@@ -6,7 +6,7 @@
  * with ONE loud line on stderr — unless `OUTERLOOP_REQUIRE_BROWSER=1` (CI),
  * where a missing browser fails it. `scripts/ensure-chromium` installs one.
  */
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
 import { spawn } from "../../src/runtime/spawn.ts";
@@ -80,6 +80,8 @@ export interface RunningBrowser {
   readonly wsUrl: string;
   /** The process group every Chromium process is in (the group of the shell that started it). */
   readonly pgid: number;
+  /** Its TMPDIR: `dir/tmp`, or a short dir of its own when that path is too long for Chromium's socket. */
+  readonly tmp: string;
   /**
    * Asks the browser to quit (`ask`, e.g. CDP `Browser.close`) and waits for
    * every process of its group to exit on its own, up to `graceMs`: killed in
@@ -120,6 +122,25 @@ async function groupGone(pgid: number, ms: number): Promise<boolean> {
 }
 
 /**
+ * Chromium's TMPDIR: `dir/tmp`, unless that path is too long for the
+ * singleton socket Chromium makes under it (`org.chromium.Chromium.XXXXXX/
+ * SingletonSocket`, within a socket path's 107 bytes): a TMPDIR that is deep
+ * or long (a login node's, a job's) then gets a short dir of its own under
+ * /tmp, which the browser's `kill` removes.
+ */
+export function chromiumTmp(dir: string): string {
+  const tmp = join(dir, "tmp");
+  if (tmp.length > SOCKET_PATH_MAX - "/org.chromium.Chromium.XXXXXX/SingletonSocket".length) {
+    return mkdtempSync("/tmp/ol-chromium-");
+  }
+  mkdirSync(tmp, { recursive: true });
+  return tmp;
+}
+
+/** The longest path a Unix socket can be bound at (sun_path's 108 bytes, less the NUL). */
+const SOCKET_PATH_MAX = 107;
+
+/**
  * Starts Chromium in a new session of its own, in `dir` (a directory the test
  * owns and removes): its profile in `dir/profile`, its output in
  * `dir/chromium.log`, and its TMPDIR `dir/tmp` — Chromium makes temp files
@@ -129,9 +150,9 @@ async function groupGone(pgid: number, ms: number): Promise<boolean> {
  * in the background and exits at once, so the group id is the shell's pid.
  */
 export async function launchBrowser(path: string, dir: string): Promise<RunningBrowser> {
-  const tmp = join(dir, "tmp");
+  mkdirSync(dir, { recursive: true });
+  const tmp = chromiumTmp(dir);
   const logFile = join(dir, "chromium.log");
-  mkdirSync(tmp, { recursive: true });
   const argv = [path, ...CHROMIUM_FLAGS, `--user-data-dir=${join(dir, "profile")}`, "about:blank"];
   const script = 'log=$1; shift; "$@" </dev/null >"$log" 2>&1 & echo $$';
   const env = { ...process.env as Record<string, string>, TMPDIR: tmp };
@@ -141,7 +162,11 @@ export async function launchBrowser(path: string, dir: string): Promise<RunningB
     throw new Error(`Cannot start ${path}: exit ${r.exitCode}, stdout ${JSON.stringify(r.stdout)}, ${r.stderr}`);
   }
   // a test process that dies early still takes the browser with it; removed once the group is gone
-  const onExit = () => signalGroup();
+  const ownTmp = !tmp.startsWith(dir + "/");
+  const onExit = () => {
+    signalGroup();
+    if (ownTmp) rmSync(tmp, { recursive: true, force: true });
+  };
   const signalGroup = () => {
     try {
       process.kill(-pgid, "SIGKILL");
@@ -154,6 +179,7 @@ export async function launchBrowser(path: string, dir: string): Promise<RunningB
     signalGroup();
     const gone = await groupGone(pgid, 10_000);
     process.removeListener("exit", onExit);
+    if (ownTmp) rmSync(tmp, { recursive: true, force: true });
     if (!gone) throw new Error(`Chromium's processes ${groupMembers(pgid).join(", ")} survived SIGKILL for 10 s`);
   };
   const close = async (ask: () => Promise<unknown>, graceMs = 15_000) => {
@@ -170,7 +196,7 @@ export async function launchBrowser(path: string, dir: string): Promise<RunningB
       // not created yet
     }
     const m = /DevTools listening on (ws:\/\/\S+)/.exec(log);
-    if (m?.[1]) return { wsUrl: m[1], pgid, close, kill };
+    if (m?.[1]) return { wsUrl: m[1], pgid, tmp, close, kill };
     if (groupMembers(pgid).length === 0 || Date.now() - started > 20_000) {
       await kill();
       throw new Error(`Chromium did not open its DevTools port; its output:\n${log.slice(-2000)}`);

@@ -20,6 +20,7 @@ import { runtimeName } from "../../src/runtime/detect.ts";
 import {
   browser,
   browserIt,
+  chromiumTmp,
   decideBrowser,
   groupMembers,
   launchBrowser,
@@ -313,6 +314,22 @@ describe("decideBrowser()", () => {
 /** What of Chromium's (`.org.chromium.Chromium.*`, `org.chromium.Chromium.*`) lies in `dir`. */
 const chromiumFiles = (dir: string) => readdirSync(dir).filter((f) => /org\.chromium\./.test(f));
 
+describe("chromiumTmp()", () => {
+  it("is the browser dir's tmp/ while Chromium's singleton socket fits under it, else a short dir of its own", () => {
+    const short = mkdtempSync("/tmp/ol-b-"); // a path of known length, wherever TMPDIR is
+    const long = join(short, "d".repeat(70));
+    try {
+      assert.equal(chromiumTmp(short), join(short, "tmp"));
+      const own = chromiumTmp(long);
+      assert.ok(!own.startsWith(long), own);
+      assert.ok(`${own}/org.chromium.Chromium.XXXXXX/SingletonSocket`.length <= 107, own);
+      rmSync(own, { recursive: true });
+    } finally {
+      rmSync(short, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("launchBrowser() leaves nothing in the suite's TMPDIR", () => {
   browserIt(
     "gives Chromium a TMPDIR of its own in the test's dir, and close() waits for it to quit",
@@ -329,7 +346,9 @@ describe("launchBrowser() leaves nothing in the suite's TMPDIR", () => {
             readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((e) => e.startsWith("TMPDIR="))
           );
           assert.ok(tmpdirs.length > 0, "the browser process shows its environment");
-          assert.deepEqual(new Set(tmpdirs), new Set([`TMPDIR=${join(dir, "tmp")}`]));
+          assert.deepEqual(new Set(tmpdirs), new Set([`TMPDIR=${running.tmp}`]));
+          const own = join(dir, "tmp");
+          assert.ok(running.tmp === own || own.length > 60, `${running.tmp}: dir/tmp unless that is too long`);
           writeFileSync(join(dir, "page.html"), renderRunHtml(repeatRun()));
           await loadPage(cdp, pathToFileURL(join(dir, "page.html")).href, COUNT_POINTS);
         } finally {
@@ -337,6 +356,7 @@ describe("launchBrowser() leaves nothing in the suite's TMPDIR", () => {
           cdp.close();
         }
         assert.deepEqual(groupMembers(running.pgid), [], "no process of the browser is left");
+        assert.ok(running.tmp.startsWith(dir + "/") || !existsSync(running.tmp), "a TMPDIR of its own is removed");
         assert.deepEqual(chromiumFiles(tmpdir()), before, "nothing of Chromium's in the suite's TMPDIR");
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -352,16 +372,17 @@ describe("launchBrowser() leaves nothing in the suite's TMPDIR", () => {
       writeFileSync(
         fake,
         "#!/bin/sh\necho 'DevTools listening on ws://127.0.0.1:9/devtools/browser/fake'\n" +
-          'while [ ! -e "$TMPDIR/../quit" ]; do sleep 0.05; done\n' +
+          'here=$(dirname "$0")/browser; while [ ! -e "$here/quit" ]; do sleep 0.05; done\n' +
           ': > "$TMPDIR/.org.chromium.Chromium.fake"; sleep 0.5; rm "$TMPDIR/.org.chromium.Chromium.fake"\n' +
-          ': > "$TMPDIR/../quit-cleanly"\n',
+          ': > "$here/quit-cleanly"\n',
       );
       chmodSync(fake, 0o755);
       const before = chromiumFiles(tmpdir());
       const running = await launchBrowser(fake, join(dir, "browser"));
       await running.close(async () => writeFileSync(join(dir, "browser", "quit"), ""));
       assert.ok(existsSync(join(dir, "browser", "quit-cleanly")), "it was left to finish, not killed mid-way");
-      assert.deepEqual(chromiumFiles(join(dir, "browser", "tmp")), [], "its temp file went where it made it");
+      const left = existsSync(running.tmp) ? chromiumFiles(running.tmp) : []; // a TMPDIR of its own is removed
+      assert.deepEqual(left, [], "its temp file went where it made it");
       assert.deepEqual(groupMembers(running.pgid), []);
       assert.deepEqual(chromiumFiles(tmpdir()), before);
     } finally {

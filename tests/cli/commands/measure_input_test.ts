@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { cli } from "../../helpers/cli.ts";
@@ -94,6 +94,26 @@ describe("measure refuses a bad --run-dir before writing", () => {
       await measure({ runDir: join(aFile, "run") }),
       /^outerloop: error: Cannot create --run-dir ".*a-file\/run": ENOTDIR.*; pick a writable directory$/m,
     );
+  });
+});
+
+describe("measure's warning that a path is node-local comes after every input check", () => {
+  it("keeps a refusal to one line, and warns once the run is frozen", async () => {
+    // a dir under /tmp itself, wherever TMPDIR is: the warning is about that path
+    const local = mkdtempSync("/tmp/ol-node-local-");
+    try {
+      writeFileSync(join(local, "a-file"), "");
+      assertRefusedUnwritten(
+        await measure({ runDir: join(local, "a-file", "run") }),
+        /^outerloop: error: Cannot create --run-dir ".*a-file\/run": ENOTDIR/,
+      );
+      const r = await measure({ runDir: join(local, "run") });
+      assert.equal(r.code, 75, r.stderr);
+      assert.match(r.stderr, /--run-dir ".*\/run" is under \/tmp, which on most clusters each node has its own of/);
+      assert.ok(existsSync(join(local, "run", "run.json")), "the run was frozen before the warning");
+    } finally {
+      rmSync(local, { recursive: true, force: true });
+    }
   });
 });
 
