@@ -23,7 +23,9 @@ flags=(--compile --splitting --format=esm --minify --bytecode --no-compile-autol
   --compile-jit-policy=100)
 build() { # outfile [target]
   local out=$1 target=${2:-}
-  "${BUN[@]}" build "${flags[@]}" ${target:+--target="$target"} src/main.ts --outfile "$out" >&2
+  # built beside and renamed into place: a test running the binary meanwhile never meets half of one
+  "${BUN[@]}" build "${flags[@]}" ${target:+--target="$target"} src/main.ts --outfile "$out.$$.tmp" >&2
+  mv -f "$out.$$.tmp" "$out"
   echo "built $out ($(du -m "$out" | cut -f1) MB)" >&2
 }
 build dist/outerloop

@@ -1,3 +1,4 @@
+// test.sh: alone — it sets GIT_DIR in this process's environment, which deno's parallel workers share
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";

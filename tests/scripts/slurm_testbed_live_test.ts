@@ -1,3 +1,4 @@
+// test.sh: alone — it takes a node away and drains the others, under every other live test's jobs
 /**
  * What scripts/slurm-testbed promises the live suite about its nodes, on the
  * real testbed: each node runs jobs under its own hostname with a /tmp of its

@@ -1,3 +1,4 @@
+// test.sh: alone — it stops qmaster, which every other live GE test's jobs need
 /**
  * The whole cycle on a real Grid Engine cell: `measure --compute sge` parks
  * (75) behind a wake held on exactly the look's jobs (`-hold_jid`), the wake

@@ -1,3 +1,4 @@
+// test.sh: alone — it stops slurmdbd and slurmctld, which every other live test's jobs need
 /**
  * SlurmCompute against a real cluster (scripts/slurm-testbed): every verb,
  * every JobSpec field the testbed supports, every end state, and the outages

@@ -1,3 +1,4 @@
+// test.sh: alone — it stops slurmctld, which every other live test's jobs need
 /**
  * The main job on the real testbed: the measurer in-process (dispatch → park
  * → jobs finish → results), then the compiled binary through the whole cycle

@@ -1,3 +1,4 @@
+// test.sh: alone — it takes a node away and drains the others, under every other live test's jobs
 /**
  * What only several nodes show, through the binary on the testbed's nodes
  * (scripts/slurm-testbed with SLURM_TESTBED_NODES ≥ 2: each node its own

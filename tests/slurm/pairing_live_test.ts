@@ -1,3 +1,4 @@
+// test.sh: alone — it stops slurmctld, which every other live test's jobs need
 /**
  * Pair jobs on the real testbed (contract `pairing`): a `same-job` run of
  * repeats 3 / max_repeats 6 through the real park, wake and decide with one

@@ -1,3 +1,4 @@
+// test.sh: alone — it fills acct_lim's MaxSubmitJobs, which array_live_test's limit test needs too
 /**
  * A run that meets a site's submit limit on the real testbed: `acct_lim`
  * lets root hold at most 10 jobs (MaxSubmitJobs=10, enforced), and a look

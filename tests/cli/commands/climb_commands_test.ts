@@ -1,3 +1,4 @@
+// test.sh: alone — it changes this process's working directory, which deno's parallel workers share
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
