@@ -19,7 +19,7 @@ reports=$(mktemp -d)
 # removed. A live suite's dirs must be seen by its jobs on every node, as a
 # cluster's shared file system is, and the Slurm testbed's nodes each have their
 # own /tmp: when TMPDIR is node-local there, the live tests get a second dir
-# under /var/tmp (OUTERLOOP_SHARED_TMP), checked the same way.
+# under /var/tmp as their TMPDIR, checked the same way.
 tmp_root=${TMPDIR:-/tmp}
 suite_tmp=$(mktemp -d "$tmp_root/outerloop-suite.XXXXXX")
 shared_tmp=""
@@ -27,7 +27,6 @@ case "$tmp_root/" in
 /tmp/* | /dev/shm/*)
   if [[ -n "${OUTERLOOP_SLURM_TESTBED:-}${OUTERLOOP_GE_TESTBED:-}" ]]; then
     shared_tmp=$(mktemp -d /var/tmp/outerloop-suite-shared.XXXXXX)
-    export OUTERLOOP_SHARED_TMP=$shared_tmp
   fi
   ;;
 esac

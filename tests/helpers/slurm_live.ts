@@ -54,8 +54,8 @@ export const live: LiveDecision = decideLive(process.env);
  * nodes each have their own /tmp (scripts/slurm-testbed), so a run dir or repo
  * under /tmp would be invisible to the jobs; /var/tmp is one file system for
  * the machine and every node, as a cluster's shared file system is.
- * `scripts/test.sh` already puts the suite's temp dir there; this covers
- * `deno test tests/slurm/` run by hand.
+ * `scripts/test.sh` gives the live files a TMPDIR there when the user's is
+ * under /tmp; this covers `deno test tests/slurm/` run by hand.
  */
 const SHARED_TMP = "/var/tmp";
 
