@@ -33,6 +33,28 @@ export class SubmitLimitError extends SlurmError {
   }
 }
 
+/** Which of a submission's names the scheduler does not know: its account, partition (GE: queue) or QOS. */
+export type Lane = "account" | "partition" | "qos";
+
+/**
+ * A submission refused because the scheduler does not know (or does not let
+ * this user use) its account, partition or QOS: exit 4 on a later pass like
+ * any refusal, but the first submission of a fresh run reads it as bad input
+ * (run/first_refusal.ts), since no wait can change it.
+ */
+export class LaneRefusedError extends SlurmError {
+  override name = "LaneRefusedError";
+  /** The name the scheduler refused. */
+  readonly lane: Lane;
+  /** The scheduler's own words, one line. */
+  readonly words: string;
+  constructor(message: string, lane: Lane, words: string, options?: ErrorOptions) {
+    super(message, options);
+    this.lane = lane;
+    this.words = words;
+  }
+}
+
 /**
  * A status query failed: the answer is UNKNOWN, not "job gone".
  *

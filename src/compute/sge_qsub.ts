@@ -2,13 +2,14 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { log } from "../log.ts";
-import { SlurmError, SubmitLimitError } from "./errors.ts";
+import { LaneRefusedError, SlurmError, SubmitLimitError } from "./errors.ts";
 import type { JobSpec } from "./job_spec.ts";
 import type { Retries } from "./retry.ts";
 import { failureOf, type Runner } from "./runner.ts";
 import { parseQsubId } from "./sge_parse.ts";
 import { qsubArgv, shebang, WRAPPER } from "./sge_submit.ts";
 import { classifySge } from "./sge_transient.ts";
+import { laneRefusalOf } from "./submit_limit.ts";
 
 /** How far before a submission a lookup by name reaches (GE stamps whole seconds). */
 const LOOKUP_MARGIN_MS = 2000;
@@ -67,6 +68,8 @@ export async function qsubWithCare(
           result.stderr,
         );
         if (limit) throw new SubmitLimitError(`qsub ${why}`, limit[0]);
+        const lane = laneRefusalOf(result.stderr);
+        if (lane !== null) throw new LaneRefusedError(`qsub ${why}`, lane.lane, lane.words);
         throw new SlurmError(`qsub ${why}`);
       }
       if (kind === "maybe-sent") {

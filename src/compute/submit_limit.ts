@@ -1,4 +1,4 @@
-import { SlurmError, SubmitLimitError } from "./errors.ts";
+import { type Lane, LaneRefusedError, SlurmError, SubmitLimitError } from "./errors.ts";
 
 /**
  * Which sbatch refusals are a site limit on SUBMITTED jobs — a refusal that
@@ -78,10 +78,34 @@ export function sbatchRefusal(stderr: string, why: string): SlurmError {
       limit,
     );
   }
+  const lane = laneRefusalOf(stderr);
+  if (lane !== null) return new LaneRefusedError(`sbatch ${why}`, lane.lane, lane.words);
   if (/Invalid job array specification/.test(stderr)) {
     return new SlurmError(
       `sbatch ${why} (an array's largest index must be below MaxArraySize: split it with arrayChunks)`,
     );
   }
   return new SlurmError(`sbatch ${why}`);
+}
+
+/**
+ * The scheduler's refusals of a name it does not know, by what they name:
+ * sbatch's (slurm_errno.c ESLURM_INVALID_ACCOUNT, ESLURM_INVALID_PARTITION_NAME,
+ * ESLURM_INVALID_QOS; the testbed prints the first for an unknown --account)
+ * and qsub's for an unknown queue (GE's -q, outerloop's partition).
+ */
+const LANE_REFUSALS: readonly [RegExp, Lane][] = [
+  [/Invalid account or account\/partition combination specified/, "account"],
+  [/Invalid partition name specified/, "partition"],
+  [/Invalid qos specification/, "qos"],
+  [/job requests unknown queue "[^"\n]*"/, "partition"],
+];
+
+/** Which name a submission's refusal says the scheduler does not know, with its words; null for another refusal. */
+export function laneRefusalOf(stderr: string): { lane: Lane; words: string } | null {
+  for (const [p, lane] of LANE_REFUSALS) {
+    const m = p.exec(stderr);
+    if (m) return { lane, words: m[0] };
+  }
+  return null;
 }

@@ -40,6 +40,7 @@ import type { RunDir } from "../rundir/run_dir.ts";
 import { readRunRecord, runIdentity, type RunRecord, writeRunRecord } from "../rundir/run_record.ts";
 import { retireWakes, submitWake } from "./wake.ts";
 import { nodeLocalWarnings } from "./node_local.ts";
+import { freshEntries, refusedStart, watchSubmits } from "./first_refusal.ts";
 import { calibrationOf } from "../evaluation/calibration.ts";
 import { type FinishedOutcome, finishedOutcome } from "../evaluation/outcome.ts";
 import { readRunSnapshot } from "../evaluation/snapshot.ts";
@@ -109,24 +110,35 @@ export async function runPhase(dir: RunDir, deps: PhaseDeps, record = readRunRec
  * taken BEFORE the record is compared and written, so of two `measure`s
  * racing on one new run dir exactly one record ever wins and the other is
  * refused — freezes `record` as `run.json` (or keeps the same run's earlier
- * one), pins both shas in the repo, then makes the first pass.
+ * one), pins both shas in the repo, then makes the first pass. A fresh run
+ * whose account, partition or QOS the scheduler refuses before any job of
+ * it is submitted is left unfrozen, refused as bad input (first_refusal.ts).
  */
 export async function startRun(dir: RunDir, record: RunRecord, deps: PhaseDeps): Promise<PhaseOutcome> {
   return await underLock(dir, record, deps, async () => {
+    const before = freshEntries(dir);
     const inForce = writeRunRecord(dir, record);
-    // after every input check and the freeze: a refusal stays one line
-    if (inForce.compute !== "local") {
-      for (const w of nodeLocalWarnings({ runDir: dir.path, repo: inForce.repo, program: deps.self[0] ?? "" })) {
-        log.warn(w);
-      }
-    }
+    // after every input check and the first submission: a refusal stays one line
+    const warnings = inForce.compute === "local"
+      ? []
+      : nodeLocalWarnings({ runDir: dir.path, repo: inForce.repo, program: deps.self[0] ?? "" });
     const done = finishedOutcome(readRunSnapshot(dir, inForce));
     if (done) return done;
     refuseCancelled(dir);
     return await cancelWins(dir, async () => {
       await pinSha(inForce.repo, inForce.baseSha);
       for (const c of inForce.candidates) await pinSha(inForce.repo, c.sha);
-      return await passOrFail(dir, inForce, deps);
+      // a fresh run whose first submission names an account or partition the scheduler refuses is bad input
+      const watch = watchSubmits(deps.compute);
+      try {
+        return await passOrFail(dir, inForce, { ...deps, compute: watch.compute });
+      } catch (err) {
+        const refused = refusedStart(dir, inForce, before, watch, err);
+        if (refused !== err) warnings.length = 0;
+        throw refused;
+      } finally {
+        for (const w of warnings) log.warn(w);
+      }
     });
   });
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { SlurmError, SubmitLimitError } from "../../src/compute/errors.ts";
+import { LaneRefusedError, SlurmError, SubmitLimitError } from "../../src/compute/errors.ts";
 import { Retries } from "../../src/compute/retry.ts";
 import type { Runner } from "../../src/compute/runner.ts";
 import { type QsubContext, qsubWithCare } from "../../src/compute/sge_qsub.ts";
@@ -60,6 +60,13 @@ describe("qsubWithCare()", () => {
       exited(1, "", "Unable to run job: job rejected: Only 10 jobs are allowed per user (current job count: 10)\n")
     );
     await assert.rejects(qsubWithCare(limited.ctx, { ...spec, command: "true" }, String), SubmitLimitError);
+    const queue = context(() =>
+      exited(1, "", 'Unable to run job: Job was rejected because job requests unknown queue "nope".\nExiting.\n')
+    );
+    await assert.rejects(
+      qsubWithCare(queue.ctx, { ...spec, command: "true" }, String),
+      (e: unknown) => e instanceof LaneRefusedError && e.lane === "partition",
+    );
   });
 
   it("a qmaster that is down is tried again; one that may have submitted is looked up by name first", async () => {

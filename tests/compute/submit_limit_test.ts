@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { SlurmError, SubmitLimitError } from "../../src/compute/errors.ts";
+import { LaneRefusedError, SlurmError, SubmitLimitError } from "../../src/compute/errors.ts";
 import type { Runner } from "../../src/compute/runner.ts";
 import { SlurmCompute } from "../../src/compute/slurm.ts";
 import { submitLimitOf } from "../../src/compute/submit_limit.ts";
@@ -90,5 +90,22 @@ describe("SlurmCompute and a submit limit", () => {
         e instanceof SlurmError && !(e instanceof SubmitLimitError) && /split it with arrayChunks/.test(e.message),
     );
     assert.equal(big.calls.length, 1);
+  });
+
+  it("rejects with a LaneRefusedError naming the account, partition or QOS sbatch does not know", async () => {
+    const cases: [string, "account" | "partition" | "qos"][] = [
+      ["Invalid account or account/partition combination specified", "account"],
+      ["Invalid partition name specified", "partition"],
+      ["Invalid qos specification", "qos"],
+    ];
+    for (const [words, lane] of cases) {
+      const { calls, compute } = refusing(`sbatch: error: Batch job submission failed: ${words}\n`);
+      await assert.rejects(compute.submitArray(spec, 2), (e: unknown) => {
+        assert.ok(e instanceof LaneRefusedError, String(e));
+        assert.deepEqual([e.lane, e.words, e.exit], [lane, words, "scheduler"]);
+        return true;
+      });
+      assert.equal(calls.length, 1, words);
+    }
   });
 });
