@@ -76,10 +76,20 @@ export function advanceRun(
   const walked: LookStep[] = [];
   // a crashed candidate's measures from the pair it crashed on are over too: what they would give is never read
   // (beforeCrashes), and the pass stops those it can (fail fast), so a batch never waits on them
+  // (each look's crashed arms found once: asked per measure, they made a pass over n measures cost n² name parses)
+  const armsByPlan = new Map<PassPlan, CrashedArms>();
+  const armsOf = (p: PassPlan) => {
+    let arms = armsByPlan.get(p);
+    if (arms === undefined) armsByPlan.set(p, arms = crashedArms(p, crashed));
+    return arms;
+  };
   const afterCrash = (p: PassPlan, m: Measure) => {
+    if (crashed.size === 0) return false;
+    const arms = armsOf(p);
+    if (arms.size === 0) return false;
     const ref = parseMeasureName(m.name);
     if (ref === null || ref.arm === BASE_ARM) return false;
-    const c = crashedArms(p, crashed).get(ref.arm);
+    const c = arms.get(ref.arm);
     return c !== undefined && ref.pair >= c.pair;
   };
   const known = (p: PassPlan, m: Measure) =>
@@ -97,7 +107,7 @@ export function advanceRun(
     for (;;) {
       const p = steps.plan;
       if (!complete(p)) return at(p, null);
-      const arms = crashedArms(p, crashed);
+      const arms = armsOf(p);
       const decision = steps.advance(beforeCrashes(p, { ...p.cached, ...values }, arms), arms);
       const step: LookStep = { kind: "round", plan: p, decision };
       walked.push(step);
@@ -111,7 +121,7 @@ export function advanceRun(
     if (crash !== undefined) {
       // the candidate crashed: the verdict at once (fail fast: the pass stops what is left of the look),
       // nothing it measured judged; the values in hand before the crash are kept
-      const kept = beforeCrashes(p, { ...p.cached, ...values }, crashedArms(p, crashed));
+      const kept = beforeCrashes(p, { ...p.cached, ...values }, armsOf(p));
       const decision = crashedDecisionByName(r.contract, look.n, kept, {
         measure: crash.name,
         cause: crashed.get(crash.name)!,
