@@ -9,6 +9,9 @@ import { runPlan } from "../plan/run_plan.ts";
 import type { RunDir } from "../rundir/run_dir.ts";
 import { cancelLiveJobs } from "../plan/run_jobs.ts";
 import type { RunRecord } from "../rundir/run_record.ts";
+import { closestKey } from "../contract/did_you_mean.ts";
+import type { MeasureFailure } from "../measure/look_results.ts";
+import { BASE_ARM, parseMeasureName } from "../measure/measure_name.ts";
 
 /**
  * What a pass does when it meets an eval failure that fails the run (final
@@ -66,4 +69,31 @@ function recordOf(dir: RunDir, r: RunRecord, err: EvalError, now: number): RunFa
     message: err.message.trimEnd(),
     failedAt: at,
   };
+}
+
+/**
+ * A baseline's result without the contract's metric, among other keys, is
+ * most likely the contract's error (a misspelt `metric`), which no retry
+ * mends: the run keeps the contract it was started with in run.json. Its
+ * failure's first line then names the key the contract most likely meant
+ * and the way on, a new run dir; any other failure is returned as it is.
+ */
+export function contractsFailure(r: RunRecord, f: MeasureFailure): MeasureFailure {
+  if (f.kind !== "no-metric" || parseMeasureName(f.measure)?.arm !== BASE_ARM) return f;
+  const m = /no metric ("(?:[^"\\]|\\.)*") in .*: keys present are (.*)$/.exec(f.cause);
+  if (m === null) return f;
+  let metric: string;
+  let keys: string[];
+  try {
+    metric = JSON.parse(m[1]!);
+    keys = m[2] === "none" ? [] : JSON.parse(`[${m[2]}]`);
+  } catch {
+    return f;
+  }
+  const near = closestKey(metric, keys);
+  const hint = `${near === null ? "" : `; did you mean ${JSON.stringify(near)}?`} The run keeps its contract ` +
+    `in run.json (resume --retry-failed measures under it again): fix the metric in ` +
+    `${JSON.stringify(r.contractPath)} and measure in a new --run-dir`;
+  const [first = "", ...rest] = f.message.split("\n");
+  return { ...f, message: [first + hint, ...rest].join("\n") };
 }

@@ -52,7 +52,7 @@ import { MeasureFailedError } from "../measure/measure_failed.ts";
 import { type Provenance, readProvenance } from "../dispatch/provenance.ts";
 import { cancelWins, isCancelled, refuseCancelled } from "../rundir/cancel_file.ts";
 import { sayOnStop } from "../runtime/live_groups.ts";
-import { endFailedRun } from "./failed_run.ts";
+import { contractsFailure, endFailedRun } from "./failed_run.ts";
 import { measureUsage, timeoutWarnings } from "../plan/run_usage.ts";
 import type { WakeRecord } from "../rundir/wake_record.ts";
 import { measureSamples } from "../evaluation/results_on_disk.ts";
@@ -230,7 +230,7 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
     // an eval a cancel stopped is the cancel's doing, never a failure or a crash: the caller reports the cancel
     if (look.failed.length > 0 && isCancelled(dir)) throw new EvalError(look.failed[0]!.message);
     // a baseline's failure (or the harness's) is the run's: nothing can be judged without it
-    if (failed.length > 0) throw new MeasureFailedError(failed[0]!);
+    if (failed.length > 0) throw new MeasureFailedError(contractsFailure(r, failed[0]!));
     // a candidate's crash is a verdict on it: recorded, and the look goes on without it
     const known = new Set(crashes.map((c) => c.measure));
     for (const c of crashed) {

@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { EvalError } from "../../src/dispatch/eval_error.ts";
 import { setLogSink } from "../../src/log.ts";
 import { MeasureFailedError } from "../../src/measure/measure_failed.ts";
-import { endFailedRun } from "../../src/run/failed_run.ts";
+import { contractsFailure, endFailedRun } from "../../src/run/failed_run.ts";
 import { readFailure } from "../../src/rundir/failure_file.ts";
 import { RunDir } from "../../src/rundir/run_dir.ts";
 import { writeRunRecord } from "../../src/rundir/run_record.ts";
@@ -93,5 +93,39 @@ describe("endFailedRun()", () => {
       restore();
     }
     assert.deepEqual(compute.cancelled, []);
+  });
+});
+
+describe("contractsFailure()", () => {
+  const r = runRecordFixture({ contractPath: "/work/bench.json" });
+  const noMetric = (measure: string, keys: string) => {
+    const cause = `eval result has no metric "scroe" in the last line of stdout: keys present are ${keys}`;
+    return {
+      measure,
+      jobId: "7",
+      kind: "no-metric" as const,
+      cause,
+      message: `measure ${measure}: E${cause.slice(1)}\n--- last 1 line(s) of out.log ---\n{"score": 1, "wall": 2}`,
+    };
+  };
+
+  it("names the key the contract most likely meant and the way on, a new run dir, on the first line", () => {
+    const f = contractsFailure(r, noMetric("baseline", '"score", "wall"'));
+    const [first, ...rest] = f.message.split("\n");
+    assert.match(
+      first!,
+      /keys present are "score", "wall"; did you mean "score"\? The run keeps its contract in run\.json \(resume --retry-failed measures under it again\): fix the metric in "\/work\/bench\.json" and measure in a new --run-dir$/,
+    );
+    assert.deepEqual(rest, ["--- last 1 line(s) of out.log ---", '{"score": 1, "wall": 2}']);
+    assert.equal(f.cause, noMetric("baseline", '"score", "wall"').cause);
+  });
+
+  it("says the way on without a guess when no key is close, and leaves a candidate's crash and other failures alone", () => {
+    assert.doesNotMatch(contractsFailure(r, noMetric("baseline#2", '"wall"')).message, /did you mean/);
+    assert.match(contractsFailure(r, noMetric("baseline#2", "none")).message, /measure in a new --run-dir/);
+    const candidate = noMetric("candidate", '"score"');
+    assert.equal(contractsFailure(r, candidate), candidate);
+    const exit = { ...noMetric("baseline", '"score"'), kind: "exit" as const };
+    assert.equal(contractsFailure(r, exit), exit);
   });
 });

@@ -160,6 +160,19 @@ describe("runPhase()", () => {
     assert.equal(readFileSync(join(runDir, "decision.json"), "utf8"), bytes);
   });
 
+  it("fails a run whose baseline's result lacks the contract's metric saying the key meant and the way on", async () => {
+    const { runDir } = newRun();
+    const compute = new FakeCompute();
+    compute.onSubmit = (spec) => spec.jobName.startsWith("eval-") && finishEvalJob(spec, { scroe: 10, wall: 1 });
+    await assert.rejects(runPhase(new RunDir(runDir), deps(compute)), (e: Error) => {
+      assert.match(
+        e.message.split("\n")[0]!,
+        /keys present are "scroe", "wall"; did you mean "scroe"\?.* new --run-dir$/,
+      );
+      return true;
+    });
+  });
+
   it("explains a failed wake submission and keeps every record", async () => {
     const { runDir } = newRun();
     const compute = new FakeCompute();
