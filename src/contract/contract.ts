@@ -1,12 +1,13 @@
 import * as z from "zod/mini";
 import { lazy, wholeNumber, withJsonForm } from "../schema/zod.ts";
-import { contractObject as strict } from "./did_you_mean.ts";
+import { closestKey, contractObject as strict } from "./did_you_mean.ts";
 import { DEFAULT_CPUS, DEFAULT_MEM, isMemorySize } from "../compute/job_spec.ts";
 import { BadInputError } from "../errors.ts";
 import { readTextFile, TextFileError, type TextFileProblem } from "../fs/read_text_file.ts";
 import { fastContractJson } from "./contract_fast.ts";
 import { type NameKind, validateName } from "./names.ts";
 import { firstDuplicateKey } from "./duplicate_key.ts";
+import { jsonSyntaxError } from "./json_syntax.ts";
 import { DEFAULT_SUMMARY, SUMMARIES, type Summary } from "../stats/samples.ts";
 import type { CalibratedNoise } from "../stats/calibrated_screen.ts";
 import {
@@ -81,10 +82,25 @@ const seedEnv = () =>
  */
 const DIRECTION_FIX = 'add "direction": "minimize" (lower is better: a time, a size, a loss) or ' +
   '"direction": "maximize" (higher is better: a rate, a score, an accuracy)';
-const direction = () =>
-  z.enum(["maximize", "minimize"], {
-    error: (issue) => issue.input === undefined ? `"direction" is missing; ${DIRECTION_FIX}` : undefined,
+const direction = () => choice(["maximize", "minimize"], `"direction" is missing; ${DIRECTION_FIX}`);
+
+/**
+ * One of `values`, whose refusal of a string near one of them names it
+ * (`"minimise"` reads did you mean "minimize"?), as an unknown key's does;
+ * `missing` words the refusal of an absent value.
+ */
+function choice<const T extends readonly [string, ...string[]]>(values: T, missing?: string) {
+  return z.enum(values, {
+    error: (issue) => {
+      if (issue.input === undefined) return missing;
+      if (typeof issue.input !== "string") return undefined;
+      const near = closestKey(issue.input, values);
+      const all = values.map((v) => JSON.stringify(v)).join("|");
+      return `Invalid option ${JSON.stringify(issue.input)}: expected one of ${all}` +
+        (near === null ? "" : `; did you mean ${JSON.stringify(near)}?`);
+    },
   });
+}
 
 /** Whether a threshold is absolute (in the metric's units) or relative (a factor, judged on the log ratio). */
 export type Scale = "absolute" | "relative";
@@ -138,7 +154,7 @@ const noise = () =>
   }));
 
 /** How a metric reported as an array of samples becomes the measure's value (src/stats/samples.ts). */
-const summary = lazy(() => z._default(z.enum(SUMMARIES as [Summary, ...Summary[]]), DEFAULT_SUMMARY));
+const summary = lazy(() => z._default(choice(SUMMARIES as [Summary, ...Summary[]]), DEFAULT_SUMMARY));
 const count = (min: number, fallback: number) => z._default(wholeNumber(min), fallback);
 
 const siblingSchema = lazy(() =>
@@ -190,7 +206,7 @@ export const contractSchema = lazy(() =>
       DEFAULT_MEM,
     ),
     eval_cpus: count(1, DEFAULT_CPUS),
-    baseline: z._default(z.enum(["cached", "measure"]), "measure"),
+    baseline: z._default(choice(["cached", "measure"]), "measure"),
     min_effect: threshold(),
     noise: noise(),
     siblings: z._default(z.array(siblingSchema()), []).check(z.superRefine((sibs, ctx) => {
@@ -208,7 +224,7 @@ export const contractSchema = lazy(() =>
       });
     })),
     guards: z._default(z.array(guardSchema()), []),
-    pairing: z._default(z.enum(["separate", "same-job", "duet"]), DEFAULT_PAIRING),
+    pairing: z._default(choice(["separate", "same-job", "duet"]), DEFAULT_PAIRING),
     repeats: count(1, DEFAULT_REPEATS),
     // its default is `repeats`, which a field default cannot see: filled in by contractFromJson
     max_repeats: z.optional(wholeNumber(1)),
@@ -377,9 +393,21 @@ export function parseContract(json: unknown, source: string): Contract {
   if (quick !== null) return contractFromJson(quick);
   const parsed = contractSchema().safeParse(json);
   if (!parsed.success) {
-    throw new ContractError(source, `Invalid contract ${JSON.stringify(source)}:\n${z.prettifyError(parsed.error)}`);
+    throw new ContractError(source, `Invalid contract ${JSON.stringify(source)}: ${oneLine(parsed.error.issues)}`);
   }
   return contractFromJson(parsed.data);
+}
+
+/**
+ * A refusal's issues on one line, each after the field it is at
+ * (`direction: Invalid option …; siblings[0].name: …`): bad input is
+ * refused in one line.
+ */
+function oneLine(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.map((i) => {
+    const at = i.path.map((p, n) => typeof p === "number" ? `[${p}]` : `${n === 0 ? "" : "."}${String(p)}`).join("");
+    return `${at === "" ? "" : `${at}: `}${i.message.replaceAll("\n", " ")}`;
+  }).join("; ");
 }
 
 /** The camelCase `Contract` of a validated on-disk contract. */
@@ -456,10 +484,12 @@ export function loadContract(path: string): Contract {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    // the parser quotes the text around the error, newlines and all: kept on one line
-    // deno-lint-ignore no-control-regex -- control characters are what is escaped
-    const why = (err as Error).message.replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1));
-    throw new ContractError(path, `Contract ${JSON.stringify(path)} is not JSON: ${why}`, { cause: err });
+    // the place is our own scan's: each runtime's parser words (or omits) it its own way
+    const e = jsonSyntaxError(text);
+    const why = e === null ? "it cannot be parsed" : `line ${e.line}, column ${e.column}: ${e.problem}`;
+    throw new ContractError(path, `Contract ${JSON.stringify(path)} is not JSON: ${why}; fix it there`, {
+      cause: err,
+    });
   }
   const twice = firstDuplicateKey(text);
   if (twice !== null) {
