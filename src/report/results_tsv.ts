@@ -1,7 +1,6 @@
 import { armMean } from "../evaluation/side_means.ts";
 import { BASE_ARM, CANDIDATE_ARM } from "../measure/measure_name.ts";
 import { formatMeasured } from "../text/numbers.ts";
-import { shorten } from "../text/shorten.ts";
 import { type Climb, isCalibration, type RunSummary } from "./model.ts";
 
 /**
@@ -24,7 +23,7 @@ import { type Climb, isCalibration, type RunSummary } from "./model.ts";
  *   inconclusive, a round's other candidates, a disputed decision) or
  *   `crash` (the candidate's eval crashed);
  * - `description`: its label (`--label`, else its commit's subject; the ref
- *   when neither is known), and for a crash its cause.
+ *   when neither is known), and for a crash its cause, whole.
  *
  * The first row is the first run's baseline (`keep`, `baseline`), its mean
  * over its pairs. A round gives a row per candidate. Only decided runs are
@@ -65,7 +64,8 @@ function row(
   const disputed = r.disputes.length > 0;
   const status = crashed ? "crash" : kept && !disputed ? "keep" : "discard";
   const what = label === "" ? short(sha) : label;
-  const why = crashed && cause ? ` (${shorten(cause, 60)})` : disputed ? " (disputed decision)" : "";
+  // whole, never cut: a program reads the cell, and a loop's own row (examples/loop/) holds the cause whole
+  const why = crashed && cause ? ` (${cause})` : disputed ? " (disputed decision)" : "";
   return [short(sha), crashed ? "0.000000" : value(armMean(r.values, arm)), status, what + why];
 }
 

@@ -38,6 +38,13 @@ describe("formatResultsTsv()", () => {
     assert.deepEqual(rowsOf(tsv)[2], ["fedcba9", "12", "discard", "a b c (disputed decision)"]);
   });
 
+  it("gives a crash's whole cause, however long: a program reads the cell, and a loop's own row holds it whole", () => {
+    const cause = 'eval result has no metric "score" in the last line of stdout: keys present are "scroe", "wall"';
+    const run = crashedRun({ label: "double model width" });
+    const tsv = formatResultsTsv([{ ...run, crash: { ...run.crash!, cause } }]);
+    assert.equal(rowsOf(tsv)[2]![3], `double model width (${cause})`);
+  });
+
   it("is the header alone for a climb without a decided run", () => {
     assert.equal(formatResultsTsv([]), "commit\tvalue\tstatus\tdescription\n");
   });
