@@ -23,6 +23,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { measurePendingArgv, pendingSetup, SIBLINGS } from "./bench_runs.ts";
 
 const root = join(import.meta.dirname!, "..");
 const ownBinary = join(root, "dist", "outerloop");
@@ -36,44 +37,13 @@ const binaries: { label: string; path: string }[] = [
   { label: "this tree", path: ownBinary },
 ];
 const strace = ["/usr/bin/strace", "/bin/strace"].find((p) => existsSync(p)) ?? null;
-const SIBLINGS = 499;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number) => Math.round(x * 10) / 10;
 
 const work = mkdtempSync(join(tmpdir(), "outerloop-bench-pass-"));
 try {
-  const repo = join(work, "repo");
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-C", repo, "-c", "user.name=b", "-c", "user.email=b@example.invalid", ...args]);
-  mkdirSync(repo);
-  git("init", "-q", "-b", "main");
-  writeFileSync(join(repo, "b.sh"), `echo '{"s": 1}'\n`);
-  git("add", "-A");
-  git("commit", "-q", "-m", "1");
-  writeFileSync(join(repo, "b.sh"), `echo '{"s": 2}'\n`);
-  git("commit", "-q", "-am", "2");
-  const contract = join(work, "c.json");
-  writeFileSync(
-    contract,
-    JSON.stringify({
-      name: "b",
-      command: "sh b.sh",
-      metric: "s",
-      direction: "maximize",
-      eval_minutes: 5,
-      siblings: Array.from(
-        { length: SIBLINGS },
-        (_, i) => ({ name: `s${i}`, command: "sh b.sh", metric: "s", direction: "maximize" }),
-      ),
-    }),
-  );
-  const fakebin = join(work, "bin");
-  mkdirSync(fakebin);
-  const fake = join(root, "bench", "fake_scheduler.sh");
-  for (const verb of ["sbatch", "squeue", "sacct", "scancel", "scontrol"]) {
-    writeFileSync(join(fakebin, verb), `#!/bin/sh\nexec sh "${fake}" ${verb} "$@"\n`, { mode: 0o755 });
-  }
+  const setup = pendingSetup(work);
 
   interface Shape {
     readonly name: string;
@@ -106,12 +76,7 @@ try {
     }))
   );
 
-  const env = (s: Shape) => ({
-    PATH: `${fakebin}:/usr/bin:/bin`,
-    HOME: work,
-    OUTERLOOP_FAKE_STATE: s.state,
-    OUTERLOOP_FAKE_MAX_ARRAY_SIZE: String(s.maxArraySize),
-  });
+  const env = (s: Shape) => setup.env(s.state, s.maxArraySize);
   /** Runs `argv` under GNU time: exit code, CPU and wall ms. */
   const timed = (s: Shape, argv: readonly string[]) => {
     const out = join(work, "time.out");
@@ -185,22 +150,7 @@ try {
 
   for (const s of shapes) {
     mkdirSync(s.state, { recursive: true });
-    const argv = [
-      "measure",
-      "--compute",
-      "slurm",
-      "--repo",
-      repo,
-      "--base",
-      "main~1",
-      "--candidate",
-      "main",
-      "--contract",
-      contract,
-      "--run-dir",
-      s.runDir,
-      ...s.flags,
-    ];
+    const argv = measurePendingArgv(setup, s.runDir, s.flags);
     const m = timed(s, argv);
     if (m.code !== 75) throw new Error(`${s.label}, ${s.name}: measure exited ${m.code}, not 75 (parked)`);
     const dispatch = callsOf(s);

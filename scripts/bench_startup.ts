@@ -25,9 +25,10 @@
  * Usage: deno run -A scripts/bench_startup.ts [--runs N] [--no-build] [--before BINARY]
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { decidedRun, PAIRS } from "./bench_runs.ts";
 
 const root = join(import.meta.dirname!, "..");
 const binary = join(root, "dist", "outerloop");
@@ -35,7 +36,6 @@ const runsFlag = process.argv.indexOf("--runs");
 const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 30;
 const beforeFlag = process.argv.indexOf("--before");
 const before = beforeFlag > 0 ? process.argv[beforeFlag + 1]! : null;
-const PAIRS = 4;
 const TARGET: Record<string, number> = { version: 1.3, show_decided: 2.9, resume_decided: 2.6 };
 /** The flags scripts/build.sh compiles with, so the floor is built as the binary is. */
 const FLAGS = [
@@ -103,26 +103,8 @@ try {
   }
 
   /** A decided run of `PAIRS` pairs on the local backend (a two-commit repo whose candidate scores higher). */
-  const repo = join(work, "repo");
-  mkdirSync(repo);
-  const git = (...args: string[]) =>
-    run(["git", "-C", repo, "-c", "user.name=b", "-c", "user.email=b@x.invalid", ...args]);
-  git("init", "-q", "-b", "main");
-  writeFileSync(join(repo, "b.sh"), `echo '{"s": 1}'\n`);
-  git("add", "-A");
-  git("commit", "-q", "-m", "1");
-  writeFileSync(join(repo, "b.sh"), `echo '{"s": 2}'\n`);
-  git("commit", "-q", "-am", "2");
-  const contract = join(work, "c.json");
-  writeFileSync(
-    contract,
-    JSON.stringify({ name: "b", command: "sh b.sh", metric: "s", direction: "maximize", repeats: PAIRS }),
-  );
-  const runDir = join(work, "runs", "r");
-  const flags = ["--compute", "local", "--repo", repo, "--base", "main~1", "--candidate", "main"];
   // made by the older build when there is one: a newer one reads an older run dir, not the other way round
-  run([before ?? binary, "measure", ...flags, "--contract", contract, "--run-dir", runDir]);
-  if (!existsSync(join(runDir, "decision.json"))) throw new Error(`the run in ${runDir} was not decided`);
+  const runDir = decidedRun(work, before ?? binary, PAIRS);
 
   const commands: Record<string, string[]> = {
     empty_compiled: [empty],
