@@ -137,6 +137,7 @@ export async function prepareRun(o: RunRequest, deps: PrepareDeps, purpose: RunP
     );
   }
   const existing = existsSync(o.runDir.runRecord) ? readRunRecord(o.runDir) : null;
+  if (purpose.kind === "measure") checkLabels(o, existing, candidates);
   // a calibration has no candidate to label
   const labels = purpose.kind !== "measure"
     ? undefined
@@ -210,6 +211,27 @@ function checkCandidates(base: string, baseSha: string, candidates: readonly Run
       );
     }
   }
+}
+
+/**
+ * Refuses a `--label` that differs from the one the same run keeps: a run's
+ * labels are frozen with it (another ref for the same sha is refused too),
+ * and a label silently kept would be a surprise.
+ */
+function checkLabels(o: RunRequest, existing: RunRecord | null, candidates: readonly RunCandidate[]): void {
+  if (o.labels.length === 0 || existing === null || existing.labels.every((l) => l === "")) return;
+  const same = existing.candidates.length === candidates.length &&
+    existing.candidates.every((c, i) => c.sha === candidates[i]!.sha);
+  if (!same) return; // another run: writeRunRecord refuses it, naming what differs
+  const i = o.labels.findIndex((l, i) => l !== existing.labels[i]);
+  if (i < 0) return;
+  throw new BadInputError(
+    `--label ${JSON.stringify(o.labels[i])} differs from the label ${JSON.stringify(existing.labels[i])} that ` +
+      `the run in --run-dir ${JSON.stringify(o.runDir.path)} keeps for --candidate ${
+        JSON.stringify(candidates[i]!.ref)
+      }: ` +
+      "a run's labels are frozen with it; give the same --label, leave --label out, or measure in a new --run-dir",
+  );
 }
 
 async function ref(repo: string, name: string, flag: string): Promise<string> {

@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { BadInputError } from "../../src/errors.ts";
 import { prepareRun, type RunRequest } from "../../src/run/prepare.ts";
 import { RunDir } from "../../src/rundir/run_dir.ts";
+import { writeRunRecord } from "../../src/rundir/run_record.ts";
 import { makeRepo } from "../helpers/git_repo.ts";
 import { tempDir } from "../helpers/temp.ts";
 
@@ -65,6 +66,21 @@ describe("prepareRun()", () => {
       "measure",
     ]);
     assert.equal(record.commandLine[1], "calibrate");
+  });
+
+  it("refuses a --label other than the one the same run keeps; the same, or none, continues it", async () => {
+    const { req } = request({}, { labels: ["first try"] });
+    req.runDir.create("--run-dir");
+    writeRunRecord(req.runDir, await prepareRun(req, DEPS));
+    await assert.rejects(
+      prepareRun({ ...req, labels: ["second try"] }, DEPS),
+      (e: unknown) =>
+        e instanceof BadInputError &&
+        /^--label "second try" differs from the label "first try" that the run in --run-dir ".*r1" keeps for --candidate "main": a run's labels are frozen with it; give the same --label, leave --label out, or measure in a new --run-dir$/
+          .test(e.message),
+    );
+    assert.deepEqual((await prepareRun(req, DEPS)).labels, ["first try"]);
+    assert.deepEqual((await prepareRun({ ...req, labels: [] }, DEPS)).labels, ["first try"]);
   });
 
   it("labels each candidate with --label, else with its commit's subject; refuses a count that is not one each", async () => {
