@@ -33,6 +33,11 @@ export interface LiveJob {
  */
 export interface Compute {
   /**
+   * True when `submit` and `submitArray` run the job to its end before they
+   * resolve (the local backend): a caller says what it sends before, not after.
+   */
+  readonly runsOnSubmit?: boolean;
+  /**
    * Submits; resolves to the job id. Rejects with a ComputeError on failure —
    * a SubmitLimitError when a site limit on submitted jobs refused it (wait
    * for jobs to end, then submit again).

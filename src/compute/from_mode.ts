@@ -17,9 +17,13 @@ export function computeFor(mode: ComputeMode, cluster = ""): Compute {
       ? import("./sge.ts").then((m) => new m.SgeCompute())
       : import("./slurm.ts").then((m) => new m.SlurmCompute({ cluster }));
   return new Proxy({} as Compute, {
-    get: (_, verb) => async (...args: unknown[]) => {
-      const c = await load() as unknown as Record<PropertyKey, (...a: unknown[]) => Promise<unknown>>;
-      return await c[verb]!(...args);
+    get: (_, verb) => {
+      // the one property that is no verb: known from the mode, without loading the backend
+      if (verb === "runsOnSubmit") return mode === "local";
+      return async (...args: unknown[]) => {
+        const c = await load() as unknown as Record<PropertyKey, (...a: unknown[]) => Promise<unknown>>;
+        return await c[verb]!(...args);
+      };
     },
   });
 }

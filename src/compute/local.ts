@@ -66,6 +66,8 @@ export class LocalCompute implements Compute {
     this.#spawn = options.spawn ?? spawn;
   }
 
+  readonly runsOnSubmit = true;
+
   /** Runs the job to its end; resolves with its id. */
   async submit(spec: JobSpec): Promise<string> {
     assertOneCommand(spec);

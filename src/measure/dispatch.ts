@@ -108,10 +108,12 @@ function prepare(ctx: MeasurerContext, u: DispatchUnit): JobSpec {
 
 /** One unit as a job of its own. */
 async function submitOne(ctx: MeasurerContext, u: DispatchUnit, spec: JobSpec): Promise<string> {
+  const shas = [...new Set(u.members.map((m) => m.treeSha.slice(0, 12)))].join(", ");
+  // a backend that runs the job inside submit logs its end there: what it runs is said before it starts
+  if (ctx.o.compute.runsOnSubmit === true) log.info(`running ${unitWords(u)} (sha ${shas}) locally`);
   const jobId = await ctx.o.compute.submit(spec);
   ctx.mark(u, jobId);
-  const shas = [...new Set(u.members.map((m) => m.treeSha.slice(0, 12)))].join(", ");
-  log.info(`dispatched ${unitWords(u)} (sha ${shas}) as job ${jobId}`);
+  if (ctx.o.compute.runsOnSubmit !== true) log.info(`dispatched ${unitWords(u)} (sha ${shas}) as job ${jobId}`);
   return jobId;
 }
 
@@ -133,6 +135,8 @@ async function submitArray(
     output: join(array.dir, ARRAY_OUTPUT),
   };
   const throttle = ctx.o.arrays?.throttle ?? undefined;
+  const local = ctx.o.compute.runsOnSubmit === true;
+  if (local) log.info(`running ${units.length} job(s) locally as one job array: ${named(units)}`);
   const arrayId = await ctx.o.compute.submitArray(arraySpec, units.length, throttle ?? undefined);
   ctx.arrays = [...ctx.arrays.filter((a) => a.dir !== array.dir), markArrayJob(array, arrayId)];
   const jobs = new Map<DispatchUnit, string>();
@@ -141,9 +145,11 @@ async function submitArray(
     ctx.mark(u, ref);
     jobs.set(u, ref);
   });
-  log.info(
-    `dispatched ${units.length} job(s) as one job array ${arrayId}, tasks 0-${units.length - 1}: ${named(units)}`,
-  );
+  if (!local) {
+    log.info(
+      `dispatched ${units.length} job(s) as one job array ${arrayId}, tasks 0-${units.length - 1}: ${named(units)}`,
+    );
+  }
   return jobs;
 }
 

@@ -9,6 +9,10 @@ describe("computeFor()", () => {
     assert.deepEqual([...(await c.activeJobs()).keys()], []);
   });
 
+  it("says whether its backend runs a job inside submit (local only) without loading it", () => {
+    assert.deepEqual([computeFor("local").runsOnSubmit, computeFor("slurm").runsOnSubmit], [true, false]);
+  });
+
   it("loads nothing until a verb is called: making a scheduler's backend asks nothing of it", () => {
     assert.doesNotThrow(() => computeFor("slurm"));
     assert.doesNotThrow(() => computeFor("sge"));
