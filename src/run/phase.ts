@@ -262,8 +262,9 @@ async function pass(dir: RunDir, r: RunRecord, deps: PhaseDeps): Promise<PhaseOu
  *   crash verdict before the look is sent (the same measures the look
  *   would run first: nothing is measured twice);
  * - on the local backend, whose jobs run one after the other inside the
- *   pass, the look pair by pair: a crash ends it before the next pair
- *   starts, so nothing of it is left to cancel;
+ *   pass, the look pair by pair, a pair's baseline before its candidates:
+ *   a crash ends it before the next pair starts, so nothing of it is left
+ *   to cancel, and a baseline's failure before its candidates run;
  * - else the whole look at once (its job arrays), as always.
  */
 function nextMeasures(r: RunRecord, a: Advance, stopped: ReadonlySet<string>): Measure[] {
@@ -281,7 +282,11 @@ function nextMeasures(r: RunRecord, a: Advance, stopped: ReadonlySet<string>): M
   const waiting = live.filter((m) => missing.has(m.name));
   if (waiting.length === 0) return live;
   const first = Math.min(...waiting.map(pairOf));
-  return waiting.filter((m) => pairOf(m) === first);
+  const pair = waiting.filter((m) => pairOf(m) === first);
+  // the pair's baseline first, alone where its measures are jobs of their own: a baseline that fails fails
+  // the run, and the candidate it would be compared with is then never measured
+  const base = pair.filter((m) => parseMeasureName(m.name)?.arm === BASE_ARM);
+  return r.contract.pairing === "separate" && base.length > 0 ? base : pair;
 }
 
 /**

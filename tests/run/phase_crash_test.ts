@@ -107,6 +107,9 @@ describe("a crashed candidate", () => {
       }, EvalError);
       assert.equal(readFailure(dir)?.measure, "baseline");
       assert.equal(readDecision(dir, r), null);
+      // the local backend measures a pair's baseline before its candidate: a failed baseline ends the pass first
+      const sent = fake.submitted.filter((s) => s.jobName.startsWith("eval-")).map(measureOf);
+      if (compute === "local") assert.deepEqual(sent, ["baseline"]);
     });
   }
 });
