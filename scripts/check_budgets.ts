@@ -18,10 +18,12 @@
  * BUN_JSC_useConcurrentJIT=0: the same work, done where callgrind counts it
  * the same every time). Raising a
  * budget is a commit of its own that says what the extra instructions buy:
- * `--record` writes the measured counts into bench/budgets.json with this
- * commit's id (and takes a note with `--note TEXT`).
+ * `--record` writes the measured counts into bench/budgets.json with the id
+ * of the last commit that changed what the binary is built from (and takes
+ * a note with `--note TEXT`): build that tree first, or name the commit the
+ * binary was built from with `--commit ID` (say, one built in a worktree).
  *
- * Usage: deno task build && deno run -A scripts/check_budgets.ts [--binary PATH] [--record --note TEXT]
+ * Usage: deno task build && deno run -A scripts/check_budgets.ts [--binary PATH] [--record [--note TEXT] [--commit ID]]
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -41,6 +43,19 @@ const binary = flag("--binary") ?? join(root, "dist", "outerloop");
 const record = process.argv.includes("--record");
 if (!existsSync(binary)) throw new Error(`${binary} is missing: run \`deno task build\` first`);
 if (!existsSync(VALGRIND)) throw new Error(`${VALGRIND} is missing: apt-get install valgrind`);
+
+/**
+ * The last commit that changed what dist/outerloop is built from (its source, its dependencies, its build),
+ * which must be the tree's: a binary built from a tree with changes there is of no commit.
+ */
+function builtFrom(): string {
+  const built = ["src", "package.json", "package-lock.json", "scripts/build.sh"];
+  const git = (...args: string[]) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8" }).trim();
+  if (git("status", "--porcelain", "--", ...built) !== "") {
+    throw new Error(`uncommitted changes in ${built.join(", ")}: record from a clean tree, or name it with --commit`);
+  }
+  return git("log", "-1", "--format=%h", "--abbrev=7", "--", ...built);
+}
 
 const started = performance.now();
 /** A fixed-length prefix (mkdtemp's 6 random characters), the same under every TMPDIR. */
@@ -87,7 +102,7 @@ try {
 
   const budgets = JSON.parse(readFileSync(budgetsFile, "utf8")) as Budgets;
   if (record) {
-    const commit = execFileSync("git", ["-C", root, "rev-parse", "--short=7", "HEAD"], { encoding: "utf8" }).trim();
+    const commit = flag("--commit") ?? builtFrom();
     const note = flag("--note") ?? "recorded by scripts/check_budgets.ts --record";
     const figures = Object.fromEntries(
       Object.entries(measured).map(([k, ir]) => [k, { ir, commit, note: budgets.figures[k]?.note ?? note }]),
