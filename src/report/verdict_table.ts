@@ -99,7 +99,10 @@ export function formatDecisionTable(
   }
   const verdict = `verdict: ${decision.verdict}${disputed ? " (disputed)" : ""}`;
   const candidates = round === undefined ? [] : ["", round.trimEnd()];
-  return [table, ...candidates, "", verdict, ...estimate, ...setAsideLines(paired), ...reasons].join("\n") + "\n";
+  // a decision without values (a crash at the first measure: --smoke) has no table, not a header alone
+  const lines = [...(rows.length === 0 ? [] : [table]), ...candidates, "", verdict];
+  while (lines[0] === "") lines.shift();
+  return [...lines, ...estimate, ...setAsideLines(paired), ...reasons].join("\n") + "\n";
 }
 
 /**

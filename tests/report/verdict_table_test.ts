@@ -43,3 +43,13 @@ describe("formatDecisionTable() with guards", () => {
     assert.match(rows.find((r) => r.startsWith("guard-size-base ")) ?? "", /\s100$/);
   });
 });
+
+describe("formatDecisionTable() without values", () => {
+  it("has no table, not a header alone, when nothing was measured (a --smoke crash)", () => {
+    const c = parseContract({ name: "bench", command: "run", metric: "t", direction: "minimize" }, "test");
+    const d = { ...decide(c, { baseline: 1.25, candidate: 1.1 }), verdict: "crashed" as const, values: {}, deltas: {} };
+    const text = formatDecisionTable(d, null, false, undefined, { relative: null, direction: "minimize", unit: "s" });
+    assert.ok(text.startsWith("verdict: crashed\n"), text);
+    assert.doesNotMatch(text, /measure +value/);
+  });
+});
