@@ -16,17 +16,20 @@ export interface ProgressCounts {
   readonly done: number;
   readonly running: number;
   readonly pending: number;
+  /** Measures no job was sent for yet (a --smoke run's look, sent once its candidates ran once). */
+  readonly notSent: number;
   readonly failed: number;
 }
 
-/** Counts the rows of `runStatus` (a measure not yet dispatched counts as pending). */
+/** Counts the rows of `runStatus`: a measure not yet dispatched apart from a pending job's. */
 export function countStates(rows: readonly MeasureStateRow[]): ProgressCounts {
   const n = (...states: string[]) => rows.filter((r) => states.includes(r.state)).length;
   return {
     total: rows.length,
     done: n("done"),
     running: n("running"),
-    pending: n("pending", "not dispatched"),
+    pending: n("pending"),
+    notSent: n("not dispatched"),
     failed: n("failed", "crashed", "cancelled"),
   };
 }
@@ -80,7 +83,8 @@ export class PendingTracker {
 
 /**
  * The progress line: `2 done, 1 running, 1 pending of 4 measures; waited
- * 3m05s; longest pending: candidate (job 123, Resources) for 2m40s`. `wake`
+ * 3m05s; longest pending: candidate (job 123, Resources) for 2m40s`, with
+ * `5 not yet sent` after the pending when a look is sent later. `wake`
  * adds what the wake job is doing once every measure is in.
  */
 export function progressLine(
@@ -90,6 +94,8 @@ export function progressLine(
   wake: string | null,
 ): string {
   const parts = [`${c.done} done`, `${c.running} running`, `${c.pending} pending`];
+  // a pending measure's job is in the queue; one not yet sent has none
+  if (c.notSent > 0) parts.push(`${c.notSent} not yet sent`);
   if (c.failed > 0) parts.push(`${c.failed} failed`);
   let line = `${parts.join(", ")} of ${c.total} measures; waited ${formatDuration(waitedS)}`;
   if (longest !== null) {

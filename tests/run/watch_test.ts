@@ -421,7 +421,7 @@ describe("the run's jobs, progress and resource text", () => {
       { name: "sib-x-cand", state: "running" as const, jobId: "7" },
     ];
     const c = countStates(rows);
-    assert.deepEqual(c, { total: 4, done: 1, running: 1, pending: 2, failed: 0 });
+    assert.deepEqual(c, { total: 4, done: 1, running: 1, pending: 2, notSent: 0, failed: 0 });
     const t = new PendingTracker();
     t.see([rows[1]!], 0);
     const longest = t.see(rows, 90_000);
@@ -429,6 +429,20 @@ describe("the run's jobs, progress and resource text", () => {
     assert.equal(
       progressLine(c, 185, longest, null),
       "1 done, 1 running, 2 pending of 4 measures; waited 3m05s; longest pending: candidate (job 5, Priority) for 1m30s",
+    );
+  });
+
+  it("counts a measure no job was sent for apart from a pending one (--smoke: one job out of six measures)", () => {
+    const rows = [
+      { name: "candidate", state: "pending" as const, jobId: "5" },
+      ...["baseline", "baseline#2", "candidate#2", "baseline#3", "candidate#3"].map((name) => ({
+        name,
+        state: "not dispatched" as const,
+      })),
+    ];
+    assert.equal(
+      progressLine(countStates(rows), 5, null, null),
+      "0 done, 0 running, 1 pending, 5 not yet sent of 6 measures; waited 5s",
     );
   });
 
