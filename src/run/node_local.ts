@@ -16,23 +16,37 @@ export interface SharedPaths {
   readonly program: string;
 }
 
+/** What says the cluster is this one machine, whose jobs see its /tmp: the warning's way out (docs/cluster.md). */
+const ONE_MACHINE = "OUTERLOOP_ONE_MACHINE";
+
 /**
- * One warning per path a scheduled run's jobs need that lies where each node
- * has its own copy: the run dir (the jobs' scripts and results), the
- * repository (every checkout clones it) and this program (the wake job runs
- * it). A warning, not a refusal: a single-machine cluster shares all of it.
+ * The warning, one line, naming each path a scheduled run's jobs need that
+ * lies where each node has its own copy: the run dir (the jobs' scripts and
+ * results), the repository (every checkout clones it) and this program (the
+ * wake job runs it); none when there is none, or when `env` says the
+ * cluster is one machine. A warning, not a refusal: a one-machine cluster
+ * shares all of it.
  */
-export function nodeLocalWarnings(p: SharedPaths): string[] {
+export function nodeLocalWarnings(
+  p: SharedPaths,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string[] {
+  if (env[ONE_MACHINE] === "1") return [];
   const what: [string, string, string][] = [
     [p.runDir, "--run-dir", "the jobs write their results there"],
     [p.repo, "--repo", "every eval clones it"],
     [p.program, "this program", "the wake job runs it"],
   ];
-  return what.flatMap(([path, name, why]) => {
+  const found = what.flatMap(([path, name, why]) => {
     const under = NODE_LOCAL.find((d) => isAbsolute(path) && (path === d || path.startsWith(`${d}/`)));
-    return under === undefined ? [] : [
-      `${name} ${JSON.stringify(path)} is under ${under}, which on most clusters each node has its own of: the ` +
-      `compute nodes will not see it (${why}); put it on a file system they share`,
-    ];
+    return under === undefined ? [] : [{ name: `${name} ${JSON.stringify(path)} (${why})`, under }];
   });
+  if (found.length === 0) return [];
+  const dirs = [...new Set(found.map((f) => f.under))].join(" and ");
+  return [
+    `${found.map((f) => f.name).join(", ")} ${found.length === 1 ? "is" : "are"} under ${dirs}, which on most ` +
+    `clusters each node has its own of: the compute nodes will not see ${found.length === 1 ? "it" : "them"}; ` +
+    `put ${found.length === 1 ? "it" : "them"} on a file system they share (on a cluster that is this one ` +
+    `machine, ${ONE_MACHINE}=1 says so)`,
+  ];
 }

@@ -121,7 +121,7 @@ export async function startRun(dir: RunDir, record: RunRecord, deps: PhaseDeps):
     // after every input check and the first submission: a refusal stays one line
     const warnings = inForce.compute === "local"
       ? []
-      : nodeLocalWarnings({ runDir: dir.path, repo: inForce.repo, program: deps.self[0] ?? "" });
+      : nodeLocalWarnings({ runDir: dir.path, repo: inForce.repo, program: deps.self[0] ?? "" }, deps.env);
     const done = finishedOutcome(readRunSnapshot(dir, inForce));
     if (done) return done;
     refuseCancelled(dir);

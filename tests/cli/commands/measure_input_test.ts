@@ -109,8 +109,13 @@ describe("measure's warning that a path is node-local comes after every input ch
       );
       const r = await measure({ runDir: join(local, "run") });
       assert.equal(r.code, 75, r.stderr);
-      assert.match(r.stderr, /--run-dir ".*\/run" is under \/tmp, which on most clusters each node has its own of/);
+      assert.match(r.stderr, /--run-dir ".*\/run" \(the jobs write their results there\).* under \/tmp, which on most/);
+      assert.equal(r.stderr.split("\n").filter((l) => l.includes("which on most clusters")).length, 1, "one line");
       assert.ok(existsSync(join(local, "run", "run.json")), "the run was frozen before the warning");
+      // a cluster that is one machine says so, and is not warned
+      const one = await measure({ runDir: join(local, "run-2") }, [], { OUTERLOOP_ONE_MACHINE: "1" });
+      assert.equal(one.code, 75, one.stderr);
+      assert.doesNotMatch(one.stderr, /which on most clusters/);
     } finally {
       rmSync(local, { recursive: true, force: true });
     }
