@@ -51,7 +51,7 @@ function fileTimes(): [string, number][] {
   const add = (file: string, s: number) => times.set(file, (times.get(file) ?? 0) + s);
   for (const xml of xmls) {
     // bun: a top-level suite per file (indented two spaces), with its time
-    for (const m of xml.matchAll(/^  <testsuite\b([^>]*)>/gm)) {
+    for (const m of xml.matchAll(/^ {2}<testsuite\b([^>]*)>/gm)) {
       const file = attr("file", m[1] ?? "");
       if (file !== "") add(file, Number(attr("time", m[1] ?? "")) || 0);
     }
