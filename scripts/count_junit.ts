@@ -8,16 +8,19 @@
  * Deno lists each describe() as a test and its it() calls again as
  * "parent > child" steps; only leaves are counted, so the two runtimes agree.
  * A file's time is bun's per-file suite time, or the sum of deno's top-level
- * tests in it.
+ * tests in it, read from deno's own output (`RUN.log`) when given: deno's
+ * report names a test declared by a helper (liveIt) by the helper's file.
  *
- * Usage: deno run -A scripts/count_junit.ts [--slowest N] REPORT.xml...
+ * Usage: deno run -A scripts/count_junit.ts [--slowest N] REPORT.xml... [DENO_OUTPUT.log...]
  */
 import { readFileSync } from "node:fs";
 
 const args = process.argv.slice(2);
 const slowestAt = args.indexOf("--slowest");
 const slowest = slowestAt < 0 ? 0 : Number(args.splice(slowestAt, 2)[1]);
-const xmls = args.map((f) => readFileSync(f, "utf8"));
+// deno's own output, where a test declared in a helper (liveIt) is still named by its file
+const logs = args.filter((f) => f.endsWith(".log")).map((f) => readFileSync(f, "utf8"));
+const xmls = args.filter((f) => !f.endsWith(".log")).map((f) => readFileSync(f, "utf8"));
 const attr = (name: string, attrs: string) => decode(new RegExp(`\\b${name}="([^"]*)"`).exec(attrs)?.[1] ?? "");
 const cases = xmls.flatMap((xml) =>
   [...xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)].map((m) => ({
@@ -56,12 +59,34 @@ function fileTimes(): [string, number][] {
       if (file !== "") add(file, Number(attr("time", m[1] ?? "")) || 0);
     }
   }
-  // deno: a top-level test's classname is its file
-  for (const c of cases) if (c.classname.startsWith("./")) add(c.classname.slice(2), c.seconds);
+  if (logs.length > 0) {
+    // deno --parallel: `./FILE => NAME ... ok (1m 2s)` for a top-level test (a step has a second " ... ")
+    const unit = { ms: 1e-3, "µs": 1e-6, s: 1, m: 60, h: 3600 } as Record<string, number>;
+    const line = /^\.\/(\S+) => (.*) \.\.\. (?:ok|FAILED|ignored)\b.*\(([^)]*)\)\s*$/;
+    for (const text of logs) {
+      for (const raw of text.split("\n")) {
+        const m = line.exec(plain(raw));
+        if (m === null || m[2]!.includes(" ... ")) continue;
+        add(
+          m[1]!,
+          [...m[3]!.matchAll(/([\d.]+)(ms|µs|s|m|h)\b/g)].reduce((t, [, n, u]) => t + Number(n) * unit[u!]!, 0),
+        );
+      }
+    }
+  } else {
+    // deno: a top-level test's classname is its file (or the helper that declared it)
+    for (const c of cases) if (c.classname.startsWith("./")) add(c.classname.slice(2), c.seconds);
+  }
   return [...times].sort((a, b) => b[1] - a[1]);
 }
 
 function decode(s: string): string {
   return s.replaceAll("&gt;", ">").replaceAll("&lt;", "<").replaceAll("&quot;", '"').replaceAll("&apos;", "'")
     .replaceAll("&amp;", "&");
+}
+
+/** `s` without its colours (deno writes them through a pipe too). */
+function plain(s: string): string {
+  const esc = String.fromCharCode(27);
+  return s.split(esc).map((part, i) => i === 0 ? part : part.replace(/^\[[0-9;]*m/, "")).join("");
 }

@@ -57,7 +57,10 @@ run() {
   [[ $group == live-* && -n $shared_tmp ]] && tmp=$shared_tmp
   echo "== $rt test, $group: $# file(s), $parallel at a time" >&2
   if [[ $rt == deno ]]; then
-    TMPDIR=$tmp DENO_JOBS=$parallel "${DENO[@]}" test -A --parallel --junit-path="$reports/$rt-$group.xml" "$@"
+    # its output kept too: only there are the tests a helper declared (liveIt) named by their files
+    TMPDIR=$tmp DENO_JOBS=$parallel "${DENO[@]}" test -A --parallel --junit-path="$reports/$rt-$group.xml" "$@" |
+      tee "$reports/$rt-$group.log"
+    return "${PIPESTATUS[0]}"
   else
     TMPDIR=$tmp "${BUN[@]}" test --timeout 600000 --parallel="$parallel" --reporter=junit \
       --reporter-outfile="$reports/$rt-$group.xml" "$@"
@@ -79,7 +82,7 @@ done
 total_pass=0 total_fail=0 total_skip=0
 for rt in $runtimes; do
   shopt -s nullglob
-  xmls=("$reports/$rt"-*.xml)
+  xmls=("$reports/$rt"-*.xml "$reports/$rt"-*.log)
   shopt -u nullglob
   if [[ ${#xmls[@]} -gt 0 ]]; then
     line=$("${DENO[@]}" run -A scripts/count_junit.ts --slowest 20 "${xmls[@]}")
