@@ -224,7 +224,9 @@ function ratioEstimate(
   signed: boolean,
   none: number,
 ): { mean: string; lower: string; upper: string } {
-  const sign = (x: number, t: string) => (signed && x > 0 && !/^[0.]+$/.test(t) ? `+${t}` : t);
+  // a change that rounds to none prints as none, unsigned: `0.0%`, never `-0.0%` (a loss no digit shows)
+  const sign = (x: number, t: string) =>
+    /^-[0.]+$/.test(t) ? t.slice(1) : signed && x > 0 && !/^[0.]+$/.test(t) ? `+${t}` : t;
   if (ends === null) return { mean: sign(mean, mean.toFixed(least)), lower: "", upper: "" };
   const t = formatEstimate({ mean, lower: ends[0], upper: ends[1] }, signed);
   const lower = offNone(ends[0], t.lower, none, sign);

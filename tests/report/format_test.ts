@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { anyRelative, formatRelative, relativeFact } from "../../src/report/format.ts";
+import { anyRelative, formatRelative, formatSigned, relativeFact } from "../../src/report/format.ts";
 import { makeRun, repeatRun, roundSummaryRun } from "../helpers/report_fixtures.ts";
 
 describe("formatRelative()", () => {
@@ -54,6 +54,16 @@ describe("formatRelative()", () => {
       "1.050× higher [1.020, 1.080] (+5.0%)",
     );
     assert.equal(formatRelative(loss, "minimize", "s", true), "1.200× faster [1.11, 1.29]");
+  });
+
+  it("prints a change that rounds to none as 0.0%, without a sign, as formatSigned() prints 0", () => {
+    const tiny = { mean: 0.9996, lower: 0.99, upper: 1.01, confidence: 0.95 };
+    assert.equal(formatRelative(tiny, "minimize", "s"), "1.000× faster [0.990, 1.010] (0.0% time)");
+    assert.equal(formatRelative({ ...tiny, lower: null, upper: null }, "maximize", null), "0.0%");
+    assert.equal(formatRelative({ ...tiny, mean: 1.0004, lower: null, upper: null }, "maximize", null), "0.0%");
+    assert.equal(formatSigned(-0), "0");
+    // a change that shows a digit keeps its sign
+    assert.equal(formatRelative({ ...tiny, mean: 0.9994, lower: null, upper: null }, "maximize", null), "-0.1%");
   });
 
   it("has no interval for a single pair, and prints nothing without a positive ratio", () => {
