@@ -65,12 +65,15 @@ function header(run: RunSummary, round: RoundSummary): string {
   facts.push(["backend", backendWords(run.backend)]);
   facts.push(["run dir", { html: `<code>${escapeHtml(run.runDir)}</code>` }]);
   const kind = run.disputes.length > 0 ? "disputed" : outcome(run);
-  const who = w === undefined ? (run.verdict === null ? "" : " no winner") : ` winner ${w.measure}`;
+  // the winner by its measure's name in code and its ref: "winner candidate" alone reads as a phrase
+  const who = w === undefined
+    ? escapeHtml(run.verdict === null ? "" : " no winner")
+    : ` winner: <code>${escapeHtml(w.measure)}</code> (${escapeHtml(w.ref)})`;
   const relative = formatRelative(run.relative, run.direction, run.unit);
   if (relative !== "") {
     facts.splice(facts.findIndex(([k]) => k === "state") + 2, 0, ["winner's relative change", relativeFact(run)]);
   }
-  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${escapeHtml(who)}${
+  return `<header><h1>${escapeHtml(run.benchmark)} ${badge(outcome(run), kind)}${who}${
     relative === "" ? "" : ` <span class="relative">${escapeHtml(relative)}</span>`
   }</h1>` +
     `<p>A round of ${roundWhat(round)} against one baseline: ${escapeHtml(metricText(run))}, ` +

@@ -8,7 +8,12 @@ import { roundSummaryRun } from "../helpers/report_fixtures.ts";
 describe("roundSection()", () => {
   it("heads the round with its verdict and winner, then the reasons, the candidates and the values", () => {
     const html = roundSection(roundSummaryRun());
-    assert.match(html, /<h1>pi <span class="badge badge-accept">accept<\/span> winner candidate-2<\/h1>/);
+    assert.match(
+      html,
+      /<h1>pi <span class="badge badge-accept">accept<\/span> winner: <code>candidate-2<\/code> \(c2\)<\/h1>/,
+    );
+    // the measure's name set apart, with its ref: the first candidate's "winner candidate" read as a phrase
+    assert.doesNotMatch(html, /winner candidate/);
     assert.match(html, /A round of .* against one baseline: score, higher is better; min_effect/);
     assert.match(html, /<h2>Why<\/h2><ul class="reasons"><li>A round of 3 candidates/);
     const order = ["<h2>Why</h2>", "<h2>Candidates:", "Every candidate of the round", "<h2>Values</h2>"]

@@ -152,7 +152,10 @@ describe("climbMarkdown() with a round beside a run of one", () => {
 describe("the HTML page of a round", () => {
   it("draws each candidate's improvement with its interval, the winner marked and the dropped greyed", () => {
     const html = renderRunHtml(roundSummaryRun());
-    assert.match(html, /<h1>pi <span class="badge badge-accept">accept<\/span> winner candidate-2<\/h1>/);
+    assert.match(
+      html,
+      /<h1>pi <span class="badge badge-accept">accept<\/span> winner: <code>candidate-2<\/code> \(c2\)<\/h1>/,
+    );
     const svg = svgById(html, "round-");
     const points = elements(svg, (e) => e.attrs["data-point"] === "improvement");
     assert.deepEqual(points.map((p) => [p.attrs["data-arm"], p.attrs["data-stage"], p.attrs["data-value"]]), [
@@ -231,7 +234,7 @@ describe("a round with relative figures (issue 22)", () => {
     );
     assert.match(
       renderRunHtml(run),
-      /winner candidate-2 <span class="relative">\+19\.0% \[\+14%, \+24%\]<\/span><\/h1>/,
+      /winner: <code>candidate-2<\/code> \(c2\) <span class="relative">\+19\.0% \[\+14%, \+24%\]<\/span><\/h1>/,
     );
   });
 
