@@ -5,9 +5,19 @@ import type { ImprovementInterval, RunSummary } from "./model.ts";
 import { shownEstimate } from "./round_model.ts";
 import type { NumberedRun } from "./html_climb_values.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
-import { improvementLine, placePoint } from "./layout.ts";
+import { improvementLine, placePoint, px } from "./layout.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
-import { candidateMark, CLIP_LEGEND, clipMark, COLORS, legendHtml, marker, type MarkKind } from "./svg_marks.ts";
+import {
+  candidateMark,
+  CLIP_LEGEND,
+  clipMark,
+  COLORS,
+  CRASH_EDGE_INSET,
+  CRASH_EDGE_LEGEND,
+  legendHtml,
+  marker,
+  type MarkKind,
+} from "./svg_marks.ts";
 import { MIN_EFFECT_LEGEND, thresholdMarks, thresholdTick } from "./svg_threshold.ts";
 import { formatMeasured } from "../text/numbers.ts";
 
@@ -98,6 +108,17 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
       const tip = off === null ? p.tip : `${p.tip} (off the chart, ${off} it: drawn at its edge)`;
       g.push(marker(p.kind, at.x, at.y, extra, tip, p.kind === "winner" ? 6 : 5));
     }
+    if (p.mean === null && p.kind === "crashed") {
+      // a crash with no estimate still shows, on the bottom edge: no height on this axis would be true
+      const extra = {
+        "data-point": "crash",
+        "data-run": p.run.tag,
+        "data-verdict": "crashed",
+        "data-arm": p.arm ?? undefined,
+      };
+      const tip = `${p.tip}; no estimate, drawn on the bottom edge`;
+      g.push(marker("crashed", px(xs(p.x)), px(area.bottom - CRASH_EDGE_INSET), extra, tip));
+    }
     if (g.length > 0) parts.push(greyed ? `<g class="arm ${p.kind}" opacity="0.75">${g.join("")}</g>` : g.join(""));
   }
   const rounds = runs.some((r) => r.run.round !== null);
@@ -117,27 +138,35 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
     title,
     header,
     runs.flatMap((r) => {
+      const one = r.run.round === null;
+      // a crash has no improvement: its row says so and why, rather than standing blank
+      const crash = one && r.run.verdict === "crashed" && r.run.improvement === null;
       const main: Cell[] = [
-        { text: String(r.number), wrap: "words" },
-        num(r.run.round === null ? improvementCells(r.run).mean : ""),
-        { text: r.run.round === null ? improvementCells(r.run).interval : "", wrap: "words" },
+        { text: String(r.number), wrap: "never" },
+        num(crash ? "crashed" : one ? improvementCells(r.run).mean : ""),
+        { text: crash ? crashCause(verdictWords(r.run)) : one ? improvementCells(r.run).interval : "", wrap: "words" },
         num(r.run.round === null && r.run.improvement ? String(r.run.improvement.n) : ""),
         num(formatMeasured(r.run.minEffect, true)),
       ];
       const arms = (r.run.round?.arms ?? []).map((a): Cell[] => {
         const e = shownEstimate(a);
         const c = armCells(e);
+        const crashed = a.verdict === "crashed";
+        // a crash without an estimate says so where its improvement would be, and why beside it
+        const bare = crashed && e === null;
         const mark = a.winner
           ? " (winner)"
-          : a.verdict === "crashed"
+          : bare
+          ? " (crashed)"
+          : crashed
           ? ` (${armVerdictWords(a)})`
           : a.standing === "dropped"
           ? " (dropped)"
           : "";
         return [
           { text: `↳ ${a.measure}${mark}`, wrap: "words" },
-          num(c.mean),
-          { text: c.interval, wrap: "words" },
+          num(bare ? "crashed" : c.mean),
+          { text: bare ? crashCause(armVerdictWords(a)) : c.interval, wrap: "words" },
           num(e === null ? "" : String(e.estimate.n)),
           num(""),
         ];
@@ -147,10 +176,12 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
   );
   const kinds: MarkKind[] = ["accept", "reject", "inconclusive", "open"];
   if (rounds) kinds.push(...(["winner", "dropped"] as const).filter((k) => points.some((p) => p.kind === k)));
-  // a crashed round candidate is drawn (its screen's estimate); a run whose one candidate crashed has no point
+  // a crash with an estimate (a round's screen on its first pairs) sits at it; one without, on the bottom edge
   if (points.some((p) => p.kind === "crashed" && p.mean !== null)) kinds.push("crashed");
+  const edge = points.some((p) => p.kind === "crashed" && p.mean === null);
   const cut = parts.some((part) => part.includes('class="clipped"'));
-  return figure(svg, f.width, table, legendHtml(kinds, [MIN_EFFECT_LEGEND, ...(cut ? [CLIP_LEGEND] : [])]));
+  const more = [MIN_EFFECT_LEGEND, ...(edge ? [CRASH_EDGE_LEGEND] : []), ...(cut ? [CLIP_LEGEND] : [])];
+  return figure(svg, f.width, table, legendHtml(kinds, more));
 }
 
 /**
@@ -237,4 +268,9 @@ function pointsOf(r: NumberedRun): Point[] {
       tip,
     };
   });
+}
+
+/** What a crash's words (`crashed: <cause>`) say after "crashed", for a cell beside one that says it; "" for none. */
+function crashCause(words: string): string {
+  return words.replace(/^crashed(: )?/, "");
 }

@@ -1,10 +1,10 @@
 import { seriesFrame } from "./chart_frames.ts";
 import { betterWords, formatValue, metricText, outcome, verdictWords } from "./format.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
-import { placePoint } from "./layout.ts";
+import { placePoint, px } from "./layout.ts";
 import { benchmarkValues, type RunSummary } from "./model.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
-import { candidateMark, COLORS, legendHtml, marker } from "./svg_marks.ts";
+import { candidateMark, COLORS, CRASH_EDGE_INSET, CRASH_EDGE_LEGEND, legendHtml, marker } from "./svg_marks.ts";
 import { roundVerdictWords } from "./round_words.ts";
 
 /**
@@ -41,6 +41,7 @@ export function climbValueFigure(runs: readonly NumberedRun[], count: number, id
   });
   const at = (n: number, v: number) => placePoint(n, v, f.xs, f.ys, f.area);
   const links: string[] = [], marks: string[] = [], accepted: string[] = [];
+  let crashEdge = false;
   for (const p of points) {
     const who = `run ${p.number} (${p.run.tag})`;
     if (p.baseline !== null && p.candidate !== null) {
@@ -58,6 +59,13 @@ export function climbValueFigure(runs: readonly NumberedRun[], count: number, id
       const extra = { "data-point": "candidate", "data-run": p.run.tag, "data-verdict": outcome(p.run) };
       marks.push(marker(candidateMark(p.run.verdict), c.x, c.y, extra, tip, p.run.verdict === "accept" ? 6 : 5));
       if (p.run.verdict === "accept") accepted.push(`${c.x},${c.y}`);
+    } else if (p.run.verdict === "crashed") {
+      // a crash before any value of the candidate still shows, on the bottom edge: no height would be true
+      const x = px(f.xs(p.number)), y = px(f.area.bottom - CRASH_EDGE_INSET);
+      const tip = `${who}: candidate ${verdictWords(p.run)}; no value, drawn on the bottom edge`;
+      const extra = { "data-point": "crash", "data-run": p.run.tag, "data-verdict": "crashed" };
+      marks.push(marker("crashed", x, y, extra, tip));
+      crashEdge = true;
     }
   }
   const path = accepted.length > 1
@@ -87,7 +95,7 @@ export function climbValueFigure(runs: readonly NumberedRun[], count: number, id
   const crashed = points.some((p) => p.candidate !== null && p.run.verdict === "crashed");
   const legend = legendHtml(
     ["baseline", "accept", "reject", "inconclusive", "open", ...(crashed ? ["crashed" as const] : [])],
-    [ACCEPT_LEGEND],
+    [ACCEPT_LEGEND, ...(crashEdge ? [CRASH_EDGE_LEGEND] : [])],
   );
   return figure(svg, f.width, table, legend);
 }

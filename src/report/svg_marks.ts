@@ -183,3 +183,14 @@ export function clipMark(
 /** The legend's item for a cut interval. */
 export const CLIP_LEGEND = `<li><svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">` +
   `<path d="M3 12L8 4L13 12Z" fill="${COLORS.neutral}"/></svg>interval cut at the edge (its end in the tooltip)</li>`;
+
+/** How far above a plot's bottom edge a crash with no value is drawn: inside the plot, clear of the axis. */
+export const CRASH_EDGE_INSET = 7;
+
+/**
+ * The legend's item for a crash that has no value (its eval failed before
+ * printing one): the greyed cross, drawn on the plot's bottom edge at its
+ * run, since no height on the axis would be true.
+ */
+export const CRASH_EDGE_LEGEND = `<li><svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">` +
+  `${marker("crashed", 8, 8, {}, "crashed, no value")}</svg>crashed, no value: on the bottom edge (greyed)</li>`;

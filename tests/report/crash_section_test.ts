@@ -72,12 +72,13 @@ describe("a crashed candidate in the HTML", () => {
     assert.match(chart, /<g class="arm crashed" opacity="0.75"><path[^>]*data-arm="3"[^>]*stroke="#8c959f"/);
     assert.match(climb, /crashed: its eval failed \(greyed\)/, "in the legend");
     assert.match(climb, /↳ candidate-3 \(crashed: eval exited with code 1\)/);
-    // a run whose one candidate crashed has no improvement to draw: no crashed marker, none in that chart's legend
+    // a run whose one candidate crashed has no improvement: its cross on the bottom edge, named so in the legend
     const single = renderClimbHtml([makeRun(), crashedRun()]);
     const at = single.indexOf('id="improvement-');
     const improvements = single.slice(at, single.indexOf("</figure>", at));
-    assert.doesNotMatch(improvements, /class="arm crashed"/);
-    assert.doesNotMatch(improvements, /crashed: its eval failed \(greyed\)/, "not in the legend");
+    assert.match(improvements, /<g class="arm crashed" opacity="0.75"><path[^>]*data-point="crash"/);
+    assert.match(improvements, /crashed, no value: on the bottom edge \(greyed\)/, "in the legend");
+    assert.doesNotMatch(improvements, /crashed: its eval failed \(greyed\)/, "not the entry of a crash with a value");
   });
 
   it("counts crashed runs apart in the climb's tally", () => {

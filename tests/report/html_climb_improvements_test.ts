@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { climbImprovementFigure } from "../../src/report/html_climb_improvements.ts";
-import { makeRun, repeatRun, roundSummaryRun } from "../helpers/report_fixtures.ts";
+import { crashedRound, crashedRun, makeRun, repeatRun, roundSummaryRun } from "../helpers/report_fixtures.ts";
+import { elements, markerY } from "../helpers/surface_read.ts";
 
 const count = (html: string, re: RegExp) => (html.match(re) ?? []).length;
 
@@ -42,5 +43,31 @@ describe("climbImprovementFigure()", () => {
     assert.equal(count(html, /<g class="arm dropped"/g), 2);
     assert.match(html, /↳ candidate-2 \(winner\)/);
     assert.match(html, /↳ candidate \(dropped\)/);
+  });
+
+  it("marks a crash without an estimate on the bottom edge, names it in the legend, and says so in its table row", () => {
+    const runs = [
+      { number: 1, run: makeRun({ tag: "r1" }) },
+      { number: 2, run: crashedRun({ tag: "r2", values: { baseline: 10 }, pairs: [] }) },
+      { number: 3, run: crashedRound(false) },
+    ];
+    const html = climbImprovementFigure(runs, 3, "imp");
+    const crashes = elements(html, (e) => e.attrs["data-point"] === "crash");
+    assert.deepEqual(crashes.map((p) => [p.attrs["data-run"], p.attrs["data-arm"]]), [
+      ["r2", undefined],
+      ["r-round-crash", "3"],
+    ]);
+    const lowest = Math.max(...elements(html, (e) => e.attrs["data-point"] === "improvement").map(markerY));
+    assert.ok(crashes.every((p) => markerY(p) > lowest), "below every improvement: on the bottom edge");
+    assert.match(html, /<ul class="legend">.*crashed, no value: on the bottom edge \(greyed\)<\/li>/s);
+    // no blank row: "crashed" where the improvement would be, its cause beside it
+    assert.match(
+      html,
+      /<tr><td class="nowrap">2<\/td><td class="num">crashed<\/td><td class="words">eval exited with code 1<\/td>/,
+    );
+    assert.match(
+      html,
+      /↳ candidate-3 \(crashed\)<\/td><td class="num">crashed<\/td><td class="words">eval exited with code 1</,
+    );
   });
 });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { climbValueFigure } from "../../src/report/html_climb_values.ts";
-import { makeRun, roundSummaryRun } from "../helpers/report_fixtures.ts";
-import { elements } from "../helpers/surface_read.ts";
+import { crashedRun, makeRun, roundSummaryRun } from "../helpers/report_fixtures.ts";
+import { elements, markerY } from "../helpers/surface_read.ts";
 
 const points = (html: string, kind: string) => elements(html, (e) => e.attrs["data-point"] === kind);
 
@@ -23,6 +23,27 @@ describe("climbValueFigure()", () => {
     assert.equal((html.match(/<polyline /g) ?? []).length, 1, "the accepted candidates linked in order");
     assert.match(html, /2 candidate\(s\) accepted\./);
     assert.match(html, /<caption>pi: score over the climb<\/caption>/);
+  });
+
+  it("marks a crash with no value of its candidate on the bottom edge, named in the legend", () => {
+    const runs = [
+      { number: 1, run: makeRun({ tag: "r1" }) },
+      // crashed on pair 1: the baseline measured, the candidate never printed a value
+      { number: 2, run: crashedRun({ tag: "r2", values: { baseline: 10 }, pairs: [] }) },
+      // a smoke crash: nothing measured at all
+      { number: 3, run: crashedRun({ tag: "r3", values: {}, pairs: [] }) },
+    ];
+    const html = climbValueFigure(runs, 3, "vals");
+    const crashes = points(html, "crash");
+    assert.deepEqual(crashes.map((p) => [p.attrs["data-run"], p.attrs["data-verdict"]]), [
+      ["r2", "crashed"],
+      ["r3", "crashed"],
+    ]);
+    const lowest = Math.max(...points(html, "baseline").map(markerY));
+    assert.ok(crashes.every((p) => markerY(p) > lowest), "below every value: on the bottom edge");
+    assert.match(html, /<title>run 2 \(r2\): candidate crashed: eval exited with code 1; no value/);
+    assert.match(html, /<ul class="legend">.*crashed, no value: on the bottom edge \(greyed\)<\/li>/s);
+    assert.doesNotMatch(climbValueFigure(runs.slice(0, 1), 1, "vals"), /crashed, no value/, "no crash, no entry");
   });
 
   it("links nothing with one accepted candidate", () => {
