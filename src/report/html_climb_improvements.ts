@@ -5,7 +5,8 @@ import type { ImprovementInterval, RunSummary } from "./model.ts";
 import { shownEstimate } from "./round_model.ts";
 import type { NumberedRun } from "./html_climb_values.ts";
 import { type Cell, dataTable, figure } from "./html_page.ts";
-import { improvementLine, placePoint, px } from "./layout.ts";
+import { improvementLine, placePoint, type PlotArea, px } from "./layout.ts";
+import type { LinearScale } from "./scale.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
 import {
   candidateMark,
@@ -18,7 +19,7 @@ import {
   marker,
   type MarkKind,
 } from "./svg_marks.ts";
-import { MIN_EFFECT_LEGEND, thresholdMarks, thresholdTick } from "./svg_threshold.ts";
+import { type Box, MIN_EFFECT_LEGEND, thresholdMarks, thresholdTick } from "./svg_threshold.ts";
 import { formatMeasured } from "../text/numbers.ts";
 
 /**
@@ -47,7 +48,8 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
     values: axisExtent(points, [0, ...runs.map((r) => r.run.minEffect)]),
   });
   const { area, xs, ys } = f;
-  const threshold = shared ? thresholdMarks(improvementLine(shared.minEffect, ys), area, "y") : null;
+  const line = shared ? improvementLine(shared.minEffect, ys) : null;
+  const threshold = line ? thresholdMarks(line, area, "y", undefined, markBoxes(points, f)) : null;
   const parts = [threshold?.shade ?? "", f.axes];
   parts.push(
     svgLine(area.left, ys(0), area.right, ys(0), "#57606a", { "stroke-width": 1.5, class: "zero" }),
@@ -182,6 +184,32 @@ export function climbImprovementFigure(runs: readonly NumberedRun[], count: numb
   const cut = parts.some((part) => part.includes('class="clipped"'));
   const more = [MIN_EFFECT_LEGEND, ...(edge ? [CRASH_EDGE_LEGEND] : []), ...(cut ? [CLIP_LEGEND] : [])];
   return figure(svg, f.width, table, legendHtml(kinds, more));
+}
+
+/** Where the chart's marks lie, in pixels: each mean's marker, each interval's line and ends, each crash on the edge. */
+function markBoxes(points: readonly Point[], f: { xs: LinearScale; ys: LinearScale; area: PlotArea }): Box[] {
+  const boxes: Box[] = [];
+  const around = (x: number, y0: number, y1: number, r: number) => ({
+    left: x - r,
+    right: x + r,
+    top: Math.min(y0, y1) - r,
+    bottom: Math.max(y0, y1) + r,
+  });
+  for (const p of points) {
+    if (p.iv !== null) {
+      const cut = cutToDomain(p.iv.lower, p.iv.upper, f.ys.domain);
+      const [lo, hi] = [placePoint(p.x, cut.lower, f.xs, f.ys, f.area), placePoint(p.x, cut.upper, f.xs, f.ys, f.area)];
+      boxes.push(around(lo.x, lo.y, hi.y, 5));
+    }
+    if (p.mean !== null) {
+      const at = placePoint(p.x, p.mean, f.xs, f.ys, f.area);
+      boxes.push(around(at.x, at.y, at.y, 8));
+    } else if (p.kind === "crashed") {
+      const y = f.area.bottom - CRASH_EDGE_INSET;
+      boxes.push(around(f.xs(p.x), y, y, 6));
+    }
+  }
+  return boxes;
 }
 
 /**

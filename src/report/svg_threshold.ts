@@ -1,5 +1,5 @@
 import { formatSigned } from "./format.ts";
-import { labelAnchor, type PlotArea, px, type ThresholdLine } from "./layout.ts";
+import { labelAnchor, labelWidth, type PlotArea, px, type ThresholdLine } from "./layout.ts";
 import { svgLine, svgText } from "./svg_axes.ts";
 import { COLORS } from "./svg_marks.ts";
 
@@ -17,12 +17,14 @@ const DASH = { "stroke-width": 2, "stroke-dasharray": "6 4", class: "min-effect"
  * line when differences run along x (`axis: "x"`), a horizontal one when
  * they run up the y axis. `relative`: a relative min_effect as written
  * (`"2%"`), which the label gives beside the value it is drawn at. Draw it under the axes so grid lines stay visible.
+ * `avoid`: the boxes of the chart's marks (on a horizontal line), which the label keeps clear of (`labelSpot`).
  */
 export function thresholdMarks(
   line: ThresholdLine,
   area: PlotArea,
   axis: "x" | "y",
   relative?: string,
+  avoid: readonly Box[] = [],
 ): { shade: string; line: string } {
   const [a0, a1] = line.accept;
   // a relative min_effect ("2%") sits at the baseline's mean: say both, the written one first
@@ -46,12 +48,45 @@ export function thresholdMarks(
         }),
     };
   }
-  const above = a0 < line.position; // the accepting side is above the line: put the label there
+  const spot = labelSpot(label, line.position, area, a0 < line.position, avoid);
   return {
     shade,
     line: svgLine(area.left, line.position, area.right, line.position, COLORS.accept, DASH) +
-      svgText(area.right - 4, line.position + (above ? -6 : 14), label, { ...text, anchor: "end" }),
+      svgText(spot.x, spot.y, label, { ...text, anchor: "end", cls: "min-effect-label" }),
   };
+}
+
+/** A rectangle in pixels: a mark's extent, or a label's. */
+export interface Box {
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
+}
+
+/** The box of a 12 px label whose baseline is at `y` and which ends at `x` (`text-anchor: end`). */
+export function labelBox(text: string, x: number, y: number): Box {
+  return { left: x - labelWidth(text), right: x, top: y - 11, bottom: y + 3 };
+}
+
+const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/**
+ * Where the label of a horizontal min_effect line at `y` goes (its end and
+ * baseline): on the accepting side (`above`) at the plot's right end, as far
+ * left as it must go to sit on no mark; else on the other side the same
+ * way; else, when marks cover the whole line, where it was first tried — a
+ * label over a point hides the point it labels the bar for.
+ */
+function labelSpot(text: string, y: number, area: PlotArea, above: boolean, avoid: readonly Box[]) {
+  const ys = above ? [y - 6, y + 14] : [y + 14, y - 6];
+  const w = labelWidth(text);
+  for (const baseline of ys) {
+    for (let x = area.right - 4; x - w >= area.left + 4; x -= 8) {
+      if (!avoid.some((b) => overlaps(b, labelBox(text, x, baseline)))) return { x, y: baseline };
+    }
+  }
+  return { x: area.right - 4, y: ys[0]! };
 }
 
 /** A short dashed threshold for one run, from `x0` to `x1` at height `y` (when runs' thresholds differ). */

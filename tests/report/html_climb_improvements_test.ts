@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { climbImprovementFigure } from "../../src/report/html_climb_improvements.ts";
 import { crashedRound, crashedRun, makeRun, repeatRun, roundSummaryRun } from "../helpers/report_fixtures.ts";
-import { elements, markerY } from "../helpers/surface_read.ts";
+import { elements, markerX, markerY } from "../helpers/surface_read.ts";
+import { labelBox } from "../../src/report/svg_threshold.ts";
 
 const count = (html: string, re: RegExp) => (html.match(re) ?? []).length;
 
@@ -69,5 +70,27 @@ describe("climbImprovementFigure()", () => {
       html,
       /↳ candidate-3 \(crashed\)<\/td><td class="num">crashed<\/td><td class="words">eval exited with code 1</,
     );
+  });
+
+  it("puts the min_effect label on no mark: along the line, or across it, clear of every point", () => {
+    // the right half of the line crowded just above it (the label's first place), one run far above
+    const at = (d: number) => ({ values: { baseline: 10, candidate: 10 + d }, differences: { candidate: d } });
+    const runs = [2, 0.1, 0.62, 0.6, 0.58, 0.61, 0.63, 0.6].map((d, i) => ({
+      number: i + 1,
+      run: makeRun({ tag: `r${i + 1}`, verdict: d > 0.5 ? "accept" : "inconclusive", ...at(d) }),
+    }));
+    const html = climbImprovementFigure(runs, runs.length, "imp");
+    const text = elements(html, (e) => e.attrs["class"] === "min-effect-label")[0]!;
+    const label = labelBox("min_effect +0.5", Number(text.attrs["x"]), Number(text.attrs["y"]));
+    // every marker here is a diamond (accept) or a square (inconclusive): its centre is at most 8 px from its path's start
+    const marks = elements(html, (e) => e.attrs["data-point"] === "improvement").map((e) => {
+      const [x, y] = [markerX(e), markerY(e)];
+      return { left: x - 9, right: x + 9, top: y - 9, bottom: y + 17 };
+    });
+    assert.equal(marks.length, 8);
+    const on = marks.filter((m) =>
+      m.left < label.right && label.left < m.right && m.top < label.bottom && label.top < m.bottom
+    );
+    assert.deepEqual(on, [], `the label at ${JSON.stringify(label)} sits on no mark`);
   });
 });
