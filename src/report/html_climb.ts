@@ -24,7 +24,7 @@ import {
 import { climbImprovementFigure } from "./html_climb_improvements.ts";
 import { climbValueFigure, type NumberedRun } from "./html_climb_values.ts";
 import { escapeHtml, uniqueId } from "./html_escape.ts";
-import { badge, dataTable, factsList, htmlPage } from "./html_page.ts";
+import { badge, dataTable, factsList, htmlPage, tagCell } from "./html_page.ts";
 import { benchmarkValues, type Climb, isCalibration } from "./model.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
@@ -78,7 +78,7 @@ function runsTable(climb: Climb): string {
     const one = round === null && cal === null;
     const main = [
       { text: String(i + 1) },
-      { text: r.tag },
+      tagCell(r.tag),
       ...(several ? [{ text: benchmarkLabel(r) }] : []),
       { text: formatTime(r.createdAt), wrap: "words" as const },
       {

@@ -1,6 +1,6 @@
 import { seriesFrame } from "./chart_frames.ts";
 import { betterWords, formatValue, metricText, outcome, verdictWords } from "./format.ts";
-import { type Cell, dataTable, figure } from "./html_page.ts";
+import { type Cell, dataTable, figure, tagCell } from "./html_page.ts";
 import { placePoint, px } from "./layout.ts";
 import { benchmarkValues, type RunSummary } from "./model.ts";
 import { svgChart, svgLine } from "./svg_axes.ts";
@@ -86,7 +86,7 @@ export function climbValueFigure(runs: readonly NumberedRun[], count: number, id
     header,
     points.map((p) => [
       { text: String(p.number) },
-      { text: p.run.tag },
+      tagCell(p.run.tag),
       num(formatValue(p.baseline)),
       num(formatValue(p.candidate)),
       { text: p.run.round === null ? verdictWords(p.run) : roundVerdictWords(p.run) || p.run.state },

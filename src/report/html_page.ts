@@ -35,11 +35,11 @@ figure > .plot { flex: 0 1 auto; max-width: 100%; }
 svg.chart { max-width: 100%; height: auto; font-size: 12px; font-family: inherit; }
 .table-wrap { overflow-x: auto; flex: 1 1 260px; min-width: 0; max-width: 100%; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; max-width: 100%; }
-th, td { padding: 3px 6px; border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top; }
+th, td { padding: 3px 5px; border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top; }
 td { overflow-wrap: anywhere; }
 th { position: sticky; top: 0; background: #f6f8fa; font-weight: 600; }
 td.num, th.num { text-align: right; }
-td.num, td.nowrap { white-space: nowrap; } td.words { overflow-wrap: normal; }
+td.num, td.nowrap, .nobr { white-space: nowrap; } td.words { overflow-wrap: normal; }
 caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
 .legend { list-style: none; padding: 0; margin: 4px 0 0; display: flex; flex-wrap: wrap; gap: 4px 16px; color: #57606a; }
 .legend li { display: flex; align-items: center; gap: 6px; }
@@ -60,9 +60,10 @@ export interface Cell {
   /** A number: right-aligned, on one line. */
   readonly num?: boolean;
   /**
-   * How a text cell may wrap: "anywhere" (the default: free text — a tag, a
+   * How a text cell may wrap: "anywhere" (the default: free text — a
    * failure — that must not hold its column open), "words" (only between
-   * words: a time, a pair of shas, an interval) or "never".
+   * words, never inside one: a time, a pair of shas, an interval, a ref) or
+   * "never" (a tag, a measure's name).
    */
   readonly wrap?: "anywhere" | "words" | "never";
 }
@@ -83,10 +84,38 @@ export function dataTable(caption: string, header: readonly Cell[], rows: readon
         scope: tag === "th" ? "col" : undefined,
       })
     }>` +
-    `${escapeHtml(c.text)}</${tag}>`;
+    `${c.wrap === "words" ? wholeWords(c.text) : escapeHtml(c.text)}</${tag}>`;
   const head = `<thead><tr>${header.map((c) => cell("th", c)).join("")}</tr></thead>`;
   const body = `<tbody>${rows.map((r) => `<tr>${r.map((c) => cell("td", c)).join("")}</tr>`).join("\n")}</tbody>`;
   return `<div class="table-wrap"><table><caption>${escapeHtml(caption)}</caption>${head}\n${body}</table></div>`;
+}
+
+/**
+ * `text` escaped, each word that a browser would break inside — at a hyphen
+ * or a slash: `2026-12-07`, `candidate-2`, `(refs/heads/main)` — held whole
+ * in a `nobr` span, and an arrow (`→`, `↳`) held to the word after it, so a
+ * narrow column breaks such a cell only between words.
+ */
+function wholeWords(text: string): string {
+  return text.replace(
+    /(?:[→↳] )?[^\s]+/g,
+    (
+      w,
+    ) => (/[\p{L}\p{N}][-‐–—][\p{L}\p{N}]|\/|^[→↳] /u.test(w)
+      ? `<span class="nobr">${escapeHtml(w)}</span>`
+      : escapeHtml(w)),
+  );
+}
+
+/**
+ * A run's tag as a cell: a short name ("r12", "round 1", "smoke-crash": up
+ * to 16 letters, digits, spaces, dots, dashes and underscores) on one line,
+ * read as a name and never split into two; anything else — longer, or
+ * punctuation — is free text, wrapping anywhere so it cannot hold its
+ * column open on a 1200 px page.
+ */
+export function tagCell(tag: string): Cell {
+  return /^[\p{L}\p{N} ._-]{1,16}$/u.test(tag) ? { text: tag, wrap: "never" } : { text: tag };
 }
 
 /**

@@ -71,7 +71,7 @@ describe("a crashed candidate in the HTML", () => {
     const chart = svgById(climb, "improvement-");
     assert.match(chart, /<g class="arm crashed" opacity="0.75"><path[^>]*data-arm="3"[^>]*stroke="#8c959f"/);
     assert.match(climb, /crashed: its eval failed \(greyed\)/, "in the legend");
-    assert.match(climb, /↳ candidate-3 \(crashed: eval exited with code 1\)/);
+    assert.match(climb, /<span class="nobr">↳ candidate-3<\/span> \(crashed: eval exited with code 1\)/);
     // a run whose one candidate crashed has no improvement: its cross on the bottom edge, named so in the legend
     const single = renderClimbHtml([makeRun(), crashedRun()]);
     const at = single.indexOf('id="improvement-');

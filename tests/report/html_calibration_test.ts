@@ -54,8 +54,8 @@ describe("renderClimbHtml() with a calibration", () => {
   it("gives the calibration's row in the table of all runs its sd, suggested min_effect and A/A interval", () => {
     const html = renderClimbHtml([makeRun(), calibrationRun()]);
     const row = [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => m[1]!).find((r) => r.includes(">cal<")) ?? "";
-    assert.match(row, /0123456789 \(A\/A\)/);
+    assert.match(row, /0123456789 <span class="nobr">\(A\/A\)<\/span>/);
     assert.match(row, /calibrated: sd 0\.0089, suggests min_effect 0\.03/);
-    assert.match(row, /A\/A \[-0\.\d+, \+0\.\d+\] 95%/);
+    assert.match(row, /<span class="nobr">A\/A<\/span> \[-0\.\d+, \+0\.\d+\] 95%/);
   });
 });

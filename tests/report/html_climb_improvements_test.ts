@@ -42,8 +42,8 @@ describe("climbImprovementFigure()", () => {
     assert.equal(count(html, /data-winner="true"/g), 1);
     assert.match(html, /data-arm="2"[^>]*data-winner="true"/);
     assert.equal(count(html, /<g class="arm dropped"/g), 2);
-    assert.match(html, /↳ candidate-2 \(winner\)/);
-    assert.match(html, /↳ candidate \(dropped\)/);
+    assert.match(html, /<span class="nobr">↳ candidate-2<\/span> \(winner\)/);
+    assert.match(html, /<span class="nobr">↳ candidate<\/span> \(dropped\)/);
   });
 
   it("marks a crash without an estimate on the bottom edge, names it in the legend, and says so in its table row", () => {
@@ -68,7 +68,7 @@ describe("climbImprovementFigure()", () => {
     );
     assert.match(
       html,
-      /↳ candidate-3 \(crashed\)<\/td><td class="num">crashed<\/td><td class="words">eval exited with code 1</,
+      /<span class="nobr">↳ candidate-3<\/span> \(crashed\)<\/td><td class="num">crashed<\/td><td class="words">eval exited with code 1</,
     );
   });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { badge, dataTable, factsList, figure, htmlPage } from "../../src/report/html_page.ts";
+import { badge, dataTable, factsList, figure, htmlPage, tagCell } from "../../src/report/html_page.ts";
 
 describe("htmlPage()", () => {
   it("is a whole document with its title escaped and the body as given", () => {
@@ -24,6 +24,30 @@ describe("dataTable()", () => {
       html,
       /<tr><td class="words">&lt;r1&gt;<\/td><td class="num">5<\/td><\/tr>\n<tr><td class="nowrap">r2<\/td><td>6<\/td><\/tr>/,
     );
+  });
+});
+
+describe("dataTable()'s words and tagCell()", () => {
+  it("holds a word a browser would break at a hyphen or a slash whole, an arrow to the word after it", () => {
+    const cell = (text: string) =>
+      /<td class="words">(.*)<\/td>/.exec(dataTable("t", [{ text: "x" }], [[{ text, wrap: "words" }]]))?.[1];
+    assert.equal(cell("2026-12-07 17:26"), '<span class="nobr">2026-12-07</span> 17:26');
+    assert.equal(
+      cell("→ f1eb8ddb26 (refs/heads/smoke-crash)"),
+      '<span class="nobr">→ f1eb8ddb26</span> <span class="nobr">(refs/heads/smoke-crash)</span>',
+    );
+    assert.equal(cell("↳ candidate-2 (dropped)"), '<span class="nobr">↳ candidate-2</span> (dropped)');
+    // a sign is no break: an interval stays as it was, and text is escaped inside and outside a span
+    assert.equal(cell("[-0.36, -0.23] 95%"), "[-0.36, -0.23] 95%");
+    assert.equal(cell("a<b x-y<b>"), 'a&lt;b <span class="nobr">x-y&lt;b&gt;</span>');
+    assert.match(htmlPage("t", ""), /td\.num, td\.nowrap, \.nobr \{ white-space: nowrap; \}/);
+  });
+
+  it("keeps a short tag on one line, and lets a long or punctuated one wrap as free text", () => {
+    assert.deepEqual(tagCell("round 1"), { text: "round 1", wrap: "never" });
+    assert.deepEqual(tagCell("smoke-crash"), { text: "smoke-crash", wrap: "never" });
+    assert.deepEqual(tagCell("a-tag-far-too-long-to-hold"), { text: "a-tag-far-too-long-to-hold" });
+    assert.deepEqual(tagCell("t|<b>&"), { text: "t|<b>&" });
   });
 });
 

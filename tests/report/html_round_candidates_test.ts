@@ -22,7 +22,7 @@ describe("roundCandidatesFigure()", () => {
       "1",
       "3",
     ]);
-    assert.match(html, />candidate-2 · confirmation \(winner\)</);
+    assert.match(html, /><span class="nobr">candidate-2<\/span> · confirmation \(winner\)</);
     assert.match(html, />candidate · dropped at 2</);
   });
 

@@ -19,7 +19,7 @@ describe("roundSection()", () => {
     const order = ["<h2>Why</h2>", "<h2>Candidates:", "Every candidate of the round", "<h2>Values</h2>"]
       .map((s) => html.indexOf(s));
     assert.ok(order.every((i, n) => i >= 0 && (n === 0 || i > order[n - 1]!)), `in order: ${order}`);
-    assert.match(html, /candidate-2 \(winner\)/);
+    assert.match(html, /candidate-2<\/span> \(winner\)/);
     assert.doesNotMatch(html, /<h2>Siblings<\/h2>/, "no sibling, no siblings table");
   });
 
