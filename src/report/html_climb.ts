@@ -29,6 +29,7 @@ import { benchmarkValues, type Climb, isCalibration } from "./model.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
 import { calibrationCells } from "./calibration_pairs.ts";
+import { type OffBase, offBaseRuns } from "../views/climb_bases.ts";
 
 /**
  * `outerloop report DIR --html FILE`: a climb as a self-contained page — how
@@ -139,6 +140,26 @@ function runsTable(climb: Climb): string {
   return dataTable("All runs, oldest first", header, rows);
 }
 
+/** How many runs on another base the note names one by one; the rest it counts. */
+const BASES_NAMED = 6;
+
+/**
+ * The note above a chart whose runs are not one descent: which ran on
+ * another base than the best so far, and on which — so the accepted
+ * candidates' line is not read as one climb. "" when every run is on it.
+ */
+function basesNote(off: readonly OffBase[]): string {
+  if (off.length === 0) return "";
+  const named = off.slice(0, BASES_NAMED).map((o) =>
+    `run ${o.number} (${o.tag}) on ${shortSha(o.baseSha)}, not ${shortSha(o.bestSha)}`
+  );
+  const rest = off.length - named.length;
+  const list = named.join("; ") + (rest > 0 ? `; and ${rest} more` : "");
+  return `<p class="note bases">Not one descent: ${off.length} run${off.length === 1 ? "" : "s"} measured ` +
+    `against another base than the best so far (the first run's base, then each accepted candidate): ` +
+    `${escapeHtml(list)}. The dotted line joins the accepted candidates across those bases.</p>`;
+}
+
 /** The whole page for a climb (oldest first: see `toClimb`); an empty climb says so. */
 export function renderClimbHtml(climb: Climb): string {
   const ids = new Set<string>();
@@ -163,6 +184,7 @@ export function renderClimbHtml(climb: Climb): string {
     const runs = climbed.filter((r) => metricKey(r.run) === key);
     const { benchmark, metric, direction } = runs[0]!.run;
     out.push(`<h2>${escapeHtml(benchmark)}: ${escapeHtml(metricText(runs[0]!.run))} (${betterWords(direction)})</h2>`);
+    out.push(basesNote(offBaseRuns(runs)));
     out.push(climbValueFigure(runs, climb.length, uniqueId("climb", `${benchmark}-${metric}`, ids)));
     out.push(`<h2>${escapeHtml(benchmark)}: ${escapeHtml(metric)}, improvement per run (positive = better)</h2>`);
     out.push(climbImprovementFigure(runs, climb.length, uniqueId("improvement", `${benchmark}-${metric}`, ids)));

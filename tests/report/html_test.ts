@@ -159,6 +159,24 @@ describe("renderClimbHtml()", () => {
     assert.doesNotMatch(html, /<val>|<script>/);
   });
 
+  it("notes the runs measured against another base than the best so far, above the chart, and none for one descent", () => {
+    const [a, b, c] = ["a", "b", "c"].map((x) => x.repeat(40)) as [string, string, string];
+    const line = [
+      makeRun({ tag: "r1", baseSha: a, candidateSha: b }),
+      makeRun({ tag: "r2", baseSha: b, candidateSha: c, createdAt: "2025-03-01T11:00:00Z" }),
+    ];
+    assert.doesNotMatch(renderClimbHtml(line), /class="note bases"/);
+    const html = renderClimbHtml([
+      ...line,
+      makeRun({ tag: "r3", baseSha: a, candidateSha: b, createdAt: "2025-03-01T12:00:00Z" }),
+    ]);
+    assert.match(
+      html,
+      /<p class="note bases">Not one descent: 1 run measured against another base than the best so far .*: run 3 \(r3\) on aaaaaaaaaa, not cccccccccc\./,
+    );
+    assert.ok(html.indexOf('class="note bases"') < html.indexOf('<svg id="climb-'), "above the values chart");
+  });
+
   it("draws one min_effect line when runs share it, and a tick per run when they differ", () => {
     const dashes = (html: string) => (html.match(/stroke-dasharray="6 4"( class="min-effect")?\/>/g) ?? []).length;
     const same = renderClimbHtml([makeRun(), makeRun({ tag: "r2" })]);
