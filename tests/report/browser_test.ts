@@ -32,6 +32,7 @@ import {
   climbFixture,
   crashedRound,
   crashedRun,
+  makeRun,
   nastyRun,
   repeatRun,
   timingClimb,
@@ -790,6 +791,70 @@ describe("the HTML report in a real browser", () => {
       assert.deepEqual(c.greyed, ["rgb(140, 149, 159)"], "greyed in the climb's chart too");
       assert.deepEqual(c.scrolling, []);
       assert.deepEqual(c.overflowing, []);
+    },
+  );
+
+  browserIt(
+    "shows a climb with crashes, a round, a smoke crash and two bases at 1200 and 1600 px: every crash marked and in the legend, the min_effect label on no mark, no word broken, a note on the bases",
+    120_000,
+    async () => {
+      const [a, b, c] = ["a", "b", "c"].map((x) => x.repeat(40)) as [string, string, string];
+      const near = (d: number) => ({ values: { baseline: 10, candidate: 10 + d }, differences: { candidate: d } });
+      const climb = [
+        makeRun({ tag: "r1", baseSha: a, candidateSha: b }),
+        crashedRun({ tag: "r2", baseSha: b, values: { baseline: 10 }, pairs: [] }),
+        { ...crashedRound(false), tag: "round 1", baseSha: b, candidateSha: c },
+        crashedRun({ tag: "smoke-crash", baseSha: c, values: {}, pairs: [] }),
+        // on the first base again, their improvements just above min_effect, where its label first goes
+        makeRun({ tag: "r5", baseSha: a, candidateSha: b, verdict: "inconclusive", ...near(0.62) }),
+        makeRun({ tag: "r6", baseSha: a, candidateSha: b, verdict: "inconclusive", ...near(0.6) }),
+      ];
+      const expression = `(() => {
+        const box = (e) => { const r = e.getBoundingClientRect(); return { l: r.left, r: r.right, t: r.top, b: r.bottom }; };
+        const inside = (i, o) => i.l >= o.l - 1 && i.r <= o.r + 1 && i.t >= o.t - 1 && i.b <= o.b + 1;
+        const meets = (p, q) => p.l < q.r && q.l < p.r && p.t < q.b && q.t < p.b;
+        return {
+          crashes: [...document.querySelectorAll('svg [data-point="crash"]')].map((e) => ({
+            run: e.dataset.run, arm: e.dataset.arm ?? null, shown: inside(box(e), box(e.closest("svg"))) && box(e).r > box(e).l,
+          })),
+          legends: [...document.querySelectorAll("figure")].map((f) => f.querySelector(".legend")?.textContent ?? ""),
+          onMarks: [...document.querySelectorAll("text.min-effect-label")].flatMap((t) =>
+            [...t.closest("svg").querySelectorAll("[data-point]")].filter((m) => meets(box(t), box(m))).map((m) => m.dataset.run)),
+          // a word held whole that still spans two lines, or a one-line cell on two
+          broken: [...document.querySelectorAll(".nobr, td.nowrap")].filter((e) => {
+            const r = document.createRange(); r.selectNodeContents(e);
+            return new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size > 1;
+          }).map((e) => e.textContent),
+          bases: document.querySelector("p.note.bases")?.textContent ?? "",
+        };
+      })()`;
+      type Seen = {
+        crashes: { run: string; arm: string | null; shown: boolean }[];
+        legends: string[];
+        onMarks: string[];
+        broken: string[];
+        bases: string;
+      };
+      for (const width of [READING_WIDTH, 1600]) {
+        const page = await show(`crashes-bases-${width}`, renderClimbHtml(climb), expression, width);
+        assert.deepEqual(page.errors, []);
+        const seen = page.value as Seen;
+        const crash = (run: string, arm: string | null = null) => ({ run, arm, shown: true });
+        assert.deepEqual(seen.crashes, [
+          crash("r2"),
+          crash("smoke-crash"),
+          crash("r2"),
+          crash("round 1", "3"),
+          crash("smoke-crash"),
+        ], `${width} px: each crash marked in both charts, inside them`);
+        assert.ok(
+          seen.legends.every((l) => l.includes("crashed, no value: on the bottom edge")),
+          seen.legends.join(" | "),
+        );
+        assert.deepEqual(seen.onMarks, [], `${width} px: the min_effect label sits on no mark`);
+        assert.deepEqual(seen.broken, [], `${width} px: no word broken`);
+        assert.match(seen.bases, /^Not one descent: 2 runs .*run 5 \(r5\) on aaaaaaaaaa, not cccccccccc; run 6 /);
+      }
     },
   );
 
