@@ -1,12 +1,18 @@
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after } from "node:test";
 
 const made: string[] = [];
 
+// once the importing file's tests are done (this module is loaded at the top of it): a runner that runs
+// files side by side ends its workers without an "exit" event (bun test --parallel)
+after(removeAll);
+
 /**
- * A fresh directory under the system temp dir, removed when the test process
- * exits: the suite leaves nothing behind (`scripts/test.sh` checks).
+ * A fresh directory under the system temp dir, removed when the test file is
+ * done, or else when the test process exits: the suite leaves nothing behind
+ * (`scripts/test.sh` checks).
  */
 export function tempDir(prefix = "ol-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
