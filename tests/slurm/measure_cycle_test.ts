@@ -164,6 +164,9 @@ liveIt(
     const candJob = readFileSync(join(runDir, candDir, EVAL_FILES.submitted), "utf8").trim();
     const compute = new SlurmCompute();
     await waitFor("RUNNING", () => compute.status(candJob), (s) => s === "RUNNING", 60_000, 250);
+    // RUNNING comes before the job script's first line: cancelled before it traps TERM, it records no 143
+    // (seen on 24.11 under load); `started` is written after the trap
+    await waitFor("started", () => existsSync(join(runDir, candDir, EVAL_FILES.started)), Boolean, 60_000, 250);
     await compute.cancel(candJob);
     await waitFor(
       "CANCELLED",
