@@ -49,6 +49,7 @@ import {
   type StringArgDef,
 } from "citty";
 import { BadInputError } from "../errors.ts";
+import { closestKey } from "../text/did_you_mean.ts";
 
 /** One of a command's arguments, as citty's `args` declare it: read here, shown by `help.ts`. */
 export type ArgDef = StringFlag | BooleanFlag | Positional;
@@ -201,7 +202,10 @@ function problemOf(
     const def = Object.hasOwn(args, w.name) ? args[w.name]! : undefined;
     const option = w.inline === undefined ? w.word : w.word.slice(0, w.word.indexOf("="));
     if (def === undefined || def.type === "positional") {
-      return `Unknown option "${option}" for "outerloop ${command}": ${see}`;
+      const flags = Object.keys(args).filter((k) => args[k]!.type !== "positional");
+      const near = closestKey(option.replace(/^--/, ""), flags);
+      const meant = near === null ? "" : `did you mean "--${near}"? `;
+      return `Unknown option "${option}" for "outerloop ${command}": ${meant}${see}`;
     }
     const before = seen.get(w.name) ?? [];
     if (def.type === "boolean") {

@@ -5,6 +5,7 @@ import { exitCodeFor } from "./shared/errors.ts";
 import { parseArgs } from "./flags.ts";
 import { commandHelp, rootHelp } from "./help.ts";
 import type { CliDeps } from "./shared/io.ts";
+import { closestKey } from "../text/did_you_mean.ts";
 
 /**
  * Runs the CLI on `rawArgs` and resolves to the exit code. Never exits: the
@@ -46,10 +47,12 @@ export async function runCli(rawArgs: readonly string[], deps: CliDeps): Promise
   try {
     const load = subCommand(name);
     if (load === undefined) {
+      const names = COMMANDS.map((c) => c.name);
+      const near = closestKey(name, names);
       io.stderr(
-        `outerloop: error: Unknown command ${JSON.stringify(name)}: expected one of ${
-          COMMANDS.map((c) => c.name).join(", ")
-        }\n`,
+        `outerloop: error: Unknown command ${JSON.stringify(name)}: ${
+          near === null ? "" : `did you mean ${JSON.stringify(near)}? `
+        }expected one of ${names.join(", ")}\n`,
       );
       return EXIT.badInput;
     }

@@ -55,6 +55,34 @@ describe("parseArgs()", () => {
     );
   });
 
+  it("refuses an unknown flag close to a known one, saying which was meant", () => {
+    const withRunDir: Args = { ...args, "run-dir": { type: "string", description: "run dir" } };
+    const refusedBy = (raw: string[]): string => {
+      try {
+        parseArgs("demo", withRunDir, raw);
+      } catch (err) {
+        assert.ok(err instanceof BadInputError, String(err));
+        return err.message;
+      }
+      throw new Error(`parseArgs accepted ${JSON.stringify(raw)}`);
+    };
+    assert.equal(
+      refusedBy(["d", "--base", "x", "--jsn"]),
+      'Unknown option "--jsn" for "outerloop demo": did you mean "--json"? see "outerloop demo --help"',
+    );
+    assert.match(
+      refusedBy(["d", "--bsae=x"]),
+      /^Unknown option "--bsae" for "outerloop demo": did you mean "--base"\?/,
+    );
+    assert.match(refusedBy(["d", "--base", "x", "--rundir", "r"]), /did you mean "--run-dir"\?/);
+    // a positional's name is no flag to suggest
+    assert.match(refusedBy(["d", "--base", "x", "--RUN-DIR", "r"]), /did you mean "--run-dir"\?/);
+    assert.equal(
+      refusedBy(["d", "--base", "x", "--frobnicate"]),
+      'Unknown option "--frobnicate" for "outerloop demo": see "outerloop demo --help"',
+    );
+  });
+
   it("refuses a single-valued flag given twice instead of taking the last", () => {
     assert.equal(refusal(["d", "--base", "a", "--base=b"]), '--base is given twice ("a" and "b"): give it once');
   });

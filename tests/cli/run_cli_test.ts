@@ -30,6 +30,21 @@ describe("runCli()", () => {
     assert.match(r.stderr, /^outerloop: error: Unknown command "frobnicate": expected one of .*measure.*\n$/);
   });
 
+  it("an unknown command close to a known one says which was meant, still one line, exit 2", async () => {
+    for (
+      const [typo, meant] of [["meassure", "measure"], ["shwo", "show"], ["run", "runs"], ["calibrte", "calibrate"]]
+    ) {
+      const r = await cli([typo!]);
+      assert.equal(r.code, EXIT.badInput, typo);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^outerloop: error: Unknown command "${typo}": did you mean "${meant}"\\? expected one of .*measure.*\n$`,
+        ),
+      );
+    }
+  });
+
   it("a command's --help is its own help", async () => {
     const r = await cli(["status", "--help"]);
     assert.equal(r.code, EXIT.ok);

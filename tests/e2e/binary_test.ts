@@ -124,7 +124,7 @@ describe("the compiled binary", () => {
     assert.equal(r.stdout, "");
     assert.equal(
       r.stderr,
-      'outerloop: error: Unknown option "--jsn" for "outerloop measure": see "outerloop measure --help"\n',
+      'outerloop: error: Unknown option "--jsn" for "outerloop measure": did you mean "--json"? see "outerloop measure --help"\n',
     );
   });
 

@@ -39,7 +39,10 @@ describe("the CLI in-process: help and version", () => {
   });
 
   it("refuses an unknown command in one line", async () => {
-    assertRefused(await cli(["mesure"]), /^outerloop: error: Unknown command "mesure": expected one of measure,/);
+    assertRefused(
+      await cli(["mesure"]),
+      /^outerloop: error: Unknown command "mesure": did you mean "measure"\? expected one of measure,/,
+    );
   });
 });
 
