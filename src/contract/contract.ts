@@ -55,7 +55,8 @@ const text = () =>
 const nonEmpty = () => text().check(z.minLength(1, { error: "expected a non-empty string" }));
 /** The command: something to run, not blanks. */
 const command = () =>
-  nonEmpty().check(
+  text().check(
+    z.minLength(1, { error: "expected a command, got an empty string", abort: true }),
     z.refine((c) => c.trim() !== "", { error: "expected a command, got only white space", abort: true }),
   );
 

@@ -167,7 +167,14 @@ describe("loadContract() refuses a bad field, naming the file and the field's pa
     ["a name with a slash", { ...MINIMAL, name: "a/b" }, "name", /contains "\/"/],
     ["a name starting with a dash", { ...MINIMAL, name: "-x" }, "name", /reads as an option/],
     ["a missing command", { name: "b", metric: "m" }, "command", /expected string/],
-    ["an empty command", { ...MINIMAL, command: "" }, "command", /expected a non-empty string/],
+    // one reason, not two ("a non-empty string; … got only white space")
+    ["an empty command", { ...MINIMAL, command: "" }, "command", /: command: expected a command, got an empty string$/],
+    [
+      "a sibling's empty command",
+      { ...MINIMAL, siblings: [{ ...SIB, command: "" }] },
+      "siblings[0].command",
+      /: siblings\[0\]\.command: expected a command, got an empty string$/,
+    ],
     ["a numeric metric", { ...MINIMAL, metric: 3 }, "metric", /expected string, received number/],
     ["an unknown direction", { ...MINIMAL, direction: "up" }, "direction", /"maximize"\|"minimize"/],
     ["a non-string seed_env", { ...MINIMAL, seed_env: 1 }, "seed_env", /expected string/],
