@@ -29,7 +29,7 @@ import { benchmarkValues, type Climb, isCalibration } from "./model.ts";
 import { shownEstimate, standingWords } from "./round_model.ts";
 import { roundVerdictWords, roundWhat } from "./round_words.ts";
 import { calibrationCells } from "./calibration_pairs.ts";
-import { type OffBase, offBaseRuns } from "../views/climb_bases.ts";
+import { type OffBase, offBaseRuns } from "./climb_bases.ts";
 
 /**
  * `outerloop report DIR --html FILE`: a climb as a self-contained page — how

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { offBaseRuns } from "../../src/views/climb_bases.ts";
+import { offBaseRuns } from "../../src/report/climb_bases.ts";
 import { makeRun, roundSummaryRun } from "../helpers/report_fixtures.ts";
 
 const sha = (c: string) => c.repeat(40);

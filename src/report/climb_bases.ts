@@ -1,4 +1,4 @@
-import type { RunSummary } from "../report/model.ts";
+import type { RunSummary } from "./model.ts";
 
 /**
  * Which runs of a climb measure against another base than the climb's best
