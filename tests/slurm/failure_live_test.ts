@@ -163,9 +163,19 @@ liveIt(
     const c2 = d.round.candidates.find((c: Json) => c.arm === 2);
     assert.deepEqual([c2.verdict, c2.crash.measure, c2.crash.job_id], ["crashed", crashed, crashJob]);
     assert.equal(existsSync(join(runDir, "failure.json")), false, "a candidate's crash is not the run's failure");
-    const shown = await cli("show", runDir, "--json");
-    assert.equal(shown.exitCode, 0, shown.stderr);
-    const s = oneObject(shown);
+    // the decision may come at the first crash met, while the arm's other measure still runs (it is not
+    // cancelled: a round stops no job another arm shares), so its crash is awaited (seen with 4 files at a time)
+    const s = await waitFor(
+      "both of candidate-2's measures crashed",
+      async () => {
+        const shown = await cli("show", runDir, "--json");
+        assert.equal(shown.exitCode, 0, shown.stderr);
+        return oneObject(shown);
+      },
+      (x) => x.crashes.length >= 2,
+      60_000,
+      1000,
+    );
     assert.equal(s.state, "decided");
     assert.deepEqual(s.crashes.map((c: Json) => c.measure).sort(), ["candidate-2", "candidate-2#2"], "both crashed");
     for (const c of s.crashes) {

@@ -11,7 +11,7 @@ import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
 import { tempDir } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { spawn as spawnChild } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SlurmCompute } from "../../src/compute/slurm.ts";
 import { parseElapsed } from "../../src/compute/elapsed.ts";
@@ -272,10 +272,29 @@ liveIt("a measure that failed for good: resume exits 3 and cancels the run's oth
     60_000,
     250,
   );
+  // the premise: the candidate (300 s of sleep) still runs for the pass to cancel; if not, say what ended it
+  if (!(await queued()).has(jobs["candidate"]!)) {
+    const candDir = readdirSync(runDir).find((f) => f.startsWith("eval-candidate-"))!;
+    const files = readdirSync(join(runDir, candDir)).filter((f) =>
+      !f.endsWith(".sh") && statSync(join(runDir, candDir, f)).isFile()
+    );
+    const show = (f: string) => `${f}: ${readFileSync(join(runDir, candDir, f), "utf8").slice(-600)}`;
+    assert.fail(`the candidate's job ${jobs["candidate"]} ended before the resume:\n${files.map(show).join("\n")}`);
+  }
   const resumed = await cli("resume", runDir);
   assert.equal(resumed.exitCode, 3, resumed.stderr);
   assert.match(resumed.stderr, /measure baseline \(job \d+(_\d+)?\): Eval command exited with code 1/);
-  assert.match(resumed.stderr, /cancelled the run's 2 other queued or running job\(s\)/);
+  // the wake (afternotok on the evals: fail fast) may start at the baseline's failure and make the pass that
+  // cancels the candidate first (the wake itself is then not among the jobs it cancels); seen with 4 files at a time
+  const wakeLog = existsSync(join(runDir, "wake.out")) ? readFileSync(join(runDir, "wake.out"), "utf8") : "";
+  assert.match(
+    `${resumed.stderr}\n${wakeLog}`,
+    /cancelled the run's (2|1) other queued or running job\(s\)/,
+    `neither resume nor the wake cancelled the others:\n${resumed.stderr}\n${wakeLog}`,
+  );
+  if (!/cancelled the run's/.test(wakeLog)) {
+    assert.match(resumed.stderr, /cancelled the run's 2 other queued or running job\(s\)/);
+  }
   await waitFor(
     "the candidate and the wake gone from squeue",
     queued,
