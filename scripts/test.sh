@@ -85,7 +85,8 @@ for rt in $runtimes; do
   xmls=("$reports/$rt"-*.xml "$reports/$rt"-*.log)
   shopt -u nullglob
   if [[ ${#xmls[@]} -gt 0 ]]; then
-    line=$("${DENO[@]}" run -A scripts/count_junit.ts --slowest 20 "${xmls[@]}")
+    # every file's time in CI's log; the 20 slowest for a person
+    line=$("${DENO[@]}" run -A scripts/count_junit.ts --slowest "$([[ ${CI:-} == true ]] && echo 10000 || echo 20)" "${xmls[@]}")
   else
     line="0 passed, 1 failed, 0 skipped" # the runner died before reporting
   fi
