@@ -8,7 +8,7 @@
  */
 import { EVAL_FILES } from "../../src/dispatch/eval_files.ts";
 import { testbedMeasureArgv } from "../helpers/measure_argv.ts";
-import { tempDir } from "../helpers/temp.ts";
+import { tempDir, tempDirsMade } from "../helpers/temp.ts";
 import assert from "node:assert/strict";
 import { spawn as spawnChild } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -51,8 +51,19 @@ async function measure(repo: string, base: string, cand: string, name: string, .
 }
 
 /** The ids of this user's queued and running jobs. */
+/**
+ * The ids of this file's jobs in squeue: by their work dir, script or output in a dir this file made (a
+ * wake is `--wrap`, known only by its output). Other files' jobs run beside them (live files run side by side).
+ */
 async function queued(): Promise<Set<string>> {
-  return new Set((await slurmCommand(["squeue", "--me", "-h", "-o", "%i"])).split("\n").map((l) => l.trim()));
+  const ours = (p: string | undefined) => p !== undefined && tempDirsMade().some((d) => p.startsWith(d + "/"));
+  const rows = (await slurmCommand(["squeue", "--me", "-h", "-r", "-o", "%i|%Z|%o"])).split("\n");
+  // `-O` pads and cannot take a separator: the id, then the output path (the tests' paths have no spaces)
+  const outputs = (await slurmCommand(["squeue", "--me", "-h", "-r", "-O", "JobID:40,STDOUT:4096"])).split("\n");
+  return new Set([
+    ...rows.map((l) => l.trim().split("|")).filter(([, dir, cmd]) => ours(dir) || ours(cmd)).map(([id]) => id!),
+    ...outputs.map((l) => l.trim().split(/\s+/)).filter(([, out]) => ours(out)).map(([id]) => id!),
+  ]);
 }
 
 /** Runs the binary's `wait` on a parked run, sends it SIGINT once it has shown progress, and reports its end. */
